@@ -1,0 +1,29 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["lib/**", "dist/**", "node_modules/**", "coverage/**", "data/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-console": ["error", { allow: ["error"] }],
+    },
+  },
+  {
+    files: ["src/cli/**", "scripts/**", "bench/**", "bin/**"],
+    rules: { "no-console": "off" },
+  },
+  {
+    files: ["src/action/**", "src/shared/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["probot", "probot/*", "**/app/**", "../app/*"], message: "The Action and shared types never import the app side." }] },
+      ],
+    },
+  },
+);

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { DEFAULT_MODEL } from "../shared/api-schemas.js";
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().min(1).optional(),
+  INKWELL_ADMIN_TOKEN: z.string().min(16, { error: "INKWELL_ADMIN_TOKEN must be at least 16 characters" }).optional(),
+  PUBLIC_URL: z.url().optional(),
+  APP_ID: z.string().min(1).optional(),
+  PRIVATE_KEY: z.string().min(1).optional(),
+  PRIVATE_KEY_PATH: z.string().min(1).optional(),
+  WEBHOOK_SECRET: z.string().min(1).optional(),
+  WEBHOOK_PROXY_URL: z.url().optional(),
+  GHE_HOST: z.string().min(1).optional(),
+  GHE_PROTOCOL: z.enum(["https", "http"]).default("https"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  INKWELL_DEFAULT_MODEL: z.string().min(1).default(DEFAULT_MODEL),
+  INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+});
+
+export interface Config {
+  port: number;
+  host: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminToken: string | undefined;
+  publicUrl: string | undefined;
+  githubServerUrl: string;
+  githubApiUrl: string;
+  app: { appId: string; privateKey: string; webhookSecret: string } | null;
+  webhookProxyUrl: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  defaultModel: string;
+  rateLimitPerHour: number;
+  maxBodyBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once at start; a bad value stops the process with the variable named. */
+export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => string): Config {
+  const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === "" ? undefined : v]));
+  const parsed = envSchema.safeParse(blankToUndefined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const privateKey = e.PRIVATE_KEY ?? (e.PRIVATE_KEY_PATH ? readFile(e.PRIVATE_KEY_PATH) : undefined);
+  const appParts = { APP_ID: e.APP_ID, "PRIVATE_KEY or PRIVATE_KEY_PATH": privateKey, WEBHOOK_SECRET: e.WEBHOOK_SECRET };
+  const present = Object.entries(appParts).filter(([, v]) => v !== undefined);
+  if (present.length > 0 && present.length < 3) {
+    const missing = Object.entries(appParts)
+      .filter(([, v]) => v === undefined)
+      .map(([k]) => k);
+    throw new ConfigError(`GitHub App configuration is incomplete: set ${missing.join(", ")} too (or none of them to run without GitHub)`);
+  }
+  const githubServerUrl = e.GHE_HOST ? `${e.GHE_PROTOCOL}://${e.GHE_HOST}` : "https://github.com";
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    adminToken: e.INKWELL_ADMIN_TOKEN,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
+    githubServerUrl,
+    githubApiUrl: e.GHE_HOST ? `${githubServerUrl}/api/v3` : "https://api.github.com",
+    app:
+      e.APP_ID && privateKey && e.WEBHOOK_SECRET
+        ? { appId: e.APP_ID, privateKey: decodePrivateKey(privateKey), webhookSecret: e.WEBHOOK_SECRET }
+        : null,
+    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+    logLevel: e.LOG_LEVEL,
+    defaultModel: e.INKWELL_DEFAULT_MODEL,
+    rateLimitPerHour: e.INKWELL_RATE_LIMIT_PER_HOUR,
+    maxBodyBytes: e.INKWELL_MAX_BODY_BYTES,
+  };
+}
+
+/** Accepts PEM with real or escaped newlines, or base64 of the PEM (as Probot does). */
+function decodePrivateKey(value: string): string {
+  if (value.includes("-----BEGIN")) return value.replace(/\\n/g, "\n");
+  return Buffer.from(value, "base64").toString("utf8");
+}

@@ -1,0 +1,33 @@
+/** What a dispatcher needs to start one run of a job in the project's repository. */
+export interface DispatchRequest {
+  jobId: string;
+  runAttempt: number;
+  repoFullName: string;
+  installationId: number | null;
+}
+
+export type DispatchOutcome =
+  | { ok: true }
+  /** `retryable` failures are tried again with backoff; the others fail the job at once with `error`. */
+  | { ok: false; retryable: boolean; error: string };
+
+/** Starts the Inkwell Action in the job's repository (GitHub: `repository_dispatch`). */
+export interface Dispatcher {
+  dispatch(request: DispatchRequest): Promise<DispatchOutcome>;
+}
+
+/** Used when the server has no GitHub App credentials: every job fails with what to do about it. */
+export class NoAppDispatcher implements Dispatcher {
+  constructor(private readonly setupUrl: string) {}
+
+  async dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
+    return {
+      ok: false,
+      retryable: false,
+      error:
+        `No GitHub App is configured on this Inkwell server, so the job cannot run in ${request.repoFullName}. ` +
+        `Register the App (open ${this.setupUrl} or see the README, "GitHub App"), set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET, ` +
+        `restart, install the App on ${request.repoFullName}, then send a follow-up message to this job to run it.`,
+    };
+  }
+}

@@ -1,0 +1,118 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Queryable } from "../store/db.js";
+import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
+import { newId } from "./ids.js";
+import { HttpError, notFound } from "./errors.js";
+
+export const KEY_PREFIX = "ink_";
+const KEY_FORMAT = /^ink_[A-Za-z0-9_-]{43}$/;
+/** How often a key's last-used time is written: bounded writes on the read path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface ApiKeyInfo {
+  id: string;
+  projectId: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface KeyRow {
+  id: string;
+  project_id: string;
+  name: string | null;
+  prefix: string;
+  secret_hash: string;
+  created_at: unknown;
+  last_used_at: unknown;
+  revoked_at: unknown;
+}
+
+const toInfo = (row: KeyRow): ApiKeyInfo => ({
+  id: row.id,
+  projectId: row.project_id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: toIso(row.created_at),
+  lastUsedAt: toIsoOrNull(row.last_used_at),
+  revokedAt: toIsoOrNull(row.revoked_at),
+});
+
+const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+export async function createApiKey(db: Queryable, projectId: string, name: string | null) {
+  const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+  const id = newId(16);
+  const rows = await db.query<KeyRow>(
+    `INSERT INTO api_keys (id, project_id, name, prefix, secret_hash) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+    [id, projectId, name, key.slice(0, KEY_PREFIX.length + 6), hashKey(key)],
+  );
+  return { key, info: toInfo(rows[0] as KeyRow) };
+}
+
+export async function listApiKeys(db: Queryable, projectId: string): Promise<ApiKeyInfo[]> {
+  const rows = await db.query<KeyRow>(`SELECT * FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
+  return rows.map(toInfo);
+}
+
+export async function revokeApiKey(db: Queryable, projectId: string, keyId: string): Promise<ApiKeyInfo> {
+  const row = await queryOne<KeyRow>(
+    db,
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND project_id = $2 RETURNING *`,
+    [keyId, projectId],
+  );
+  if (!row) throw notFound("API key");
+  return toInfo(row);
+}
+
+export class ApiKeyVerifier {
+  readonly #lastUsedWrites = new Map<string, number>();
+
+  constructor(private readonly db: Queryable) {}
+
+  /** The project a bearer key belongs to; 401 for a missing, malformed, unknown or revoked key. */
+  async projectFor(authorization: string | undefined): Promise<{ projectId: string; keyId: string }> {
+    const key = bearerToken(authorization);
+    if (!key || !KEY_FORMAT.test(key)) throw unauthorized();
+    const presented = hashKey(key);
+    const row = await queryOne<Pick<KeyRow, "id" | "project_id" | "secret_hash" | "revoked_at">>(
+      this.db,
+      `SELECT id, project_id, secret_hash, revoked_at FROM api_keys WHERE secret_hash = $1`,
+      [presented],
+    );
+    if (!row || !safeEqualHex(row.secret_hash, presented) || row.revoked_at !== null) throw unauthorized();
+    this.#touch(row.id);
+    return { projectId: row.project_id, keyId: row.id };
+  }
+
+  #touch(keyId: string) {
+    const now = Date.now();
+    if (now - (this.#lastUsedWrites.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.#lastUsedWrites.set(keyId, now);
+    void this.db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId]).catch(() => undefined);
+  }
+}
+
+export function bearerToken(authorization: string | undefined): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match?.[1] ?? null;
+}
+
+export function safeEqualHex(a: string, b: string): boolean {
+  const left = Buffer.from(a, "hex");
+  const right = Buffer.from(b, "hex");
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Constant-time comparison of two secrets of any length (lengths are hidden by hashing first). */
+export function safeEqualSecret(presented: string, expected: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(presented).digest(), createHash("sha256").update(expected).digest());
+}
+
+export const unauthorized = () =>
+  new HttpError(401, "Missing or invalid API key: send 'Authorization: Bearer ink_…' with an active key of this project", undefined, {
+    "WWW-Authenticate": 'Bearer realm="inkwell"',
+  });

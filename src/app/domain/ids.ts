@@ -1,0 +1,22 @@
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** Random lowercase alphanumeric id; 20 characters carry ~103 bits. Safe in URLs and branch names. */
+export function newId(length = 20): string {
+  const bytes = randomBytes(length * 2);
+  let id = "";
+  for (let i = 0; id.length < length; i++) {
+    if (i >= bytes.length) return id + newId(length - id.length);
+    const byte = bytes[i] ?? 0;
+    // Rejection sampling keeps every character equally likely.
+    if (byte < 252) id += ALPHABET[byte % 36];
+  }
+  return id;
+}
+
+const ID_PATTERN = /^[a-z0-9]{1,64}$/;
+
+export function isWellFormedId(value: string): boolean {
+  return ID_PATTERN.test(value);
+}

@@ -1,0 +1,234 @@
+import type { AgentJob, JobListQuery, JobStatus } from "../../shared/api-schemas.js";
+import type { Queryable } from "../store/db.js";
+import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
+import { HttpError, notFound } from "./errors.js";
+import { newId } from "./ids.js";
+import { transition, type JobTrigger } from "./job-state.js";
+import { lockProject, type Project } from "./projects.js";
+import { enforceRateLimit } from "./rate-limit.js";
+
+export interface JobRow {
+  id: string;
+  project_id: string;
+  status: JobStatus;
+  repository: string;
+  branch: string;
+  base_ref: string | null;
+  model: string;
+  run_attempt: number;
+  pr_number: number | null;
+  pr_url: string | null;
+  error: string | null;
+  idempotency_key: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+  archived_at: unknown;
+}
+
+export function toAgentJob(row: JobRow): AgentJob {
+  return {
+    id: row.id,
+    status: row.status,
+    source: { repository: row.repository, ref: row.branch },
+    model: row.model,
+    prLink: row.pr_url,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    archivedAt: toIsoOrNull(row.archived_at),
+    error: row.error,
+  };
+}
+
+export type EventCause = "api" | "comment" | "dispatcher" | "runner" | "github" | "watchdog" | "operator";
+
+export interface JobLimits {
+  defaultRateLimitPerHour: number;
+}
+
+async function recordEvent(
+  tx: Queryable,
+  jobId: string,
+  type: string,
+  from: JobStatus | null,
+  to: JobStatus | null,
+  cause: EventCause,
+  detail: string | null = null,
+) {
+  await tx.query(
+    `INSERT INTO job_events (job_id, type, from_status, to_status, cause, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [jobId, type, from, to, cause, detail],
+  );
+}
+
+async function enqueueDispatch(tx: Queryable, jobId: string, runAttempt: number) {
+  await tx.query(`INSERT INTO dispatch_outbox (job_id, run_attempt) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [jobId, runAttempt]);
+}
+
+async function insertMessage(
+  tx: Queryable,
+  job: { id: string; project_id: string },
+  prompt: string,
+  source: "api" | "comment",
+  author: string | null,
+) {
+  await tx.query(
+    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author)
+     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 FROM job_messages WHERE job_id = $1`,
+    [job.id, job.project_id, prompt, source, author],
+  );
+}
+
+export interface CreateJobInput {
+  projectId: string;
+  prompt: string;
+  idempotencyKey: string | null;
+}
+
+/**
+ * Creates an `active` job with its first message and a pending dispatch, atomically.
+ * A repeated Idempotency-Key returns the job it first created (`replayed`).
+ */
+export async function createJob(
+  tx: Queryable,
+  input: CreateJobInput,
+  limits: JobLimits,
+): Promise<{ job: AgentJob; replayed: boolean }> {
+  const project = await lockProject(tx, input.projectId);
+  if (input.idempotencyKey) {
+    const existing = await queryOne<JobRow & { first_prompt: string }>(
+      tx,
+      `SELECT j.*, m.prompt AS first_prompt FROM jobs j JOIN job_messages m ON m.job_id = j.id AND m.seq = 1
+       WHERE j.project_id = $1 AND j.idempotency_key = $2`,
+      [project.id, input.idempotencyKey],
+    );
+    if (existing) {
+      if (existing.first_prompt !== input.prompt) {
+        throw new HttpError(400, "Idempotency-Key was already used for a job with a different prompt", [
+          { message: "Idempotency-Key: use a new key for a different request" },
+        ]);
+      }
+      return { job: toAgentJob(existing), replayed: true };
+    }
+  }
+  await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
+  const id = newId();
+  const rows = await tx.query<JobRow>(
+    `INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key)
+     VALUES ($1, $2, 'active', $3, $4, $5, $6, $7) RETURNING *`,
+    [id, project.id, project.repository, `inkwell/${id}`, project.baseRef, project.model, input.idempotencyKey],
+  );
+  const row = rows[0] as JobRow;
+  await insertMessage(tx, row, input.prompt, "api", null);
+  await recordEvent(tx, id, "created", null, "active", "api");
+  await enqueueDispatch(tx, id, row.run_attempt);
+  return { job: toAgentJob(row), replayed: false };
+}
+
+export interface AddMessageInput {
+  projectId: string;
+  jobId: string;
+  prompt: string;
+  source: "api" | "comment";
+  author?: string | null;
+}
+
+/** Adds a follow-up: re-activates and re-dispatches a finished job, or queues it on an active one. */
+export async function addMessage(
+  tx: Queryable,
+  input: AddMessageInput,
+  limits: JobLimits,
+): Promise<{ job: AgentJob; dispatched: boolean }> {
+  const project: Project = await lockProject(tx, input.projectId);
+  const row = await lockJob(tx, input.projectId, input.jobId);
+  const step = transition(row.status, "message");
+  if (!step.ok) throw new HttpError(409, `Cannot add a message: ${step.reason}. Create a new job instead.`);
+  if (input.source === "api") await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
+  await insertMessage(tx, row, input.prompt, input.source, input.author ?? null);
+  if (!step.dispatch) {
+    await recordEvent(tx, row.id, "message_queued", row.status, row.status, input.source);
+    const touched = await tx.query<JobRow>(`UPDATE jobs SET updated_at = now() WHERE id = $1 RETURNING *`, [row.id]);
+    return { job: toAgentJob(touched[0] as JobRow), dispatched: false };
+  }
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET status = $2, run_attempt = run_attempt + 1, error = NULL, updated_at = now() WHERE id = $1 RETURNING *`,
+    [row.id, step.to],
+  );
+  const next = updated[0] as JobRow;
+  await recordEvent(tx, row.id, "reactivated", row.status, step.to, input.source);
+  await enqueueDispatch(tx, row.id, next.run_attempt);
+  return { job: toAgentJob(next), dispatched: true };
+}
+
+async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
+  const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [jobId, projectId]);
+  if (!row) throw notFound("Job");
+  return row;
+}
+
+export interface TriggerInput {
+  jobId: string;
+  trigger: Exclude<JobTrigger, "message">;
+  cause: EventCause;
+  /** Set for `run_failed`: the message shown to the client as `error`. */
+  error?: string;
+  detail?: string;
+  /** Only act when the job is still on this run attempt (stale reports and dispatches are ignored). */
+  runAttempt?: number;
+}
+
+/**
+ * Moves a job by a runner/GitHub/watchdog trigger. Returns null (and changes nothing) when the
+ * job is on another run attempt or the transition is not legal from its current status.
+ */
+export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<AgentJob | null> {
+  const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 FOR UPDATE`, [input.jobId]);
+  if (!row) throw notFound("Job");
+  if (input.runAttempt !== undefined && input.runAttempt !== row.run_attempt) return null;
+  const step = transition(row.status, input.trigger);
+  if (!step.ok) return null;
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET status = $2, error = $3, updated_at = now(),
+       archived_at = CASE WHEN $2 = 'archived' THEN now() ELSE archived_at END
+     WHERE id = $1 RETURNING *`,
+    [row.id, step.to, input.trigger === "run_failed" ? (input.error ?? "The run failed") : row.error],
+  );
+  await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.error ?? input.detail ?? null);
+  return toAgentJob(updated[0] as JobRow);
+}
+
+export async function getJob(db: Queryable, projectId: string, jobId: string): Promise<AgentJob> {
+  const row = await queryOne<JobRow>(db, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2`, [jobId, projectId]);
+  if (!row) throw notFound("Job");
+  return toAgentJob(row);
+}
+
+export async function listJobs(db: Queryable, projectId: string, query: JobListQuery): Promise<{ jobs: AgentJob[]; hasMore: boolean }> {
+  const params: unknown[] = [projectId, query.limit + 1, query.offset];
+  let statusFilter = "";
+  if (query.status) {
+    params.push(query.status);
+    statusFilter = "AND status = $4";
+  }
+  const rows = await db.query<JobRow>(
+    `SELECT * FROM jobs WHERE project_id = $1 ${statusFilter} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    params,
+  );
+  return { jobs: rows.slice(0, query.limit).map(toAgentJob), hasMore: rows.length > query.limit };
+}
+
+export interface JobEvent {
+  type: string;
+  from: JobStatus | null;
+  to: JobStatus | null;
+  cause: string;
+  detail: string | null;
+  at: string;
+}
+
+export async function listJobEvents(db: Queryable, jobId: string): Promise<JobEvent[]> {
+  const rows = await db.query<{ type: string; from_status: JobStatus | null; to_status: JobStatus | null; cause: string; detail: string | null; created_at: unknown }>(
+    `SELECT type, from_status, to_status, cause, detail, created_at FROM job_events WHERE job_id = $1 ORDER BY id`,
+    [jobId],
+  );
+  return rows.map((r) => ({ type: r.type, from: r.from_status, to: r.to_status, cause: r.cause, detail: r.detail, at: toIso(r.created_at) }));
+}

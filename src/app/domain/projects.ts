@@ -1,0 +1,116 @@
+import type { Queryable } from "../store/db.js";
+import { queryOne, toIso } from "../store/db.js";
+import { HttpError, notFound } from "./errors.js";
+import { newId } from "./ids.js";
+
+export interface Project {
+  id: string;
+  name: string | null;
+  repository: string;
+  repoFullName: string;
+  baseRef: string | null;
+  model: string;
+  rateLimitPerHour: number | null;
+  installationId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string | null;
+  repository: string;
+  repo_full_name: string;
+  base_ref: string | null;
+  model: string;
+  rate_limit_per_hour: number | null;
+  installation_id: string | number | null;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+const toProject = (row: ProjectRow): Project => ({
+  id: row.id,
+  name: row.name,
+  repository: row.repository,
+  repoFullName: row.repo_full_name,
+  baseRef: row.base_ref,
+  model: row.model,
+  rateLimitPerHour: row.rate_limit_per_hour,
+  installationId: row.installation_id === null ? null : Number(row.installation_id),
+  createdAt: toIso(row.created_at),
+  updatedAt: toIso(row.updated_at),
+});
+
+export interface NewProject {
+  repoFullName: string;
+  repository: string;
+  name?: string | undefined;
+  baseRef?: string | undefined;
+  model: string;
+  rateLimitPerHour?: number | undefined;
+}
+
+export async function createProject(db: Queryable, input: NewProject): Promise<Project> {
+  const existing = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [
+    input.repoFullName.toLowerCase(),
+  ]);
+  if (existing) throw new HttpError(409, `A project for ${input.repoFullName} already exists: ${existing.id}`);
+  const rows = await db.query<ProjectRow>(
+    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
+    [
+      newId(),
+      input.name ?? null,
+      input.repository,
+      input.repoFullName.toLowerCase(),
+      input.baseRef ?? null,
+      input.model,
+      input.rateLimitPerHour ?? null,
+    ],
+  );
+  if (!rows[0]) throw new HttpError(409, `A project for ${input.repoFullName} already exists`);
+  return toProject(rows[0]);
+}
+
+export async function getProject(db: Queryable, id: string): Promise<Project> {
+  const row = await queryOne<ProjectRow>(db, `SELECT * FROM projects WHERE id = $1`, [id]);
+  if (!row) throw notFound("Project");
+  return toProject(row);
+}
+
+/** Reads and locks the project row: serializes rate-limited writes of one project. */
+export async function lockProject(tx: Queryable, id: string): Promise<Project> {
+  const row = await queryOne<ProjectRow>(tx, `SELECT * FROM projects WHERE id = $1 FOR UPDATE`, [id]);
+  if (!row) throw notFound("Project");
+  return toProject(row);
+}
+
+export async function listProjects(db: Queryable): Promise<Project[]> {
+  const rows = await db.query<ProjectRow>(`SELECT * FROM projects ORDER BY created_at, id`);
+  return rows.map(toProject);
+}
+
+/**
+ * Accepts `owner/repo`, `https://host/owner/repo` or `…/owner/repo.git`; returns the canonical
+ * repository URL on the configured GitHub host and its `owner/repo`.
+ */
+export function parseRepository(input: string, githubServerUrl: string): { repoFullName: string; repository: string } | null {
+  const trimmed = input.trim().replace(/\.git$/, "").replace(/\/+$/, "");
+  const server = githubServerUrl.replace(/\/+$/, "");
+  let path = trimmed;
+  if (/^https?:\/\//i.test(trimmed)) {
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      return null;
+    }
+    if (url.origin.toLowerCase() !== new URL(server).origin.toLowerCase()) return null;
+    path = url.pathname.replace(/^\/+/, "");
+  }
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/.test(path)) return null;
+  if (path.endsWith("/.") || path.endsWith("/..")) return null;
+  return { repoFullName: path, repository: `${server}/${path}` };
+}

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from "node:http";
+import type { z } from "zod";
+import { HttpError } from "../domain/errors.js";
+
+/**
+ * Reads a JSON body of at most `maxBytes`: 413 past the cap, 400 for an empty body or bad JSON.
+ * The content type is not insisted on (curl -d sends a form type); the body must parse as JSON.
+ */
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(chunk);
+  }
+  if (size === 0) throw new HttpError(400, "Request body is empty: send a JSON object", [{ message: "body: required" }]);
+  try {
+    return JSON.parse(Buffer.concat(chunks, size).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "Request body is not valid JSON", [{ message: "body: invalid JSON" }]);
+  }
+}
+
+const tooLarge = (maxBytes: number) =>
+  new HttpError(413, `Request body is larger than ${maxBytes} bytes`, undefined, { Connection: "close" });
+
+/** Validates input with a zod schema; the 400 names every offending field. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query"): z.output<S> {
+  if (where === "body" && (typeof input !== "object" || input === null || Array.isArray(input))) {
+    throw new HttpError(400, "Request body must be a JSON object", [{ message: "body: expected an object" }]);
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join(".") : where;
+    return { message: `${field}: ${issue.message}`, field };
+  });
+  throw new HttpError(400, `Invalid ${where === "body" ? "request body" : "query parameters"}: ${details.map((d) => d.message).join("; ")}`, details);
+}
+
+/** A query string as a plain object; a repeated parameter is refused rather than silently picked. */
+export function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) {
+    if (key in out) throw new HttpError(400, `Query parameter '${key}' is given more than once`, [{ message: `${key}: repeated` }]);
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema } from "../../shared/admin-schemas.js";
+import {
+  agentJobSchema,
+  errorSchema,
+  jobListQuerySchema,
+  jobListSchema,
+  promptBodySchema,
+  visitorsQuerySchema,
+  visitorsSchema,
+} from "../../shared/api-schemas.js";
+
+type JsonSchema = Record<string, unknown>;
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${z.globalRegistry.get(schema)?.id as string}` });
+
+/** Every schema registered with a `meta({ id })`, each referring to the others by $ref. */
+function components(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: "input",
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.id;
+  }
+  return schemas;
+}
+
+function queryParameters(schema: z.ZodObject) {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const json = z.toJSONSchema(field as z.ZodType, { io: "output", unrepresentable: "any" }) as JsonSchema;
+    const { description, $schema: _, ...rest } = json;
+    return { name, in: "query", required: false, ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+const pathParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string", pattern: "^[a-z0-9]{1,64}$" } });
+const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: ref(schema) } } });
+const errorResponse = (description: string) => ({ description, ...json(errorSchema) });
+const ERR = {
+  400: errorResponse("Invalid input; `details` names each field."),
+  401: errorResponse("Missing, malformed, unknown or revoked key."),
+  403: errorResponse("The key belongs to another project."),
+  404: errorResponse("Not found."),
+  409: errorResponse("The job is archived."),
+  413: errorResponse("Request body too large."),
+  429: { ...errorResponse("Rate limit reached."), headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until a slot frees up." } } },
+};
+const projectParam = pathParam("projectId", "The project id.");
+const jobParam = pathParam("id", "The job id.");
+const projectKey = [{ projectKey: [] }];
+const operator = [{ operatorToken: [] }];
+
+/** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
+export function buildOpenApiDocument(version: string, serverUrl?: string) {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Inkwell API", version, description: "AI agent jobs on your docs repository, and human/AI visitor analytics." },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    components: {
+      schemas: components(),
+      securitySchemes: {
+        projectKey: { type: "http", scheme: "bearer", description: "A project API key: ink_…" },
+        operatorToken: { type: "http", scheme: "bearer", description: "The operator token (INKWELL_ADMIN_TOKEN)." },
+      },
+    },
+    paths: {
+      "/v2/agent/{projectId}/job": {
+        post: {
+          operationId: "createJob",
+          summary: "Start an agent job with an instruction",
+          security: projectKey,
+          parameters: [projectParam, { name: "Idempotency-Key", in: "header", required: false, description: "Same key, same job.", schema: { type: "string", maxLength: 255 } }],
+          requestBody: { required: true, ...json(promptBodySchema) },
+          responses: { 201: { description: "The job, `active`.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 413: ERR[413], 429: ERR[429] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}": {
+        get: {
+          operationId: "getJob",
+          summary: "Poll a job",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}/message": {
+        post: {
+          operationId: "sendJobMessage",
+          summary: "Send a follow-up instruction (continues the same branch and PR)",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          requestBody: { required: true, ...json(promptBodySchema) },
+          responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413], 429: ERR[429] },
+        },
+      },
+      "/v2/agent/{projectId}/jobs": {
+        get: {
+          operationId: "listJobs",
+          summary: "List jobs, newest first",
+          security: projectKey,
+          parameters: [projectParam, ...queryParameters(jobListQuerySchema)],
+          responses: { 200: { description: "A page of jobs.", ...json(jobListSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
+        },
+      },
+      "/v1/analytics/{projectId}/visitors": {
+        get: {
+          operationId: "getVisitors",
+          summary: "Unique visitors per page, human and AI, over whole UTC days",
+          security: projectKey,
+          parameters: [projectParam, ...queryParameters(visitorsQuerySchema)],
+          responses: { 200: { description: "Counts ordered by total desc, then path asc.", ...json(visitorsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
+        },
+      },
+      "/admin/projects": {
+        post: {
+          operationId: "createProject",
+          security: operator,
+          requestBody: { required: true, ...json(createProjectSchema) },
+          responses: { 201: { description: "The project.", ...json(projectSchema) }, 400: ERR[400], 401: ERR[401], 409: errorResponse("A project for this repository exists.") },
+        },
+        get: {
+          operationId: "listProjects",
+          security: operator,
+          responses: { 200: { description: "All projects.", content: { "application/json": { schema: { type: "object", properties: { projects: { type: "array", items: ref(projectSchema) } } } } } }, 401: ERR[401] },
+        },
+      },
+      "/admin/projects/{id}": {
+        get: { operationId: "getProject", security: operator, parameters: [pathParam("id", "Project id.")], responses: { 200: { description: "The project.", ...json(projectSchema) }, 401: ERR[401], 404: ERR[404] } },
+      },
+      "/admin/projects/{id}/keys": {
+        post: {
+          operationId: "createApiKey",
+          security: operator,
+          parameters: [pathParam("id", "Project id.")],
+          requestBody: { required: false, ...json(createKeySchema) },
+          responses: { 201: { description: "The key, shown only here.", ...json(createdKeySchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404] },
+        },
+        get: {
+          operationId: "listApiKeys",
+          security: operator,
+          parameters: [pathParam("id", "Project id.")],
+          responses: { 200: { description: "Keys without secrets.", content: { "application/json": { schema: { type: "object", properties: { keys: { type: "array", items: ref(apiKeySchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
+        },
+      },
+      "/admin/projects/{id}/keys/{keyId}": {
+        delete: {
+          operationId: "revokeApiKey",
+          security: operator,
+          parameters: [pathParam("id", "Project id."), pathParam("keyId", "Key id.")],
+          responses: { 200: { description: "The revoked key.", ...json(apiKeySchema) }, 401: ERR[401], 404: ERR[404] },
+        },
+      },
+      "/healthz": {
+        get: { operationId: "health", security: [], responses: { 200: { description: "The store answers." }, 503: { description: "The store does not answer." } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { IncomingMessage } from "node:http";
+import { HttpError } from "../domain/errors.js";
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sent as-is with its own content type instead of JSON. */
+  raw?: { contentType: string; content: string };
+}
+
+export interface RequestContext {
+  req: IncomingMessage;
+  url: URL;
+  params: Record<string, string>;
+  route: string;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply>;
+
+interface Route {
+  method: string;
+  pattern: string;
+  regex: RegExp;
+  names: string[];
+  handler: Handler;
+}
+
+export type Match = { handler: Handler; params: Record<string, string>; route: string };
+
+/** Exact-path router: `:name` segments match one non-empty path segment. */
+export class Router {
+  readonly #routes: Route[] = [];
+
+  on(method: string, pattern: string, handler: Handler): this {
+    const names: string[] = [];
+    const source = pattern
+      .split("/")
+      .map((segment) => {
+        if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        names.push(segment.slice(1));
+        return "([^/]+)";
+      })
+      .join("/");
+    this.#routes.push({ method, pattern, regex: new RegExp(`^${source}$`), names, handler });
+    return this;
+  }
+
+  /** The route for a request; 405 when only the method is wrong; null when no path matches. */
+  match(method: string, pathname: string): Match | null {
+    const allowed: string[] = [];
+    for (const route of this.#routes) {
+      const found = route.regex.exec(pathname);
+      if (!found) continue;
+      if (route.method !== method && !(method === "HEAD" && route.method === "GET")) {
+        allowed.push(route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        params[name] = decodeSegment(found[i + 1] ?? "");
+      });
+      return { handler: route.handler, params, route: route.pattern };
+    }
+    if (allowed.length > 0) {
+      throw new HttpError(405, `Method ${method} is not allowed here; use ${allowed.join(", ")}`, undefined, { Allow: allowed.join(", ") });
+    }
+    return null;
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // Undecodable ids name nothing that exists.
+    return "\u0000";
+  }
+}

@@ -1,0 +1,82 @@
+import { createKeySchema, createProjectSchema, type ProjectView } from "../../../shared/admin-schemas.js";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
+import { HttpError, notFound } from "../../domain/errors.js";
+import { isWellFormedId } from "../../domain/ids.js";
+import { createProject, getProject, listProjects, parseRepository, type Project } from "../../domain/projects.js";
+import { requireAdmin } from "../auth.js";
+import { readJson, validate } from "../body.js";
+import type { RequestContext, Router } from "../router.js";
+import type { Services } from "../services.js";
+
+/** Operator API (DESIGN §6), authenticated with the operator token. */
+export function registerAdminRoutes(router: Router, services: Services): void {
+  const { db, config, adminToken } = services;
+
+  const view = (project: Project): ProjectView => ({
+    id: project.id,
+    name: project.name,
+    repository: project.repository,
+    ref: project.baseRef,
+    model: project.model,
+    rateLimitPerHour: project.rateLimitPerHour ?? config.rateLimitPerHour,
+    installation: { installed: project.installationId !== null, id: project.installationId },
+    createdAt: project.createdAt,
+    updatedAt: project.updatedAt,
+  });
+  const projectIdOf = (ctx: RequestContext) => {
+    requireAdmin(ctx.req, adminToken);
+    const id = ctx.params.id ?? "";
+    if (!isWellFormedId(id)) throw notFound("Project");
+    return id;
+  };
+
+  router.on("POST", "/admin/projects", async (ctx) => {
+    requireAdmin(ctx.req, adminToken);
+    const body = validate(createProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const repo = parseRepository(body.repository, config.githubServerUrl);
+    if (!repo) {
+      throw new HttpError(400, `Invalid request body: repository must be owner/repo or a ${config.githubServerUrl}/owner/repo URL`, [
+        { message: "repository: must be owner/repo or a repository URL on the configured GitHub host" },
+      ]);
+    }
+    const project = await createProject(db, {
+      ...repo,
+      name: body.name,
+      baseRef: body.ref,
+      model: body.model ?? config.defaultModel,
+      rateLimitPerHour: body.rateLimitPerHour,
+    });
+    return { status: 201, body: view(project) };
+  });
+
+  router.on("GET", "/admin/projects", async (ctx) => {
+    requireAdmin(ctx.req, adminToken);
+    return { status: 200, body: { projects: (await listProjects(db)).map(view) } };
+  });
+
+  router.on("GET", "/admin/projects/:id", async (ctx) => {
+    return { status: 200, body: view(await getProject(db, projectIdOf(ctx))) };
+  });
+
+  router.on("POST", "/admin/projects/:id/keys", async (ctx) => {
+    const projectId = projectIdOf(ctx);
+    const hasBody = Number(ctx.req.headers["content-length"] ?? 0) > 0 || ctx.req.headers["transfer-encoding"] !== undefined;
+    const body = hasBody ? validate(createKeySchema, await readJson(ctx.req, config.maxBodyBytes), "body") : {};
+    await getProject(db, projectId);
+    const { key, info } = await createApiKey(db, projectId, body.name ?? null);
+    return { status: 201, body: { ...info, key } };
+  });
+
+  router.on("GET", "/admin/projects/:id/keys", async (ctx) => {
+    const projectId = projectIdOf(ctx);
+    await getProject(db, projectId);
+    return { status: 200, body: { keys: await listApiKeys(db, projectId) } };
+  });
+
+  router.on("DELETE", "/admin/projects/:id/keys/:keyId", async (ctx) => {
+    const projectId = projectIdOf(ctx);
+    const keyId = ctx.params.keyId ?? "";
+    if (!isWellFormedId(keyId)) throw notFound("API key");
+    return { status: 200, body: await revokeApiKey(db, projectId, keyId) };
+  });
+}

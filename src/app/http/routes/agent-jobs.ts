@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
+import { HttpError } from "../../domain/errors.js";
+import { isWellFormedId } from "../../domain/ids.js";
+import { addMessage, createJob, getJob, listJobs } from "../../domain/jobs.js";
+import { notFound } from "../../domain/errors.js";
+import { requireProjectKey } from "../auth.js";
+import { queryObject, readJson, validate } from "../body.js";
+import type { RequestContext, Router } from "../router.js";
+import type { Services } from "../services.js";
+
+const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, { error: "must be 1..255 visible ASCII characters" })
+  .optional();
+
+/** DESIGN §2 agent-job API. Handlers parse and authorize; the domain module does the work. */
+export function registerAgentJobRoutes(router: Router, services: Services): void {
+  const { db, verifier, config, dispatchWorker } = services;
+  const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
+
+  const authorize = async (ctx: RequestContext) => {
+    const projectId = ctx.params.projectId ?? "";
+    await requireProjectKey(verifier, ctx.req, projectId);
+    return projectId;
+  };
+  const jobIdOf = (ctx: RequestContext) => {
+    const id = ctx.params.id ?? "";
+    if (!isWellFormedId(id)) throw notFound("Job");
+    return id;
+  };
+
+  router.on("POST", "/v2/agent/:projectId/job", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const header = ctx.req.headers["idempotency-key"];
+    const keyCheck = idempotencyKeySchema.safeParse(Array.isArray(header) ? header.join(",") : header);
+    if (!keyCheck.success) {
+      throw new HttpError(400, "Invalid Idempotency-Key header: must be 1..255 visible ASCII characters", [
+        { message: "Idempotency-Key: must be 1..255 visible ASCII characters" },
+      ]);
+    }
+    const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const { job, replayed } = await db.transaction((tx) =>
+      createJob(tx, { projectId, prompt, idempotencyKey: keyCheck.data ?? null }, limits),
+    );
+    if (!replayed) dispatchWorker.kick();
+    const headers: Record<string, string> = replayed ? { "Idempotent-Replayed": "true" } : {};
+    return { status: 201, body: job, headers };
+  });
+
+  router.on("GET", "/v2/agent/:projectId/job/:id", async (ctx) => {
+    const projectId = await authorize(ctx);
+    return { status: 200, body: await getJob(db, projectId, jobIdOf(ctx)) };
+  });
+
+  router.on("POST", "/v2/agent/:projectId/job/:id/message", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const jobId = jobIdOf(ctx);
+    const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const { job, dispatched } = await db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limits));
+    if (dispatched) dispatchWorker.kick();
+    return { status: 200, body: job };
+  });
+
+  router.on("GET", "/v2/agent/:projectId/jobs", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const query = validate(jobListQuerySchema, queryObject(ctx.url), "query");
+    return { status: 200, body: await listJobs(db, projectId, query) };
+  });
+}

@@ -1,0 +1,32 @@
+import type { Router } from "../router.js";
+import type { Services } from "../services.js";
+import { buildOpenApiDocument } from "../openapi.js";
+import { setupGuide } from "../../github/setup-guide.js";
+
+export function registerMetaRoutes(router: Router, services: Services, version: string): void {
+  const { db, config } = services;
+  let openapi: string | null = null;
+
+  router.on("GET", "/healthz", async () => {
+    try {
+      await db.query("SELECT 1");
+      return { status: 200, body: { status: "ok", store: db.kind } };
+    } catch {
+      return { status: 503, body: { status: "unavailable", store: db.kind, error: "The store does not answer" } };
+    }
+  });
+
+  router.on("GET", "/openapi.json", async () => {
+    openapi ??= JSON.stringify(buildOpenApiDocument(version, config.publicUrl));
+    return { status: 200, raw: { contentType: "application/json; charset=utf-8", content: openapi } };
+  });
+
+  router.on("GET", "/", async (ctx) => {
+    const guide = setupGuide(config);
+    const wantsHtml = (ctx.req.headers.accept ?? "").includes("text/html");
+    if (!wantsHtml) {
+      return { status: 200, body: { name: "inkwell", version, store: db.kind, openapi: "/openapi.json", githubApp: guide.status, ...(guide.steps ? { setup: guide.steps } : {}) } };
+    }
+    return { status: 200, raw: { contentType: "text/html; charset=utf-8", content: guide.html(version) } };
+  });
+}

@@ -1,0 +1,15 @@
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { ApiKeyVerifier } from "../domain/api-keys.js";
+import type { DispatchWorker } from "../dispatch/dispatch-worker.js";
+import type { Db } from "../store/db.js";
+
+/** What request handlers may use. Built once per process in server.ts. */
+export interface Services {
+  config: Config;
+  db: Db;
+  log: Logger;
+  verifier: ApiKeyVerifier;
+  dispatchWorker: DispatchWorker;
+  adminToken: string;
+}

@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from "node:fs";
+import { ConfigError, loadConfig } from "./config.js";
+import { resolveAdminToken } from "./admin-token.js";
+import { NoAppDispatcher } from "./dispatch/dispatcher.js";
+import { GitHubDispatcher } from "./github/github-dispatcher.js";
+import { createGitHubApp } from "./github/webhooks.js";
+import { setupGuide } from "./github/setup-guide.js";
+import { createLogger } from "./logger.js";
+import { createInkwellServer } from "./server.js";
+import { openStore } from "./store/open-store.js";
+import { packageVersion } from "./version.js";
+
+/** `npm start`: one process serving the API, webhooks and (later) the dashboard. */
+async function main(): Promise<void> {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  const config = loadConfig(process.env, (file) => readFileSync(file, "utf8"));
+  const log = createLogger(config.logLevel);
+  const admin = resolveAdminToken(config.adminToken, config.dataDir);
+  if (admin.source === "generated") log.warn({ file: admin.file }, "generated an operator token and saved it with mode 0600; the CLI reads it from there on this machine");
+  if (admin.source === "file") log.info({ file: admin.file }, "using the operator token saved under DATA_DIR");
+
+  const db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  log.info({ store: db.kind, ...(db.kind === "pglite" ? { dataDir: config.dataDir } : {}) }, "store ready");
+
+  const guide = setupGuide(config);
+  let dispatcher;
+  let webhookMiddleware;
+  if (config.app) {
+    const github = await createGitHubApp(config.app, config, log);
+    webhookMiddleware = github.middleware;
+    dispatcher = new GitHubDispatcher(github.probot, config);
+    log.info({ appId: config.app.appId }, "GitHub App configured; webhooks at /api/github/webhooks");
+  } else {
+    dispatcher = new NoAppDispatcher(config.publicUrl ?? `http://localhost:${config.port}/`);
+    log.warn({ steps: guide.steps }, "no GitHub App credentials: the API works, agent jobs fail until the App is registered (GET / shows how)");
+  }
+
+  const inkwell = createInkwellServer({ config, db, log, adminToken: admin.token, dispatcher, webhookMiddleware, version: packageVersion() });
+  const { url } = await inkwell.listen(config.port, config.host);
+  log.info({ url, version: packageVersion() }, "Inkwell is listening");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: finishing in-flight requests");
+    await inkwell.close();
+    await db.close();
+    log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error("Inkwell failed to start:", error instanceof Error ? error.message : error);
+    if (process.env.LOG_LEVEL === "debug" || process.env.LOG_LEVEL === "trace") console.error(error);
+  }
+  process.exit(1);
+});

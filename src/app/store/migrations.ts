@@ -1,0 +1,104 @@
+/**
+ * Versioned schema. Append new migrations; never edit one that has shipped.
+ * One dialect for PGlite and PostgreSQL.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: "projects, keys, jobs, messages, events, dispatch outbox",
+    sql: `
+CREATE TABLE projects (
+  id text PRIMARY KEY,
+  name text,
+  repository text NOT NULL,
+  repo_full_name text NOT NULL,
+  base_ref text,
+  model text NOT NULL,
+  rate_limit_per_hour integer,
+  installation_id bigint,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX projects_repo_full_name ON projects (repo_full_name);
+
+CREATE TABLE api_keys (
+  id text PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  name text,
+  prefix text NOT NULL,
+  secret_hash text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_used_at timestamptz,
+  revoked_at timestamptz
+);
+CREATE UNIQUE INDEX api_keys_secret_hash ON api_keys (secret_hash);
+CREATE INDEX api_keys_project ON api_keys (project_id, created_at);
+
+CREATE TABLE jobs (
+  id text PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  status text NOT NULL CHECK (status IN ('active', 'completed', 'failed', 'archived')),
+  repository text NOT NULL,
+  branch text NOT NULL,
+  base_ref text,
+  model text NOT NULL,
+  run_attempt integer NOT NULL DEFAULT 1,
+  pr_number integer,
+  pr_url text,
+  error text,
+  idempotency_key text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  archived_at timestamptz
+);
+CREATE UNIQUE INDEX jobs_idempotency ON jobs (project_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX jobs_project_recent ON jobs (project_id, created_at DESC, id DESC);
+CREATE INDEX jobs_project_status_recent ON jobs (project_id, status, created_at DESC, id DESC);
+
+CREATE TABLE job_messages (
+  job_id text NOT NULL REFERENCES jobs (id),
+  seq integer NOT NULL,
+  project_id text NOT NULL,
+  prompt text NOT NULL,
+  source text NOT NULL CHECK (source IN ('api', 'comment')),
+  author text,
+  run_attempt integer,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (job_id, seq)
+);
+CREATE INDEX job_messages_rate_window ON job_messages (project_id, created_at) WHERE source = 'api';
+
+CREATE TABLE job_events (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  job_id text NOT NULL REFERENCES jobs (id),
+  type text NOT NULL,
+  from_status text,
+  to_status text,
+  cause text NOT NULL,
+  detail text,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX job_events_job ON job_events (job_id, id);
+
+CREATE TABLE dispatch_outbox (
+  job_id text NOT NULL REFERENCES jobs (id),
+  run_attempt integer NOT NULL,
+  state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'failed', 'skipped')),
+  tries integer NOT NULL DEFAULT 0,
+  next_try_at timestamptz NOT NULL DEFAULT now(),
+  claimed_until timestamptz,
+  last_error text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (job_id, run_attempt)
+);
+CREATE INDEX dispatch_outbox_due ON dispatch_outbox (next_try_at) WHERE state = 'pending';
+`,
+  },
+];

@@ -1,0 +1,61 @@
+/** Operator API shapes (DESIGN §6): validation, OpenAPI and CLI types from one place. */
+import { z } from "zod";
+
+/** A branch name git would accept, conservatively. */
+const refName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|.*\.$)[A-Za-z0-9._/-]+$/, { error: "must be a valid branch name" });
+
+export const createProjectSchema = z
+  .object({
+    repository: z
+      .string({ error: "repository must be a string" })
+      .trim()
+      .min(1)
+      .max(300)
+      .meta({ description: "owner/repo or the repository's full URL." }),
+    ref: refName.optional().meta({ description: "Base branch for pull requests; default: the repository's default branch." }),
+    name: z.string().trim().min(1).max(200).optional(),
+    model: z.string().trim().min(1).max(200).optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),
+    rateLimitPerHour: z.int().min(1).max(1_000_000).optional().meta({ description: "Job creations + messages per rolling hour; default from INKWELL_RATE_LIMIT_PER_HOUR." }),
+  })
+  .meta({ id: "CreateProjectRequest" });
+export type CreateProjectBody = z.infer<typeof createProjectSchema>;
+
+export const createKeySchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).meta({ id: "CreateKeyRequest" });
+
+export const projectSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    repository: z.string(),
+    ref: z.string().nullable(),
+    model: z.string(),
+    rateLimitPerHour: z.int(),
+    installation: z.object({ installed: z.boolean(), id: z.int().nullable() }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Project" });
+export type ProjectView = z.infer<typeof projectSchema>;
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string().nullable(),
+    prefix: z.string().meta({ description: "The first characters of the key, to recognise it." }),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: "ApiKey" });
+export type ApiKeyView = z.infer<typeof apiKeySchema>;
+
+export const createdKeySchema = apiKeySchema
+  .extend({ key: z.string().meta({ description: "The secret key. Shown only in this response." }) })
+  .meta({ id: "CreatedApiKey" });
+export type CreatedKeyView = z.infer<typeof createdKeySchema>;

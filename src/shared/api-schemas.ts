@@ -1,0 +1,134 @@
+/**
+ * The public API's request and response shapes: the single source for request validation,
+ * the OpenAPI document and the types the CLI and the Action use. Imports neither side.
+ */
+import { z } from "zod";
+
+export const JOB_STATUSES = ["active", "completed", "archived", "failed"] as const;
+export const MAX_PROMPT_CHARS = 32_000;
+export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+
+const codePoints = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+export const promptSchema = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .refine((s) => codePoints(s) <= MAX_PROMPT_CHARS, {
+    error: `must be at most ${MAX_PROMPT_CHARS} characters`,
+  })
+  .meta({ description: "The instruction for the agent, 1..32,000 characters after trimming.", maxLength: MAX_PROMPT_CHARS });
+
+export const promptBodySchema = z.object({ prompt: promptSchema }).meta({ id: "PromptRequest" });
+export type PromptBody = z.infer<typeof promptBodySchema>;
+
+export const jobStatusSchema = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+export const agentJobSchema = z
+  .object({
+    id: z.string(),
+    status: jobStatusSchema,
+    source: z.object({
+      repository: z.string().meta({ description: "Full URL of the GitHub repository." }),
+      ref: z.string().meta({ description: "The branch the agent works on: inkwell/<job-id>." }),
+    }),
+    model: z.string(),
+    prLink: z.string().nullable(),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+    archivedAt: isoDateTime.nullable(),
+    error: z.string().nullable().meta({ description: "Why the job failed; null otherwise." }),
+  })
+  .meta({ id: "AgentJob" });
+export type AgentJob = z.infer<typeof agentJobSchema>;
+
+export const jobListSchema = z.object({ jobs: z.array(agentJobSchema), hasMore: z.boolean() }).meta({ id: "AgentJobList" });
+export type AgentJobList = z.infer<typeof jobListSchema>;
+
+export const errorSchema = z
+  .object({
+    error: z.string(),
+    details: z.array(z.object({ message: z.string() })).optional(),
+  })
+  .meta({ id: "Error" });
+export type ApiErrorBody = z.infer<typeof errorSchema>;
+
+/** A query-string integer: digits only, so "1.5", "1e2", "" and " 3" are all refused. */
+export function queryInt(min: number, max: number, fallback: number) {
+  const error = `must be an integer between ${min} and ${max}`;
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, { error })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error })
+        .max(max, { error }),
+    )
+    .default(fallback);
+}
+
+export const jobListQuerySchema = z.object({
+  limit: queryInt(1, 100, 20).meta({ description: "Page size, 1..100." }),
+  offset: queryInt(0, 1_000_000_000, 0).meta({ description: "Rows to skip." }),
+  status: jobStatusSchema.optional().meta({ description: "Only jobs in this status." }),
+});
+export type JobListQuery = z.infer<typeof jobListQuerySchema>;
+
+// Visitors export (DESIGN §2). A date is YYYY-MM-DD or any ISO 8601 date-time; a date-time counts as its UTC date.
+const dateParam = z
+  .string()
+  .refine((s) => parseUtcDay(s) !== null, { error: "must be YYYY-MM-DD or an ISO 8601 date-time" })
+  .meta({ description: "YYYY-MM-DD or ISO 8601 date-time (its UTC date counts)." });
+
+export const visitorsQuerySchema = z
+  .object({
+    dateFrom: dateParam.optional().meta({ description: "First UTC day included." }),
+    dateTo: dateParam.optional().meta({ description: "UTC day after the last one included (exclusive)." }),
+    limit: queryInt(1, 250, 50),
+    offset: queryInt(0, 1_000_000_000, 0),
+  })
+  .refine((q) => !q.dateFrom || !q.dateTo || (parseUtcDay(q.dateFrom) ?? "") <= (parseUtcDay(q.dateTo) ?? ""), {
+    error: "dateFrom must not be after dateTo",
+    path: ["dateFrom"],
+  });
+
+const countsSchema = z.object({ human: z.int().min(0), ai: z.int().min(0), total: z.int().min(0) });
+export const visitorsSchema = z
+  .object({
+    totals: countsSchema,
+    visitors: z.array(countsSchema.extend({ path: z.string() })),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "Visitors" });
+export type Visitors = z.infer<typeof visitorsSchema>;
+
+const DAY_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** The UTC day (YYYY-MM-DD) a date parameter stands for, or null when it is not a valid date. */
+export function parseUtcDay(value: string): string | null {
+  const day = DAY_ONLY.exec(value);
+  if (day) {
+    const [, y, m, d] = day;
+    const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+    return date.toISOString().slice(0, 10) === value ? value : null;
+  }
+  if (!DATE_TIME.test(value)) return null;
+  const local = DAY_ONLY.exec(value.slice(0, 10));
+  if (!local) return null;
+  const [, y, m, d] = local;
+  const localDay = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  if (localDay.toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
+}

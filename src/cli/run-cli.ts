@@ -1,0 +1,323 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { ApiKeyView, CreatedKeyView, ProjectView } from "../shared/admin-schemas.js";
+import { JOB_STATUSES, type AgentJob, type AgentJobList } from "../shared/api-schemas.js";
+import { CliError, InkwellClient, type Credential } from "./client.js";
+import { age, fields, table } from "./format.js";
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  fetch: typeof fetch;
+  readStdin: () => Promise<string>;
+  sleep: (ms: number) => Promise<void>;
+}
+
+export const USAGE = `Usage: inkwell <command> [options]
+
+Operator (token: --token or INKWELL_ADMIN_TOKEN):
+  projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
+  projects list
+  projects get <projectId>
+  keys create --project ID [--name NAME]
+  keys list --project ID
+  keys revoke --project ID <keyId>
+
+Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):
+  jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]
+  jobs get <jobId>
+  jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
+  jobs list [--status active|completed|failed|archived] [--limit N] [--offset N]
+  jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
+
+Global options:
+  --url URL      Inkwell server (INKWELL_URL, default http://localhost:3000)
+  --json         print JSON instead of tables
+  -h, --help     this help
+
+Exit codes: 0 ok, 1 error, 2 usage error, 3 watched job failed.`;
+
+const OPTIONS = {
+  url: { type: "string" },
+  token: { type: "string" },
+  key: { type: "string" },
+  project: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  ref: { type: "string" },
+  name: { type: "string" },
+  model: { type: "string" },
+  "rate-limit": { type: "string" },
+  "prompt-file": { type: "string" },
+  "idempotency-key": { type: "string" },
+  status: { type: "string" },
+  limit: { type: "string" },
+  offset: { type: "string" },
+  interval: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parse>["values"];
+const parse = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [group, action, ...rest] = positionals;
+  if (values.help || !group) {
+    io.stdout(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const baseUrl = values.url ?? io.env.INKWELL_URL ?? "http://localhost:3000";
+  try {
+    new URL(baseUrl);
+    const ctx: CommandContext = {
+      io,
+      values,
+      args: rest,
+      json: values.json ?? false,
+      client: new InkwellClient({ baseUrl, fetch: io.fetch }),
+      operator: { kind: "operator", token: values.token ?? io.env.INKWELL_ADMIN_TOKEN ?? localOperatorToken(baseUrl, io.env) },
+      projectKey: { kind: "project", key: values.key ?? io.env.INKWELL_API_KEY },
+    };
+    const command = COMMANDS[`${group} ${action ?? ""}`];
+    if (!command) throw new CliError(`Unknown command: ${[group, action].filter(Boolean).join(" ")}\n\n${USAGE}`, 2);
+    return (await command(ctx)) ?? 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr(`inkwell: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof TypeError && /Invalid URL/.test(error.message)) {
+      io.stderr(`inkwell: --url is not a valid URL: ${baseUrl}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** On the server's own machine the generated operator token can be read from DATA_DIR. */
+function localOperatorToken(baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+  const host = new URL(baseUrl).hostname;
+  if (!["localhost", "127.0.0.1", "[::1]"].includes(host)) return undefined;
+  const file = path.resolve(env.DATA_DIR ?? "./data", "admin-token");
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+interface CommandContext {
+  io: CliIo;
+  values: Values;
+  args: string[];
+  json: boolean;
+  client: InkwellClient;
+  operator: Credential;
+  projectKey: Credential;
+}
+
+type Command = (ctx: CommandContext) => Promise<number | void>;
+
+const enc = encodeURIComponent;
+
+function need(value: string | undefined, what: string): string {
+  if (!value) throw new CliError(`Missing ${what}\n\n${USAGE}`, 2);
+  return value;
+}
+
+const projectOf = (ctx: CommandContext) => need(ctx.values.project ?? ctx.io.env.INKWELL_PROJECT, "--project (or INKWELL_PROJECT)");
+
+function intOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a non-negative integer`, 2);
+  return Number(value);
+}
+
+async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
+  if (ctx.values["prompt-file"]) {
+    try {
+      return readFileSync(ctx.values["prompt-file"], "utf8");
+    } catch (error) {
+      throw new CliError(`Cannot read --prompt-file: ${error instanceof Error ? error.message : String(error)}`, 2);
+    }
+  }
+  if (words.length === 1 && words[0] === "-") return ctx.io.readStdin();
+  return need(words.join(" "), "prompt (as arguments, --prompt-file FILE, or - for stdin)");
+}
+
+function print(ctx: CommandContext, data: unknown, human: () => string) {
+  ctx.io.stdout(ctx.json ? JSON.stringify(data, null, 2) : human());
+}
+
+const projectFields = (p: ProjectView) =>
+  fields([
+    ["id", p.id],
+    ["repository", p.repository],
+    ["base ref", p.ref ?? "(default branch)"],
+    ["model", p.model],
+    ["rate limit", `${p.rateLimitPerHour}/hour`],
+    ["app installed", p.installation.installed ? `yes (installation ${p.installation.id})` : "no"],
+    ["created", p.createdAt],
+  ]);
+
+const jobFields = (j: AgentJob) =>
+  fields([
+    ["id", j.id],
+    ["status", j.status],
+    ["repository", j.source.repository],
+    ["branch", j.source.ref],
+    ["model", j.model],
+    ["pull request", j.prLink],
+    ["created", j.createdAt],
+    ["updated", j.updatedAt],
+    ["archived", j.archivedAt],
+    ...(j.error ? ([["error", j.error]] as [string, string][]) : []),
+  ]);
+
+const COMMANDS: Record<string, Command> = {
+  async "projects create"(ctx) {
+    const [repository] = ctx.args;
+    const body = {
+      repository: need(repository, "repository (owner/repo or URL)"),
+      ...(ctx.values.ref ? { ref: ctx.values.ref } : {}),
+      ...(ctx.values.name ? { name: ctx.values.name } : {}),
+      ...(ctx.values.model ? { model: ctx.values.model } : {}),
+      ...(ctx.values["rate-limit"] ? { rateLimitPerHour: intOption(ctx.values["rate-limit"], "rate-limit") } : {}),
+    };
+    const project = await ctx.client.request<ProjectView>("POST", "/admin/projects", ctx.operator, { body });
+    print(ctx, project, () => `Created project ${project.id}\n${projectFields(project)}`);
+  },
+
+  async "projects list"(ctx) {
+    const { projects } = await ctx.client.request<{ projects: ProjectView[] }>("GET", "/admin/projects", ctx.operator);
+    print(ctx, projects, () =>
+      projects.length === 0
+        ? "No projects yet. Create one: inkwell projects create owner/repo"
+        : table(
+            ["ID", "REPOSITORY", "REF", "APP", "CREATED"],
+            projects.map((p) => [p.id, p.repository, p.ref, p.installation.installed ? "installed" : "not installed", p.createdAt]),
+          ),
+    );
+  },
+
+  async "projects get"(ctx) {
+    const id = need(ctx.args[0] ?? ctx.values.project, "project id");
+    const project = await ctx.client.request<ProjectView>("GET", `/admin/projects/${enc(id)}`, ctx.operator);
+    print(ctx, project, () => projectFields(project));
+  },
+
+  async "keys create"(ctx) {
+    const projectId = projectOf(ctx);
+    const created = await ctx.client.request<CreatedKeyView>("POST", `/admin/projects/${enc(projectId)}/keys`, ctx.operator, {
+      body: ctx.values.name ? { name: ctx.values.name } : {},
+    });
+    print(ctx, created, () => `${created.key}\n\nKey ${created.id} for project ${projectId}. Store it now: it is not shown again.`);
+  },
+
+  async "keys list"(ctx) {
+    const projectId = projectOf(ctx);
+    const { keys } = await ctx.client.request<{ keys: ApiKeyView[] }>("GET", `/admin/projects/${enc(projectId)}/keys`, ctx.operator);
+    print(ctx, keys, () =>
+      keys.length === 0
+        ? "No keys. Create one: inkwell keys create --project " + projectId
+        : table(
+            ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED"],
+            keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.createdAt, k.lastUsedAt, k.revokedAt]),
+          ),
+    );
+  },
+
+  async "keys revoke"(ctx) {
+    const projectId = projectOf(ctx);
+    const keyId = need(ctx.args[0], "key id");
+    const key = await ctx.client.request<ApiKeyView>("DELETE", `/admin/projects/${enc(projectId)}/keys/${enc(keyId)}`, ctx.operator);
+    print(ctx, key, () => `Revoked key ${key.id} (${key.prefix}…) at ${key.revokedAt}`);
+  },
+
+  async "jobs create"(ctx) {
+    const projectId = projectOf(ctx);
+    const prompt = await promptOf(ctx, ctx.args);
+    const idempotencyKey = ctx.values["idempotency-key"];
+    const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job`, ctx.projectKey, {
+      body: { prompt },
+      ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
+    });
+    print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
+  },
+
+  async "jobs get"(ctx) {
+    const projectId = projectOf(ctx);
+    const job = await ctx.client.request<AgentJob>("GET", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}`, ctx.projectKey);
+    print(ctx, job, () => jobFields(job));
+  },
+
+  async "jobs message"(ctx) {
+    const projectId = projectOf(ctx);
+    const [jobId, ...words] = ctx.args;
+    const prompt = await promptOf(ctx, words);
+    const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(jobId, "job id"))}/message`, ctx.projectKey, {
+      body: { prompt },
+    });
+    print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
+  },
+
+  async "jobs list"(ctx) {
+    const projectId = projectOf(ctx);
+    const status = ctx.values.status;
+    if (status && !(JOB_STATUSES as readonly string[]).includes(status)) {
+      throw new CliError(`--status must be one of ${JOB_STATUSES.join(", ")}`, 2);
+    }
+    const query = new URLSearchParams();
+    if (status) query.set("status", status);
+    const limit = intOption(ctx.values.limit, "limit");
+    const offset = intOption(ctx.values.offset, "offset");
+    if (limit !== undefined) query.set("limit", String(limit));
+    if (offset !== undefined) query.set("offset", String(offset));
+    const page = await ctx.client.request<AgentJobList>("GET", `/v2/agent/${enc(projectId)}/jobs?${query}`, ctx.projectKey);
+    print(ctx, page, () => {
+      if (page.jobs.length === 0) return "No jobs.";
+      const rows = table(
+        ["ID", "STATUS", "AGE", "PULL REQUEST"],
+        page.jobs.map((j) => [j.id, j.status, age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
+      );
+      const next = (offset ?? 0) + page.jobs.length;
+      return page.hasMore ? `${rows}\n\nMore: inkwell jobs list --project ${projectId} --offset ${next}` : rows;
+    });
+  },
+
+  async "jobs watch"(ctx) {
+    const projectId = projectOf(ctx);
+    const jobId = need(ctx.args[0], "job id");
+    const intervalMs = (intOption(ctx.values.interval, "interval") ?? 2) * 1000;
+    const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}`;
+    let last: AgentJob | null = null;
+    let failures = 0;
+    for (;;) {
+      let job: AgentJob;
+      try {
+        job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
+        failures = 0;
+      } catch (error) {
+        // A server restart or a blip must not end a watch; answers from the API (4xx) do.
+        if (!(error instanceof CliError) || !error.message.startsWith("Cannot reach") || ++failures > 30) throw error;
+        if (failures === 1) ctx.io.stderr(`inkwell: ${error.message} Retrying…`);
+        await ctx.io.sleep(Math.min(intervalMs * failures, 10_000));
+        continue;
+      }
+      if (!last || last.status !== job.status || last.prLink !== job.prLink || last.error !== job.error) {
+        if (ctx.json) ctx.io.stdout(JSON.stringify(job));
+        else ctx.io.stdout(`${new Date().toISOString().slice(11, 19)}  ${job.status}${job.prLink ? `  ${job.prLink}` : ""}${job.error ? `  ${job.error}` : ""}`);
+      }
+      last = job;
+      if (job.status === "failed") return 3;
+      if (job.status === "completed" || job.status === "archived") return 0;
+      await ctx.io.sleep(intervalMs);
+    }
+  },
+};

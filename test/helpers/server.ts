@@ -1,0 +1,74 @@
+import { pino } from "pino";
+import type { Config } from "../../src/app/config.js";
+import { loadConfig } from "../../src/app/config.js";
+import type { DispatchWorkerOptions } from "../../src/app/dispatch/dispatch-worker.js";
+import { NoAppDispatcher, type Dispatcher } from "../../src/app/dispatch/dispatcher.js";
+import { createInkwellServer, type InkwellServer } from "../../src/app/server.js";
+import { openTestStore, type TestStore } from "./store.js";
+
+export const ADMIN_TOKEN = "test-operator-token-0123456789";
+
+export interface TestServer {
+  url: string;
+  store: TestStore;
+  inkwell: InkwellServer;
+  config: Config;
+  /** fetch against the server with an optional bearer token and JSON body. */
+  call(method: string, path: string, init?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  newProject(repository?: string, extra?: Record<string, unknown>): Promise<{ projectId: string; key: string; keyId: string }>;
+  close(): Promise<void>;
+}
+
+let repoCounter = 0;
+
+export async function startTestServer(options: { env?: Record<string, string>; dispatcher?: Dispatcher; dispatchWorkerOptions?: DispatchWorkerOptions } = {}): Promise<TestServer> {
+  const store = await openTestStore();
+  const config = loadConfig({ LOG_LEVEL: "silent", INKWELL_ADMIN_TOKEN: ADMIN_TOKEN, ...options.env }, () => "");
+  const inkwell = createInkwellServer({
+    config,
+    db: store.db,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    adminToken: ADMIN_TOKEN,
+    dispatcher: options.dispatcher ?? new NoAppDispatcher("http://localhost/"),
+    dispatchWorkerOptions: options.dispatchWorkerOptions,
+    version: "test",
+  });
+  const { url } = await inkwell.listen(0, "127.0.0.1");
+
+  const call: TestServer["call"] = async (method, path, init = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["Content-Type"] = "application/json";
+    }
+    const response = await fetch(url + path, { method, headers, body: body ?? null });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Non-JSON bodies are returned as text for the assertion to see.
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+
+  return {
+    url,
+    store,
+    inkwell,
+    config,
+    call,
+    async newProject(repository, extra = {}) {
+      const project = await call("POST", "/admin/projects", { token: ADMIN_TOKEN, body: { repository: repository ?? `acme/docs-${process.pid}-${++repoCounter}`, ...extra } });
+      if (project.status !== 201) throw new Error(`project create failed: ${JSON.stringify(project.body)}`);
+      const key = await call("POST", `/admin/projects/${project.body.id}/keys`, { token: ADMIN_TOKEN, body: { name: "test" } });
+      return { projectId: project.body.id, key: key.body.key, keyId: key.body.id };
+    },
+    async close() {
+      await inkwell.close(1000);
+      await store.drop();
+    },
+  };
+}

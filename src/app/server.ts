@@ -47,6 +47,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
   registerAdminRoutes(router, services);
   registerAgentJobRoutes(router, services);
   const httpLog = log.child({ component: "http" });
+  let closing = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -71,7 +72,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
     } catch (error) {
       reply = toErrorReply(error, httpLog, req.method, route);
     }
-    send(res, reply, req.method === "HEAD");
+    send(res, closing ? { ...reply, headers: { ...reply.headers, Connection: "close" } } : reply, req.method === "HEAD");
     httpLog.info({ method: req.method, route, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
   };
 
@@ -100,6 +101,8 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };
     },
     async close(graceMs = 10_000) {
+      // Keep-alive clients are told to go: each connection closes after its in-flight response.
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -12,7 +12,7 @@ const refName = z
 export const createProjectSchema = z
   .object({
     repository: z
-      .string({ error: "repository must be a string" })
+      .string({ error: "must be a string" })
       .trim()
       .min(1)
       .max(300)

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openTestStore, storeKind, type TestStore } from "./store.js";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Where a spawned server keeps its data: a PGlite directory, or a PostgreSQL schema. */
+export interface ProcessStore {
+  env: Record<string, string>;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+export async function processStore(): Promise<ProcessStore> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-proc-"));
+  if (storeKind() === "pglite") return { env: { DATA_DIR: dataDir }, dataDir, cleanup: async () => undefined };
+  const store: TestStore = await openTestStore();
+  await store.db.close();
+  return { env: { DATA_DIR: dataDir, DATABASE_URL: store.databaseUrl as string }, dataDir, cleanup: () => store.drop().catch(() => undefined) };
+}
+
+/** Starts the compiled server (`node lib/app/main.js`, as `npm start` does) on a free port. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["lib/app/main.js"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /"url":"(http:\/\/[^"]+)".*Inkwell is listening/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`server exited during start:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output, exited };
+}

@@ -26,6 +26,7 @@ export interface InkwellServerOptions {
 
 export interface InkwellServer {
   server: Server;
+  router: Router;
   services: Services;
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), stops workers. Does not close the store. */
@@ -86,6 +87,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
 
   return {
     server,
+    router,
     services,
     async listen(port, host) {
       await new Promise<void>((resolve, reject) => {

@@ -68,8 +68,8 @@ describe("follow-up messages", () => {
     const res = await t.call("POST", `/v2/agent/${projectId}/job/${created.id}/message`, { token: key, body: { prompt: "Also the config table" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, status: "active", error: null, source: { ref: `inkwell/${created.id}` } });
-    const [{ run_attempt }] = await t.store.db.query<{ run_attempt: number }>(`SELECT run_attempt FROM jobs WHERE id = $1`, [created.id]);
-    expect(run_attempt).toBe(2);
+    const attempts = await t.store.db.query<{ run_attempt: number }>(`SELECT run_attempt FROM jobs WHERE id = $1`, [created.id]);
+    expect(attempts).toEqual([{ run_attempt: 2 }]);
     const messages = await t.store.db.query<{ seq: number; prompt: string }>(`SELECT seq, prompt FROM job_messages WHERE job_id = $1 ORDER BY seq`, [created.id]);
     expect(messages).toEqual([
       { seq: 1, prompt: "Document the CLI" },

@@ -46,6 +46,11 @@ export class Router {
     return this;
   }
 
+  /** Every registered method and pattern (the OpenAPI test checks each is documented). */
+  list(): { method: string; pattern: string }[] {
+    return this.#routes.map(({ method, pattern }) => ({ method, pattern }));
+  }
+
   /** The route for a request; 405 when only the method is wrong; null when no path matches. */
   match(method: string, pathname: string): Match | null {
     const allowed: string[] = [];

@@ -1,0 +1,139 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
+import { ROOT } from "../helpers/process.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+/** Runs the CLI in-process against the test server; returns exit code and output. */
+async function cli(args: string[], env: Record<string, string> = {}, stdin = "") {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, {
+    stdout: (s) => out.push(s),
+    stderr: (s) => err.push(s),
+    env: { INKWELL_URL: t.url, INKWELL_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+    fetch: globalThis.fetch,
+    readStdin: async () => stdin,
+    sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))),
+  });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+describe("inkwell CLI: an operator sets up a project", () => {
+  it("creates and lists projects, creates, lists and revokes keys", async () => {
+    const created = await cli(["projects", "create", "acme/cli-docs", "--ref", "main", "--json"]);
+    expect(created.code).toBe(0);
+    const project = JSON.parse(created.stdout);
+    expect(project.repository).toBe("https://github.com/acme/cli-docs");
+
+    const human = await cli(["projects", "list"]);
+    expect(human.stdout).toMatch(/^ID\s+REPOSITORY\s+REF\s+APP\s+CREATED/);
+    expect(human.stdout).toContain(project.id);
+    expect(human.stdout).toMatch(/not installed/);
+
+    const got = await cli(["projects", "get", project.id]);
+    expect(got.stdout).toMatch(/base ref:\s+main/);
+
+    const key = await cli(["keys", "create", "--project", project.id, "--name", "laptop"]);
+    expect(key.code).toBe(0);
+    const secret = key.stdout.split("\n")[0] as string;
+    expect(secret).toMatch(/^ink_/);
+    expect(key.stdout).toMatch(/not shown again/);
+
+    const keys = await cli(["keys", "list", "--project", project.id, "--json"]);
+    const listed = JSON.parse(keys.stdout);
+    expect(listed).toHaveLength(1);
+    expect(keys.stdout).not.toContain(secret);
+
+    const revoke = await cli(["keys", "revoke", "--project", project.id, listed[0].id]);
+    expect(revoke.code).toBe(0);
+    expect(revoke.stdout).toMatch(/Revoked key/);
+    const denied = await cli(["jobs", "list", "--project", project.id, "--key", secret]);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/401: Missing or invalid API key/);
+  });
+});
+
+describe("inkwell CLI: a writer runs a job", () => {
+  it("creates, gets, messages, lists and watches a job", async () => {
+    const { projectId, key } = await t.newProject("acme/cli-jobs");
+    const env = { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId };
+    const created = await cli(["jobs", "create", "Add", "a", "quickstart", "--json"], env);
+    expect(created.code).toBe(0);
+    const job = JSON.parse(created.stdout);
+    expect(job.status).toBe("active");
+    expect(job.source.ref).toBe(`inkwell/${job.id}`);
+
+    const watched = await cli(["jobs", "watch", job.id, "--interval", "1"], env);
+    expect(watched.code).toBe(3);
+    expect(watched.stdout).toMatch(/failed\s+No GitHub App is configured/);
+
+    const got = await cli(["jobs", "get", job.id], env);
+    expect(got.stdout).toMatch(/status:\s+failed/);
+    expect(got.stdout).toMatch(/error:\s+No GitHub App/);
+
+    const fromStdin = await cli(["jobs", "message", job.id, "-", "--json"], env, "Use the new logo\n");
+    expect(fromStdin.code).toBe(0);
+    expect(JSON.parse(fromStdin.stdout).status).toBe("active");
+
+    const dir = mkdtempSync(path.join(tmpdir(), "inkwell-cli-"));
+    writeFileSync(path.join(dir, "prompt.md"), "Rewrite the intro");
+    const fromFile = await cli(["jobs", "create", "--prompt-file", path.join(dir, "prompt.md"), "--idempotency-key", "k1", "--json"], env);
+    const replay = await cli(["jobs", "create", "--prompt-file", path.join(dir, "prompt.md"), "--idempotency-key", "k1", "--json"], env);
+    expect(JSON.parse(replay.stdout).id).toBe(JSON.parse(fromFile.stdout).id);
+
+    const list = await cli(["jobs", "list", "--limit", "1"], env);
+    expect(list.stdout).toMatch(/^ID\s+STATUS\s+AGE\s+PULL REQUEST/);
+    expect(list.stdout).toMatch(/More: inkwell jobs list --project \w+ --offset 1/);
+    const all = await cli(["jobs", "list", "--json", "--limit", "100"], env);
+    expect(JSON.parse(all.stdout).jobs).toHaveLength(2);
+  });
+
+  it("exits non-zero with a clear message on every kind of error", async () => {
+    const { projectId, key } = await t.newProject();
+    const env = { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId };
+    const cases: [string[], Record<string, string>, number, RegExp][] = [
+      [[], {}, 2, /Usage: inkwell/],
+      [["bogus", "thing"], {}, 2, /Unknown command: bogus thing/],
+      [["jobs", "list", "--nope"], env, 2, /Unknown option '--nope'/],
+      [["jobs", "create", "x"], { INKWELL_API_KEY: key }, 2, /Missing --project/],
+      [["jobs", "create", "x"], { INKWELL_PROJECT: projectId }, 2, /No project API key/],
+      [["jobs", "create", "   "], env, 1, /400: Invalid request body: prompt: must not be empty/],
+      [["jobs", "get", "nosuchjob"], env, 1, /404: Job not found/],
+      [["jobs", "list", "--status", "done"], env, 2, /--status must be one of/],
+      [["jobs", "list", "--limit", "abc"], env, 2, /--limit must be a non-negative integer/],
+      [["jobs", "list", "--limit", "500"], env, 1, /400: .*limit: must be an integer between 1 and 100/],
+      [["projects", "list"], { INKWELL_ADMIN_TOKEN: "wrong-token-xxxxxxxx" }, 1, /401: Missing or invalid operator token/],
+      [["projects", "list", "--url", "http://127.0.0.1:1"], {}, 1, /Cannot reach Inkwell at http:\/\/127\.0\.0\.1:1/],
+      [["projects", "list", "--url", "not a url"], {}, 2, /--url is not a valid URL/],
+      [["jobs", "create", "--prompt-file", "/nonexistent/file"], env, 2, /Cannot read --prompt-file/],
+    ];
+    for (const [args, extraEnv, code, message] of cases) {
+      const result = await cli(args, extraEnv);
+      expect(result.code, args.join(" ")).toBe(code);
+      expect(result.stderr + result.stdout, args.join(" ")).toMatch(message);
+    }
+  });
+
+  it("the installed bin runs the compiled CLI", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, "bin/inkwell.js"), "projects", "list", "--json"], {
+      env: { PATH: process.env.PATH, INKWELL_URL: t.url, INKWELL_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    expect(Array.isArray(JSON.parse(stdout))).toBe(true);
+    const failed = await promisify(execFile)(process.execPath, [path.join(ROOT, "bin/inkwell.js"), "jobs", "get", "x"], {
+      env: { PATH: process.env.PATH, INKWELL_URL: t.url },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toMatch(/Missing --project/);
+  });
+});

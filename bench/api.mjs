@@ -9,37 +9,34 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { openLoop } from "./open-loop.mjs";
 import pg from "pg";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const TOKEN = "bench-operator-token-0123456789";
+const PROJECTS = 50;
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 async function startServer(env) {
   const child = spawn(process.execPath, ["lib/app/main.js"], {
     cwd: root,
-    env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", INKWELL_ADMIN_TOKEN: TOKEN, ...env },
+    env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  // LOG_LEVEL=warn hides the listening line: find the port by polling a status probe instead.
-  child.stdout.resume();
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server did not start")), 30_000);
-    const poll = async () => {
-      const { stdout } = await import("node:child_process").then((cp) =>
-        new Promise((res) => cp.execFile("ss", ["-ltnpH"], (_e, out) => res({ stdout: out ?? "" }))),
-      );
-      const line = stdout.split("\n").find((l) => l.includes(`pid=${child.pid},`));
-      const match = line && /127\.0\.0\.1:(\d+)/.exec(line);
+  const url = await new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      const match = /"url":"(http:[^"]+)".*Inkwell is listening/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(Number(match[1]));
-      } else setTimeout(poll, 100);
-    };
-    poll();
+        resolve(match[1]);
+      }
+    });
   });
-  return { child, url: `http://127.0.0.1:${port}` };
+  return { child, url };
 }
 
 async function api(url, method, token, body) {
@@ -54,26 +51,43 @@ function cannon(opts) {
   });
 }
 
-function row(store, name, mode, r) {
-  const non2xx = r.non2xx + r.errors + r.timeouts;
-  return { store, endpoint: name, load: mode, "req/s": Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, failed: non2xx };
+function cannonRow(store, name, r) {
+  return { store, endpoint: name, load: "max (10 conn.)", "req/s": Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, failed: r.non2xx + r.errors + r.timeouts };
+}
+
+function loopRow(store, name, rate, r) {
+  return { store, endpoint: name, load: `${rate} req/s`, "req/s": r.rps, p50_ms: r.p50, p99_ms: r.p99, max_ms: r.max, failed: r.failed };
 }
 
 async function benchStore(store, env) {
   const server = await startServer(env);
   try {
-    const project = await api(`${server.url}/admin/projects`, "POST", TOKEN, { repository: `bench/docs-${randomBytes(3).toString("hex")}`, rateLimitPerHour: 1_000_000 });
-    const { key } = await api(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, {});
-    const job = await api(`${server.url}/v2/agent/${project.id}/job`, "POST", key, { prompt: "bench" });
-    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-    const getJob = { url: `${server.url}/v2/agent/${project.id}/job/${job.id}`, headers };
-    const createJob = { url: `${server.url}/v2/agent/${project.id}/job`, method: "POST", headers, body: JSON.stringify({ prompt: "Add a page about rate limits to the API reference" }) };
+    // Creations are spread over many projects, as in production: one project is capped at
+    // INKWELL_RATE_LIMIT_PER_HOUR (default 100/hour), so server-wide create load comes from many.
+    const projects = [];
+    for (let i = 0; i < PROJECTS; i++) {
+      const project = await api(`${server.url}/admin/projects`, "POST", TOKEN, { repository: `bench/docs-${randomBytes(4).toString("hex")}`, rateLimitPerHour: 100_000 });
+      const { key } = await api(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, {});
+      projects.push({ id: project.id, key });
+    }
+    const [first] = projects;
+    const job = await api(`${server.url}/v2/agent/${first.id}/job`, "POST", first.key, { prompt: "bench" });
+    const getJob = { url: `${server.url}/v2/agent/${first.id}/job/${job.id}`, headers: { Authorization: `Bearer ${first.key}` } };
+    const createRequest = (i) => {
+      const p = projects[i % projects.length];
+      return { method: "POST", path: `/v2/agent/${p.id}/job`, headers: { Authorization: `Bearer ${p.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ prompt: "Add a page about rate limits to the API reference" }) };
+    };
+    const getRequest = () => ({ method: "GET", path: `/v2/agent/${first.id}/job/${job.id}`, headers: { Authorization: `Bearer ${first.key}` } });
     const rows = [];
-    await cannon({ ...getJob, duration: 2 }); // warm-up
-    rows.push(row(store, "get-job", "500 req/s", await cannon({ ...getJob, overallRate: 500 })));
-    rows.push(row(store, "get-job", "max", await cannon(getJob)));
-    rows.push(row(store, "create-job", "100 req/s", await cannon({ ...createJob, overallRate: 100 })));
-    rows.push(row(store, "create-job", "max", await cannon(createJob)));
+    await openLoop({ url: server.url, rate: 200, seconds: 2, request: getRequest }); // warm-up
+    rows.push(loopRow(store, "get-job", 500, await openLoop({ url: server.url, rate: 500, seconds, request: getRequest })));
+    rows.push(cannonRow(store, "get-job", await cannon({ url: `${server.url}${getRequest().path}`, headers: getRequest().headers })));
+    for (const rate of [50, 100]) {
+      rows.push(loopRow(store, "create-job", rate, await openLoop({ url: server.url, rate, seconds, request: createRequest })));
+    }
+    let next = 0;
+    const setupRequest = (req) => ({ ...req, ...createRequest(next++) });
+    rows.push(cannonRow(store, "create-job", await cannon({ url: server.url, requests: [{ method: "POST", setupRequest }] })));
     return rows;
   } finally {
     server.child.kill("SIGTERM");
@@ -104,5 +118,9 @@ try {
   await admin.end().catch(() => undefined);
 }
 
-console.log(`\nInkwell API benchmark, ${seconds}s per run, 10 connections, loopback, Node ${process.version}`);
+console.log(
+  `\nInkwell API benchmark: loopback, Node ${process.version}, ${seconds}s per run, LOG_LEVEL=info.\n` +
+    "Fixed-rate rows are open-loop (latency from each request's scheduled time); 'max' rows are autocannon, 10 connections.\n" +
+    `create-job round-robins over ${PROJECTS} projects (one project is capped at its hourly rate limit); with no GitHub App, each job is also dispatched and failed by the worker.`,
+);
 console.table(results);

@@ -42,7 +42,7 @@ const SECURITY_HEADERS = {
 export function createInkwellServer(options: InkwellServerOptions): InkwellServer {
   const { config, db, log, adminToken } = options;
   const dispatchWorker = new DispatchWorker(db, options.dispatcher, log.child({ component: "dispatch" }), options.dispatchWorkerOptions);
-  const services: Services = { config, db, log, adminToken, verifier: new ApiKeyVerifier(db), dispatchWorker };
+  const services: Services = { config, db, log, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), dispatchWorker };
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
@@ -74,7 +74,8 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
       reply = toErrorReply(error, httpLog, req.method, route);
     }
     send(res, closing ? { ...reply, headers: { ...reply.headers, Connection: "close" } } : reply, req.method === "HEAD");
-    httpLog.info({ method: req.method, route, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    // Access lines are debug: at info, a busy server would spend more on logging than on answering.
+    httpLog.debug({ method: req.method, route, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
   };
 
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {

@@ -114,23 +114,21 @@ export class DispatchWorker {
   }
 
   async #dispatchOne(): Promise<boolean> {
-    const claimed = await this.db.transaction(async (tx) => {
-      const rows = await tx.query<OutboxRow>(
-        `SELECT o.job_id, o.run_attempt, o.tries, p.repo_full_name, p.installation_id,
-                j.status AS job_status, j.run_attempt AS job_run_attempt
-         FROM dispatch_outbox o JOIN jobs j ON j.id = o.job_id JOIN projects p ON p.id = j.project_id
-         WHERE o.state = 'pending' AND o.next_try_at <= now() AND (o.claimed_until IS NULL OR o.claimed_until < now())
-         ORDER BY o.next_try_at LIMIT 1 FOR UPDATE OF o SKIP LOCKED`,
-      );
-      const row = rows[0];
-      if (!row) return null;
-      await tx.query(
-        `UPDATE dispatch_outbox SET claimed_until = now() + make_interval(secs => $3), tries = tries + 1, updated_at = now()
-         WHERE job_id = $1 AND run_attempt = $2`,
-        [row.job_id, row.run_attempt, this.#claimTtlSeconds],
-      );
-      return row;
-    });
+    // Claim and read in one statement; SKIP LOCKED lets several instances drain one outbox.
+    const [claimed] = await this.db.query<OutboxRow>(
+      `WITH next AS (
+         SELECT job_id, run_attempt FROM dispatch_outbox
+         WHERE state = 'pending' AND next_try_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+         ORDER BY next_try_at LIMIT 1 FOR UPDATE SKIP LOCKED
+       ), claim AS (
+         UPDATE dispatch_outbox o SET claimed_until = now() + make_interval(secs => $1), tries = o.tries + 1, updated_at = now()
+         FROM next WHERE o.job_id = next.job_id AND o.run_attempt = next.run_attempt
+         RETURNING o.job_id, o.run_attempt, o.tries - 1 AS tries
+       )
+       SELECT claim.*, p.repo_full_name, p.installation_id, j.status AS job_status, j.run_attempt AS job_run_attempt
+       FROM claim JOIN jobs j ON j.id = claim.job_id JOIN projects p ON p.id = j.project_id`,
+      [this.#claimTtlSeconds],
+    );
     if (!claimed) return false;
     const log = this.log.child({ jobId: claimed.job_id, runAttempt: claimed.run_attempt });
 

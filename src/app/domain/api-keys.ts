@@ -67,24 +67,56 @@ export async function revokeApiKey(db: Queryable, projectId: string, keyId: stri
   return toInfo(row);
 }
 
+const MAX_CACHED_KEYS = 10_000;
+
+export interface KeyIdentity {
+  projectId: string;
+  keyId: string;
+}
+
 export class ApiKeyVerifier {
   readonly #lastUsedWrites = new Map<string, number>();
+  /** Active keys by hash. Only used when this process is the store's sole writer (see constructor). */
+  readonly #active = new Map<string, KeyIdentity>();
 
-  constructor(private readonly db: Queryable) {}
+  /**
+   * @param exclusiveStore true when no other process can revoke keys in this store (embedded PGlite):
+   *   then verified keys are remembered, and `forget` on revocation keeps the memory exact. With a
+   *   shared PostgreSQL every request asks the database, so a revocation on any instance counts at once.
+   */
+  constructor(
+    private readonly db: Queryable,
+    private readonly exclusiveStore: boolean,
+  ) {}
 
   /** The project a bearer key belongs to; 401 for a missing, malformed, unknown or revoked key. */
-  async projectFor(authorization: string | undefined): Promise<{ projectId: string; keyId: string }> {
+  async projectFor(authorization: string | undefined): Promise<KeyIdentity> {
     const key = bearerToken(authorization);
     if (!key || !KEY_FORMAT.test(key)) throw unauthorized();
     const presented = hashKey(key);
+    const known = this.#active.get(presented);
+    if (known) {
+      this.#touch(known.keyId);
+      return known;
+    }
     const row = await queryOne<Pick<KeyRow, "id" | "project_id" | "secret_hash" | "revoked_at">>(
       this.db,
       `SELECT id, project_id, secret_hash, revoked_at FROM api_keys WHERE secret_hash = $1`,
       [presented],
     );
     if (!row || !safeEqualHex(row.secret_hash, presented) || row.revoked_at !== null) throw unauthorized();
+    const identity = { projectId: row.project_id, keyId: row.id };
+    if (this.exclusiveStore) {
+      if (this.#active.size >= MAX_CACHED_KEYS) this.#active.delete(this.#active.keys().next().value as string);
+      this.#active.set(presented, identity);
+    }
     this.#touch(row.id);
-    return { projectId: row.project_id, keyId: row.id };
+    return identity;
+  }
+
+  /** Call when a key is revoked, before answering the revocation. */
+  forget(keyId: string): void {
+    for (const [hash, identity] of this.#active) if (identity.keyId === keyId) this.#active.delete(hash);
   }
 
   #touch(keyId: string) {

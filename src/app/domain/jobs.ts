@@ -25,7 +25,11 @@ export interface JobRow {
   archived_at: unknown;
 }
 
-export function toAgentJob(row: JobRow): AgentJob {
+/** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
+const VIEW_COLUMNS = "id, status, repository, branch, model, pr_url, error, created_at, updated_at, archived_at";
+type JobViewRow = Pick<JobRow, "id" | "status" | "repository" | "branch" | "model" | "pr_url" | "error" | "created_at" | "updated_at" | "archived_at">;
+
+export function toAgentJob(row: JobViewRow): AgentJob {
   return {
     id: row.id,
     status: row.status,
@@ -112,15 +116,22 @@ export async function createJob(
   }
   await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
   const id = newId();
+  // One statement for the four rows: each statement is a round trip (and a parse) on the hot path.
   const rows = await tx.query<JobRow>(
-    `INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key)
-     VALUES ($1, $2, 'active', $3, $4, $5, $6, $7) RETURNING *`,
-    [id, project.id, project.repository, `inkwell/${id}`, project.baseRef, project.model, input.idempotencyKey],
+    `WITH job AS (
+       INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7) RETURNING *
+     ), message AS (
+       INSERT INTO job_messages (job_id, seq, project_id, prompt, source) VALUES ($1, 1, $2, $8, 'api')
+     ), event AS (
+       INSERT INTO job_events (job_id, type, from_status, to_status, cause) VALUES ($1, 'created', NULL, 'active', 'api')
+     ), outbox AS (
+       INSERT INTO dispatch_outbox (job_id, run_attempt) SELECT id, run_attempt FROM job
+     )
+     SELECT * FROM job`,
+    [id, project.id, project.repository, `inkwell/${id}`, project.baseRef, project.model, input.idempotencyKey, input.prompt],
   );
   const row = rows[0] as JobRow;
-  await insertMessage(tx, row, input.prompt, "api", null);
-  await recordEvent(tx, id, "created", null, "active", "api");
-  await enqueueDispatch(tx, id, row.run_attempt);
   return { job: toAgentJob(row), replayed: false };
 }
 
@@ -197,7 +208,7 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
 }
 
 export async function getJob(db: Queryable, projectId: string, jobId: string): Promise<AgentJob> {
-  const row = await queryOne<JobRow>(db, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2`, [jobId, projectId]);
+  const row = await queryOne<JobViewRow>(db, `SELECT ${VIEW_COLUMNS} FROM jobs WHERE id = $1 AND project_id = $2`, [jobId, projectId]);
   if (!row) throw notFound("Job");
   return toAgentJob(row);
 }
@@ -209,8 +220,8 @@ export async function listJobs(db: Queryable, projectId: string, query: JobListQ
     params.push(query.status);
     statusFilter = "AND status = $4";
   }
-  const rows = await db.query<JobRow>(
-    `SELECT * FROM jobs WHERE project_id = $1 ${statusFilter} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+  const rows = await db.query<JobViewRow>(
+    `SELECT ${VIEW_COLUMNS} FROM jobs WHERE project_id = $1 ${statusFilter} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
     params,
   );
   return { jobs: rows.slice(0, query.limit).map(toAgentJob), hasMore: rows.length > query.limit };

@@ -7,6 +7,7 @@ const WINDOW_SECONDS = 3600;
 /**
  * Job creations + API messages per project per rolling hour. Call inside the transaction that
  * holds the project's row lock, so concurrent requests cannot both take the last slot.
+ * Reads at most `limit` index entries, however busy the project is.
  */
 export async function enforceRateLimit(tx: Queryable, project: Project, defaultPerHour: number): Promise<void> {
   const limit = project.rateLimitPerHour ?? defaultPerHour;
@@ -14,10 +15,11 @@ export async function enforceRateLimit(tx: Queryable, project: Project, defaultP
     `WITH recent AS (
        SELECT created_at FROM job_messages
        WHERE project_id = $1 AND source = 'api' AND created_at > now() - make_interval(secs => $2)
+       ORDER BY created_at DESC LIMIT $3
      ), counted AS (SELECT count(*)::int AS used FROM recent)
      SELECT counted.used,
        (SELECT ceil(extract(epoch FROM (created_at + make_interval(secs => $2) - now())))::int
-          FROM recent ORDER BY created_at ASC OFFSET greatest(counted.used - $3, 0) LIMIT 1) AS retry_after
+          FROM recent ORDER BY created_at ASC LIMIT 1) AS retry_after
      FROM counted`,
     [project.id, WINDOW_SECONDS, limit],
   );

@@ -10,7 +10,7 @@ import type { Services } from "../services.js";
 
 /** Operator API (DESIGN §6), authenticated with the operator token. */
 export function registerAdminRoutes(router: Router, services: Services): void {
-  const { db, config, adminToken } = services;
+  const { db, config, adminToken, verifier } = services;
 
   const view = (project: Project): ProjectView => ({
     id: project.id,
@@ -77,6 +77,8 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     const projectId = projectIdOf(ctx);
     const keyId = ctx.params.keyId ?? "";
     if (!isWellFormedId(keyId)) throw notFound("API key");
-    return { status: 200, body: await revokeApiKey(db, projectId, keyId) };
+    const revoked = await revokeApiKey(db, projectId, keyId);
+    verifier.forget(revoked.id);
+    return { status: 200, body: revoked };
   });
 }

@@ -72,7 +72,6 @@ async function benchStore(store, env) {
     }
     const [first] = projects;
     const job = await api(`${server.url}/v2/agent/${first.id}/job`, "POST", first.key, { prompt: "bench" });
-    const getJob = { url: `${server.url}/v2/agent/${first.id}/job/${job.id}`, headers: { Authorization: `Bearer ${first.key}` } };
     const createRequest = (i) => {
       const p = projects[i % projects.length];
       return { method: "POST", path: `/v2/agent/${p.id}/job`, headers: { Authorization: `Bearer ${p.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ prompt: "Add a page about rate limits to the API reference" }) };

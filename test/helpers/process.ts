@@ -38,7 +38,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let exitSignal: string | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => {
+      exitSignal = signal;
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const check = () => {
@@ -51,7 +57,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.stdout?.on("data", check);
     void exited.then(() => {
       clearTimeout(timer);
-      reject(new Error(`server exited during start:\n${output}`));
+      reject(new Error(`server exited during start (code ${child.exitCode}, signal ${exitSignal}):\n${output}`));
     });
   });
   return { child, url, output: () => output, exited };

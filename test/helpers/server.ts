@@ -3,6 +3,7 @@ import type { Config } from "../../src/app/config.js";
 import { loadConfig } from "../../src/app/config.js";
 import type { DispatchWorkerOptions } from "../../src/app/dispatch/dispatch-worker.js";
 import { NoAppDispatcher, type Dispatcher } from "../../src/app/dispatch/dispatcher.js";
+import type { NodeMiddleware } from "../../src/app/github/webhooks.js";
 import { createInkwellServer, type InkwellServer } from "../../src/app/server.js";
 import { openTestStore, type TestStore } from "./store.js";
 
@@ -21,7 +22,9 @@ export interface TestServer {
 
 let repoCounter = 0;
 
-export async function startTestServer(options: { env?: Record<string, string>; dispatcher?: Dispatcher; dispatchWorkerOptions?: DispatchWorkerOptions } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; dispatcher?: Dispatcher; dispatchWorkerOptions?: DispatchWorkerOptions; webhookMiddleware?: NodeMiddleware } = {},
+): Promise<TestServer> {
   const store = await openTestStore();
   const config = loadConfig({ LOG_LEVEL: "silent", INKWELL_ADMIN_TOKEN: ADMIN_TOKEN, ...options.env }, () => "");
   const inkwell = createInkwellServer({
@@ -31,6 +34,7 @@ export async function startTestServer(options: { env?: Record<string, string>; d
     adminToken: ADMIN_TOKEN,
     dispatcher: options.dispatcher ?? new NoAppDispatcher("http://localhost/"),
     dispatchWorkerOptions: options.dispatchWorkerOptions,
+    webhookMiddleware: options.webhookMiddleware,
     version: "test",
   });
   const { url } = await inkwell.listen(0, "127.0.0.1");

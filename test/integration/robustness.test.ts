@@ -1,0 +1,73 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+
+let t: TestServer;
+let projectId: string;
+let key: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  ({ projectId, key } = await t.newProject());
+});
+afterAll(() => t.close());
+
+/** A raw HTTP/1.1 request, so malformed input reaches the server as sent. */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  const url = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("no request produces a 5xx", () => {
+  it("odd paths, methods, headers and bodies all get a JSON 4xx", async () => {
+    const auth = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const cases: [string, string, Record<string, string>, string?][] = [
+      ["GET", `/v2/agent/${projectId}/job/%ZZ`, auth],
+      ["GET", `/v2/agent/%ZZ/jobs`, auth],
+      ["GET", `/v2/agent/${projectId}/job/${"a".repeat(5000)}`, auth],
+      ["GET", `/v2/agent/${projectId}/jobs?limit=%ZZ`, auth],
+      ["GET", `/v2/agent/${projectId}/jobs?status=`, auth],
+      ["GET", `/v2/agent/${projectId}//jobs`, auth],
+      ["OPTIONS", `/v2/agent/${projectId}/jobs`, auth],
+      ["PATCH", `/v2/agent/${projectId}/job/x`, auth],
+      ["POST", `/v2/agent/${projectId}/job`, auth, "null"],
+      ["POST", `/v2/agent/${projectId}/job`, auth, "[]"],
+      ["POST", `/v2/agent/${projectId}/job`, auth, '{"prompt": {"nested": true}}'],
+      ["POST", `/v2/agent/${projectId}/job`, auth, "[".repeat(100_000)],
+      ["POST", `/v2/agent/${projectId}/job`, auth, "\u0000\u0001"],
+      ["POST", `/v2/agent/${projectId}/job`, { ...auth, "Content-Type": "text/plain" }, "prompt=hi"],
+      ["POST", `/v2/agent/${projectId}/job`, { ...auth, Authorization: `Bearer ${"x".repeat(8000)}` }, '{"prompt":"x"}'],
+      ["POST", `/v2/agent/${projectId}/job`, { ...auth, Authorization: "Bearer" }, '{"prompt":"x"}'],
+      ["POST", `/v2/agent/${projectId}/job/nojob/message`, auth, '{"prompt":""}'],
+      ["POST", "/admin/projects", { Authorization: `Bearer ${ADMIN_TOKEN}` }, '{"repository": ["acme/docs"]}'],
+      ["POST", "/admin/projects", { Authorization: `Bearer ${ADMIN_TOKEN}` }, '{"repository": "acme/docs", "ref": 5}'],
+      ["DELETE", `/admin/projects/${projectId}/keys/%ZZ`, { Authorization: `Bearer ${ADMIN_TOKEN}` }],
+      ["POST", "/api/github/webhooks", { "Content-Type": "application/json" }, "{}"],
+      ["GET", "/%", {}],
+    ];
+    for (const [method, path, headers, body] of cases) {
+      const res = await raw(method, path, headers, body);
+      expect(res.status, `${method} ${path.slice(0, 60)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${method} ${path.slice(0, 60)}`).toBeLessThan(500);
+      expect(() => JSON.parse(res.text), `${method} ${path.slice(0, 60)}`).not.toThrow();
+    }
+  });
+
+  it("a body larger than the cap is refused without being read whole", async () => {
+    const res = await raw("POST", `/v2/agent/${projectId}/job`, { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) }, "{");
+    expect(res.status).toBe(413);
+  });
+
+  it("HEAD answers like GET without a body", async () => {
+    const res = await raw("HEAD", "/healthz", {});
+    expect(res.status).toBe(200);
+    expect(res.text).toBe("");
+  });
+});

@@ -59,6 +59,11 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
       send(res, { status: 400, body: { error: "Malformed request URL" } });
       return;
     }
+    // Apps registered through Probot's manifest flow deliver to the root URL; route those too.
+    if (options.webhookMiddleware && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
+      req.url = WEBHOOK_PATH;
+      url.pathname = WEBHOOK_PATH;
+    }
     if (url.pathname === WEBHOOK_PATH && options.webhookMiddleware) {
       await options.webhookMiddleware(req, res, () => send(res, { status: 404, body: { error: "Not found" } }));
       return;

@@ -30,6 +30,21 @@ describe("GitHub webhooks with App credentials", () => {
     expect(res.status).toBe(200);
   });
 
+  it("also accepts deliveries at / (where Probot's manifest flow points the App's webhook)", async () => {
+    const res = await fetch(`${t.url}/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": "d-3", "X-Hub-Signature-256": sign(payload) },
+      body: payload,
+    });
+    expect(res.status).toBe(200);
+    const bad = await fetch(`${t.url}/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": "d-4", "X-Hub-Signature-256": sign(payload, "nope") },
+      body: payload,
+    });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+  });
+
   it("refuses a delivery signed with another secret, or unsigned", async () => {
     for (const signature of [sign(payload, "wrong"), undefined]) {
       const res = await fetch(`${t.url}/api/github/webhooks`, {

@@ -14,7 +14,7 @@ export function setupGuide(config: Config) {
   }
   const steps = [
     `Set PUBLIC_URL to the address GitHub can reach this server at (now: ${base}); for local development set WEBHOOK_PROXY_URL to a smee.io channel.`,
-    `Register a GitHub App from app.yml with Probot's manifest flow: run \`npx probot run ./lib/app/github/probot-app.js\` in this directory and open the page it prints, or create the App by hand with the permissions and events listed in app.yml and the webhook URL ${base}/api/github/webhooks.`,
+    `Register a GitHub App from app.yml with Probot's manifest flow: run \`npx probot run ./lib/app/github/manifest-setup.js\` in this directory (with Inkwell stopped, or with PORT set to a free port) and open the page it prints; it writes the credentials to .env. Or create the App by hand with the permissions and events listed in app.yml and the webhook URL ${base}/api/github/webhooks. Open the setup page through the address GitHub will use (PUBLIC_URL): Probot points the App's webhook at that address.`,
     "Put the App's APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET in the environment (or .env) and restart Inkwell.",
     "Install the App on your docs repository and add the Inkwell workflow to it (README, 'Install on your docs repo').",
   ];

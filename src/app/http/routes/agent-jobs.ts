@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
-import { HttpError } from "../../domain/errors.js";
+import { HttpError, notFound } from "../../domain/errors.js";
 import { isWellFormedId } from "../../domain/ids.js";
 import { addMessage, createJob, getJob, listJobs } from "../../domain/jobs.js";
-import { notFound } from "../../domain/errors.js";
 import { requireProjectKey } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";

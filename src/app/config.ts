@@ -21,6 +21,7 @@ const envSchema = z.object({
   INKWELL_DEFAULT_MODEL: z.string().min(1).default(DEFAULT_MODEL),
   INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  INKWELL_DISPATCH_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
 });
 
 export interface Config {
@@ -38,6 +39,7 @@ export interface Config {
   defaultModel: string;
   rateLimitPerHour: number;
   maxBodyBytes: number;
+  dispatchLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     defaultModel: e.INKWELL_DEFAULT_MODEL,
     rateLimitPerHour: e.INKWELL_RATE_LIMIT_PER_HOUR,
     maxBodyBytes: e.INKWELL_MAX_BODY_BYTES,
+    dispatchLeaseSeconds: e.INKWELL_DISPATCH_LEASE_SECONDS,
   };
 }
 

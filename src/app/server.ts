@@ -41,7 +41,11 @@ const SECURITY_HEADERS = {
 
 export function createInkwellServer(options: InkwellServerOptions): InkwellServer {
   const { config, db, log, adminToken } = options;
-  const dispatchWorker = new DispatchWorker(db, options.dispatcher, log.child({ component: "dispatch" }), options.dispatchWorkerOptions);
+  const dispatchWorker = new DispatchWorker(db, options.dispatcher, log.child({ component: "dispatch" }), {
+    exclusiveStore: db.kind === "pglite",
+    claimTtlSeconds: config.dispatchLeaseSeconds,
+    ...options.dispatchWorkerOptions,
+  });
   const services: Services = { config, db, log, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), dispatchWorker };
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
@@ -103,7 +107,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
           resolve();
         });
       });
-      dispatchWorker.start();
+      await dispatchWorker.start();
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };

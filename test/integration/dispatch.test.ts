@@ -114,10 +114,31 @@ describe("dispatch after commit", () => {
     // Committed but never kicked: as if the process died right after the 201.
     const { job } = await t.store.db.transaction((tx) => createJob(tx, { projectId, prompt: "survive", idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
     const worker = new DispatchWorker(t.store.db, dispatcher, pino({ level: "silent" }), fast);
-    worker.start();
+    await worker.start();
     await worker.idle();
     await worker.stop();
     expect(dispatcher.requests.map((r) => r.jobId)).toContain(job.id);
+  });
+
+  it("a claim left by a dead worker is released at start on an exclusive store, and only after its lease otherwise", async () => {
+    t = await startTestServer({ dispatcher: new ScriptedDispatcher([{ ok: true }]), dispatchWorkerOptions: fast });
+    const { projectId } = await t.newProject();
+    const { job } = await t.store.db.transaction((tx) => createJob(tx, { projectId, prompt: "x", idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
+    await t.store.db.query(`UPDATE dispatch_outbox SET claimed_until = now() + interval '1 hour' WHERE job_id = $1`, [job.id]);
+
+    const shared = new ScriptedDispatcher([{ ok: true }]);
+    const sharedWorker = new DispatchWorker(t.store.db, shared, pino({ level: "silent" }), { ...fast, exclusiveStore: false });
+    await sharedWorker.start();
+    await sharedWorker.idle();
+    await sharedWorker.stop();
+    expect(shared.requests.map((r) => r.jobId)).not.toContain(job.id);
+
+    const exclusive = new ScriptedDispatcher([{ ok: true }]);
+    const exclusiveWorker = new DispatchWorker(t.store.db, exclusive, pino({ level: "silent" }), { ...fast, exclusiveStore: true });
+    await exclusiveWorker.start();
+    await exclusiveWorker.idle();
+    await exclusiveWorker.stop();
+    expect(exclusive.requests.map((r) => r.jobId)).toContain(job.id);
   });
 
   it("skips a dispatch whose job moved on before it was sent", async () => {

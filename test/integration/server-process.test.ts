@@ -60,7 +60,8 @@ describe("the server as a process", () => {
   it("loses no accepted job when killed with SIGKILL right after the 201s", async () => {
     const store = await processStore();
     stores.push(store);
-    const env = { ...store.env, INKWELL_ADMIN_TOKEN: TOKEN };
+    // A dispatch claimed by the killed process is retried once its lease lapses (PostgreSQL) or at once (PGlite).
+    const env = { ...store.env, INKWELL_ADMIN_TOKEN: TOKEN, INKWELL_DISPATCH_LEASE_SECONDS: "5" };
     const first = await start(env);
     const { projectId, key } = await setUp(first.url);
     const accepted: string[] = [];
@@ -81,7 +82,7 @@ describe("the server as a process", () => {
     }
     // The dispatch queued with the last job was not lost either: after restart it ran (and, with no App, failed saying why).
     let status = "active";
-    for (let i = 0; i < 100 && status === "active"; i++) {
+    for (let i = 0; i < 300 && status === "active"; i++) {
       status = (await json(`${second.url}/v2/agent/${projectId}/job/${last.body.id}`, "GET", key)).body.status;
       if (status === "active") await new Promise((r) => setTimeout(r, 50));
     }

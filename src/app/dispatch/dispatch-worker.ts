@@ -20,8 +20,13 @@ export interface DispatchWorkerOptions {
   backoffCapMs?: number;
   /** Rescans for work other instances left or due retries. */
   pollIntervalMs?: number;
-  /** A claim older than this is taken to be from a crashed worker. */
+  /**
+   * A claim older than this is taken to be from a crashed worker and is tried again. Longer than
+   * any dispatch call may take; a dispatch sent twice is harmless (the runner claims a job once).
+   */
   claimTtlSeconds?: number;
+  /** True when no other process can hold claims (embedded PGlite): claims left by a crash are released at start. */
+  exclusiveStore?: boolean;
 }
 
 /**
@@ -35,6 +40,7 @@ export class DispatchWorker {
   readonly #backoffCapMs: number;
   readonly #pollIntervalMs: number;
   readonly #claimTtlSeconds: number;
+  readonly #exclusiveStore: boolean;
   #running: Promise<void> | null = null;
   #again = false;
   #timer: NodeJS.Timeout | null = null;
@@ -50,11 +56,15 @@ export class DispatchWorker {
     this.#backoffBaseMs = options.backoffBaseMs ?? 2_000;
     this.#backoffCapMs = options.backoffCapMs ?? 60_000;
     this.#pollIntervalMs = options.pollIntervalMs ?? 30_000;
-    this.#claimTtlSeconds = options.claimTtlSeconds ?? 120;
+    this.#claimTtlSeconds = options.claimTtlSeconds ?? 60;
+    this.#exclusiveStore = options.exclusiveStore ?? false;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     this.#stopped = false;
+    if (this.#exclusiveStore) {
+      await this.db.query(`UPDATE dispatch_outbox SET claimed_until = NULL WHERE state = 'pending' AND claimed_until IS NOT NULL`);
+    }
     this.kick();
   }
 

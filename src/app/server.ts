@@ -46,7 +46,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
     claimTtlSeconds: config.dispatchLeaseSeconds,
     ...options.dispatchWorkerOptions,
   });
-  const services: Services = { config, db, log, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), dispatchWorker };
+  const services: Services = { config, db, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), dispatchWorker };
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);

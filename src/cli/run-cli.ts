@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ApiKeyView, CreatedKeyView, ProjectView } from "../shared/admin-schemas.js";
-import { JOB_STATUSES, type AgentJob, type AgentJobList } from "../shared/api-schemas.js";
+import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent } from "../shared/api-schemas.js";
 import { CliError, InkwellClient, type Credential } from "./client.js";
 import { age, fields, table } from "./format.js";
 
@@ -253,8 +253,18 @@ const COMMANDS: Record<string, Command> = {
 
   async "jobs get"(ctx) {
     const projectId = projectOf(ctx);
-    const job = await ctx.client.request<AgentJob>("GET", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}`, ctx.projectKey);
-    print(ctx, job, () => jobFields(job));
+    const path = `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}`;
+    const job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
+    if (ctx.json) {
+      ctx.io.stdout(JSON.stringify(job, null, 2));
+      return;
+    }
+    const { events } = await ctx.client.request<{ events: JobEvent[] }>("GET", `${path}/events`, ctx.projectKey);
+    const history = table(
+      ["AT", "EVENT", "STATUS", "CAUSE"],
+      events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause]),
+    );
+    ctx.io.stdout(`${jobFields(job)}\n\nHistory:\n${history}`);
   },
 
   async "jobs message"(ctx) {

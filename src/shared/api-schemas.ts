@@ -52,6 +52,19 @@ export type AgentJob = z.infer<typeof agentJobSchema>;
 export const jobListSchema = z.object({ jobs: z.array(agentJobSchema), hasMore: z.boolean() }).meta({ id: "AgentJobList" });
 export type AgentJobList = z.infer<typeof jobListSchema>;
 
+export const jobEventSchema = z
+  .object({
+    type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, …" }),
+    from: jobStatusSchema.nullable(),
+    to: jobStatusSchema.nullable(),
+    cause: z.string().meta({ description: "What caused it: api, comment, dispatcher, runner, github, watchdog." }),
+    detail: z.string().nullable(),
+    at: isoDateTime,
+  })
+  .meta({ id: "JobEvent" });
+export type JobEvent = z.infer<typeof jobEventSchema>;
+export const jobEventListSchema = z.object({ events: z.array(jobEventSchema) }).meta({ id: "JobEventList" });
+
 export const errorSchema = z
   .object({
     error: z.string(),

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentJobSchema, jobListSchema } from "../../src/shared/api-schemas.js";
-import { listJobEvents } from "../../src/app/domain/jobs.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 
 let t: TestServer;
@@ -45,11 +44,23 @@ describe("a docs team creates and polls a job", () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("failed");
     expect(res.body.error).toMatch(/No GitHub App is configured.*acme\/handbook.*install the App/);
-    const events = await listJobEvents(t.store.db, created.id);
-    expect(events.map((e) => [e.type, e.from, e.to, e.cause])).toEqual([
+    const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
+    expect(events.map((e: any) => [e.type, e.from, e.to, e.cause])).toEqual([
       ["created", null, "active", "api"],
       ["run_failed", "active", "failed", "dispatcher"],
     ]);
+  });
+
+  it("a job's history is readable only with a key of its project", async () => {
+    const { body: created } = await createJob("History please");
+    const other = await t.newProject();
+    expect((await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: other.key })).status).toBe(403);
+    expect((await t.call("GET", `/v2/agent/${other.projectId}/job/${created.id}/events`, { token: other.key })).status).toBe(404);
+    expect((await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`)).status).toBe(401);
+    const res = await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key });
+    expect(res.status).toBe(200);
+    expect(res.body.events[0]).toMatchObject({ type: "created", from: null, to: "active", cause: "api", detail: null });
+    expect(res.body.events[0].at).toMatch(/Z$/);
   });
 
   it("gets 404 for an unknown job and for odd ids", async () => {
@@ -76,8 +87,8 @@ describe("follow-up messages", () => {
       { seq: 2, prompt: "Also the config table" },
     ]);
     await t.inkwell.services.dispatchWorker.idle();
-    const events = await listJobEvents(t.store.db, created.id);
-    expect(events.map((e) => e.type)).toEqual(["created", "run_failed", "reactivated", "run_failed"]);
+    const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
+    expect(events.map((e: any) => e.type)).toEqual(["created", "run_failed", "reactivated", "run_failed"]);
   });
 
   it("queues a message on an active job without a second dispatch", async () => {
@@ -91,7 +102,7 @@ describe("follow-up messages", () => {
     expect(res.body.status).toBe("active");
     const outbox = await t.store.db.query(`SELECT run_attempt FROM dispatch_outbox WHERE job_id = $1`, [created.id]);
     expect(outbox).toHaveLength(1);
-    const events = await listJobEvents(t.store.db, created.id);
+    const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
     expect(events.at(-1)).toMatchObject({ type: "message_queued", from: "active", to: "active" });
   });
 

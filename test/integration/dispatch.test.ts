@@ -48,7 +48,7 @@ describe("dispatch after commit", () => {
     const row = await settle(t, job.id, () => true);
     expect(row).toEqual({ status: "active", state: "done" });
     expect(dispatcher.requests).toEqual([{ jobId: job.id, runAttempt: 1, repoFullName: "acme/dispatch-docs", installationId: null }]);
-    expect((await listJobEvents(t.store.db, job.id)).map((e) => e.type)).toEqual(["created", "dispatched"]);
+    expect((await listJobEvents(t.store.db, projectId, job.id)).map((e) => e.type)).toEqual(["created", "dispatched"]);
   });
 
   it("retries transient failures with backoff, then succeeds", async () => {
@@ -81,7 +81,7 @@ describe("dispatch after commit", () => {
     const { body: job } = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "go" } });
     await settle(t, job.id, (s) => s === "failed");
     expect(dispatcher.requests).toHaveLength(1);
-    const events = await listJobEvents(t.store.db, job.id);
+    const events = await listJobEvents(t.store.db, projectId, job.id);
     expect(events.at(-1)).toMatchObject({ type: "run_failed", cause: "dispatcher", detail: "The Inkwell GitHub App is not installed on acme/x." });
   });
 

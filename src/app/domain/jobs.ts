@@ -1,4 +1,4 @@
-import type { AgentJob, JobListQuery, JobStatus } from "../../shared/api-schemas.js";
+import type { AgentJob, JobEvent, JobListQuery, JobStatus } from "../../shared/api-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
 import { HttpError, notFound } from "./errors.js";
@@ -227,16 +227,9 @@ export async function listJobs(db: Queryable, projectId: string, query: JobListQ
   return { jobs: rows.slice(0, query.limit).map(toAgentJob), hasMore: rows.length > query.limit };
 }
 
-export interface JobEvent {
-  type: string;
-  from: JobStatus | null;
-  to: JobStatus | null;
-  cause: string;
-  detail: string | null;
-  at: string;
-}
-
-export async function listJobEvents(db: Queryable, jobId: string): Promise<JobEvent[]> {
+/** A job's transitions, oldest first; 404 when the job is not in this project. */
+export async function listJobEvents(db: Queryable, projectId: string, jobId: string): Promise<JobEvent[]> {
+  await getJob(db, projectId, jobId);
   const rows = await db.query<{ type: string; from_status: JobStatus | null; to_status: JobStatus | null; cause: string; detail: string | null; created_at: unknown }>(
     `SELECT type, from_status, to_status, cause, detail, created_at FROM job_events WHERE job_id = $1 ORDER BY id`,
     [jobId],

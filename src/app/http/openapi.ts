@@ -3,6 +3,7 @@ import { apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, p
 import {
   agentJobSchema,
   errorSchema,
+  jobEventListSchema,
   jobListQuerySchema,
   jobListSchema,
   promptBodySchema,
@@ -83,6 +84,15 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: projectKey,
           parameters: [projectParam, jobParam],
           responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}/events": {
+        get: {
+          operationId: "listJobEvents",
+          summary: "A job's history: every status transition, dispatch and queued message, oldest first",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          responses: { 200: { description: "The events.", ...json(jobEventListSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
         },
       },
       "/v2/agent/{projectId}/job/{id}/message": {

@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { ApiKeyVerifier } from "../domain/api-keys.js";
 import type { DispatchWorker } from "../dispatch/dispatch-worker.js";
@@ -8,7 +7,6 @@ import type { Db } from "../store/db.js";
 export interface Services {
   config: Config;
   db: Db;
-  log: Logger;
   verifier: ApiKeyVerifier;
   dispatchWorker: DispatchWorker;
   adminToken: string;

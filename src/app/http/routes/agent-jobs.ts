@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { HttpError, notFound } from "../../domain/errors.js";
 import { isWellFormedId } from "../../domain/ids.js";
-import { addMessage, createJob, getJob, listJobs } from "../../domain/jobs.js";
+import { addMessage, createJob, getJob, listJobEvents, listJobs } from "../../domain/jobs.js";
 import { requireProjectKey } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
@@ -50,6 +50,11 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
   router.on("GET", "/v2/agent/:projectId/job/:id", async (ctx) => {
     const projectId = await authorize(ctx);
     return { status: 200, body: await getJob(db, projectId, jobIdOf(ctx)) };
+  });
+
+  router.on("GET", "/v2/agent/:projectId/job/:id/events", async (ctx) => {
+    const projectId = await authorize(ctx);
+    return { status: 200, body: { events: await listJobEvents(db, projectId, jobIdOf(ctx)) } };
   });
 
   router.on("POST", "/v2/agent/:projectId/job/:id/message", async (ctx) => {

@@ -18,7 +18,7 @@ export interface TestStore {
 export async function openTestStore(): Promise<TestStore> {
   if (storeKind() === "pglite") {
     const db = await openStore({});
-    return { db, databaseUrl: undefined, drop: () => db.close() };
+    return { db, databaseUrl: undefined, drop: () => db.close().catch(() => undefined) };
   }
   const base = process.env.TEST_DATABASE_URL as string;
   const schema = `inkwell_test_${randomBytes(6).toString("hex")}`;
@@ -32,7 +32,7 @@ export async function openTestStore(): Promise<TestStore> {
     db,
     databaseUrl,
     async drop() {
-      await db.close();
+      await db.close().catch(() => undefined);
       const cleanup = new pg.Client({ connectionString: base });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);

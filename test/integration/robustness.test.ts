@@ -71,3 +71,19 @@ describe("no request produces a 5xx", () => {
     expect(res.text).toBe("");
   });
 });
+
+describe("health", () => {
+  it("answers 503 when the store does not answer, and the API fails without leaking details", async () => {
+    const own = await startTestServer();
+    const { projectId: pid, key: k } = await own.newProject();
+    await own.store.db.close();
+    const health = await own.call("GET", "/healthz");
+    expect(health.status).toBe(503);
+    expect(health.body.status).toBe("unavailable");
+    const res = await own.call("GET", `/v2/agent/${pid}/jobs`, { token: k });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: "Internal error; the server log has the details" });
+    await own.inkwell.close(100);
+    await own.store.drop();
+  });
+});

@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ApiKeyVerifier } from "./domain/api-keys.js";
 import { HttpError } from "./domain/errors.js";
-import { DispatchWorker, type DispatchWorkerOptions } from "./dispatch/dispatch-worker.js";
+import { dispatchTask } from "./dispatch/dispatch-task.js";
+import { DISPATCH_TASK } from "./domain/jobs.js";
+import { TaskWorker, type TaskHandler, type TaskWorkerOptions } from "./tasks/task-worker.js";
 import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { WEBHOOK_PATH, type NodeMiddleware } from "./github/webhooks.js";
 import { Router, type Reply } from "./http/router.js";
@@ -21,7 +23,9 @@ export interface InkwellServerOptions {
   dispatcher: Dispatcher;
   webhookMiddleware?: NodeMiddleware | undefined;
   version: string;
-  dispatchWorkerOptions?: DispatchWorkerOptions;
+  taskWorkerOptions?: TaskWorkerOptions;
+  /** Task kinds besides dispatch (GitHub side effects). */
+  taskHandlers?: Record<string, TaskHandler>;
 }
 
 export interface InkwellServer {
@@ -41,12 +45,12 @@ const SECURITY_HEADERS = {
 
 export function createInkwellServer(options: InkwellServerOptions): InkwellServer {
   const { config, db, log, adminToken } = options;
-  const dispatchWorker = new DispatchWorker(db, options.dispatcher, log.child({ component: "dispatch" }), {
+  const tasks = new TaskWorker(db, { [DISPATCH_TASK]: dispatchTask(db, options.dispatcher), ...options.taskHandlers }, log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",
     claimTtlSeconds: config.dispatchLeaseSeconds,
-    ...options.dispatchWorkerOptions,
+    ...options.taskWorkerOptions,
   });
-  const services: Services = { config, db, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), dispatchWorker };
+  const services: Services = { config, db, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), tasks };
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
@@ -107,7 +111,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
           resolve();
         });
       });
-      await dispatchWorker.start();
+      await tasks.start();
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };
@@ -121,7 +125,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
       force.unref();
       await closed;
       clearTimeout(force);
-      await dispatchWorker.stop();
+      await tasks.stop();
     },
   };
 }

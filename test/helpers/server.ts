@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import type { Config } from "../../src/app/config.js";
 import { loadConfig } from "../../src/app/config.js";
-import type { DispatchWorkerOptions } from "../../src/app/dispatch/dispatch-worker.js";
+import type { TaskWorkerOptions } from "../../src/app/tasks/task-worker.js";
 import { NoAppDispatcher, type Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import type { NodeMiddleware } from "../../src/app/github/webhooks.js";
 import { createInkwellServer, type InkwellServer } from "../../src/app/server.js";
@@ -23,7 +23,7 @@ export interface TestServer {
 let repoCounter = 0;
 
 export async function startTestServer(
-  options: { env?: Record<string, string>; dispatcher?: Dispatcher; dispatchWorkerOptions?: DispatchWorkerOptions; webhookMiddleware?: NodeMiddleware } = {},
+  options: { env?: Record<string, string>; dispatcher?: Dispatcher; taskWorkerOptions?: TaskWorkerOptions; webhookMiddleware?: NodeMiddleware } = {},
 ): Promise<TestServer> {
   const store = await openTestStore();
   const config = loadConfig({ LOG_LEVEL: "silent", INKWELL_ADMIN_TOKEN: ADMIN_TOKEN, ...options.env }, () => "");
@@ -33,7 +33,7 @@ export async function startTestServer(
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     adminToken: ADMIN_TOKEN,
     dispatcher: options.dispatcher ?? new NoAppDispatcher("http://localhost/"),
-    dispatchWorkerOptions: options.dispatchWorkerOptions,
+    taskWorkerOptions: options.taskWorkerOptions,
     webhookMiddleware: options.webhookMiddleware,
     version: "test",
   });

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Db } from "../../src/app/store/db.js";
 import { openStore } from "../../src/app/store/open-store.js";
+import { openPgliteDb } from "../../src/app/store/pglite-db.js";
+import { openPostgresDb } from "../../src/app/store/postgres-db.js";
 
 export type TestStoreKind = "pglite" | "postgres";
 
@@ -15,9 +17,10 @@ export interface TestStore {
 }
 
 /** An empty, migrated store of the kind under test: an in-memory PGlite or a fresh PostgreSQL schema. */
-export async function openTestStore(): Promise<TestStore> {
+export async function openTestStore(options: { migrated?: boolean } = {}): Promise<TestStore> {
+  const migrated = options.migrated ?? true;
   if (storeKind() === "pglite") {
-    const db = await openStore({});
+    const db = migrated ? await openStore({}) : await openPgliteDb(undefined);
     return { db, databaseUrl: undefined, drop: () => db.close().catch(() => undefined) };
   }
   const base = process.env.TEST_DATABASE_URL as string;
@@ -27,7 +30,7 @@ export async function openTestStore(): Promise<TestStore> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const databaseUrl = withSearchPath(base, schema);
-  const db = await openStore({ databaseUrl });
+  const db = migrated ? await openStore({ databaseUrl }) : await openPostgresDb({ connectionString: databaseUrl });
   return {
     db,
     databaseUrl,

@@ -39,7 +39,7 @@ describe("a docs team creates and polls a job", () => {
 
   it("without a GitHub App the job fails after commit, with an error that says what to do, recorded as an event", async () => {
     const { body: created } = await createJob("Fix typos");
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.inkwell.services.tasks.idle();
     const res = await t.call("GET", `/v2/agent/${projectId}/job/${created.id}`, { token: key });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("failed");
@@ -75,7 +75,7 @@ describe("a docs team creates and polls a job", () => {
 describe("follow-up messages", () => {
   it("re-activates a failed job on the same branch with a new run attempt", async () => {
     const { body: created } = await createJob("Document the CLI");
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.inkwell.services.tasks.idle();
     const res = await t.call("POST", `/v2/agent/${projectId}/job/${created.id}/message`, { token: key, body: { prompt: "Also the config table" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, status: "active", error: null, source: { ref: `inkwell/${created.id}` } });
@@ -86,7 +86,7 @@ describe("follow-up messages", () => {
       { seq: 1, prompt: "Document the CLI" },
       { seq: 2, prompt: "Also the config table" },
     ]);
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.inkwell.services.tasks.idle();
     const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
     expect(events.map((e: any) => e.type)).toEqual(["created", "run_failed", "reactivated", "run_failed"]);
   });
@@ -94,13 +94,13 @@ describe("follow-up messages", () => {
   it("queues a message on an active job without a second dispatch", async () => {
     const { body: created } = await createJob("Long task");
     // Hold the job active: the dispatcher has not run for it yet if we message inside the same tick.
-    await t.store.db.query(`UPDATE dispatch_outbox SET state = 'done' WHERE job_id = $1`, [created.id]);
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.store.db.query(`UPDATE tasks SET state = 'done' WHERE dedupe_key = $1`, [`dispatch:${created.id}:1`]);
+    await t.inkwell.services.tasks.idle();
     await t.store.db.query(`UPDATE jobs SET status = 'active', error = NULL WHERE id = $1`, [created.id]);
     const res = await t.call("POST", `/v2/agent/${projectId}/job/${created.id}/message`, { token: key, body: { prompt: "and another thing" } });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("active");
-    const outbox = await t.store.db.query(`SELECT run_attempt FROM dispatch_outbox WHERE job_id = $1`, [created.id]);
+    const outbox = await t.store.db.query(`SELECT id FROM tasks WHERE kind = 'dispatch' AND payload LIKE $1`, [`%${created.id}%`]);
     expect(outbox).toHaveLength(1);
     const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
     expect(events.at(-1)).toMatchObject({ type: "message_queued", from: "active", to: "active" });
@@ -127,7 +127,7 @@ describe("listing jobs", () => {
     const { projectId: pid, key: k } = await t.newProject();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await createJob(`job ${i}`, {}, k, pid)).body.id);
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.inkwell.services.tasks.idle();
     const first = await t.call("GET", `/v2/agent/${pid}/jobs?limit=2`, { token: k });
     expect(first.status).toBe(200);
     jobListSchema.parse(first.body);
@@ -286,7 +286,7 @@ describe("rate limit", () => {
     const limited = await t.newProject(undefined, { rateLimitPerHour: 3 });
     const a = await createJob("one", {}, limited.key, limited.projectId);
     await createJob("two", {}, limited.key, limited.projectId);
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.inkwell.services.tasks.idle();
     const msg = await t.call("POST", `/v2/agent/${limited.projectId}/job/${a.body.id}/message`, { token: limited.key, body: { prompt: "three" } });
     expect(msg.status).toBe(200);
     const over = await createJob("four", {}, limited.key, limited.projectId);

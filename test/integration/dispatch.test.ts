@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { DispatchWorker } from "../../src/app/dispatch/dispatch-worker.js";
+import { dispatchTask } from "../../src/app/dispatch/dispatch-task.js";
+import { TaskWorker } from "../../src/app/tasks/task-worker.js";
 import type { DispatchOutcome, DispatchRequest, Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import { applyTrigger, createJob, listJobEvents } from "../../src/app/domain/jobs.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
@@ -27,9 +28,9 @@ const fast = { backoffBaseMs: 5, backoffCapMs: 20, maxTries: 4, pollIntervalMs: 
 
 async function settle(server: TestServer, jobId: string, until: (status: string) => boolean) {
   for (let i = 0; i < 200; i++) {
-    await server.inkwell.services.dispatchWorker.idle();
+    await server.inkwell.services.tasks.idle();
     const [row] = await server.store.db.query<{ status: string; state: string }>(
-      `SELECT j.status, o.state FROM jobs j JOIN dispatch_outbox o ON o.job_id = j.id AND o.run_attempt = j.run_attempt WHERE j.id = $1`,
+      `SELECT j.status, o.state FROM jobs j JOIN tasks o ON o.dedupe_key = 'dispatch:' || j.id || ':' || j.run_attempt WHERE j.id = $1`,
       [jobId],
     );
     if (row && row.state !== "pending" && until(row.status)) return row;
@@ -41,7 +42,7 @@ async function settle(server: TestServer, jobId: string, until: (status: string)
 describe("dispatch after commit", () => {
   it("dispatches a new job once with its repository and run attempt, and records the event", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: true }]);
-    t = await startTestServer({ dispatcher, dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher, taskWorkerOptions: fast });
     const { projectId, key } = await t.newProject("acme/dispatch-docs");
     const { body: job } = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "go" } });
     expect(job.status).toBe("active");
@@ -53,19 +54,19 @@ describe("dispatch after commit", () => {
 
   it("retries transient failures with backoff, then succeeds", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: false, retryable: true, error: "502 from GitHub" }, new Error("socket hang up"), { ok: true }]);
-    t = await startTestServer({ dispatcher, dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher, taskWorkerOptions: fast });
     const { projectId, key } = await t.newProject();
     const { body: job } = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "go" } });
     const row = await settle(t, job.id, () => true);
     expect(row.state).toBe("done");
     expect(dispatcher.requests).toHaveLength(3);
-    const [outbox] = await t.store.db.query<{ tries: number }>(`SELECT tries FROM dispatch_outbox WHERE job_id = $1`, [job.id]);
+    const [outbox] = await t.store.db.query<{ tries: number }>(`SELECT tries FROM tasks WHERE dedupe_key = $1`, [`dispatch:${job.id}:1`]);
     expect(outbox?.tries).toBe(3);
   });
 
   it("gives up after maxTries and fails the job with the last error", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: false, retryable: true, error: "GitHub is down (503)" }]);
-    t = await startTestServer({ dispatcher, dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher, taskWorkerOptions: fast });
     const { projectId, key } = await t.newProject();
     const { body: job } = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "go" } });
     await settle(t, job.id, (s) => s === "failed");
@@ -76,7 +77,7 @@ describe("dispatch after commit", () => {
 
   it("a permanent failure fails the job at the first try", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: false, retryable: false, error: "The Inkwell GitHub App is not installed on acme/x." }]);
-    t = await startTestServer({ dispatcher, dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher, taskWorkerOptions: fast });
     const { projectId, key } = await t.newProject();
     const { body: job } = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "go" } });
     await settle(t, job.id, (s) => s === "failed");
@@ -87,13 +88,13 @@ describe("dispatch after commit", () => {
 
   it("a message on a completed job dispatches run attempt 2; on an active job it only queues", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: true }]);
-    t = await startTestServer({ dispatcher, dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher, taskWorkerOptions: fast });
     const { projectId, key } = await t.newProject();
     const { body: job } = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "go" } });
     await settle(t, job.id, () => true);
     const queued = await t.call("POST", `/v2/agent/${projectId}/job/${job.id}/message`, { token: key, body: { prompt: "also this" } });
     expect(queued.body.status).toBe("active");
-    await t.inkwell.services.dispatchWorker.idle();
+    await t.inkwell.services.tasks.idle();
     expect(dispatcher.requests).toHaveLength(1);
 
     await t.store.db.transaction((tx) => applyTrigger(tx, { jobId: job.id, trigger: "run_succeeded", cause: "runner", runAttempt: 1 }));
@@ -109,11 +110,11 @@ describe("dispatch after commit", () => {
 
   it("pending dispatches left by a crash are sent when a worker starts", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: true }]);
-    t = await startTestServer({ dispatcher: new ScriptedDispatcher([{ ok: true }]), dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher: new ScriptedDispatcher([{ ok: true }]), taskWorkerOptions: fast });
     const { projectId } = await t.newProject("acme/crashed");
     // Committed but never kicked: as if the process died right after the 201.
     const { job } = await t.store.db.transaction((tx) => createJob(tx, { projectId, prompt: "survive", idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
-    const worker = new DispatchWorker(t.store.db, dispatcher, pino({ level: "silent" }), fast);
+    const worker = new TaskWorker(t.store.db, { dispatch: dispatchTask(t.store.db, dispatcher) }, pino({ level: "silent" }), fast);
     await worker.start();
     await worker.idle();
     await worker.stop();
@@ -121,20 +122,20 @@ describe("dispatch after commit", () => {
   });
 
   it("a claim left by a dead worker is released at start on an exclusive store, and only after its lease otherwise", async () => {
-    t = await startTestServer({ dispatcher: new ScriptedDispatcher([{ ok: true }]), dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher: new ScriptedDispatcher([{ ok: true }]), taskWorkerOptions: fast });
     const { projectId } = await t.newProject();
     const { job } = await t.store.db.transaction((tx) => createJob(tx, { projectId, prompt: "x", idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
-    await t.store.db.query(`UPDATE dispatch_outbox SET claimed_until = now() + interval '1 hour' WHERE job_id = $1`, [job.id]);
+    await t.store.db.query(`UPDATE tasks SET claimed_until = now() + interval '1 hour' WHERE dedupe_key = $1`, [`dispatch:${job.id}:1`]);
 
     const shared = new ScriptedDispatcher([{ ok: true }]);
-    const sharedWorker = new DispatchWorker(t.store.db, shared, pino({ level: "silent" }), { ...fast, exclusiveStore: false });
+    const sharedWorker = new TaskWorker(t.store.db, { dispatch: dispatchTask(t.store.db, shared) }, pino({ level: "silent" }), { ...fast, exclusiveStore: false });
     await sharedWorker.start();
     await sharedWorker.idle();
     await sharedWorker.stop();
     expect(shared.requests.map((r) => r.jobId)).not.toContain(job.id);
 
     const exclusive = new ScriptedDispatcher([{ ok: true }]);
-    const exclusiveWorker = new DispatchWorker(t.store.db, exclusive, pino({ level: "silent" }), { ...fast, exclusiveStore: true });
+    const exclusiveWorker = new TaskWorker(t.store.db, { dispatch: dispatchTask(t.store.db, exclusive) }, pino({ level: "silent" }), { ...fast, exclusiveStore: true });
     await exclusiveWorker.start();
     await exclusiveWorker.idle();
     await exclusiveWorker.stop();
@@ -143,14 +144,14 @@ describe("dispatch after commit", () => {
 
   it("skips a dispatch whose job moved on before it was sent", async () => {
     const dispatcher = new ScriptedDispatcher([{ ok: true }]);
-    t = await startTestServer({ dispatcher, dispatchWorkerOptions: fast });
+    t = await startTestServer({ dispatcher, taskWorkerOptions: fast });
     const { projectId } = await t.newProject();
     const { job } = await t.store.db.transaction((tx) => createJob(tx, { projectId, prompt: "x", idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
     await t.store.db.transaction((tx) => applyTrigger(tx, { jobId: job.id, trigger: "pr_closed", cause: "github" }));
-    t.inkwell.services.dispatchWorker.kick();
-    await t.inkwell.services.dispatchWorker.idle();
+    t.inkwell.services.tasks.kick();
+    await t.inkwell.services.tasks.idle();
     expect(dispatcher.requests.map((r) => r.jobId)).not.toContain(job.id);
-    const [row] = await t.store.db.query<{ state: string }>(`SELECT state FROM dispatch_outbox WHERE job_id = $1`, [job.id]);
+    const [row] = await t.store.db.query<{ state: string }>(`SELECT state FROM tasks WHERE dedupe_key = $1`, [`dispatch:${job.id}:1`]);
     expect(row?.state).toBe("skipped");
     const res = await t.call("GET", `/v2/agent/${projectId}/job/${job.id}`, { token: (await t.call("POST", `/admin/projects/${projectId}/keys`, { token: ADMIN_TOKEN })).body.key });
     expect(res.body.status).toBe("archived");

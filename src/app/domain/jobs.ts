@@ -6,6 +6,7 @@ import { newId } from "./ids.js";
 import { transition, type JobTrigger } from "./job-state.js";
 import { lockProject, type Project } from "./projects.js";
 import { enforceRateLimit } from "./rate-limit.js";
+import { enqueueTask } from "../tasks/tasks.js";
 
 export interface JobRow {
   id: string;
@@ -64,8 +65,11 @@ async function recordEvent(
   );
 }
 
+export const DISPATCH_TASK = "dispatch";
+export const dispatchTaskKey = (jobId: string, runAttempt: number) => `dispatch:${jobId}:${runAttempt}`;
+
 async function enqueueDispatch(tx: Queryable, jobId: string, runAttempt: number) {
-  await tx.query(`INSERT INTO dispatch_outbox (job_id, run_attempt) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [jobId, runAttempt]);
+  await enqueueTask(tx, DISPATCH_TASK, dispatchTaskKey(jobId, runAttempt), { jobId, runAttempt });
 }
 
 async function insertMessage(
@@ -125,11 +129,23 @@ export async function createJob(
        INSERT INTO job_messages (job_id, seq, project_id, prompt, source) VALUES ($1, 1, $2, $8, 'api')
      ), event AS (
        INSERT INTO job_events (job_id, type, from_status, to_status, cause) VALUES ($1, 'created', NULL, 'active', 'api')
-     ), outbox AS (
-       INSERT INTO dispatch_outbox (job_id, run_attempt) SELECT id, run_attempt FROM job
+     ), dispatch AS (
+       INSERT INTO tasks (kind, dedupe_key, payload) VALUES ($9, $10, $11)
      )
      SELECT * FROM job`,
-    [id, project.id, project.repository, `inkwell/${id}`, project.baseRef, project.model, input.idempotencyKey, input.prompt],
+    [
+      id,
+      project.id,
+      project.repository,
+      `inkwell/${id}`,
+      project.baseRef,
+      project.model,
+      input.idempotencyKey,
+      input.prompt,
+      DISPATCH_TASK,
+      dispatchTaskKey(id, 1),
+      JSON.stringify({ jobId: id, runAttempt: 1 }),
+    ],
   );
   const row = rows[0] as JobRow;
   return { job: toAgentJob(row), replayed: false };

@@ -1,6 +1,6 @@
 import type { Config } from "../config.js";
 import type { ApiKeyVerifier } from "../domain/api-keys.js";
-import type { DispatchWorker } from "../dispatch/dispatch-worker.js";
+import type { TaskWorker } from "../tasks/task-worker.js";
 import type { Db } from "../store/db.js";
 
 /** What request handlers may use. Built once per process in server.ts. */
@@ -8,6 +8,7 @@ export interface Services {
   config: Config;
   db: Db;
   verifier: ApiKeyVerifier;
-  dispatchWorker: DispatchWorker;
+  /** Kick after committing a change that queued a task. */
+  tasks: TaskWorker;
   adminToken: string;
 }

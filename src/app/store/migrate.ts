@@ -5,11 +5,15 @@ const MIGRATION_LOCK_KEY = 7_310_512_001;
 
 /** Applies pending migrations, each in its own transaction, serialized across instances by an advisory lock. */
 export async function migrate(db: Db, migrations: Migration[] = allMigrations): Promise<number[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: concurrent CREATE TABLE IF NOT EXISTS races on PostgreSQL's catalog.
+  await db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     const didApply = await db.transaction(async (tx) => {

@@ -101,4 +101,34 @@ CREATE TABLE dispatch_outbox (
 CREATE INDEX dispatch_outbox_due ON dispatch_outbox (next_try_at) WHERE state = 'pending';
 `,
   },
+  {
+    version: 2,
+    name: "general task queue replaces the dispatch outbox",
+    sql: `
+CREATE TABLE tasks (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kind text NOT NULL,
+  dedupe_key text NOT NULL,
+  payload text NOT NULL,
+  state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'failed', 'skipped')),
+  tries integer NOT NULL DEFAULT 0,
+  run_again boolean NOT NULL DEFAULT false,
+  next_try_at timestamptz NOT NULL DEFAULT now(),
+  claimed_until timestamptz,
+  last_error text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX tasks_pending_key ON tasks (dedupe_key) WHERE state = 'pending';
+CREATE INDEX tasks_due ON tasks (next_try_at) WHERE state = 'pending';
+CREATE INDEX tasks_finished ON tasks (updated_at) WHERE state <> 'pending';
+
+INSERT INTO tasks (kind, dedupe_key, payload, state, tries, next_try_at, last_error, created_at, updated_at)
+SELECT 'dispatch', 'dispatch:' || job_id || ':' || run_attempt,
+       json_build_object('jobId', job_id, 'runAttempt', run_attempt)::text,
+       state, tries, next_try_at, last_error, created_at, updated_at
+FROM dispatch_outbox;
+DROP TABLE dispatch_outbox;
+`,
+  },
 ];

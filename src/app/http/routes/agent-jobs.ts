@@ -15,7 +15,7 @@ const idempotencyKeySchema = z
 
 /** DESIGN §2 agent-job API. Handlers parse and authorize; the domain module does the work. */
 export function registerAgentJobRoutes(router: Router, services: Services): void {
-  const { db, verifier, config, dispatchWorker } = services;
+  const { db, verifier, config, tasks } = services;
   const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
 
   const authorize = async (ctx: RequestContext) => {
@@ -42,7 +42,7 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
     const { job, replayed } = await db.transaction((tx) =>
       createJob(tx, { projectId, prompt, idempotencyKey: keyCheck.data ?? null }, limits),
     );
-    if (!replayed) dispatchWorker.kick();
+    if (!replayed) tasks.kick();
     const headers: Record<string, string> = replayed ? { "Idempotent-Replayed": "true" } : {};
     return { status: 201, body: job, headers };
   });
@@ -62,7 +62,7 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
     const jobId = jobIdOf(ctx);
     const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const { job, dispatched } = await db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limits));
-    if (dispatched) dispatchWorker.kick();
+    if (dispatched) tasks.kick();
     return { status: 200, body: job };
   });
 

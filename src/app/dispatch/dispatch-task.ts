@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { applyTrigger } from "../domain/jobs.js";
+import type { Queryable } from "../store/db.js";
+import { queryOne } from "../store/db.js";
+import type { TaskHandler, TaskOutcome } from "../tasks/task-worker.js";
+import type { Dispatcher } from "./dispatcher.js";
+
+const payloadSchema = z.object({ jobId: z.string(), runAttempt: z.int() });
+
+/** The `dispatch` task: start one run of a job in its repository, if the job still wants it. */
+export function dispatchTask(db: Queryable, dispatcher: Dispatcher): TaskHandler {
+  return {
+    async run(payload): Promise<TaskOutcome> {
+      const { jobId, runAttempt } = payloadSchema.parse(payload);
+      const job = await queryOne<{ status: string; run_attempt: number; repo_full_name: string; installation_id: string | number | null }>(
+        db,
+        `SELECT j.status, j.run_attempt, p.repo_full_name, p.installation_id FROM jobs j JOIN projects p ON p.id = j.project_id WHERE j.id = $1`,
+        [jobId],
+      );
+      if (!job || job.status !== "active" || job.run_attempt !== runAttempt) return { skipped: "the job moved on" };
+      return dispatcher.dispatch({
+        jobId,
+        runAttempt,
+        repoFullName: job.repo_full_name,
+        installationId: job.installation_id === null ? null : Number(job.installation_id),
+      });
+    },
+    async onDone(tx, payload) {
+      const { jobId, runAttempt } = payloadSchema.parse(payload);
+      await tx.query(
+        `INSERT INTO job_events (job_id, type, from_status, to_status, cause, detail) VALUES ($1, 'dispatched', 'active', 'active', 'dispatcher', $2)`,
+        [jobId, `run attempt ${runAttempt}`],
+      );
+    },
+    async onGiveUp(tx, payload, error) {
+      const { jobId, runAttempt } = payloadSchema.parse(payload);
+      await applyTrigger(tx, { jobId, trigger: "run_failed", cause: "dispatcher", error, runAttempt });
+    },
+  };
+}

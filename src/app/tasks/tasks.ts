@@ -1,0 +1,15 @@
+import type { Queryable } from "../store/db.js";
+
+/**
+ * Queues work for the task worker inside the caller's transaction, so the work exists exactly when
+ * the change that needs it is committed. A pending task with the same key is not duplicated: it is
+ * marked to run once more after its current run (so the latest state is always acted on).
+ */
+export async function enqueueTask(tx: Queryable, kind: string, key: string, payload: unknown, delaySeconds = 0): Promise<void> {
+  await tx.query(
+    `INSERT INTO tasks (kind, dedupe_key, payload, next_try_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+     ON CONFLICT (dedupe_key) WHERE state = 'pending'
+     DO UPDATE SET payload = EXCLUDED.payload, run_again = tasks.claimed_until IS NOT NULL, updated_at = now()`,
+    [kind, key, JSON.stringify(payload), delaySeconds],
+  );
+}

@@ -22,6 +22,11 @@ const envSchema = z.object({
   INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
   INKWELL_DISPATCH_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  INKWELL_OIDC_ISSUER: z.url().default("https://token.actions.githubusercontent.com"),
+  INKWELL_JOB_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  INKWELL_HEARTBEAT_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
+  INKWELL_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  INKWELL_COMMAND: z.string().regex(/^\S+$/).default("/inkwell"),
 });
 
 export interface Config {
@@ -40,6 +45,11 @@ export interface Config {
   rateLimitPerHour: number;
   maxBodyBytes: number;
   dispatchLeaseSeconds: number;
+  oidcIssuer: string;
+  jobTimeoutMinutes: number;
+  heartbeatSeconds: number;
+  appSlug: string | undefined;
+  command: string;
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     rateLimitPerHour: e.INKWELL_RATE_LIMIT_PER_HOUR,
     maxBodyBytes: e.INKWELL_MAX_BODY_BYTES,
     dispatchLeaseSeconds: e.INKWELL_DISPATCH_LEASE_SECONDS,
+    oidcIssuer: e.INKWELL_OIDC_ISSUER.replace(/\/+$/, ""),
+    jobTimeoutMinutes: e.INKWELL_JOB_TIMEOUT_MINUTES,
+    heartbeatSeconds: e.INKWELL_HEARTBEAT_SECONDS,
+    appSlug: e.INKWELL_APP_SLUG,
+    command: e.INKWELL_COMMAND,
   };
 }
 

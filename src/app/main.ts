@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "./config.js";
 import { resolveAdminToken } from "./admin-token.js";
-import { NoAppDispatcher } from "./dispatch/dispatcher.js";
-import { GitHubDispatcher } from "./github/github-dispatcher.js";
-import { createGitHubApp } from "./github/webhooks.js";
+import { GitHubApi } from "./github/github-api.js";
+import { createProbot } from "./github/webhooks.js";
 import { setupGuide } from "./github/setup-guide.js";
 import { createLogger } from "./logger.js";
 import { createInkwellServer } from "./server.js";
@@ -22,20 +21,17 @@ async function main(): Promise<void> {
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   log.info({ store: db.kind, ...(db.kind === "pglite" ? { dataDir: config.dataDir } : {}) }, "store ready");
 
-  const guide = setupGuide(config);
-  let dispatcher;
-  let webhookMiddleware;
+  let github = null;
   if (config.app) {
-    const github = await createGitHubApp(config.app, config, log);
-    webhookMiddleware = github.middleware;
-    dispatcher = new GitHubDispatcher(github.probot, config);
+    const probot = createProbot(config.app, config, log);
+    github = { probot, api: new GitHubApi(probot, config.appSlug) };
     log.info({ appId: config.app.appId }, "GitHub App configured; webhooks at /api/github/webhooks");
+    if (!config.publicUrl) log.warn("PUBLIC_URL is not set: runners cannot claim jobs (it is the audience of their OIDC tokens)");
   } else {
-    dispatcher = new NoAppDispatcher(config.publicUrl ?? `http://localhost:${config.port}/`);
-    log.warn({ steps: guide.steps }, "no GitHub App credentials: the API works, agent jobs fail until the App is registered (GET / shows how)");
+    log.warn({ steps: setupGuide(config).steps }, "no GitHub App credentials: the API works, agent jobs fail until the App is registered (GET / shows how)");
   }
 
-  const inkwell = createInkwellServer({ config, db, log, adminToken: admin.token, dispatcher, webhookMiddleware, version: packageVersion() });
+  const inkwell = await createInkwellServer({ config, db, log, adminToken: admin.token, github, version: packageVersion() });
   const { url } = await inkwell.listen(config.port, config.host);
   log.info({ url, version: packageVersion() }, "Inkwell is listening");
 

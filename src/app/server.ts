@@ -6,12 +6,22 @@ import { HttpError } from "./domain/errors.js";
 import { dispatchTask } from "./dispatch/dispatch-task.js";
 import { DISPATCH_TASK } from "./domain/jobs.js";
 import { TaskWorker, type TaskHandler, type TaskWorkerOptions } from "./tasks/task-worker.js";
-import type { Dispatcher } from "./dispatch/dispatcher.js";
-import { WEBHOOK_PATH, type NodeMiddleware } from "./github/webhooks.js";
+import { NoAppDispatcher, type Dispatcher } from "./dispatch/dispatcher.js";
+import { failStalledJobs } from "./domain/watchdog.js";
+import { EVENT_TASK, githubEventTask, REACTION_TASK, reactionTask } from "./github/event-task.js";
+import type { GitHubApi } from "./github/github-api.js";
+import { GitHubDispatcher } from "./github/github-dispatcher.js";
+import { OidcVerifier } from "./github/oidc.js";
+import { trackingCommentTask } from "./github/tracking-comment.js";
+import { createWebhookMiddleware, WEBHOOK_PATH, type NodeMiddleware } from "./github/webhooks.js";
+import { TRACKING_TASK } from "./domain/jobs.js";
+import { enqueueTask } from "./tasks/tasks.js";
+import type { Probot } from "probot";
 import { Router, type Reply } from "./http/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
+import { registerRunnerRoutes } from "./http/routes/runner.js";
 import type { Services } from "./http/services.js";
 import type { Db } from "./store/db.js";
 
@@ -20,12 +30,15 @@ export interface InkwellServerOptions {
   db: Db;
   log: Logger;
   adminToken: string;
-  dispatcher: Dispatcher;
-  webhookMiddleware?: NodeMiddleware | undefined;
   version: string;
+  /** The GitHub App; without it the API works and jobs fail saying how to set the App up. */
+  github?: { probot: Probot; api: GitHubApi } | null;
+  /** Replaces the dispatcher that follows from `github` (tests). */
+  dispatcher?: Dispatcher;
   taskWorkerOptions?: TaskWorkerOptions;
-  /** Task kinds besides dispatch (GitHub side effects). */
-  taskHandlers?: Record<string, TaskHandler>;
+  watchdogIntervalMs?: number;
+  /** How the OIDC verifier fetches the issuer's keys (tests). */
+  oidcFetch?: typeof fetch;
 }
 
 export interface InkwellServer {
@@ -43,20 +56,47 @@ const SECURITY_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-export function createInkwellServer(options: InkwellServerOptions): InkwellServer {
+export async function createInkwellServer(options: InkwellServerOptions): Promise<InkwellServer> {
   const { config, db, log, adminToken } = options;
-  const tasks = new TaskWorker(db, { [DISPATCH_TASK]: dispatchTask(db, options.dispatcher), ...options.taskHandlers }, log.child({ component: "tasks" }), {
+  const github = options.github ?? null;
+  const dispatcher =
+    options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(config.publicUrl ?? `http://localhost:${config.port}/`));
+  const handlers: Record<string, TaskHandler> = { [DISPATCH_TASK]: dispatchTask(db, dispatcher) };
+  if (github) {
+    handlers[EVENT_TASK] = githubEventTask(
+      db,
+      github.api,
+      { serverUrl: config.githubServerUrl, defaultModel: config.defaultModel, command: config.command, rateLimitPerHour: config.rateLimitPerHour },
+      log.child({ component: "github-events" }),
+    );
+    handlers[REACTION_TASK] = reactionTask(github.api);
+    handlers[TRACKING_TASK] = trackingCommentTask(db, github.api);
+  }
+  const tasks = new TaskWorker(db, handlers, log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",
     claimTtlSeconds: config.dispatchLeaseSeconds,
     ...options.taskWorkerOptions,
   });
-  const services: Services = { config, db, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), tasks };
+  const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, options.oidcFetch) : null;
+  const services: Services = { config, db, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), tasks, log, github: github?.api ?? null, oidc };
+  const webhookMiddleware: NodeMiddleware | undefined = github
+    ? await createWebhookMiddleware(
+        github.probot,
+        async (deliveryId, event) => {
+          await db.transaction((tx) => enqueueTask(tx, EVENT_TASK, `event:${deliveryId}`, event));
+          tasks.kick();
+        },
+        log,
+      )
+    : undefined;
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
   registerAgentJobRoutes(router, services);
+  registerRunnerRoutes(router, services);
   const httpLog = log.child({ component: "http" });
   let closing = false;
+  let watchdog: NodeJS.Timeout | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -68,12 +108,12 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
       return;
     }
     // Apps registered through Probot's manifest flow deliver to the root URL; route those too.
-    if (options.webhookMiddleware && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
+    if (webhookMiddleware && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
       req.url = WEBHOOK_PATH;
       url.pathname = WEBHOOK_PATH;
     }
-    if (url.pathname === WEBHOOK_PATH && options.webhookMiddleware) {
-      await options.webhookMiddleware(req, res, () => send(res, { status: 404, body: { error: "Not found" } }));
+    if (url.pathname === WEBHOOK_PATH && webhookMiddleware) {
+      await webhookMiddleware(req, res, () => send(res, { status: 404, body: { error: "Not found" } }));
       return;
     }
     let route = "unmatched";
@@ -112,6 +152,15 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
         });
       });
       await tasks.start();
+      watchdog = setInterval(() => {
+        failStalledJobs(db, config.jobTimeoutMinutes)
+          .then((ids) => {
+            if (ids.length > 0) log.warn({ jobs: ids }, "watchdog failed jobs with no heartbeat");
+            if (ids.length > 0) tasks.kick();
+          })
+          .catch((error: unknown) => log.error({ err: error }, "watchdog scan failed"));
+      }, options.watchdogIntervalMs ?? 60_000);
+      watchdog.unref();
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };
@@ -119,6 +168,7 @@ export function createInkwellServer(options: InkwellServerOptions): InkwellServe
     async close(graceMs = 10_000) {
       // Keep-alive clients are told to go: each connection closes after its in-flight response.
       closing = true;
+      clearInterval(watchdog);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -2,9 +2,8 @@ import { pino } from "pino";
 import type { Config } from "../../src/app/config.js";
 import { loadConfig } from "../../src/app/config.js";
 import type { TaskWorkerOptions } from "../../src/app/tasks/task-worker.js";
-import { NoAppDispatcher, type Dispatcher } from "../../src/app/dispatch/dispatcher.js";
-import type { NodeMiddleware } from "../../src/app/github/webhooks.js";
-import { createInkwellServer, type InkwellServer } from "../../src/app/server.js";
+import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
+import { createInkwellServer, type InkwellServer, type InkwellServerOptions } from "../../src/app/server.js";
 import { openTestStore, type TestStore } from "./store.js";
 
 export const ADMIN_TOKEN = "test-operator-token-0123456789";
@@ -23,18 +22,25 @@ export interface TestServer {
 let repoCounter = 0;
 
 export async function startTestServer(
-  options: { env?: Record<string, string>; dispatcher?: Dispatcher; taskWorkerOptions?: TaskWorkerOptions; webhookMiddleware?: NodeMiddleware } = {},
+  options: {
+    env?: Record<string, string>;
+    dispatcher?: Dispatcher;
+    taskWorkerOptions?: TaskWorkerOptions;
+    github?: InkwellServerOptions["github"];
+    watchdogIntervalMs?: number;
+  } = {},
 ): Promise<TestServer> {
   const store = await openTestStore();
   const config = loadConfig({ LOG_LEVEL: "silent", INKWELL_ADMIN_TOKEN: ADMIN_TOKEN, ...options.env }, () => "");
-  const inkwell = createInkwellServer({
+  const inkwell = await createInkwellServer({
     config,
     db: store.db,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     adminToken: ADMIN_TOKEN,
-    dispatcher: options.dispatcher ?? new NoAppDispatcher("http://localhost/"),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    github: options.github ?? null,
+    ...(options.watchdogIntervalMs ? { watchdogIntervalMs: options.watchdogIntervalMs } : {}),
     taskWorkerOptions: options.taskWorkerOptions,
-    webhookMiddleware: options.webhookMiddleware,
     version: "test",
   });
   const { url } = await inkwell.listen(0, "127.0.0.1");

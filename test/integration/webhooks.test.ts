@@ -1,33 +1,20 @@
-import { createHmac, generateKeyPairSync } from "node:crypto";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/app/config.js";
-import { createGitHubApp } from "../../src/app/github/webhooks.js";
+import { appEnv, deliver, fakeGitHubApp, isolateGitHub, sign } from "../helpers/github.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
-const SECRET = "webhook-secret-for-tests";
 let t: TestServer;
 
 beforeAll(async () => {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const env = { APP_ID: "123", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET };
-  const config = loadConfig(env, () => "");
-  const github = await createGitHubApp(config.app as NonNullable<typeof config.app>, config, pino({ level: "silent" }));
-  t = await startTestServer({ env, webhookMiddleware: github.middleware });
+  isolateGitHub();
+  t = await startTestServer({ env: appEnv(), github: fakeGitHubApp() });
 });
 afterAll(() => t.close());
 
 const payload = JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1, hook: { type: "App", id: 1, events: [] } });
-const sign = (body: string, secret = SECRET) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
 describe("GitHub webhooks with App credentials", () => {
   it("accepts a correctly signed delivery on /api/github/webhooks", async () => {
-    const res = await fetch(`${t.url}/api/github/webhooks`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": "d-1", "X-Hub-Signature-256": sign(payload) },
-      body: payload,
-    });
-    expect(res.status).toBe(200);
+    expect((await deliver(t.url, "ping", JSON.parse(payload))).status).toBe(200);
   });
 
   it("also accepts deliveries at / (where Probot's manifest flow points the App's webhook)", async () => {
@@ -45,16 +32,20 @@ describe("GitHub webhooks with App credentials", () => {
     expect(bad.status).toBeGreaterThanOrEqual(400);
   });
 
-  it("refuses a delivery signed with another secret, or unsigned", async () => {
-    for (const signature of [sign(payload, "wrong"), undefined]) {
+  it("refuses a delivery signed with another secret, or unsigned, and queues nothing", async () => {
+    const before = await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks`);
+    const installation = JSON.stringify({ action: "created", installation: { id: 9 }, repositories: [{ id: 1, full_name: "evil/repo" }] });
+    for (const signature of [sign(installation, "wrong"), undefined]) {
       const res = await fetch(`${t.url}/api/github/webhooks`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": "d-2", ...(signature ? { "X-Hub-Signature-256": signature } : {}) },
-        body: payload,
+        headers: { "Content-Type": "application/json", "X-GitHub-Event": "installation", "X-GitHub-Delivery": "d-2", ...(signature ? { "X-Hub-Signature-256": signature } : {}) },
+        body: installation,
       });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
+    const after = await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks`);
+    expect(after).toEqual(before);
   });
 
   it("the API keeps working beside the webhook route, and / says the App is configured", async () => {

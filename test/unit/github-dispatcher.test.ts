@@ -1,43 +1,57 @@
-import { generateKeyPairSync } from "node:crypto";
 import nock from "nock";
-import { pino } from "pino";
-import { Probot } from "probot";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/app/config.js";
 import { GitHubDispatcher } from "../../src/app/github/github-dispatcher.js";
-
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-const config = loadConfig({ APP_ID: "123", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "s3cret" }, () => "");
+import { fakeGitHubApp, GITHUB_API, isolateGitHub } from "../helpers/github.js";
 
 let dispatcher: GitHubDispatcher;
 beforeAll(() => {
-  nock.disableNetConnect();
-  const probot = new Probot({ appId: 123, privateKey, secret: "s3cret", log: pino({ level: "silent" }) as never });
-  dispatcher = new GitHubDispatcher(probot, config);
+  isolateGitHub();
+  dispatcher = new GitHubDispatcher(fakeGitHubApp().api, "https://github.com");
 });
 afterEach(() => nock.cleanAll());
 
+const request = { jobId: "j1", runAttempt: 3, repoFullName: "acme/docs", installationId: 42, installationSuspended: false };
+const token = () =>
+  nock(GITHUB_API)
+    .post("/app/installations/42/access_tokens")
+    .reply(201, { token: "ghs_installation", expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+
 describe("GitHub dispatcher", () => {
-  it("fails at once, saying what to do, when the App is not installed on the repository", async () => {
-    const outcome = await dispatcher.dispatch({ jobId: "j1", runAttempt: 1, repoFullName: "acme/docs", installationId: null });
-    expect(outcome).toMatchObject({ ok: false, retryable: false });
-    if (!outcome.ok) expect(outcome.error).toMatch(/not installed on acme\/docs.*Install it.*follow-up message/);
+  it("fails at once, saying what to do, when the App is not installed or suspended", async () => {
+    const missing = await dispatcher.dispatch({ ...request, installationId: null });
+    expect(missing).toMatchObject({ ok: false, retryable: false, error: expect.stringMatching(/not installed on acme\/docs.*follow-up message/) });
+    const suspended = await dispatcher.dispatch({ ...request, installationSuspended: true });
+    expect(suspended).toMatchObject({ ok: false, retryable: false, error: expect.stringMatching(/suspended/) });
   });
 
   it("sends repository_dispatch inkwell-agent with the job id and run attempt, as the installation", async () => {
-    const token = nock("https://api.github.com")
-      .post("/app/installations/42/access_tokens")
-      .reply(201, { token: "ghs_installation", expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { contents: "write" }, repository_selection: "selected" });
+    token();
+    nock(GITHUB_API).get("/repos/acme/docs").reply(200, { id: 5, full_name: "acme/docs", default_branch: "main", archived: false });
     let sent: unknown;
-    const dispatch = nock("https://api.github.com", { reqheaders: { authorization: "token ghs_installation" } })
+    const dispatch = nock(GITHUB_API, { reqheaders: { authorization: "token ghs_installation" } })
       .post("/repos/acme/docs/dispatches", (body) => {
         sent = body;
         return true;
       })
       .reply(204);
-    const outcome = await dispatcher.dispatch({ jobId: "j1", runAttempt: 3, repoFullName: "acme/docs", installationId: 42 });
-    expect(outcome).toEqual({ ok: true });
+    expect(await dispatcher.dispatch(request)).toEqual({ ok: true });
     expect(sent).toEqual({ event_type: "inkwell-agent", client_payload: { job_id: "j1", run_attempt: 3 } });
-    expect(token.isDone() && dispatch.isDone()).toBe(true);
+    expect(dispatch.isDone()).toBe(true);
+  });
+
+  it("says the repository is archived, and that access is missing on 404, without retrying", async () => {
+    token();
+    nock(GITHUB_API).get("/repos/acme/docs").reply(200, { id: 5, full_name: "acme/docs", default_branch: "main", archived: true });
+    expect(await dispatcher.dispatch(request)).toMatchObject({ ok: false, retryable: false, error: expect.stringMatching(/acme\/docs is archived/) });
+    token();
+    nock(GITHUB_API).get("/repos/acme/docs").reply(404, { message: "Not Found" });
+    expect(await dispatcher.dispatch(request)).toMatchObject({ ok: false, retryable: false, error: expect.stringMatching(/no access/) });
+  });
+
+  it("a GitHub outage is retryable", async () => {
+    token();
+    nock(GITHUB_API).get("/repos/acme/docs").reply(200, { id: 5, default_branch: "main", archived: false });
+    nock(GITHUB_API).post("/repos/acme/docs/dispatches").times(4).reply(502, { message: "Bad gateway" });
+    expect(await dispatcher.dispatch(request)).toMatchObject({ ok: false, retryable: true });
   });
 });

@@ -12,9 +12,10 @@ export function dispatchTask(db: Queryable, dispatcher: Dispatcher): TaskHandler
   return {
     async run(payload): Promise<TaskOutcome> {
       const { jobId, runAttempt } = payloadSchema.parse(payload);
-      const job = await queryOne<{ status: string; run_attempt: number; repo_full_name: string; installation_id: string | number | null }>(
+      const job = await queryOne<{ status: string; run_attempt: number; repo_full_name: string; installation_id: string | number | null; installation_suspended: boolean }>(
         db,
-        `SELECT j.status, j.run_attempt, p.repo_full_name, p.installation_id FROM jobs j JOIN projects p ON p.id = j.project_id WHERE j.id = $1`,
+        `SELECT j.status, j.run_attempt, p.repo_full_name, p.installation_id, p.installation_suspended
+         FROM jobs j JOIN projects p ON p.id = j.project_id WHERE j.id = $1`,
         [jobId],
       );
       if (!job || job.status !== "active" || job.run_attempt !== runAttempt) return { skipped: "the job moved on" };
@@ -23,6 +24,7 @@ export function dispatchTask(db: Queryable, dispatcher: Dispatcher): TaskHandler
         runAttempt,
         repoFullName: job.repo_full_name,
         installationId: job.installation_id === null ? null : Number(job.installation_id),
+        installationSuspended: job.installation_suspended,
       });
     },
     async onDone(tx, payload) {

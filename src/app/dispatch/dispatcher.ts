@@ -4,6 +4,7 @@ export interface DispatchRequest {
   runAttempt: number;
   repoFullName: string;
   installationId: number | null;
+  installationSuspended: boolean;
 }
 
 export type DispatchOutcome =

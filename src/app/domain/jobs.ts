@@ -50,7 +50,7 @@ export interface JobLimits {
   defaultRateLimitPerHour: number;
 }
 
-async function recordEvent(
+export async function recordEvent(
   tx: Queryable,
   jobId: string,
   type: string,
@@ -78,12 +78,20 @@ async function insertMessage(
   prompt: string,
   source: "api" | "comment",
   author: string | null,
+  commentId: number | null,
 ) {
   await tx.query(
-    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author)
-     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 FROM job_messages WHERE job_id = $1`,
-    [job.id, job.project_id, prompt, source, author],
+    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id)
+     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM job_messages WHERE job_id = $1`,
+    [job.id, job.project_id, prompt, source, author, commentId],
   );
+}
+
+export const TRACKING_TASK = "tracking_comment";
+
+/** The job's PR comment shows its state: queue an update whenever that state changes. */
+export async function queueTrackingUpdate(tx: Queryable, job: { id: string; pr_number: number | null }): Promise<void> {
+  if (job.pr_number !== null) await enqueueTask(tx, TRACKING_TASK, `tracking:${job.id}`, { jobId: job.id });
 }
 
 export interface CreateJobInput {
@@ -157,6 +165,8 @@ export interface AddMessageInput {
   prompt: string;
   source: "api" | "comment";
   author?: string | null;
+  /** A PR comment becomes a message once, however often GitHub delivers it. */
+  commentId?: number;
 }
 
 /** Adds a follow-up: re-activates and re-dispatches a finished job, or queues it on an active one. */
@@ -169,24 +179,35 @@ export async function addMessage(
   const row = await lockJob(tx, input.projectId, input.jobId);
   const step = transition(row.status, "message");
   if (!step.ok) throw new HttpError(409, `Cannot add a message: ${step.reason}. Create a new job instead.`);
+  if (input.commentId !== undefined) {
+    const seen = await tx.query(`SELECT 1 FROM job_messages WHERE comment_id = $1`, [input.commentId]);
+    if (seen.length > 0) return { job: toAgentJob(row), dispatched: false };
+  }
   if (input.source === "api") await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
-  await insertMessage(tx, row, input.prompt, input.source, input.author ?? null);
+  await insertMessage(tx, row, input.prompt, input.source, input.author ?? null, input.commentId ?? null);
   if (!step.dispatch) {
     await recordEvent(tx, row.id, "message_queued", row.status, row.status, input.source);
     const touched = await tx.query<JobRow>(`UPDATE jobs SET updated_at = now() WHERE id = $1 RETURNING *`, [row.id]);
     return { job: toAgentJob(touched[0] as JobRow), dispatched: false };
   }
-  const updated = await tx.query<JobRow>(
-    `UPDATE jobs SET status = $2, run_attempt = run_attempt + 1, error = NULL, updated_at = now() WHERE id = $1 RETURNING *`,
-    [row.id, step.to],
-  );
-  const next = updated[0] as JobRow;
-  await recordEvent(tx, row.id, "reactivated", row.status, step.to, input.source);
-  await enqueueDispatch(tx, row.id, next.run_attempt);
-  return { job: toAgentJob(next), dispatched: true };
+  return { job: await startNextRun(tx, row, input.source), dispatched: true };
 }
 
-async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
+/** completed/failed → active on a new run attempt, dispatched after commit. */
+export async function startNextRun(tx: Queryable, row: JobRow, cause: EventCause): Promise<AgentJob> {
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET status = 'active', run_attempt = run_attempt + 1, error = NULL, updated_at = now(), last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [row.id],
+  );
+  const next = updated[0] as JobRow;
+  await recordEvent(tx, row.id, "reactivated", row.status, "active", cause);
+  await enqueueDispatch(tx, row.id, next.run_attempt);
+  await queueTrackingUpdate(tx, next);
+  return toAgentJob(next);
+}
+
+export async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
   const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [jobId, projectId]);
   if (!row) throw notFound("Job");
   return row;
@@ -220,6 +241,7 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
     [row.id, step.to, input.trigger === "run_failed" ? (input.error ?? "The run failed") : row.error],
   );
   await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.error ?? input.detail ?? null);
+  await queueTrackingUpdate(tx, row);
   return toAgentJob(updated[0] as JobRow);
 }
 

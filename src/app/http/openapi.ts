@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema } from "../../shared/runner-schemas.js";
 import { apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema } from "../../shared/admin-schemas.js";
 import {
   agentJobSchema,
@@ -63,6 +64,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       schemas: components(),
       securitySchemes: {
         projectKey: { type: "http", scheme: "bearer", description: "A project API key: ink_…" },
+        runnerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A GitHub Actions OIDC token whose audience is this server's PUBLIC_URL." },
         operatorToken: { type: "http", scheme: "bearer", description: "The operator token (INKWELL_ADMIN_TOKEN)." },
       },
     },
@@ -160,6 +162,39 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: operator,
           parameters: [pathParam("id", "Project id."), pathParam("keyId", "Key id.")],
           responses: { 200: { description: "The revoked key.", ...json(apiKeySchema) }, 401: ERR[401], 404: ERR[404] },
+        },
+      },
+      "/v1/runner/claim": {
+        post: {
+          operationId: "claimRun",
+          summary: "The Action takes a job: context and a repository-scoped token (one run per job)",
+          security: [{ runnerToken: [] }],
+          requestBody: { required: true, ...json(claimRequestSchema) },
+          responses: {
+            200: { description: "The job context and a token for this repository only.", ...json(claimResponseSchema) },
+            400: ERR[400],
+            401: errorResponse("Invalid OIDC token: signature, issuer, audience or expiry."),
+            403: errorResponse("The token's repository is not the job's."),
+            404: ERR[404],
+            409: errorResponse("The job is not waiting for this run, or another run claimed it."),
+          },
+        },
+      },
+      "/v1/runner/heartbeat": {
+        post: {
+          operationId: "runHeartbeat",
+          security: [{ runnerToken: [] }],
+          requestBody: { required: true, ...json(heartbeatRequestSchema) },
+          responses: { 200: { description: "Whether to go on.", ...json(heartbeatResponseSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409] },
+        },
+      },
+      "/v1/runner/report": {
+        post: {
+          operationId: "reportRun",
+          summary: "The run's result; idempotent per run attempt",
+          security: [{ runnerToken: [] }],
+          requestBody: { required: true, ...json(reportRequestSchema) },
+          responses: { 200: { description: "The job after the report.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409] },
         },
       },
       "/healthz": {

@@ -1,5 +1,8 @@
 import type { Config } from "../config.js";
 import type { ApiKeyVerifier } from "../domain/api-keys.js";
+import type { Logger } from "pino";
+import type { GitHubApi } from "../github/github-api.js";
+import type { OidcVerifier } from "../github/oidc.js";
 import type { TaskWorker } from "../tasks/task-worker.js";
 import type { Db } from "../store/db.js";
 
@@ -10,5 +13,10 @@ export interface Services {
   verifier: ApiKeyVerifier;
   /** Kick after committing a change that queued a task. */
   tasks: TaskWorker;
+  log: Logger;
+  /** null without GitHub App credentials. */
+  github: GitHubApi | null;
+  /** null without an App or without PUBLIC_URL (the token audience). */
+  oidc: OidcVerifier | null;
   adminToken: string;
 }

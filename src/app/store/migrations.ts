@@ -131,4 +131,36 @@ FROM dispatch_outbox;
 DROP TABLE dispatch_outbox;
 `,
   },
+  {
+    version: 3,
+    name: "GitHub App loop: installations, runs, tracking comments, activity for the watchdog",
+    sql: `
+ALTER TABLE projects ADD COLUMN repository_id bigint;
+ALTER TABLE projects ADD COLUMN installation_suspended boolean NOT NULL DEFAULT false;
+CREATE INDEX projects_installation ON projects (installation_id) WHERE installation_id IS NOT NULL;
+
+ALTER TABLE jobs ADD COLUMN tracking_comment_id bigint;
+ALTER TABLE jobs ADD COLUMN last_activity_at timestamptz NOT NULL DEFAULT now();
+CREATE INDEX jobs_active_activity ON jobs (last_activity_at) WHERE status = 'active';
+CREATE INDEX jobs_project_pr ON jobs (project_id, pr_number) WHERE pr_number IS NOT NULL;
+
+CREATE TABLE job_runs (
+  job_id text NOT NULL REFERENCES jobs (id),
+  run_attempt integer NOT NULL,
+  workflow_run_id bigint,
+  workflow_run_url text,
+  claimed_at timestamptz NOT NULL DEFAULT now(),
+  heartbeat_at timestamptz NOT NULL DEFAULT now(),
+  progress text,
+  reported_at timestamptz,
+  outcome text CHECK (outcome IN ('completed', 'failed')),
+  report text,
+  PRIMARY KEY (job_id, run_attempt)
+);
+CREATE INDEX job_runs_workflow_run ON job_runs (workflow_run_id) WHERE workflow_run_id IS NOT NULL;
+
+ALTER TABLE job_messages ADD COLUMN comment_id bigint;
+CREATE UNIQUE INDEX job_messages_comment ON job_messages (comment_id) WHERE comment_id IS NOT NULL;
+`,
+  },
 ];

@@ -1,0 +1,104 @@
+import type { Probot } from "probot";
+
+type Octokit = Awaited<ReturnType<Probot["auth"]>>;
+
+export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+/** Whether a request failed with this HTTP status (Octokit's RequestError carries `status`). */
+export const hasStatus = (error: unknown, ...statuses: number[]) =>
+  typeof error === "object" && error !== null && statuses.includes((error as { status?: number }).status ?? 0);
+
+const split = (fullName: string) => {
+  const [owner, repo] = fullName.split("/") as [string, string];
+  return { owner, repo };
+};
+
+/**
+ * The GitHub calls Inkwell makes, as the App or as one installation. One place for them, so each
+ * is least-privilege and easy to fake at the HTTP edge.
+ */
+export class GitHubApi {
+  #slug: Promise<string> | null = null;
+
+  constructor(
+    private readonly probot: Probot,
+    private readonly configuredSlug?: string,
+  ) {}
+
+  installation(installationId: number): Promise<Octokit> {
+    return this.probot.auth(installationId);
+  }
+
+  /** The App's slug (for @mentions): INKWELL_APP_SLUG, else GET /app once. */
+  appSlug(): Promise<string> {
+    if (this.configuredSlug) return Promise.resolve(this.configuredSlug);
+    this.#slug ??= this.probot
+      .auth()
+      .then((app) => app.request("GET /app"))
+      .then(({ data }) => (data as { slug: string }).slug)
+      .catch((error: unknown) => {
+        this.#slug = null;
+        throw error;
+      });
+    return this.#slug;
+  }
+
+  async repository(installationId: number, fullName: string) {
+    const octokit = await this.installation(installationId);
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}", split(fullName));
+    return { id: data.id, defaultBranch: data.default_branch, archived: data.archived };
+  }
+
+  /** A token for one repository with contents, pull requests and issues write, nothing else. */
+  async repositoryToken(installationId: number, fullName: string): Promise<{ value: string; expiresAt: string }> {
+    const app = await this.probot.auth();
+    const { data } = await app.request("POST /app/installations/{installation_id}/access_tokens", {
+      installation_id: installationId,
+      repositories: [split(fullName).repo],
+      permissions: { contents: "write", pull_requests: "write", issues: "write" },
+    });
+    return { value: data.token, expiresAt: data.expires_at };
+  }
+
+  async dispatch(installationId: number, fullName: string, eventType: string, clientPayload: Record<string, unknown>): Promise<void> {
+    const octokit = await this.installation(installationId);
+    await octokit.request("POST /repos/{owner}/{repo}/dispatches", { ...split(fullName), event_type: eventType, client_payload: clientPayload });
+  }
+
+  async permission(installationId: number, fullName: string, username: string): Promise<RepoPermission> {
+    const octokit = await this.installation(installationId);
+    try {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...split(fullName), username });
+      const role = (data as { role_name?: string }).role_name;
+      if (role === "maintain" || role === "triage") return role;
+      return data.permission as RepoPermission;
+    } catch (error) {
+      if (hasStatus(error, 404)) return "none";
+      throw error;
+    }
+  }
+
+  async react(installationId: number, fullName: string, comment: { id: number; kind: "issue" | "review" }, content: "eyes"): Promise<void> {
+    const octokit = await this.installation(installationId);
+    const route =
+      comment.kind === "issue"
+        ? "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"
+        : "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions";
+    await octokit.request(route, { ...split(fullName), comment_id: comment.id, content });
+  }
+
+  /** Edits the comment when it exists, creates it otherwise; returns its id. */
+  async upsertIssueComment(installationId: number, fullName: string, issueNumber: number, commentId: number | null, body: string): Promise<number> {
+    const octokit = await this.installation(installationId);
+    if (commentId !== null) {
+      try {
+        await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...split(fullName), comment_id: commentId, body });
+        return commentId;
+      } catch (error) {
+        if (!hasStatus(error, 404)) throw error;
+      }
+    }
+    const { data } = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...split(fullName), issue_number: issueNumber, body });
+    return Number(data.id);
+  }
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+
+/**
+ * The parts of GitHub webhook payloads Inkwell acts on, parsed at the edge. A delivery becomes one
+ * of these and is queued as a task; nothing else of the payload is kept.
+ */
+const repo = z.object({ id: z.number(), full_name: z.string() });
+const installation = z.object({ id: z.number() });
+const user = z.object({ login: z.string(), type: z.string() });
+
+export type QueuedEvent =
+  | { type: "installation_linked"; installationId: number; repositories: { fullName: string; id: number }[] }
+  | { type: "installation_unlinked"; installationId: number; repositories: string[] | null }
+  | { type: "installation_suspended"; installationId: number; suspended: boolean }
+  | { type: "pr_opened"; repo: string; number: number; url: string; headRef: string }
+  | { type: "pr_closed"; repo: string; number: number; headRef: string; merged: boolean }
+  | {
+      type: "comment";
+      repo: string;
+      installationId: number;
+      prNumber: number;
+      commentId: number;
+      kind: "issue" | "review";
+      body: string;
+      author: { login: string; type: string };
+      viaApp: boolean;
+    }
+  | { type: "workflow_run_completed"; repo: string; runId: number; conclusion: string | null; url: string; title: string };
+
+const installationEvent = z.object({
+  action: z.string(),
+  installation,
+  repositories: z.array(repo).optional(),
+});
+const installationRepositoriesEvent = z.object({
+  action: z.enum(["added", "removed"]),
+  installation,
+  repositories_added: z.array(repo),
+  repositories_removed: z.array(repo.partial({ id: true })),
+});
+const pullRequestEvent = z.object({
+  action: z.string(),
+  repository: repo,
+  pull_request: z.object({ number: z.number(), html_url: z.string(), merged: z.boolean().nullable().optional(), head: z.object({ ref: z.string() }) }),
+});
+const comment = z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional() });
+const issueCommentEvent = z.object({
+  action: z.literal("created"),
+  repository: repo,
+  installation,
+  issue: z.object({ number: z.number(), pull_request: z.object({}).passthrough().optional() }),
+  comment,
+});
+const reviewCommentEvent = z.object({
+  action: z.literal("created"),
+  repository: repo,
+  installation,
+  pull_request: z.object({ number: z.number() }),
+  comment,
+});
+const workflowRunEvent = z.object({
+  action: z.literal("completed"),
+  repository: repo,
+  workflow_run: z.object({ id: z.number(), conclusion: z.string().nullable(), html_url: z.string(), display_title: z.string().optional().default(""), event: z.string() }),
+});
+
+/** The queued form of a delivery, or null when Inkwell does not act on it. */
+export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | null {
+  switch (name) {
+    case "installation": {
+      const e = installationEvent.safeParse(payload);
+      if (!e.success) return null;
+      const installationId = e.data.installation.id;
+      if (e.data.action === "created" || e.data.action === "new_permissions_accepted") {
+        return { type: "installation_linked", installationId, repositories: (e.data.repositories ?? []).map((r) => ({ fullName: r.full_name, id: r.id })) };
+      }
+      if (e.data.action === "deleted") return { type: "installation_unlinked", installationId, repositories: null };
+      if (e.data.action === "suspend" || e.data.action === "unsuspend") return { type: "installation_suspended", installationId, suspended: e.data.action === "suspend" };
+      return null;
+    }
+    case "installation_repositories": {
+      const e = installationRepositoriesEvent.safeParse(payload);
+      if (!e.success) return null;
+      const installationId = e.data.installation.id;
+      return e.data.action === "added"
+        ? { type: "installation_linked", installationId, repositories: e.data.repositories_added.map((r) => ({ fullName: r.full_name, id: r.id })) }
+        : { type: "installation_unlinked", installationId, repositories: e.data.repositories_removed.map((r) => r.full_name) };
+    }
+    case "pull_request": {
+      const e = pullRequestEvent.safeParse(payload);
+      if (!e.success || !e.data.pull_request.head.ref.startsWith("inkwell/")) return null;
+      const pr = e.data.pull_request;
+      if (e.data.action === "opened" || e.data.action === "reopened") {
+        return { type: "pr_opened", repo: e.data.repository.full_name, number: pr.number, url: pr.html_url, headRef: pr.head.ref };
+      }
+      if (e.data.action === "closed") return { type: "pr_closed", repo: e.data.repository.full_name, number: pr.number, headRef: pr.head.ref, merged: pr.merged === true };
+      return null;
+    }
+    case "issue_comment": {
+      const e = issueCommentEvent.safeParse(payload);
+      if (!e.success || !e.data.issue.pull_request) return null;
+      return commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.issue.number, e.data.comment, "issue");
+    }
+    case "pull_request_review_comment": {
+      const e = reviewCommentEvent.safeParse(payload);
+      if (!e.success) return null;
+      return commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.pull_request.number, e.data.comment, "review");
+    }
+    case "workflow_run": {
+      const e = workflowRunEvent.safeParse(payload);
+      if (!e.success || e.data.workflow_run.event !== "repository_dispatch") return null;
+      const run = e.data.workflow_run;
+      return { type: "workflow_run_completed", repo: e.data.repository.full_name, runId: run.id, conclusion: run.conclusion, url: run.html_url, title: run.display_title };
+    }
+    default:
+      return null;
+  }
+}
+
+function commentEvent(repoName: string, installationId: number, prNumber: number, c: z.infer<typeof comment>, kind: "issue" | "review"): QueuedEvent {
+  return {
+    type: "comment",
+    repo: repoName,
+    installationId,
+    prNumber,
+    commentId: c.id,
+    kind,
+    body: c.body ?? "",
+    author: c.user,
+    viaApp: c.performed_via_github_app !== undefined && c.performed_via_github_app !== null,
+  };
+}

@@ -1,0 +1,55 @@
+import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
+import { HttpError } from "../../domain/errors.js";
+import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/runs.js";
+import { readJson, validate } from "../body.js";
+import type { RequestContext, Router } from "../router.js";
+import type { Services } from "../services.js";
+
+/** DESIGN §4: the Action claims a job, sends heartbeats and reports, authenticated by its OIDC token. */
+export function registerRunnerRoutes(router: Router, services: Services): void {
+  const { db, config, tasks } = services;
+  const limits = { timeoutMinutes: config.jobTimeoutMinutes, heartbeatSeconds: config.heartbeatSeconds };
+
+  const runner = () => {
+    if (!services.github || !services.oidc) {
+      throw new HttpError(503, "This Inkwell server has no GitHub App configured (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET) or no PUBLIC_URL, so runners cannot claim jobs");
+    }
+    return { github: services.github, oidc: services.oidc };
+  };
+  const caller = async (ctx: RequestContext): Promise<RunnerCaller> => {
+    const identity = await runner().oidc.verify(ctx.req.headers.authorization);
+    return { repository: identity.repository, repositoryId: identity.repositoryId };
+  };
+
+  router.on("POST", "/v1/runner/claim", async (ctx) => {
+    const who = await caller(ctx);
+    const request = validate(claimRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const claimed = await db.transaction((tx) => claimRun(tx, request, who, limits));
+    tasks.kick();
+    let token: ClaimResponse["token"];
+    try {
+      token = await runner().github.repositoryToken(claimed.installationId, claimed.context.repository);
+    } catch (error) {
+      services.log.warn({ err: error, jobId: request.jobId }, "could not mint the runner's repository token");
+      throw new HttpError(502, "GitHub did not issue a repository token for this run; claim again (the claim is kept for this workflow run)");
+    }
+    const body: ClaimResponse = { job: claimed.context, token };
+    return { status: 200, body };
+  });
+
+  router.on("POST", "/v1/runner/heartbeat", async (ctx) => {
+    const who = await caller(ctx);
+    const request = validate(heartbeatRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const answer = await db.transaction((tx) => heartbeat(tx, request, who));
+    tasks.kick();
+    return { status: 200, body: answer };
+  });
+
+  router.on("POST", "/v1/runner/report", async (ctx) => {
+    const who = await caller(ctx);
+    const report = validate(reportRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const { job } = await db.transaction((tx) => reportRun(tx, report, who));
+    tasks.kick();
+    return { status: 200, body: job };
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The runner protocol (DESIGN §4) between the Inkwell Action and the service. Every request
+ * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
+ */
+import { z } from "zod";
+import { agentJobSchema } from "./api-schemas.js";
+
+const jobRef = { jobId: z.string().regex(/^[a-z0-9]{1,64}$/), runAttempt: z.int().min(1) };
+
+export const claimRequestSchema = z
+  .object({
+    ...jobRef,
+    workflowRunId: z.int().min(1).meta({ description: "GITHUB_RUN_ID of the run that claims." }),
+    workflowRunUrl: z.url().max(500).optional(),
+  })
+  .meta({ id: "RunnerClaimRequest" });
+export type ClaimRequest = z.infer<typeof claimRequestSchema>;
+
+export const jobMessageSchema = z.object({
+  seq: z.int(),
+  prompt: z.string(),
+  source: z.enum(["api", "comment"]),
+  author: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type JobMessage = z.infer<typeof jobMessageSchema>;
+
+export const claimResponseSchema = z
+  .object({
+    job: z.object({
+      id: z.string(),
+      runAttempt: z.int(),
+      repository: z.string().meta({ description: "owner/repo" }),
+      branch: z.string().meta({ description: "inkwell/<job-id>: create it, or continue it when it exists." }),
+      baseRef: z.string().nullable().meta({ description: "Base branch of the PR; null = the repository's default branch." }),
+      prNumber: z.int().nullable(),
+      model: z.string(),
+      messages: z.array(jobMessageSchema).meta({ description: "Every message of the job, oldest first; the last ones are new for this run." }),
+      newMessagesFrom: z.int().meta({ description: "seq of the first message this run is the first to see." }),
+      limits: z.object({ timeoutMinutes: z.int(), heartbeatSeconds: z.int() }),
+    }),
+    token: z.object({
+      value: z.string().meta({ description: "Installation token for this repository only: contents, pull requests and issues write." }),
+      expiresAt: z.string(),
+    }),
+  })
+  .meta({ id: "RunnerClaimResponse" });
+export type ClaimResponse = z.infer<typeof claimResponseSchema>;
+
+export const heartbeatRequestSchema = z
+  .object({ ...jobRef, progress: z.string().trim().max(300).optional().meta({ description: "A short line for the tracking comment." }) })
+  .meta({ id: "RunnerHeartbeatRequest" });
+export type HeartbeatRequest = z.infer<typeof heartbeatRequestSchema>;
+
+export const heartbeatResponseSchema = z
+  .object({ status: z.enum(["active", "completed", "failed", "archived"]), cancel: z.boolean().meta({ description: "Stop: the job no longer wants this run." }) })
+  .meta({ id: "RunnerHeartbeatResponse" });
+export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
+
+const usageSchema = z.object({ inputTokens: z.int().min(0), outputTokens: z.int().min(0) });
+const validationSchema = z.object({ passed: z.boolean(), problems: z.array(z.string().max(1000)).max(200) });
+const runFacts = {
+  model: z.string().max(200).optional().meta({ description: "The model actually used." }),
+  usage: usageSchema.optional(),
+  turns: z.int().min(0).optional(),
+  durationMs: z.int().min(0).optional(),
+  filesChanged: z.array(z.string().max(500)).max(1000).optional(),
+  validation: validationSchema.optional(),
+};
+
+export const reportRequestSchema = z
+  .discriminatedUnion("outcome", [
+    z.object({
+      ...jobRef,
+      ...runFacts,
+      outcome: z.literal("completed"),
+      pr: z.object({ number: z.int().min(1), url: z.url().max(500) }).nullable().meta({ description: "null when nothing changed." }),
+      summary: z.string().max(10_000).optional(),
+    }),
+    z.object({ ...jobRef, ...runFacts, outcome: z.literal("failed"), error: z.string().trim().min(1).max(4_000) }),
+  ])
+  .meta({ id: "RunnerReportRequest" });
+export type ReportRequest = z.infer<typeof reportRequestSchema>;
+
+export const reportResponseSchema = agentJobSchema;

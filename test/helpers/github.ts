@@ -1,0 +1,93 @@
+import { createHmac, generateKeyPairSync } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import nock from "nock";
+import { pino } from "pino";
+import { Probot } from "probot";
+import { GitHubApi } from "../../src/app/github/github-api.js";
+
+export const APP_ID = "123";
+export const WEBHOOK_SECRET = "webhook-secret-for-tests";
+export const APP_SLUG = "inkwell-docs";
+
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+
+/** Environment of a server with GitHub App credentials. */
+export const appEnv = (extra: Record<string, string> = {}) => ({ APP_ID, PRIVATE_KEY: privateKey, WEBHOOK_SECRET, ...extra });
+
+/** A real Probot (real Octokit, real auth) whose HTTP calls nock answers. */
+export function fakeGitHubApp() {
+  const probot = new Probot({ appId: Number(APP_ID), privateKey, secret: WEBHOOK_SECRET, log: pino({ level: "silent" }) as never });
+  return { probot, api: new GitHubApi(probot) };
+}
+
+export const GITHUB_API = "https://api.github.com";
+
+/** GitHub only through nock; loopback (the server under test, the OIDC issuer) stays reachable. */
+export function isolateGitHub(): void {
+  nock.disableNetConnect();
+  nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
+}
+
+/** Installation tokens and the App's identity, answered as often as asked. */
+export function nockAppAuth(installationId: number) {
+  nock(GITHUB_API)
+    .persist()
+    .post(`/app/installations/${installationId}/access_tokens`)
+    .reply(201, () => ({ token: `ghs_inst_${installationId}`, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: { contents: "write" } }));
+  nock(GITHUB_API).persist().get("/app").reply(200, { id: Number(APP_ID), slug: APP_SLUG, name: "Inkwell Docs" });
+}
+
+export function sign(body: string, secret = WEBHOOK_SECRET): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+let deliveries = 0;
+
+/** Delivers a webhook to the server as GitHub does: signed, with event name and delivery id. */
+export async function deliver(serverUrl: string, event: string, payload: unknown, deliveryId = `delivery-${++deliveries}-${Date.now()}`) {
+  const body = JSON.stringify(payload);
+  const res = await fetch(`${serverUrl}/api/github/webhooks`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-GitHub-Event": event, "X-GitHub-Delivery": deliveryId, "X-Hub-Signature-256": sign(body) },
+    body,
+  });
+  return { status: res.status, deliveryId };
+}
+
+/** A GitHub-Actions-like OIDC issuer on loopback: discovery document, JWKS, and a signer. */
+export async function startOidcIssuer() {
+  const { publicKey, privateKey: signingKey } = await generateKeyPair("RS256");
+  const other = await generateKeyPair("RS256");
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "RS256", use: "sig" };
+  let url = "";
+  const server: Server = createServer((req, res) => {
+    if (req.url === "/.well-known/openid-configuration") {
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ issuer: url, jwks_uri: `${url}/.well-known/jwks` }));
+    } else if (req.url === "/.well-known/jwks") {
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+  return {
+    url,
+    /** A token like the runner's; override claims or options to make it wrong. */
+    async token(claims: Record<string, unknown>, options: { audience: string; issuer?: string; expiresIn?: string | number; wrongKey?: boolean }) {
+      return new SignJWT({ ref: "refs/heads/main", run_id: "777", ...claims })
+        .setProtectedHeader({ alg: "RS256", kid: "test-key" })
+        .setIssuer(options.issuer ?? url)
+        .setAudience(options.audience)
+        .setIssuedAt(Math.floor(Date.now() / 1000) - 60)
+        .setExpirationTime(options.expiresIn ?? "10m")
+        .sign(options.wrongKey ? other.privateKey : signingKey);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -33,13 +33,18 @@ export function isolateGitHub(): void {
   nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 }
 
-/** Installation tokens and the App's identity, answered as often as asked. */
-export function nockAppAuth(installationId: number) {
+/** Installation tokens and the App's identity, answered as often as asked; returns the token requests' bodies. */
+export function nockAppAuth(installationId: number): Record<string, unknown>[] {
+  const requests: Record<string, unknown>[] = [];
   nock(GITHUB_API)
     .persist()
-    .post(`/app/installations/${installationId}/access_tokens`)
+    .post(`/app/installations/${installationId}/access_tokens`, (body: Record<string, unknown>) => {
+      requests.push(body);
+      return true;
+    })
     .reply(201, () => ({ token: `ghs_inst_${installationId}`, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: { contents: "write" } }));
   nock(GITHUB_API).persist().get("/app").reply(200, { id: Number(APP_ID), slug: APP_SLUG, name: "Inkwell Docs" });
+  return requests;
 }
 
 export function sign(body: string, secret = WEBHOOK_SECRET): string {

@@ -139,6 +139,8 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
       );
       if (!job) return { skipped: "not a job's pull request" };
       if (job.status === "archived") return { skipped: "the job is archived" };
+      const seen = await db.query(`SELECT 1 FROM job_messages WHERE comment_id = $1`, [event.commentId]);
+      if (seen.length > 0) return { skipped: "comment already taken" };
       const permission = await github.permission(event.installationId, event.repo, author.login);
       if (!WRITERS.has(permission)) {
         log.debug({ login: author.login, permission }, "comment ignored: author cannot write to the repository");

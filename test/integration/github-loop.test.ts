@@ -1,0 +1,330 @@
+import nock from "nock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failStalledJobs } from "../../src/app/domain/watchdog.js";
+import { installationCreated, installationDeleted, installationRepositories, issueComment, pullRequest, reviewComment, workflowRunCompleted } from "../fixtures/webhooks.js";
+import { drainTasks } from "../helpers/drain.js";
+import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "../helpers/github.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+
+const PUBLIC_URL = "https://inkwell.test";
+const REPO = "acme/docs";
+const REPO_ID = 1001;
+const INSTALLATION = 42;
+
+let t: TestServer;
+let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;
+let tokenRequests: Record<string, unknown>[];
+let projectId: string;
+let key: string;
+
+beforeAll(async () => {
+  isolateGitHub();
+  issuer = await startOidcIssuer();
+  t = await startTestServer({
+    env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url }),
+    github: fakeGitHubApp(),
+    taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50, maxTries: 3 },
+  });
+  tokenRequests = nockAppAuth(INSTALLATION);
+  nockAppAuth(43);
+});
+afterAll(async () => {
+  await t.close();
+  await issuer.close();
+  nock.cleanAll();
+});
+
+const runnerToken = (claims: Record<string, unknown> = {}, options: Partial<Parameters<typeof issuer.token>[1]> = {}) =>
+  issuer.token({ repository: REPO, repository_id: String(REPO_ID), ...claims }, { audience: PUBLIC_URL, ...options });
+
+async function runner(path: string, token: string, body: unknown) {
+  const res = await fetch(`${t.url}/v1/runner/${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Expects one repository_dispatch for the job's next run and returns what was sent. */
+function expectDispatch(repo = REPO) {
+  const sent: unknown[] = [];
+  nock(GITHUB_API).get(`/repos/${repo}`).reply(200, { id: REPO_ID, full_name: repo, default_branch: "main", archived: false });
+  const scope = nock(GITHUB_API)
+    .post(`/repos/${repo}/dispatches`, (body) => {
+      sent.push(body);
+      return true;
+    })
+    .reply(204);
+  return { sent, scope };
+}
+
+const job = (id: string) => t.call("GET", `/v2/agent/${projectId}/job/${id}`, { token: key });
+const events = async (id: string) => (await t.call("GET", `/v2/agent/${projectId}/job/${id}/events`, { token: key })).body.events.map((e: { type: string }) => e.type);
+
+describe("installations become projects", () => {
+  it("installation.created creates a project per repository with its default branch and installation", async () => {
+    nock(GITHUB_API).get(`/repos/${REPO}`).reply(200, { id: REPO_ID, full_name: REPO, default_branch: "main", archived: false });
+    nock(GITHUB_API).get("/repos/acme/guides").reply(200, { id: 1002, full_name: "acme/guides", default_branch: "trunk", archived: false });
+    const res = await deliver(t.url, "installation", installationCreated(INSTALLATION, [{ full_name: REPO, id: REPO_ID }, { full_name: "acme/guides", id: 1002 }]));
+    expect(res.status).toBe(200);
+    await drainTasks(t);
+    const { body } = await t.call("GET", "/admin/projects", { token: ADMIN_TOKEN });
+    const docs = body.projects.find((p: { repository: string }) => p.repository === `https://github.com/${REPO}`);
+    const guides = body.projects.find((p: { repository: string }) => p.repository === "https://github.com/acme/guides");
+    expect(docs).toMatchObject({ ref: "main", installation: { installed: true, id: INSTALLATION } });
+    expect(guides).toMatchObject({ ref: "trunk", installation: { installed: true, id: INSTALLATION } });
+    projectId = docs.id;
+    key = (await t.call("POST", `/admin/projects/${projectId}/keys`, { token: ADMIN_TOKEN })).body.key;
+  });
+
+  it("links an operator-made project when the App is added to its repository, and unlinks on removal and uninstall", async () => {
+    const made = await t.call("POST", "/admin/projects", { token: ADMIN_TOKEN, body: { repository: "acme/handbook", ref: "stable" } });
+    nock(GITHUB_API).get("/repos/acme/handbook").reply(200, { id: 1003, full_name: "acme/handbook", default_branch: "main", archived: false });
+    await deliver(t.url, "installation_repositories", installationRepositories(43, "added", [{ full_name: "acme/handbook", id: 1003 }]));
+    await drainTasks(t);
+    let got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
+    expect(got.body).toMatchObject({ ref: "stable", installation: { installed: true, id: 43 } });
+
+    await deliver(t.url, "installation_repositories", installationRepositories(43, "removed", [{ full_name: "acme/handbook", id: 1003 }]));
+    await drainTasks(t);
+    got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
+    expect(got.body.installation).toEqual({ installed: false, id: null });
+
+    nock(GITHUB_API).get("/repos/acme/handbook").reply(200, { id: 1003, full_name: "acme/handbook", default_branch: "main", archived: false });
+    await deliver(t.url, "installation", installationCreated(43, [{ full_name: "acme/handbook", id: 1003 }]));
+    await drainTasks(t);
+    await deliver(t.url, "installation", installationDeleted(43));
+    await drainTasks(t);
+    got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
+    expect(got.body.installation.installed).toBe(false);
+  });
+});
+
+describe("a job travels: dispatch, claim, report, comments, close", () => {
+  let jobId: string;
+
+  it("creating a job dispatches inkwell-agent with the job id and run attempt", async () => {
+    const { sent, scope } = expectDispatch();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Add a page about webhooks" } });
+    jobId = created.body.id;
+    await drainTasks(t);
+    expect(scope.isDone()).toBe(true);
+    expect(sent).toEqual([{ event_type: "inkwell-agent", client_payload: { job_id: jobId, run_attempt: 1 } }]);
+    expect(await events(jobId)).toEqual(["created", "dispatched"]);
+  });
+
+  it("only a valid OIDC token of the job's repository may claim", async () => {
+    const claim = { jobId, runAttempt: 1, workflowRunId: 5001, workflowRunUrl: `https://github.com/${REPO}/actions/runs/5001` };
+    const cases: [string, Promise<string>, number, RegExp][] = [
+      ["expired", runnerToken({}, { expiresIn: Math.floor(Date.now() / 1000) - 300 }), 401, /expired/],
+      ["wrong audience", runnerToken({}, { audience: "https://elsewhere.test" }), 401, /audience/],
+      ["wrong repository", runnerToken({ repository: "acme/other", repository_id: "999" }), 403, /another repository/],
+      ["same name, other repository id", runnerToken({ repository_id: "999" }), 403, /another repository/],
+      ["wrong issuer", runnerToken({}, { issuer: "https://token.evil.test" }), 401, /issuer/],
+      ["bad signature", runnerToken({}, { wrongKey: true }), 401, /signature/],
+      ["not a JWT", Promise.resolve("abc.def.ghi"), 401, /Invalid runner token/],
+    ];
+    for (const [name, token, status, message] of cases) {
+      const res = await runner("claim", await token, claim);
+      expect(res.status, name).toBe(status);
+      expect(res.body.error, name).toMatch(message);
+    }
+    expect((await runner("claim", "", claim)).status).toBe(401);
+    const scopedTokens = () => tokenRequests.filter((body) => typeof body === "object" && body !== null && "repositories" in body);
+    expect(scopedTokens()).toHaveLength(0);
+
+    const ok = await runner("claim", await runnerToken(), claim);
+    expect(ok.status).toBe(200);
+    expect(ok.body.job).toMatchObject({ id: jobId, runAttempt: 1, repository: REPO, branch: `inkwell/${jobId}`, baseRef: "main", prNumber: null, newMessagesFrom: 1 });
+    expect(ok.body.job.messages.map((m: { prompt: string }) => m.prompt)).toEqual(["Add a page about webhooks"]);
+    expect(ok.body.token.value).toBe(`ghs_inst_${INSTALLATION}`);
+    expect(scopedTokens()).toEqual([{ repositories: ["docs"], permissions: { contents: "write", pull_requests: "write", issues: "write" } }]);
+  });
+
+  it("one run per job: another workflow run is refused, the same one may claim again", async () => {
+    const other = await runner("claim", await runnerToken(), { jobId, runAttempt: 1, workflowRunId: 5002 });
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatch(/already claimed by workflow run 5001/);
+    const again = await runner("claim", await runnerToken(), { jobId, runAttempt: 1, workflowRunId: 5001 });
+    expect(again.status).toBe(200);
+    const stale = await runner("claim", await runnerToken(), { jobId, runAttempt: 2, workflowRunId: 5003 });
+    expect(stale.status).toBe(409);
+  });
+
+  it("heartbeats keep the job alive; the report completes it with the PR link and writes the tracking comment", async () => {
+    const beat = await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 1, progress: "Editing docs/webhooks.mdx" });
+    expect(beat).toEqual({ status: 200, body: { status: "active", cancel: false } });
+
+    let commentBody = "";
+    const created = nock(GITHUB_API)
+      .post(`/repos/${REPO}/issues/7/comments`, (body: { body: string }) => {
+        commentBody = body.body;
+        return true;
+      })
+      .reply(201, { id: 555 });
+    const report = {
+      jobId,
+      runAttempt: 1,
+      outcome: "completed",
+      pr: { number: 7, url: `https://github.com/${REPO}/pull/7` },
+      summary: "Added docs/webhooks.mdx",
+      model: "anthropic/claude-sonnet-4-5-20250929",
+      usage: { inputTokens: 12345, outputTokens: 2345 },
+      turns: 9,
+      durationMs: 95_000,
+      filesChanged: ["docs/webhooks.mdx", "docs.json"],
+      validation: { passed: true, problems: [] },
+    };
+    const res = await runner("report", await runnerToken(), report);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: jobId, status: "completed", prLink: `https://github.com/${REPO}/pull/7`, model: "anthropic/claude-sonnet-4-5-20250929" });
+    await drainTasks(t);
+    expect(created.isDone()).toBe(true);
+    expect(commentBody).toMatch(/Inkwell · ✅ Done/);
+    expect(commentBody).toMatch(/Add a page about webhooks/);
+    expect(commentBody).toMatch(/actions\/runs\/5001/);
+    expect(commentBody).toMatch(/12,345 in \/ 2,345 out/);
+    expect(commentBody).toMatch(/Duration\*\*: 1m 35s/);
+
+    const replay = await runner("report", await runnerToken(), { ...report, outcome: "failed", error: "late" });
+    expect(replay.body.status).toBe("completed");
+    expect((await events(jobId)).filter((e: string) => e === "run_succeeded")).toHaveLength(1);
+    expect((await job(jobId)).body).toMatchObject({ status: "completed", prLink: `https://github.com/${REPO}/pull/7` });
+  });
+
+  it("comments that are not from a writer addressing the agent are ignored", async () => {
+    const before = (await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_messages WHERE job_id = $1`, [jobId]))[0]?.n;
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/reader/permission`).reply(200, { permission: "read", role_name: "read", user: { login: "reader" } });
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/triager/permission`).reply(200, { permission: "read", role_name: "triage", user: { login: "triager" } });
+    const ignored = [
+      issueComment(REPO, 7, { id: 9101, body: "@inkwell-docs add more", login: "reader" }),
+      issueComment(REPO, 7, { id: 9102, body: "@inkwell-docs add more", login: "triager" }),
+      issueComment(REPO, 7, { id: 9103, body: "@inkwell-docs add more", login: "dependabot[bot]", type: "Bot" }),
+      issueComment(REPO, 7, { id: 9104, body: "@inkwell-docs add more", login: "inkwell-docs[bot]", type: "Bot", viaApp: true }),
+      issueComment(REPO, 7, { id: 9105, body: "Looks good to me, thanks!", login: "alice" }),
+      issueComment(REPO, 7, { id: 9106, body: "email me at someone@inkwell-docs.com", login: "alice" }),
+      issueComment(REPO, 8, { id: 9107, body: "@inkwell-docs not a job PR", login: "alice" }),
+    ];
+    for (const payload of ignored) expect((await deliver(t.url, "issue_comment", payload)).status).toBe(200);
+    await drainTasks(t);
+    const after = (await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_messages WHERE job_id = $1`, [jobId]))[0]?.n;
+    expect(after).toBe(before);
+    expect((await job(jobId)).body.status).toBe("completed");
+    const failedTasks = await t.store.db.query(`SELECT last_error FROM tasks WHERE state = 'failed'`);
+    expect(failedTasks).toEqual([]);
+  });
+
+  it("a writer's comment becomes a message: 👀, re-dispatch on the same branch, tracking comment edited in place", async () => {
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/alice/permission`).reply(200, { permission: "write", role_name: "write", user: { login: "alice" } });
+    const reaction = nock(GITHUB_API).post(`/repos/${REPO}/issues/comments/9001/reactions`, { content: "eyes" }).reply(201, { id: 1, content: "eyes" });
+    const { sent } = expectDispatch();
+    const edits: string[] = [];
+    nock(GITHUB_API)
+      .patch(`/repos/${REPO}/issues/comments/555`, (body: { body: string }) => {
+        edits.push(body.body);
+        return true;
+      })
+      .times(3)
+      .reply(200, { id: 555 });
+    const delivery = issueComment(REPO, 7, { id: 9001, body: "@inkwell-docs please also add an example payload", login: "alice" });
+    expect((await deliver(t.url, "issue_comment", delivery)).status).toBe(200);
+    await drainTasks(t);
+    expect(reaction.isDone()).toBe(true);
+    expect(sent).toEqual([{ event_type: "inkwell-agent", client_payload: { job_id: jobId, run_attempt: 2 } }]);
+    const now = (await job(jobId)).body;
+    expect(now).toMatchObject({ status: "active", prLink: `https://github.com/${REPO}/pull/7`, source: { ref: `inkwell/${jobId}` } });
+    const messages = await t.store.db.query<{ prompt: string; source: string; author: string }>(`SELECT prompt, source, author FROM job_messages WHERE job_id = $1 ORDER BY seq`, [jobId]);
+    expect(messages.at(-1)).toEqual({ prompt: "please also add an example payload", source: "comment", author: "alice" });
+    expect(edits.at(-1)).toMatch(/⏳ Working/);
+    expect(edits.at(-1)).toMatch(/@alice/);
+
+    // GitHub redelivers: nothing happens twice.
+    await deliver(t.url, "issue_comment", delivery);
+    await drainTasks(t);
+    const again = await t.store.db.query(`SELECT 1 FROM job_messages WHERE job_id = $1`, [jobId]);
+    expect(again).toHaveLength(messages.length);
+  });
+
+  it("the second run sees every message, continues the same PR and reports", async () => {
+    const claim = await runner("claim", await runnerToken(), { jobId, runAttempt: 2, workflowRunId: 6001, workflowRunUrl: `https://github.com/${REPO}/actions/runs/6001` });
+    expect(claim.status).toBe(200);
+    expect(claim.body.job).toMatchObject({ runAttempt: 2, prNumber: 7, newMessagesFrom: 2 });
+    expect(claim.body.job.messages.map((m: { prompt: string }) => m.prompt)).toEqual(["Add a page about webhooks", "please also add an example payload"]);
+    nock(GITHUB_API).patch(`/repos/${REPO}/issues/comments/555`).times(3).reply(200, { id: 555 });
+    const res = await runner("report", await runnerToken(), { jobId, runAttempt: 2, outcome: "completed", pr: { number: 7, url: `https://github.com/${REPO}/pull/7` } });
+    expect(res.body).toMatchObject({ status: "completed", prLink: `https://github.com/${REPO}/pull/7` });
+    await drainTasks(t);
+  });
+
+  it("a review comment on the PR works the same way", async () => {
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/bob/permission`).reply(200, { permission: "admin", role_name: "admin", user: { login: "bob" } });
+    const reaction = nock(GITHUB_API).post(`/repos/${REPO}/pulls/comments/9201/reactions`).reply(201, {});
+    expectDispatch();
+    nock(GITHUB_API).patch(`/repos/${REPO}/issues/comments/555`).times(3).reply(200, { id: 555 });
+    await deliver(t.url, "pull_request_review_comment", reviewComment(REPO, 7, { id: 9201, body: "/inkwell fix the heading level here", login: "bob" }));
+    await drainTasks(t);
+    expect(reaction.isDone()).toBe(true);
+    expect((await job(jobId)).body.status).toBe("active");
+    const last = await t.store.db.query<{ prompt: string }>(`SELECT prompt FROM job_messages WHERE job_id = $1 ORDER BY seq DESC LIMIT 1`, [jobId]);
+    expect(last).toEqual([{ prompt: "fix the heading level here" }]);
+  });
+
+  it("closing the PR archives the job; later messages get 409", async () => {
+    nock(GITHUB_API).patch(`/repos/${REPO}/issues/comments/555`).times(3).reply(200, { id: 555 });
+    await deliver(t.url, "pull_request", pullRequest("closed", REPO, 7, `inkwell/${jobId}`, { merged: true }));
+    await drainTasks(t);
+    const archived = (await job(jobId)).body;
+    expect(archived.status).toBe("archived");
+    expect(archived.archivedAt).toMatch(/Z$/);
+    const msg = await t.call("POST", `/v2/agent/${projectId}/job/${jobId}/message`, { token: key, body: { prompt: "one more" } });
+    expect(msg.status).toBe(409);
+    // A late heartbeat from the cancelled run is told to stop.
+    const beat = await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 3, progress: "still going" });
+    expect(beat.status).toBe(409);
+  });
+});
+
+describe("runs that never report", () => {
+  it("a failed workflow run fails its claimed job with the conclusion", async () => {
+    expectDispatch();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Crash please" } });
+    await drainTasks(t);
+    await runner("claim", await runnerToken(), { jobId: created.body.id, runAttempt: 1, workflowRunId: 7001 });
+    await deliver(t.url, "workflow_run", workflowRunCompleted(REPO, 7001, "cancelled", `inkwell ${created.body.id} #1`));
+    await drainTasks(t);
+    const got = (await job(created.body.id)).body;
+    expect(got.status).toBe("failed");
+    expect(got.error).toMatch(/ended "cancelled" without reporting back: https:\/\/github.com\/acme\/docs\/actions\/runs\/7001/);
+  });
+
+  it("a run that failed before claiming is matched by its run name", async () => {
+    expectDispatch();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Never claimed" } });
+    await drainTasks(t);
+    await deliver(t.url, "workflow_run", workflowRunCompleted(REPO, 7002, "failure", `inkwell ${created.body.id} #1`));
+    await deliver(t.url, "workflow_run", workflowRunCompleted(REPO, 7003, "success", "inkwell somethingelse #1"));
+    await drainTasks(t);
+    expect((await job(created.body.id)).body).toMatchObject({ status: "failed", error: expect.stringMatching(/"failure"/) });
+  });
+
+  it("the watchdog fails an active job with no heartbeat for the job timeout", async () => {
+    expectDispatch();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Go quiet" } });
+    await drainTasks(t);
+    expect(await failStalledJobs(t.store.db, 60)).toEqual([]);
+    await t.store.db.query(`UPDATE jobs SET last_activity_at = now() - interval '61 minutes' WHERE id = $1`, [created.body.id]);
+    expect(await failStalledJobs(t.store.db, 60)).toEqual([created.body.id]);
+    const got = (await job(created.body.id)).body;
+    expect(got).toMatchObject({ status: "failed", error: expect.stringMatching(/No heartbeat from the runner for 60 minutes/) });
+    expect(await events(created.body.id)).toContain("run_failed");
+  });
+
+  it("a late report after the watchdog gave up changes nothing", async () => {
+    expectDispatch();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Slow" } });
+    await drainTasks(t);
+    await runner("claim", await runnerToken(), { jobId: created.body.id, runAttempt: 1, workflowRunId: 8001 });
+    await t.store.db.query(`UPDATE jobs SET last_activity_at = now() - interval '2 hours' WHERE id = $1`, [created.body.id]);
+    await failStalledJobs(t.store.db, 60);
+    const late = await runner("report", await runnerToken(), { jobId: created.body.id, runAttempt: 1, outcome: "completed", pr: null });
+    expect(late.status).toBe(200);
+    expect(late.body.status).toBe("failed");
+  });
+});

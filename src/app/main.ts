@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "./config.js";
 import { resolveAdminToken } from "./admin-token.js";
 import { GitHubApi } from "./github/github-api.js";
-import { createProbot } from "./github/webhooks.js";
+import { startWebhookProxy } from "./github/webhook-proxy.js";
+import { createProbot, WEBHOOK_PATH } from "./github/webhooks.js";
 import { setupGuide } from "./github/setup-guide.js";
 import { createLogger } from "./logger.js";
 import { createInkwellServer } from "./server.js";
@@ -34,12 +35,14 @@ async function main(): Promise<void> {
   const inkwell = await createInkwellServer({ config, db, log, adminToken: admin.token, github, version: packageVersion() });
   const { url } = await inkwell.listen(config.port, config.host);
   log.info({ url, version: packageVersion() }, "Inkwell is listening");
+  const stopProxy = config.app && config.webhookProxyUrl ? await startWebhookProxy(config.webhookProxyUrl, `${url}${WEBHOOK_PATH}`, log) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down: finishing in-flight requests");
+    await stopProxy?.();
     await inkwell.close();
     await db.close();
     log.info("stopped");

@@ -267,7 +267,24 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
   });
 
   it("closing the PR archives the job; later messages get 409", async () => {
-    nock(GITHUB_API).patch(`/repos/${REPO}/issues/comments/555`).times(3).reply(200, { id: 555 });
+    nock.cleanAll();
+    tokenRequests = nockAppAuth(INSTALLATION);
+    const edits: string[] = [];
+    const created: unknown[] = [];
+    nock(GITHUB_API)
+      .persist()
+      .patch(`/repos/${REPO}/issues/comments/555`, (body: { body: string }) => {
+        edits.push(body.body);
+        return true;
+      })
+      .reply(200, { id: 555 });
+    nock(GITHUB_API)
+      .persist()
+      .post(`/repos/${REPO}/issues/7/comments`, (body) => {
+        created.push(body);
+        return true;
+      })
+      .reply(201, { id: 556 });
     await deliver(t.url, "pull_request", pullRequest("closed", REPO, 7, `inkwell/${jobId}`, { merged: true }));
     await drainTasks(t);
     const archived = (await job(jobId)).body;
@@ -275,6 +292,8 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(archived.archivedAt).toMatch(/Z$/);
     const msg = await t.call("POST", `/v2/agent/${projectId}/job/${jobId}/message`, { token: key, body: { prompt: "one more" } });
     expect(msg.status).toBe(409);
+    expect(edits.at(-1)).toMatch(/### Inkwell · 📦 Archived/);
+    expect(created).toEqual([]);
     // A late heartbeat from the cancelled run is told to stop.
     const beat = await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 3, progress: "still going" });
     expect(beat.status).toBe(409);

@@ -54,3 +54,31 @@ describe("GitHub webhooks with App credentials", () => {
     expect((await t.call("GET", "/healthz")).status).toBe(200);
   });
 });
+
+describe("WEBHOOK_PROXY_URL relay (smee)", () => {
+  it("relays a delivery from the channel to the webhook path, signature intact", async () => {
+    const { createServer } = await import("node:http");
+    const { pino } = await import("pino");
+    const { startWebhookProxy } = await import("../../src/app/github/webhook-proxy.js");
+    const body = { action: "deleted", installation: { id: 31337 }, repositories: [], sender: { login: "octocat", type: "User" } };
+    const raw = JSON.stringify(body);
+    const channel = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
+      res.write("event: ready\ndata: {}\n\n");
+      const message = { "x-github-event": "installation", "x-github-delivery": "relay-1", "x-hub-signature-256": sign(raw), body, timestamp: Date.now() };
+      setTimeout(() => res.write(`data: ${JSON.stringify(message)}\n\n`), 50);
+    });
+    await new Promise<void>((resolve) => channel.listen(0, "127.0.0.1", resolve));
+    const port = (channel.address() as { port: number }).port;
+    const stop = await startWebhookProxy(`http://127.0.0.1:${port}/channel`, `${t.url}/api/github/webhooks`, pino({ level: "silent" }));
+    let rows: unknown[] = [];
+    for (let i = 0; i < 100 && rows.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      rows = await t.store.db.query(`SELECT kind FROM tasks WHERE dedupe_key = 'event:relay-1'`);
+    }
+    await stop();
+    channel.closeAllConnections();
+    channel.close();
+    expect(rows).toEqual([{ kind: "github_event" }]);
+  });
+});

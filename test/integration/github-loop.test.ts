@@ -300,6 +300,21 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
   });
 });
 
+describe("a PR opened on a job's branch", () => {
+  it("sets prLink when the report was lost, and ignores branches that are not a job's", async () => {
+    expectDispatch();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Report gets lost" } });
+    await drainTasks(t);
+    const comment = nock(GITHUB_API).post(`/repos/${REPO}/issues/31/comments`).reply(201, { id: 777 });
+    await deliver(t.url, "pull_request", pullRequest("opened", REPO, 31, `inkwell/${created.body.id}`));
+    await deliver(t.url, "pull_request", pullRequest("opened", REPO, 32, "feature/unrelated"));
+    await deliver(t.url, "pull_request", pullRequest("opened", REPO, 33, "inkwell/nosuchjob"));
+    await drainTasks(t);
+    expect((await job(created.body.id)).body.prLink).toBe(`https://github.com/${REPO}/pull/31`);
+    expect(comment.isDone()).toBe(true);
+  });
+});
+
 describe("runs that never report", () => {
   it("a failed workflow run fails its claimed job with the conclusion", async () => {
     expectDispatch();

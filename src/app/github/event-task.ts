@@ -24,6 +24,9 @@ export interface EventTaskOptions {
 const WRITERS = new Set(["admin", "maintain", "write"]);
 const FAILED_CONCLUSIONS = new Set(["failure", "cancelled", "timed_out", "startup_failure", "stale"]);
 
+/** The run name of the example workflow: how a run that dies before claiming is matched to its job. */
+export const RUN_NAME_PATTERN = /\binkwell ([a-z0-9]{1,64})(?: #(\d+))?/;
+
 const jobIdFromBranch = (ref: string) => /^inkwell\/([a-z0-9]{1,64})$/.exec(ref)?.[1] ?? null;
 
 async function jobInRepo(db: Queryable, jobId: string, repo: string): Promise<(JobRow & { installation_id: string | number | null }) | undefined> {
@@ -107,7 +110,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
         `SELECT job_id, run_attempt, reported_at FROM job_runs WHERE workflow_run_id = $1`,
         [event.runId],
       );
-      const titled = /\binkwell ([a-z0-9]{1,64})(?: #(\d+))?/.exec(event.title);
+      const titled = RUN_NAME_PATTERN.exec(event.title);
       const jobId = byRun?.job_id ?? titled?.[1];
       if (!jobId || byRun?.reported_at) return { skipped: "no unreported run of a job" };
       const job = await jobInRepo(db, jobId, event.repo);

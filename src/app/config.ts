@@ -27,6 +27,7 @@ const envSchema = z.object({
   INKWELL_HEARTBEAT_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   INKWELL_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/).optional(),
   INKWELL_COMMAND: z.string().regex(/^\S+$/).default("/inkwell"),
+  INKWELL_WORKFLOW_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(180),
 });
 
 export interface Config {
@@ -50,6 +51,7 @@ export interface Config {
   heartbeatSeconds: number;
   appSlug: string | undefined;
   command: string;
+  workflowCheckSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     heartbeatSeconds: e.INKWELL_HEARTBEAT_SECONDS,
     appSlug: e.INKWELL_APP_SLUG,
     command: e.INKWELL_COMMAND,
+    workflowCheckSeconds: e.INKWELL_WORKFLOW_CHECK_SECONDS,
   };
 }
 

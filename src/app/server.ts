@@ -13,6 +13,7 @@ import type { GitHubApi } from "./github/github-api.js";
 import { GitHubDispatcher } from "./github/github-dispatcher.js";
 import { OidcVerifier } from "./github/oidc.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
+import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.js";
 import { createWebhookMiddleware, WEBHOOK_PATH, type NodeMiddleware } from "./github/webhooks.js";
 import { TRACKING_TASK } from "./domain/jobs.js";
 import { enqueueTask } from "./tasks/tasks.js";
@@ -61,8 +62,16 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const github = options.github ?? null;
   const dispatcher =
     options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(config.publicUrl ?? `http://localhost:${config.port}/`));
-  const handlers: Record<string, TaskHandler> = { [DISPATCH_TASK]: dispatchTask(db, dispatcher) };
+  const checkWorkflow = github && !options.dispatcher;
+  const handlers: Record<string, TaskHandler> = {
+    [DISPATCH_TASK]: dispatchTask(db, dispatcher, async (tx, dispatched) => {
+      if (checkWorkflow) {
+        await enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds);
+      }
+    }),
+  };
   if (github) {
+    handlers[WORKFLOW_CHECK_TASK] = workflowCheckTask(db, github.api);
     handlers[EVENT_TASK] = githubEventTask(
       db,
       github.api,

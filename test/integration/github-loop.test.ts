@@ -1,6 +1,7 @@
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failStalledJobs } from "../../src/app/domain/watchdog.js";
+import { workflowCheckTask } from "../../src/app/github/workflow-check.js";
 import { installationCreated, installationDeleted, installationRepositories, issueComment, pullRequest, reviewComment, workflowRunCompleted } from "../fixtures/webhooks.js";
 import { drainTasks } from "../helpers/drain.js";
 import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "../helpers/github.js";
@@ -211,6 +212,15 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(failedTasks).toEqual([]);
   });
 
+  it("a delivery whose processing fails is answered at once, retried, then kept with its error", async () => {
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/dave/permission`).times(3).reply(403, { message: "Resource not accessible by integration" });
+    const res = await deliver(t.url, "issue_comment", issueComment(REPO, 7, { id: 9301, body: "@inkwell-docs do it", login: "dave" }));
+    expect(res.status).toBe(200);
+    await drainTasks(t);
+    const [task] = await t.store.db.query<{ state: string; tries: number; last_error: string }>(`SELECT state, tries, last_error FROM tasks WHERE dedupe_key = $1`, [`event:${res.deliveryId}`]);
+    expect(task).toMatchObject({ state: "failed", tries: 3, last_error: expect.stringMatching(/Resource not accessible by integration/) });
+  });
+
   it("a writer's comment becomes a message: 👀, re-dispatch on the same branch, tracking comment edited in place", async () => {
     nock(GITHUB_API).get(`/repos/${REPO}/collaborators/alice/permission`).reply(200, { permission: "write", role_name: "write", user: { login: "alice" } });
     const reaction = nock(GITHUB_API).post(`/repos/${REPO}/issues/comments/9001/reactions`, { content: "eyes" }).reply(201, { id: 1, content: "eyes" });
@@ -312,6 +322,42 @@ describe("a PR opened on a job's branch", () => {
     await drainTasks(t);
     expect((await job(created.body.id)).body.prLink).toBe(`https://github.com/${REPO}/pull/31`);
     expect(comment.isDone()).toBe(true);
+  });
+});
+
+describe("a dispatch that starts nothing", () => {
+  it("fails the job saying the workflow is missing, and leaves it alone when the workflow exists", async () => {
+    const check = workflowCheckTask(t.store.db, fakeGitHubApp().api);
+    expectDispatch();
+    const missing = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "No workflow here" } });
+    expectDispatch();
+    const present = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Workflow exists" } });
+    await drainTasks(t);
+    const pending = await t.store.db.query<{ dedupe_key: string }>(`SELECT dedupe_key FROM tasks WHERE kind = 'workflow_check' AND state = 'pending' AND dedupe_key LIKE $1`, [`%${missing.body.id}%`]);
+    expect(pending).toHaveLength(1);
+
+    const workflows = (paths: string[]) =>
+      nock(GITHUB_API)
+        .get(`/repos/${REPO}/actions/workflows`)
+        .query(true)
+        .reply(200, { total_count: paths.length, workflows: paths.map((path, i) => ({ id: i + 1, name: path, path, state: "active" })) });
+    const contents = (path: string, text: string) =>
+      nock(GITHUB_API).get(`/repos/${REPO}/contents/${encodeURIComponent(path)}`).reply(200, { type: "file", path, encoding: "base64", content: Buffer.from(text).toString("base64") });
+
+    workflows([".github/workflows/ci.yml"]);
+    contents(".github/workflows/ci.yml", "on: [push]\njobs: {}\n");
+    expect(await check.run({ jobId: missing.body.id, runAttempt: 1 }, 1)).toEqual({ ok: true });
+    expect((await job(missing.body.id)).body).toMatchObject({ status: "failed", error: expect.stringMatching(/No workflow in acme\/docs runs on repository_dispatch "inkwell-agent"/) });
+
+    workflows([".github/workflows/ci.yml", ".github/workflows/inkwell.yml"]);
+    contents(".github/workflows/ci.yml", "on: [push]\n");
+    contents(".github/workflows/inkwell.yml", "on:\n  repository_dispatch:\n    types: [inkwell-agent]\n");
+    expect(await check.run({ jobId: present.body.id, runAttempt: 1 }, 1)).toEqual({ skipped: "workflow present: .github/workflows/inkwell.yml" });
+    expect((await job(present.body.id)).body.status).toBe("active");
+
+    // Claimed in time: no GitHub call at all.
+    await runner("claim", await runnerToken(), { jobId: present.body.id, runAttempt: 1, workflowRunId: 9901 });
+    expect(await check.run({ jobId: present.body.id, runAttempt: 1 }, 1)).toMatchObject({ skipped: expect.any(String) });
   });
 });
 

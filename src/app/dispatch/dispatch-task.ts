@@ -8,7 +8,12 @@ import type { Dispatcher } from "./dispatcher.js";
 const payloadSchema = z.object({ jobId: z.string(), runAttempt: z.int() });
 
 /** The `dispatch` task: start one run of a job in its repository, if the job still wants it. */
-export function dispatchTask(db: Queryable, dispatcher: Dispatcher): TaskHandler {
+export function dispatchTask(
+  db: Queryable,
+  dispatcher: Dispatcher,
+  /** Runs in the transaction that records a successful dispatch (e.g. to queue a follow-up check). */
+  afterDispatch?: (tx: Queryable, dispatched: { jobId: string; runAttempt: number }) => Promise<void>,
+): TaskHandler {
   return {
     async run(payload): Promise<TaskOutcome> {
       const { jobId, runAttempt } = payloadSchema.parse(payload);
@@ -33,6 +38,7 @@ export function dispatchTask(db: Queryable, dispatcher: Dispatcher): TaskHandler
         `INSERT INTO job_events (job_id, type, from_status, to_status, cause, detail) VALUES ($1, 'dispatched', 'active', 'active', 'dispatcher', $2)`,
         [jobId, `run attempt ${runAttempt}`],
       );
+      await afterDispatch?.(tx, { jobId, runAttempt });
     },
     async onGiveUp(tx, payload, error) {
       const { jobId, runAttempt } = payloadSchema.parse(payload);

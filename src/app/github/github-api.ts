@@ -65,6 +65,19 @@ export class GitHubApi {
     await octokit.request("POST /repos/{owner}/{repo}/dispatches", { ...split(fullName), event_type: eventType, client_payload: clientPayload });
   }
 
+  /** Paths of the repository's active workflows that run on repository_dispatch of `eventType`. */
+  async workflowsFor(installationId: number, fullName: string, eventType: string): Promise<string[]> {
+    const octokit = await this.installation(installationId);
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/actions/workflows", { ...split(fullName), per_page: 100 });
+    const found: string[] = [];
+    for (const workflow of data.workflows.filter((w) => w.state === "active" && w.path.startsWith(".github/workflows/"))) {
+      const file = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...split(fullName), path: workflow.path });
+      const content = "content" in file.data && typeof file.data.content === "string" ? Buffer.from(file.data.content, "base64").toString("utf8") : "";
+      if (content.includes("repository_dispatch") && content.includes(eventType)) found.push(workflow.path);
+    }
+    return found;
+  }
+
   async permission(installationId: number, fullName: string, username: string): Promise<RepoPermission> {
     const octokit = await this.installation(installationId);
     try {

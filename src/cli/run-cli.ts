@@ -162,7 +162,7 @@ const projectFields = (p: ProjectView) =>
     ["base ref", p.ref ?? "(default branch)"],
     ["model", p.model],
     ["rate limit", `${p.rateLimitPerHour}/hour`],
-    ["app installed", p.installation.installed ? `yes (installation ${p.installation.id})` : "no"],
+    ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
     ["created", p.createdAt],
   ]);
 

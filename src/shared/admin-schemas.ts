@@ -35,7 +35,7 @@ export const projectSchema = z
     ref: z.string().nullable(),
     model: z.string(),
     rateLimitPerHour: z.int(),
-    installation: z.object({ installed: z.boolean(), id: z.int().nullable() }),
+    installation: z.object({ installed: z.boolean(), id: z.int().nullable(), suspended: z.boolean() }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -86,11 +86,23 @@ describe("installations become projects", () => {
     await deliver(t.url, "installation_repositories", installationRepositories(43, "removed", [{ full_name: "acme/handbook", id: 1003 }]));
     await drainTasks(t);
     got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
-    expect(got.body.installation).toEqual({ installed: false, id: null });
+    expect(got.body.installation).toEqual({ installed: false, id: null, suspended: false });
 
     nock(GITHUB_API).get("/repos/acme/handbook").reply(200, { id: 1003, full_name: "acme/handbook", default_branch: "main", archived: false });
     await deliver(t.url, "installation", installationCreated(43, [{ full_name: "acme/handbook", id: 1003 }]));
     await drainTasks(t);
+    await deliver(t.url, "installation", { ...installationDeleted(43), action: "suspend" });
+    await drainTasks(t);
+    got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
+    expect(got.body.installation).toEqual({ installed: true, id: 43, suspended: true });
+    const handbookKey = (await t.call("POST", `/admin/projects/${made.body.id}/keys`, { token: ADMIN_TOKEN })).body.key;
+    const suspendedJob = await t.call("POST", `/v2/agent/${made.body.id}/job`, { token: handbookKey, body: { prompt: "while suspended" } });
+    await drainTasks(t);
+    expect((await t.call("GET", `/v2/agent/${made.body.id}/job/${suspendedJob.body.id}`, { token: handbookKey })).body.error).toMatch(/suspended/);
+    await deliver(t.url, "installation", { ...installationDeleted(43), action: "unsuspend" });
+    await drainTasks(t);
+    got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
+    expect(got.body.installation.suspended).toBe(false);
     await deliver(t.url, "installation", installationDeleted(43));
     await drainTasks(t);
     got = await t.call("GET", `/admin/projects/${made.body.id}`, { token: ADMIN_TOKEN });
@@ -208,7 +220,7 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     const after = (await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_messages WHERE job_id = $1`, [jobId]))[0]?.n;
     expect(after).toBe(before);
     expect((await job(jobId)).body.status).toBe("completed");
-    const failedTasks = await t.store.db.query(`SELECT last_error FROM tasks WHERE state = 'failed'`);
+    const failedTasks = await t.store.db.query(`SELECT last_error FROM tasks WHERE state = 'failed' AND kind = 'github_event'`);
     expect(failedTasks).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ export interface Project {
   model: string;
   rateLimitPerHour: number | null;
   installationId: number | null;
+  installationSuspended: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,6 +26,7 @@ interface ProjectRow {
   model: string;
   rate_limit_per_hour: number | null;
   installation_id: string | number | null;
+  installation_suspended: boolean;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -38,6 +40,7 @@ const toProject = (row: ProjectRow): Project => ({
   model: row.model,
   rateLimitPerHour: row.rate_limit_per_hour,
   installationId: row.installation_id === null ? null : Number(row.installation_id),
+  installationSuspended: row.installation_suspended,
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
 });

@@ -77,7 +77,8 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
     context: {
       id: job.id,
       runAttempt: job.run_attempt,
-      repository: job.repo_full_name,
+      // As GitHub spells it (repo_full_name is lower-cased for matching).
+      repository: new URL(job.repository).pathname.replace(/^\/+/, ""),
       branch: job.branch,
       baseRef: job.base_ref,
       prNumber: job.pr_number,

@@ -19,7 +19,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     ref: project.baseRef,
     model: project.model,
     rateLimitPerHour: project.rateLimitPerHour ?? config.rateLimitPerHour,
-    installation: { installed: project.installationId !== null, id: project.installationId },
+    installation: { installed: project.installationId !== null, id: project.installationId, suspended: project.installationSuspended },
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
   });

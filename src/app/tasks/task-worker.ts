@@ -110,10 +110,14 @@ export class TaskWorker {
   }
 
   async #pump(): Promise<void> {
+    let drained = false;
     try {
       while (!this.#stopped && this.#inFlight.size < this.#options.concurrency) {
         const task = await this.#claim();
-        if (!task) break;
+        if (!task) {
+          drained = true;
+          break;
+        }
         const running: Promise<void> = this.#execute(task).finally(() => {
           this.#inFlight.delete(running);
           this.kick();
@@ -123,8 +127,10 @@ export class TaskWorker {
       await this.#prune();
     } catch (error) {
       this.log.error({ err: error }, "task queue scan failed; retrying on the next poll");
+      drained = true;
     }
-    await this.#scheduleNext();
+    // While tasks run, each completion pumps again; the next wake-up only matters once idle.
+    if (drained || this.#inFlight.size === 0) await this.#scheduleNext();
   }
 
   async #claim(): Promise<TaskRow | undefined> {

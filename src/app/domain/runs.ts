@@ -144,6 +144,7 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     ...(report.outcome === "failed" ? { error: report.error } : { detail: pr ? pr.url : "no changes" }),
   });
   const after = (await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1`, [job.id])) as JobRow;
+  // The PR may have been set by this very report: the update applyTrigger queued saw none.
   await queueTrackingUpdate(tx, after);
   if (moved && (after.status === "completed" || after.status === "failed")) {
     const queued = await tx.query(`SELECT 1 FROM job_messages WHERE job_id = $1 AND run_attempt IS NULL LIMIT 1`, [job.id]);

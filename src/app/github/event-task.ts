@@ -132,7 +132,6 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
       const author = event.author;
       if (author.type !== "User" || author.login.endsWith("[bot]") || event.viaApp) return { skipped: "comment by a bot or an app" };
       const slug = await github.appSlug();
-      if (author.login.toLowerCase() === `${slug}[bot]`) return { skipped: "our own comment" };
       const prompt = instructionIn(event.body, slug, options.command);
       if (!prompt) return { skipped: "comment does not address the agent" };
       const job = await queryOne<{ id: string; project_id: string; status: string }>(

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { applyTrigger } from "../domain/jobs.js";
+import { applyTrigger, recordEvent } from "../domain/jobs.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne } from "../store/db.js";
 import type { TaskHandler, TaskOutcome } from "../tasks/task-worker.js";
 import type { Dispatcher } from "./dispatcher.js";
+import type { DispatchTaskPayload } from "../domain/jobs.js";
 
-const payloadSchema = z.object({ jobId: z.string(), runAttempt: z.int() });
+const payloadSchema = z.object({ jobId: z.string(), runAttempt: z.int() }) satisfies z.ZodType<DispatchTaskPayload>;
 
 /** The `dispatch` task: start one run of a job in its repository, if the job still wants it. */
 export function dispatchTask(
@@ -34,10 +35,7 @@ export function dispatchTask(
     },
     async onDone(tx, payload) {
       const { jobId, runAttempt } = payloadSchema.parse(payload);
-      await tx.query(
-        `INSERT INTO job_events (job_id, type, from_status, to_status, cause, detail) VALUES ($1, 'dispatched', 'active', 'active', 'dispatcher', $2)`,
-        [jobId, `run attempt ${runAttempt}`],
-      );
+      await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", `run attempt ${runAttempt}`);
       await afterDispatch?.(tx, { jobId, runAttempt });
     },
     async onGiveUp(tx, payload, error) {

@@ -66,10 +66,18 @@ export async function recordEvent(
 }
 
 export const DISPATCH_TASK = "dispatch";
-export const dispatchTaskKey = (jobId: string, runAttempt: number) => `dispatch:${jobId}:${runAttempt}`;
+export interface DispatchTaskPayload {
+  jobId: string;
+  runAttempt: number;
+}
+
+/** Kind, dedupe key and payload of the task that dispatches one run: one definition for both ways it is queued. */
+function dispatchTaskRow(jobId: string, runAttempt: number): [kind: string, key: string, payload: DispatchTaskPayload] {
+  return [DISPATCH_TASK, `dispatch:${jobId}:${runAttempt}`, { jobId, runAttempt }];
+}
 
 async function enqueueDispatch(tx: Queryable, jobId: string, runAttempt: number) {
-  await enqueueTask(tx, DISPATCH_TASK, dispatchTaskKey(jobId, runAttempt), { jobId, runAttempt });
+  await enqueueTask(tx, ...dispatchTaskRow(jobId, runAttempt));
 }
 
 async function insertMessage(
@@ -128,6 +136,7 @@ export async function createJob(
   }
   await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
   const id = newId();
+  const [dispatchKind, dispatchKey, dispatchPayload] = dispatchTaskRow(id, 1);
   // One statement for the four rows: each statement is a round trip (and a parse) on the hot path.
   const rows = await tx.query<JobRow>(
     `WITH job AS (
@@ -150,9 +159,9 @@ export async function createJob(
       project.model,
       input.idempotencyKey,
       input.prompt,
-      DISPATCH_TASK,
-      dispatchTaskKey(id, 1),
-      JSON.stringify({ jobId: id, runAttempt: 1 }),
+      dispatchKind,
+      dispatchKey,
+      JSON.stringify(dispatchPayload),
     ],
   );
   const row = rows[0] as JobRow;

@@ -19,10 +19,20 @@ const result = await build({
   outfile,
   write: !check,
   legalComments: "none",
+  // Keeps the committed bundle under the 3 MB budget and quick to load (cold start).
+  minify: true,
+  metafile: true,
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __inkwellCreateRequire } from 'node:module'; const require = __inkwellCreateRequire(import.meta.url);" },
   logLevel: "warning",
 });
+
+// The Action must never carry the service: no probot, nothing from src/app.
+const forbidden = Object.keys(result.metafile.inputs).filter((input) => /node_modules\/probot\/|^src\/app\//.test(input));
+if (forbidden.length > 0) {
+  console.error(`The Action bundle pulls in service code: ${forbidden.slice(0, 5).join(", ")}`);
+  process.exit(1);
+}
 
 if (check) {
   const fresh = result.outputFiles?.[0]?.text ?? "";

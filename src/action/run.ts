@@ -1,15 +1,43 @@
 import * as core from "@actions/core";
+import { readDispatchedRun } from "./dispatch-event.js";
 import { checkEnvironment } from "./environment.js";
+import { InkwellClient } from "./inkwell-client.js";
+import { INPUT_DEFAULTS, readInputs } from "./inputs.js";
+import { runJob } from "./job-run.js";
 
 /** Reads inputs and the runner environment, and owns the run's outcome (`core.setFailed`). */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const problems = checkEnvironment(env, { inkwellUrl: core.getInput("inkwell-url") });
-  if (problems.length > 0) {
-    core.setFailed(`Inkwell cannot run here: ${problems.join("; ")}`);
-    return;
+  try {
+    const problems = checkEnvironment(env, { inkwellUrl: core.getInput("inkwell-url") });
+    if (problems.length > 0) {
+      core.setFailed(`Inkwell cannot run here: ${problems.join("; ")}`);
+      return;
+    }
+    const inputs = readInputs((name: keyof typeof INPUT_DEFAULTS) => core.getInput(name));
+    if (inputs.apiKey) core.setSecret(inputs.apiKey);
+    const dispatched = await readDispatchedRun(env);
+    core.setOutput("job-id", dispatched.jobId);
+    const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+    const runId = Number(env.GITHUB_RUN_ID ?? 0);
+    const outcome = await runJob({
+      inputs,
+      dispatched,
+      inkwell: new InkwellClient({ baseUrl: inputs.inkwellUrl, idToken: (audience) => core.getIDToken(audience) }),
+      env: {
+        workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+        repository: env.GITHUB_REPOSITORY ?? "",
+        serverUrl,
+        apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
+        runId,
+        runUrl: runId ? `${serverUrl.replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}/actions/runs/${runId}` : null,
+      },
+      log: { info: core.info, warning: core.warning, secret: core.setSecret },
+    });
+    core.setOutput("status", outcome.status);
+    core.setOutput("pr-url", outcome.prUrl ?? "");
+    if (outcome.status === "failed") core.setFailed(`Inkwell job ${outcome.jobId} failed: ${outcome.error}`);
+  } catch (error) {
+    core.setOutput("status", "failed");
+    core.setFailed(error instanceof Error ? error.message : String(error));
   }
-  core.setFailed(
-    `The Inkwell agent runner is not available in this version of the Action (workflow run ${env.GITHUB_RUN_ID} in ${env.GITHUB_REPOSITORY}). ` +
-      "Pin a release of the Action that includes the runner.",
-  );
 }

@@ -39,6 +39,7 @@ export const claimResponseSchema = z
       newMessagesFrom: z.int().meta({ description: "seq of the first message this run is the first to see." }),
       limits: z.object({ timeoutMinutes: z.int(), heartbeatSeconds: z.int() }),
     }),
+    appSlug: z.string().nullable().meta({ description: "The App's slug: commits are authored as <slug>[bot]. null when GitHub did not say." }),
     token: z.object({
       value: z.string().meta({ description: "Installation token for this repository only: contents, pull requests and issues write." }),
       expiresAt: z.string(),

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { globToRegExp } from "./glob.js";
@@ -27,13 +28,19 @@ export class DocsWorkspace {
   readonly #changed = new Set<string>();
   #written = 0;
   #files: string[] | null = null;
+  readonly #contents = new Map<string, string[] | null>();
 
+  readonly #extraFiles: Set<string>;
+
+  /** `extraFiles`: repository-relative files outside the docs directory the agent may also edit (navigation). */
   constructor(
     readonly repoRoot: string,
     readonly docsDir: string,
     readonly limits: WorkspaceLimits = DEFAULT_LIMITS,
+    extraFiles: string[] = [],
   ) {
     this.#docsRoot = path.resolve(repoRoot, docsDir);
+    this.#extraFiles = new Set(extraFiles.map((file) => path.posix.normalize(file)));
   }
 
   /** Repository-relative paths written, edited, moved or deleted in this run. */
@@ -51,10 +58,12 @@ export class DocsWorkspace {
     const segments = normalized.split("/");
     if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s.toLowerCase()))) throw new ToolError(`${relative}: .git/ and .github/ are off limits`);
     const absolute = path.resolve(this.repoRoot, normalized);
-    const inside = path.relative(this.#docsRoot, absolute);
+    const extra = this.#extraFiles.has(normalized);
+    const root = extra ? path.resolve(this.repoRoot) : this.#docsRoot;
+    const inside = path.relative(root, absolute);
     if (inside.startsWith("..") || path.isAbsolute(inside)) throw new ToolError(`${relative}: outside the docs directory (${this.docsDir})`);
-    // No symlink anywhere from the docs root down, whether it exists yet or not.
-    let current = this.#docsRoot;
+    // No symlink anywhere from the root down, whether it exists yet or not.
+    let current = root;
     for (const part of inside === "" ? [] : inside.split(path.sep)) {
       current = path.join(current, part);
       const stat = await lstat(current).catch(() => null);
@@ -121,7 +130,7 @@ export class DocsWorkspace {
 
   /** Repository-relative files of the docs directory, optionally filtered by a glob. */
   async list(glob?: string): Promise<string[]> {
-    this.#files ??= await this.#walk(this.#docsRoot);
+    this.#files ??= [...new Set([...(await this.#walk(this.#docsRoot)), ...[...this.#extraFiles].filter((file) => existsSync(path.join(this.repoRoot, file)))])].sort();
     if (!glob) return this.#files;
     const pattern = globToRegExp(glob);
     return this.#files.filter((file) => pattern.test(file));
@@ -138,10 +147,8 @@ export class DocsWorkspace {
     const limit = options.limit ?? 200;
     const hits: string[] = [];
     for (const file of await this.list(options.glob)) {
-      const absolute = path.join(this.repoRoot, file);
-      const stat = await lstat(absolute);
-      if (stat.size > this.limits.maxFileBytes) continue;
-      const lines = (await readFile(absolute, "utf8")).split("\n");
+      const lines = await this.#lines(file);
+      if (!lines) continue;
       for (let i = 0; i < lines.length; i++) {
         if (regex.test(lines[i] as string)) {
           hits.push(`${file}:${i + 1}: ${(lines[i] as string).slice(0, 300)}`);
@@ -152,8 +159,20 @@ export class DocsWorkspace {
     return hits;
   }
 
+  /** Lines of a listed file, cached for searches: the agent is the only writer during a run. */
+  async #lines(file: string): Promise<string[] | null> {
+    const cached = this.#contents.get(file);
+    if (cached !== undefined) return cached;
+    const absolute = path.join(this.repoRoot, file);
+    const stat = await lstat(absolute).catch(() => null);
+    const lines = stat && stat.size <= this.limits.maxFileBytes ? (await readFile(absolute, "utf8")).split("\n") : null;
+    this.#contents.set(file, lines);
+    return lines;
+  }
+
   #touch(relative: string, structural: boolean) {
     this.#changed.add(relative);
+    this.#contents.delete(relative);
     if (structural) this.#files = null;
   }
 

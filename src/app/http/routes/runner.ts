@@ -33,7 +33,10 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
       services.log.warn({ err: error, jobId: request.jobId }, "could not mint the runner's repository token");
       throw new HttpError(502, "GitHub did not issue a repository token for this run; claim again (the claim is kept for this workflow run)");
     }
-    const body: ClaimResponse = { job: claimed.context, token };
+    const appSlug = await runner()
+      .github.appSlug()
+      .catch(() => null);
+    const body: ClaimResponse = { job: claimed.context, appSlug, token };
     return { status: 200, body };
   });
 

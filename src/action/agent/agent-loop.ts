@@ -1,0 +1,139 @@
+import { APICallError, generateText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+
+export interface AgentCaps {
+  /** Model calls in the whole run (all repair rounds included). */
+  maxTurns: number;
+  /** Output tokens in the whole run; each call may use at most what is left. */
+  maxOutputTokens: number;
+  /** Longest a single model request may take before it is abandoned and retried. */
+  requestTimeoutMs: number;
+}
+
+export interface RetryPolicy {
+  /** Tries per model call, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 2_000, maxDelayMs: 60_000 };
+const MAX_OUTPUT_TOKENS_PER_CALL = 16_384;
+
+/** The conversation and what it has cost so far; kept across repair rounds. */
+export interface AgentSession {
+  system: string;
+  messages: ModelMessage[];
+  turns: number;
+  usage: { inputTokens: number; outputTokens: number };
+  /** The model id the provider says answered (it may differ from the one asked for). */
+  modelId: string | null;
+}
+
+export type StopReason = "max-turns" | "max-output-tokens" | "timeout" | "cancelled";
+
+/** The run hit one of its hard caps, or was stopped from outside. */
+export class AgentStopped extends Error {
+  constructor(
+    readonly reason: StopReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The model provider kept failing (after retries, when retrying made sense). */
+export class ModelProviderError extends Error {}
+
+export interface AgentRoundOptions {
+  model: LanguageModel;
+  tools: ToolSet;
+  caps: AgentCaps;
+  /** Aborted when the run must stop: its reason is a StopReason. */
+  signal: AbortSignal;
+  retry?: RetryPolicy;
+  onTurn?: (session: AgentSession) => void;
+}
+
+/**
+ * Lets the model work until it answers without calling a tool, one model call per turn, and
+ * returns that answer. Caps are checked before every call, so a model that never stops is stopped.
+ */
+export async function runAgentRound(session: AgentSession, options: AgentRoundOptions): Promise<string> {
+  for (;;) {
+    throwIfStopped(options.signal);
+    if (session.turns >= options.caps.maxTurns) {
+      throw new AgentStopped("max-turns", `the agent did not finish within max-turns (${options.caps.maxTurns} model calls)`);
+    }
+    const remaining = options.caps.maxOutputTokens - session.usage.outputTokens;
+    if (remaining <= 0) {
+      throw new AgentStopped("max-output-tokens", `the agent used its whole output budget (max-output-tokens ${options.caps.maxOutputTokens}) before finishing`);
+    }
+    const result = await withRetries(options, () =>
+      generateText({
+        model: options.model,
+        system: session.system,
+        messages: session.messages,
+        tools: options.tools,
+        maxOutputTokens: Math.min(remaining, MAX_OUTPUT_TOKENS_PER_CALL),
+        maxRetries: 0,
+        abortSignal: AbortSignal.any([options.signal, AbortSignal.timeout(options.caps.requestTimeoutMs)]),
+      }),
+    );
+    session.turns++;
+    session.usage.inputTokens += result.usage.inputTokens ?? 0;
+    session.usage.outputTokens += result.usage.outputTokens ?? 0;
+    session.modelId = result.response.modelId || session.modelId;
+    session.messages.push(...result.response.messages);
+    options.onTurn?.(session);
+    if (result.toolCalls.length === 0) return result.text.trim();
+  }
+}
+
+function throwIfStopped(signal: AbortSignal): void {
+  if (!signal.aborted) return;
+  const reason = signal.reason as StopReason;
+  throw new AgentStopped(reason, reason === "timeout" ? "the run reached its timeout-minutes" : "the job no longer wants this run (it was archived or taken over)");
+}
+
+async function withRetries<T>(options: AgentRoundOptions, call: () => Promise<T>): Promise<T> {
+  const policy = options.retry ?? DEFAULT_RETRY;
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= policy.attempts; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      throwIfStopped(options.signal);
+      lastError = error;
+      if (!isRetryable(error) || attempt === policy.attempts) break;
+      await sleep(retryDelay(error, attempt, policy), options.signal);
+    }
+  }
+  throw new ModelProviderError(`the model provider failed${policy.attempts > 1 && isRetryable(lastError) ? ` after ${policy.attempts} attempts` : ""}: ${describe(lastError)}`);
+}
+
+function isRetryable(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  const name = (error as { name?: string } | null)?.name;
+  return name === "TimeoutError" || name === "AbortError" || error instanceof TypeError;
+}
+
+function retryDelay(error: unknown, attempt: number, policy: RetryPolicy): number {
+  const header = APICallError.isInstance(error) ? error.responseHeaders?.["retry-after"] : undefined;
+  const seconds = header !== undefined ? Number(header) : Number.NaN;
+  const asked = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1_000 : policy.baseDelayMs * 2 ** (attempt - 1);
+  return Math.min(asked, policy.maxDelayMs);
+}
+
+function describe(error: unknown): string {
+  if (APICallError.isInstance(error)) return `${error.statusCode ?? "no status"} ${error.message}`.trim();
+  const name = (error as { name?: string } | null)?.name;
+  if (name === "TimeoutError" || name === "AbortError") return "the request timed out";
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

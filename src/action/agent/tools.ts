@@ -1,0 +1,128 @@
+import { tool, type ToolSet } from "ai";
+import { z } from "zod";
+import type { DocsProject } from "../docs/framework.js";
+import { followPageMove } from "../docs/moves.js";
+import { ToolError, type DocsWorkspace } from "../tools/workspace.js";
+
+const READ_LIMIT_CHARS = 60_000;
+
+/** Why each file changed, in the agent's words: goes into the commit message and the PR body. */
+export class ChangeJournal {
+  readonly #reasons = new Map<string, string[]>();
+
+  note(file: string, reason: string): void {
+    const reasons = this.#reasons.get(file) ?? [];
+    if (!reasons.includes(reason)) reasons.push(reason);
+    this.#reasons.set(file, reasons);
+  }
+
+  reasonsFor(file: string): string[] {
+    return this.#reasons.get(file) ?? [];
+  }
+}
+
+export interface ToolStats {
+  calls: number;
+  failures: number;
+  /** Time spent inside the tools (the harness's own cost, no model time). */
+  totalMs: number;
+}
+
+const reason = z.string().trim().min(1).max(500).describe("Why this change: one sentence, shown per file in the pull request.");
+const filePath = z.string().min(1).max(500).describe("Path relative to the repository root, e.g. docs/guides/setup.mdx");
+
+/**
+ * The agent's tools. They are thin: every rule (confinement, size caps, exact-match edits) lives in
+ * DocsWorkspace, so it holds whatever the model asks. A refusal comes back as the tool's result,
+ * starting with "Error:", so the model can correct itself.
+ */
+export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, journal: ChangeJournal, stats: ToolStats, onCall?: (name: string) => void): ToolSet {
+  const guarded =
+    <T>(name: string, action: (input: T) => Promise<string>) =>
+    async (input: T): Promise<string> => {
+      const started = performance.now();
+      stats.calls++;
+      try {
+        return await action(input);
+      } catch (error) {
+        stats.failures++;
+        if (error instanceof ToolError) return `Error: ${error.message}`;
+        return `Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`;
+      } finally {
+        stats.totalMs += performance.now() - started;
+        onCall?.(name);
+      }
+    };
+
+  return {
+    list_files: tool({
+      description: "List files of the docs directory (and navigation files), optionally filtered by a glob such as **/*.mdx or guides/*.",
+      inputSchema: z.object({ glob: z.string().max(200).optional() }),
+      execute: guarded("list_files", async ({ glob }: { glob?: string }) => {
+        const files = await workspace.list(glob);
+        if (files.length === 0) return "No files match.";
+        const shown = files.slice(0, 2_000);
+        return shown.join("\n") + (files.length > shown.length ? `\n… and ${files.length - shown.length} more: narrow the glob.` : "");
+      }),
+    }),
+    read_file: tool({
+      description: "Read a file, or a range of its lines (1-based, inclusive).",
+      inputSchema: z.object({ path: filePath, startLine: z.int().min(1).optional(), endLine: z.int().min(1).optional() }),
+      execute: guarded("read_file", async ({ path, startLine, endLine }: { path: string; startLine?: number; endLine?: number }) => {
+        const text = await workspace.read(path, { startLine, endLine });
+        if (text.length <= READ_LIMIT_CHARS) return text;
+        return `${text.slice(0, READ_LIMIT_CHARS)}\n… truncated at ${READ_LIMIT_CHARS} characters: read the rest with startLine/endLine.`;
+      }),
+    }),
+    search_text: tool({
+      description: "Search file contents with a regular expression (case-insensitive); answers path:line: text. Optional glob filter.",
+      inputSchema: z.object({ pattern: z.string().min(1).max(500), glob: z.string().max(200).optional() }),
+      execute: guarded("search_text", async ({ pattern, glob }: { pattern: string; glob?: string }) => {
+        const hits = await workspace.search(pattern, { glob, limit: 200 });
+        return hits.length === 0 ? "No matches." : hits.join("\n") + (hits.length === 200 ? "\n… stopped at 200 matches: narrow the search." : "");
+      }),
+    }),
+    write_file: tool({
+      description: "Create a file or replace its whole content.",
+      inputSchema: z.object({ path: filePath, content: z.string(), reason }),
+      execute: guarded("write_file", async ({ path, content, reason }: { path: string; content: string; reason: string }) => {
+        await workspace.write(path, content);
+        journal.note((await workspace.resolve(path)).relative, reason);
+        return `Wrote ${path} (${Buffer.byteLength(content)} bytes).`;
+      }),
+    }),
+    edit_file: tool({
+      description: "Replace one exact occurrence of `find` with `replace` in a file. Fails if `find` occurs zero or several times: include enough context to make it unique.",
+      inputSchema: z.object({ path: filePath, find: z.string().min(1), replace: z.string(), reason }),
+      execute: guarded("edit_file", async ({ path, find, replace, reason }: { path: string; find: string; replace: string; reason: string }) => {
+        await workspace.edit(path, find, replace);
+        journal.note((await workspace.resolve(path)).relative, reason);
+        return `Edited ${path}.`;
+      }),
+    }),
+    move_file: tool({
+      description: "Move or rename a file. For frameworks with redirects in config (Mintlify) a redirect from the old URL is added and navigation entries are renamed.",
+      inputSchema: z.object({ from: filePath, to: filePath, reason }),
+      execute: guarded("move_file", async ({ from, to, reason }: { from: string; to: string; reason: string }) => {
+        const source = await workspace.resolve(from);
+        const target = await workspace.resolve(to);
+        await workspace.move(from, to);
+        journal.note(source.relative, `moved to ${target.relative}: ${reason}`);
+        journal.note(target.relative, reason);
+        const followUps = await followPageMove(workspace, project, source.relative, target.relative);
+        for (const nav of project.navigationFiles) if (followUps.some((line) => line.includes(nav))) journal.note(nav, `follows the move of ${source.relative} to ${target.relative}`);
+        return [`Moved ${from} to ${to}.`, ...followUps.map((line) => `Also ${line}.`)].join(" ");
+      }),
+    }),
+    delete_file: tool({
+      description: "Delete a file.",
+      inputSchema: z.object({ path: filePath, reason }),
+      execute: guarded("delete_file", async ({ path, reason }: { path: string; reason: string }) => {
+        const target = await workspace.resolve(path);
+        await workspace.delete(path);
+        journal.note(target.relative, reason);
+        return `Deleted ${path}.`;
+      }),
+    }),
+  };
+}

@@ -1,0 +1,76 @@
+import type { JobMessage } from "../../shared/runner-schemas.js";
+import type { ChangedFile } from "../git.js";
+import type { GateResult } from "../validation/gate.js";
+
+const BODY_LIMIT = 60_000;
+const CHANGES_HEADER = "Changes:";
+
+/** The commit message of one run: title, then one line per file with why it changed (read back by `reasonsFromCommits`). */
+export function commitMessage(title: string, jobId: string, runAttempt: number, reasons: Map<string, string[]>): string {
+  const lines = [...reasons].sort(([a], [b]) => a.localeCompare(b)).map(([file, why]) => `- ${file}: ${why.join("; ").replace(/\s+/g, " ")}`);
+  return `${title}\n\nInkwell job ${jobId}, run ${runAttempt}.\n\n${CHANGES_HEADER}\n${lines.join("\n")}\n`;
+}
+
+/** Why each file changed, across every run of the branch, from its commit messages. */
+export function reasonsFromCommits(messages: string[]): Map<string, string[]> {
+  const reasons = new Map<string, string[]>();
+  for (const message of messages) {
+    const start = message.indexOf(`\n${CHANGES_HEADER}\n`);
+    if (start === -1) continue;
+    for (const line of message.slice(start + CHANGES_HEADER.length + 2).split("\n")) {
+      const match = /^- (.+?): (.+)$/.exec(line);
+      if (!match) continue;
+      const [, file, why] = match as unknown as [string, string, string];
+      const list = reasons.get(file) ?? [];
+      if (!list.includes(why)) list.push(why);
+      reasons.set(file, list);
+    }
+  }
+  return reasons;
+}
+
+/** The title (first line) and the rest of the agent's final answer. */
+export function splitSummary(answer: string, fallbackTitle: string): { title: string; summary: string } {
+  const lines = answer.trim().split("\n");
+  const first = (lines[0] ?? "").replace(/^#+\s*|^title:\s*/i, "").replace(/^["*_`]+|["*_`]+$/g, "").trim();
+  const title = (first || fallbackTitle).slice(0, 72);
+  return { title, summary: lines.slice(1).join("\n").trim() };
+}
+
+export interface PullRequestBodyInput {
+  summary: string;
+  jobId: string;
+  model: string;
+  messages: JobMessage[];
+  files: ChangedFile[];
+  reasons: Map<string, string[]>;
+  validation: GateResult;
+  workflowRunUrl: string | null;
+}
+
+export function renderPullRequestBody(input: PullRequestBodyInput): string {
+  const out: string[] = [];
+  if (input.summary) out.push(input.summary, "");
+  out.push("### Changes", "");
+  if (input.files.length === 0) out.push("No file differs from the base branch.");
+  for (const file of input.files) {
+    const what = file.status === "renamed" ? `renamed from \`${file.from}\`` : file.status;
+    const why = input.reasons.get(file.path) ?? [];
+    out.push(`- \`${file.path}\` (${what})${why.length ? `: ${why.join("; ")}` : ""}`);
+  }
+  out.push("", "### Instructions", "");
+  for (const message of input.messages) {
+    const who = message.source === "comment" && message.author ? `@${message.author} in a comment` : "via the API";
+    const text = message.prompt.length > 2_000 ? `${message.prompt.slice(0, 2_000)}…` : message.prompt;
+    out.push(`${message.seq}. ${who}:`, ...text.split("\n").map((line) => `   > ${line}`));
+  }
+  out.push("", "### Validation", "");
+  if (input.validation.passed) out.push("Passed: pages compile, frontmatter is valid, internal links and anchors resolve, navigation lists every new page.");
+  else {
+    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this PR is a draft until they are fixed:`, "");
+    for (const problem of input.validation.problems) out.push(`- ${problem}`);
+  }
+  out.push("", "---", `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [workflow run](${input.workflowRunUrl})` : ""}. Comment on this PR to ask for changes.`);
+  const body = out.join("\n");
+  return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;
+}

@@ -1,0 +1,58 @@
+import { getOctokit } from "@actions/github";
+
+type Octokit = ReturnType<typeof getOctokit>;
+
+export interface PullRequestTarget {
+  owner: string;
+  repo: string;
+  branch: string;
+  base: string;
+  /** The job's PR when the service knows one. */
+  prNumber: number | null;
+}
+
+export interface PullRequestContent {
+  title: string;
+  body: string;
+  draft: boolean;
+}
+
+export interface PullRequestRef {
+  number: number;
+  url: string;
+  created: boolean;
+}
+
+/** An Octokit for the App's repository token; `fetch` is injectable because @actions/github's own is invisible to test doubles. */
+export function createOctokit(token: string, options: { baseUrl?: string; fetch?: typeof fetch } = {}): Octokit {
+  return getOctokit(token, { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), request: options.fetch ? { fetch: options.fetch } : {} });
+}
+
+/**
+ * Opens the job's PR, or updates the one it has (title and body regenerated). A PR the service
+ * does not know yet (a run that opened it but could not report) is found by its head branch.
+ */
+export async function upsertPullRequest(octokit: Octokit, target: PullRequestTarget, content: PullRequestContent): Promise<PullRequestRef> {
+  const { owner, repo } = target;
+  let existing = target.prNumber;
+  if (existing === null) {
+    const { data } = await octokit.rest.pulls.list({ owner, repo, head: `${owner}:${target.branch}`, state: "open", per_page: 1 });
+    existing = data[0]?.number ?? null;
+  }
+  if (existing !== null) {
+    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: existing, title: content.title, body: content.body });
+    return { number: data.number, url: data.html_url, created: false };
+  }
+  const create = (draft: boolean) => octokit.rest.pulls.create({ owner, repo, head: target.branch, base: target.base, title: content.title, body: content.body, draft });
+  try {
+    const { data } = await create(content.draft);
+    return { number: data.number, url: data.html_url, created: true };
+  } catch (error) {
+    // Some plans have no draft PRs: open a normal one rather than none.
+    if (content.draft && (error as { status?: number }).status === 422 && /draft/i.test((error as Error).message)) {
+      const { data } = await create(false);
+      return { number: data.number, url: data.html_url, created: true };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+const positiveInt = (name: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(z.int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
+
+/** The Action's inputs as the runner reads them (strings, "" when unset), checked once at the edge. */
+export const actionInputsSchema = z.object({
+  inkwellUrl: z.url({ protocol: /^https?$/, error: "inkwell-url must be an http(s) URL (your Inkwell server's PUBLIC_URL)" }),
+  model: z
+    .string()
+    .trim()
+    .refine((value) => value === "" || /^(anthropic|openai|openai-compatible)\/\S+$/.test(value), {
+      error: "model must look like anthropic/<model>, openai/<model> or openai-compatible/<model>",
+    })
+    .transform((value) => value || null),
+  apiKey: z.string().transform((value) => value || null),
+  baseUrl: z
+    .string()
+    .trim()
+    .refine((value) => value === "" || /^https?:\/\/\S+$/.test(value), { error: "base-url must be an http(s) URL" })
+    .transform((value) => value || null),
+  docsDir: z
+    .string()
+    .trim()
+    .refine((value) => !value.startsWith("/") && !value.split(/[\\/]/).includes(".."), { error: "docs-dir must be a path inside the repository" })
+    .transform((value) => value.replace(/\/+$/, "") || null),
+  maxTurns: positiveInt("max-turns", 500),
+  maxOutputTokens: positiveInt("max-output-tokens", 10_000_000),
+  timeoutMinutes: positiveInt("timeout-minutes", 360),
+  draft: z.enum(["true", "false", ""], { error: "draft must be true or false" }).transform((value) => value === "true"),
+});
+export type ActionInputs = z.infer<typeof actionInputsSchema>;
+
+/** Input names as action.yml spells them, with the defaults action.yml declares. */
+export const INPUT_DEFAULTS = {
+  "inkwell-url": "",
+  model: "",
+  "api-key": "",
+  "base-url": "",
+  "docs-dir": "",
+  "max-turns": "40",
+  "max-output-tokens": "64000",
+  "timeout-minutes": "30",
+  draft: "false",
+} as const;
+
+/** Reads and checks the inputs; throws one message naming every bad input. */
+export function readInputs(getInput: (name: keyof typeof INPUT_DEFAULTS) => string): ActionInputs {
+  const raw = (name: keyof typeof INPUT_DEFAULTS) => getInput(name) || INPUT_DEFAULTS[name];
+  const parsed = actionInputsSchema.safeParse({
+    inkwellUrl: raw("inkwell-url"),
+    model: raw("model"),
+    apiKey: raw("api-key"),
+    baseUrl: raw("base-url"),
+    docsDir: raw("docs-dir"),
+    maxTurns: raw("max-turns"),
+    maxOutputTokens: raw("max-output-tokens"),
+    timeoutMinutes: raw("timeout-minutes"),
+    draft: raw("draft").toLowerCase(),
+  });
+  if (!parsed.success) throw new Error(`Invalid inputs: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
+  return parsed.data;
+}

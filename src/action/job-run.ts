@@ -1,0 +1,237 @@
+import type { ModelMessage } from "ai";
+import type { ClaimResponse, ReportRequest } from "../shared/runner-schemas.js";
+import { AgentStopped, runAgentRound, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
+import { resolveModel } from "./agent/model.js";
+import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
+import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
+import type { DispatchedRun } from "./dispatch-event.js";
+import { detectDocsProject } from "./docs/framework.js";
+import { GitRepository, type GitIdentity } from "./git.js";
+import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
+import { createOctokit, upsertPullRequest } from "./github/pull-request.js";
+import { Heartbeats } from "./heartbeats.js";
+import type { InkwellClient } from "./inkwell-client.js";
+import type { ActionInputs } from "./inputs.js";
+import { DocsWorkspace } from "./tools/workspace.js";
+import { navigationProblems, runGate, type GateResult } from "./validation/gate.js";
+
+export interface RunnerEnvironment {
+  /** GITHUB_WORKSPACE: the checkout the agent edits (cloned there when empty). */
+  workspace: string;
+  /** GITHUB_REPOSITORY (owner/repo). */
+  repository: string;
+  serverUrl: string;
+  apiUrl: string;
+  runId: number;
+  runUrl: string | null;
+  /** Where to fetch and push; default `${serverUrl}/${repository}.git`. */
+  remoteUrl?: string;
+}
+
+export interface RunLog {
+  info(message: string): void;
+  warning(message: string): void;
+  /** Masks a value in every later log line. */
+  secret(value: string): void;
+}
+
+export interface JobRunDependencies {
+  inputs: ActionInputs;
+  dispatched: DispatchedRun;
+  env: RunnerEnvironment;
+  inkwell: InkwellClient;
+  log: RunLog;
+  /** For the model provider and GitHub's API (tests point both at loopback doubles). */
+  fetch?: typeof fetch;
+  retry?: RetryPolicy;
+  requestTimeoutMs?: number;
+  /** Validation feedback rounds after the first attempt. */
+  repairRounds?: number;
+}
+
+export interface JobRunOutcome {
+  jobId: string;
+  status: "completed" | "failed" | "cancelled";
+  prUrl: string | null;
+  error?: string;
+}
+
+const PROGRESS_EVERY_TOOL_CALLS = 3;
+
+/**
+ * One run of an agent job, start to finish: claim → branch → agent → validation gate (with repair
+ * rounds) → commit → push → PR → report. Every failure after the claim is reported as `failed`;
+ * a report that cannot be delivered fails the run (the error propagates).
+ */
+export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
+  const { inputs, dispatched, env, inkwell, log } = deps;
+  const started = Date.now();
+  const claimed = await inkwell.claim({ jobId: dispatched.jobId, runAttempt: dispatched.runAttempt, workflowRunId: deps.env.runId, ...(env.runUrl ? { workflowRunUrl: env.runUrl } : {}) });
+  const { job } = claimed;
+  log.secret(claimed.token.value);
+  log.info(`Claimed job ${job.id} (run ${job.runAttempt}) on ${job.repository}, branch ${job.branch}; ${job.messages.length - countBefore(job)} new instruction(s).`);
+
+  const control = new AbortController();
+  const stop = (reason: StopReason) => control.abort(reason);
+  const deadline = setTimeout(() => stop("timeout"), inputs.timeoutMinutes * 60_000);
+  deadline.unref();
+  const ref = { jobId: job.id, runAttempt: job.runAttempt };
+  const heartbeats = new Heartbeats({
+    send: (progress) => inkwell.heartbeat({ ...ref, ...(progress ? { progress } : {}) }),
+    periodSeconds: job.limits.heartbeatSeconds,
+    onCancel: () => stop("cancelled"),
+    onError: (error) => log.warning(`heartbeat not delivered: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  heartbeats.start();
+
+  const modelSpec = inputs.model ?? job.model;
+  const facts: Omit<ReportRequest & { outcome: "failed" }, "outcome" | "error" | "jobId" | "runAttempt"> = { model: modelSpec };
+  const session: AgentSession = { system: "", messages: [], turns: 0, usage: { inputTokens: 0, outputTokens: 0 }, modelId: null };
+  const recordFacts = (files: string[], validation?: GateResult) => {
+    facts.model = modelUsed(session, modelSpec);
+    facts.usage = { ...session.usage };
+    facts.turns = session.turns;
+    facts.durationMs = Date.now() - started;
+    facts.filesChanged = files;
+    if (validation) facts.validation = validation;
+  };
+
+  try {
+    const outcome = await work(deps, claimed, session, control.signal, heartbeats, recordFacts);
+    await heartbeats.stop();
+    const answer = await inkwell.report({ ...ref, ...facts, outcome: "completed", pr: outcome.pr, summary: outcome.summary });
+    log.info(outcome.pr ? `Reported completed: ${outcome.pr.url}` : "Reported completed: nothing needed to change.");
+    return { jobId: job.id, status: "completed", prUrl: answer.prLink };
+  } catch (error) {
+    await heartbeats.stop();
+    if (error instanceof AgentStopped && error.reason === "cancelled") {
+      log.warning(`Stopped: ${error.message}. Nothing was pushed.`);
+      return { jobId: job.id, status: "cancelled", prUrl: null, error: error.message };
+    }
+    const message = describeFailure(error, claimed.token.value);
+    recordFacts(facts.filesChanged ?? []);
+    log.warning(`Run failed: ${message}`);
+    await inkwell.report({ ...ref, ...facts, outcome: "failed", error: message });
+    return { jobId: job.id, status: "failed", prUrl: null, error: message };
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+interface WorkOutcome {
+  pr: { number: number; url: string } | null;
+  summary: string;
+}
+
+async function work(
+  deps: JobRunDependencies,
+  claimed: ClaimResponse,
+  session: AgentSession,
+  signal: AbortSignal,
+  heartbeats: Heartbeats,
+  recordFacts: (files: string[], validation?: GateResult) => void,
+): Promise<WorkOutcome> {
+  const { inputs, env, log } = deps;
+  const { job, token } = claimed;
+  const [owner = "", repo = ""] = job.repository.split("/");
+  const git = new GitRepository({ directory: env.workspace, remoteUrl: env.remoteUrl ?? `${env.serverUrl.replace(/\/+$/, "")}/${job.repository}.git`, serverUrl: env.serverUrl, token: token.value });
+  const { base, branchExisted } = await git.checkoutJobBranch(job.branch, job.baseRef);
+  log.info(branchExisted ? `Continuing ${job.branch} (base ${base}).` : `Starting ${job.branch} from ${base}.`);
+
+  const project = detectDocsProject(env.workspace, inputs.docsDir ?? undefined);
+  log.info(`Docs: ${project.framework} in ${project.docsDir}${project.navigationFiles.length ? `, navigation in ${project.navigationFiles.join(", ")}` : ""}.`);
+  const workspace = new DocsWorkspace(env.workspace, project.docsDir, undefined, project.navigationFiles);
+  const knownNavigationProblems = new Set(navigationProblems({ repoRoot: env.workspace, project, branchChanges: [], knownNavigationProblems: new Set() }));
+  const branchFilesBefore = branchExisted ? (await git.changedFiles(base)).map((file) => file.path) : [];
+
+  const model = resolveModel(inputs.model ?? job.model, { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
+  const journal = new ChangeJournal();
+  const stats: ToolStats = { calls: 0, failures: 0, totalMs: 0 };
+  const tools = createDocsTools(workspace, project, journal, stats, (name) => {
+    if (stats.calls % PROGRESS_EVERY_TOOL_CALLS === 0) heartbeats.beat(`Working: ${stats.calls} tool calls in ${session.turns + 1} turns (last: ${name})`);
+  });
+  session.system = buildSystemPrompt(env.workspace, project);
+  session.messages.push({ role: "user", content: buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore) } satisfies ModelMessage);
+  const caps: AgentCaps = { maxTurns: inputs.maxTurns, maxOutputTokens: inputs.maxOutputTokens, requestTimeoutMs: deps.requestTimeoutMs ?? 5 * 60_000 };
+
+  let answer = "";
+  let validation: GateResult = { passed: true, problems: [] };
+  const repairRounds = deps.repairRounds ?? 2;
+  for (let round = 0; ; round++) {
+    try {
+      answer = await runAgentRound(session, { model, tools, caps, signal, retry: deps.retry });
+    } finally {
+      recordFacts(workspace.changedPaths(), round > 0 ? validation : undefined);
+    }
+    const changed = workspace.changedPaths();
+    if (changed.length === 0) break;
+    heartbeats.beat(`Validating ${changed.length} changed file(s)`);
+    await git.git(["add", "--all", "--", ...changed]);
+    validation = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.changedFiles(base), knownNavigationProblems });
+    recordFacts(changed, validation);
+    log.info(validation.passed ? "Validation passed." : `Validation found ${validation.problems.length} problem(s):\n  ${validation.problems.join("\n  ")}`);
+    if (validation.passed || round >= repairRounds) break;
+    heartbeats.beat(`Repairing ${validation.problems.length} validation problem(s) (round ${round + 1} of ${repairRounds})`);
+    session.messages.push({
+      role: "user",
+      content: `Validation found these problems in your changes. Fix them (the pages must compile, links must resolve), then answer with the summary again:\n${validation.problems.map((p) => `- ${p}`).join("\n")}`,
+    });
+  }
+  log.info(`Agent finished: ${session.turns} turn(s), ${stats.calls} tool call(s) (${stats.failures} refused or failed), ${session.usage.inputTokens} input / ${session.usage.outputTokens} output tokens.`);
+
+  const fallbackTitle = `Docs: ${(job.messages.at(-1)?.prompt ?? "update").split("\n")[0]}`;
+  const { title, summary } = splitSummary(answer, fallbackTitle);
+  const changed = workspace.changedPaths();
+  const committed = await git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps));
+  if (!committed) {
+    log.info("No file differs after the run: nothing to push.");
+    const existing = job.prNumber ? { number: job.prNumber, url: `${env.serverUrl.replace(/\/+$/, "")}/${job.repository}/pull/${job.prNumber}` } : null;
+    return { pr: existing, summary: answer || "No changes were needed." };
+  }
+  heartbeats.beat(`Pushing ${changed.length} file(s) to ${job.branch}`);
+  await git.push(job.branch);
+  const files = await git.changedFiles(base);
+  recordFacts(changed, validation);
+  const body = renderPullRequestBody({
+    summary,
+    jobId: job.id,
+    model: modelUsed(session, inputs.model ?? job.model),
+    messages: job.messages,
+    files,
+    reasons: reasonsFromCommits(await git.commitMessages(base)),
+    validation,
+    workflowRunUrl: env.runUrl,
+  });
+  const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
+  const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || !validation.passed });
+  log.info(`${pr.created ? "Opened" : "Updated"} pull request #${pr.number}: ${pr.url}`);
+  return { pr: { number: pr.number, url: pr.url }, summary: summary || title };
+}
+
+/** `provider/<model id the provider answered with>`, which may be more exact than what was asked for. */
+const modelUsed = (session: AgentSession, spec: string) => (session.modelId ? `${spec.slice(0, spec.indexOf("/"))}/${session.modelId}` : spec);
+
+function reasonsFor(paths: string[], journal: ChangeJournal): Map<string, string[]> {
+  return new Map(paths.map((file) => [file, journal.reasonsFor(file)]));
+}
+
+const countBefore = (job: ClaimResponse["job"]) => job.messages.filter((message) => message.seq < job.newMessagesFrom).length;
+
+/** The App's bot account, as GitHub shows it on commits: `<slug>[bot]` with its noreply address. */
+async function commitAuthor(claimed: ClaimResponse, deps: JobRunDependencies): Promise<GitIdentity> {
+  const slug = claimed.appSlug ?? "inkwell";
+  const name = `${slug}[bot]`;
+  try {
+    const octokit = createOctokit(claimed.token.value, { baseUrl: deps.env.apiUrl, fetch: deps.fetch });
+    const { data } = await octokit.rest.users.getByUsername({ username: name });
+    return { name, email: `${data.id}+${name}@users.noreply.github.com` };
+  } catch {
+    return { name, email: `${name}@users.noreply.github.com` };
+  }
+}
+
+function describeFailure(error: unknown, token: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = error instanceof AgentStopped ? " Nothing was pushed." : "";
+  return `${message}${hint}`.replaceAll(token, "***").slice(0, 4_000);
+}

@@ -1,0 +1,165 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import nock from "nock";
+import { fileURLToPath } from "node:url";
+import { InkwellClient } from "../../src/action/inkwell-client.js";
+import { readInputs, type ActionInputs, type INPUT_DEFAULTS } from "../../src/action/inputs.js";
+import { runJob, type JobRunDependencies, type JobRunOutcome } from "../../src/action/job-run.js";
+import { installationCreated } from "../fixtures/webhooks.js";
+import { drainTasks } from "./drain.js";
+import { startFakeGitHubRest } from "./fake-github-rest.js";
+import { startFakeModel, type Script } from "./fake-model.js";
+import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "./github.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "./server.js";
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "docs-repos");
+const PUBLIC_URL = "https://inkwell.action.test";
+export const INSTALLATION_TOKEN = (installationId: number) => `ghs_inst_${installationId}`;
+
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Docs Writer", GIT_AUTHOR_EMAIL: "writer@acme.test", GIT_COMMITTER_NAME: "Docs Writer", GIT_COMMITTER_EMAIL: "writer@acme.test" } }).trim();
+
+/** A bare repository seeded from a fixture docs repo (one commit on main), standing in for GitHub. */
+export function remoteFromFixture(fixture: "mintlify" | "docusaurus"): string {
+  const root = mkdtempSync(path.join(tmpdir(), `inkwell-${fixture}-`));
+  const remote = path.join(root, "remote.git");
+  git(root, "init", "--quiet", "--bare", "--initial-branch=main", remote);
+  const seed = path.join(root, "seed");
+  cpSync(path.join(FIXTURES, fixture), seed, { recursive: true });
+  git(seed, "init", "--quiet", "--initial-branch=main");
+  git(seed, "add", ".");
+  git(seed, "commit", "--quiet", "-m", "Initial docs");
+  git(seed, "remote", "add", "origin", remote);
+  git(seed, "push", "--quiet", "origin", "main");
+  return remote;
+}
+
+/** What actions/checkout leaves in GITHUB_WORKSPACE: a clone of the default branch. */
+export function checkout(remote: string): string {
+  const workspace = mkdtempSync(path.join(tmpdir(), "inkwell-workspace-"));
+  git(workspace, "clone", "--quiet", remote, ".");
+  return workspace;
+}
+
+export interface ActionHarness {
+  server: TestServer;
+  model: Awaited<ReturnType<typeof startFakeModel>>;
+  github: Awaited<ReturnType<typeof startFakeGitHubRest>>;
+  remote: string;
+  repository: string;
+  projectId: string;
+  apiKey: string;
+  /** Creates a job through the public API and returns what the workflow's dispatch event would carry. */
+  createJob(prompt: string): Promise<{ jobId: string; runAttempt: number }>;
+  /** Sends a follow-up through the public API; returns the next run's dispatch. */
+  followUp(jobId: string, prompt: string): Promise<{ jobId: string; runAttempt: number }>;
+  job(jobId: string): Promise<Record<string, any>>;
+  events(jobId: string): Promise<Array<{ type: string; data?: Record<string, unknown> | null }>>;
+  /** Runs the Action's job runner in-process against all of the above. */
+  run(dispatched: { jobId: string; runAttempt: number }, options?: { inputs?: Partial<Record<keyof typeof INPUT_DEFAULTS, string>>; workspace?: string } & Partial<JobRunDependencies>): Promise<JobRunOutcome & { logs: string[]; workspace: string }>;
+  close(): Promise<void>;
+}
+
+let installations = 500;
+
+/**
+ * The Inkwell service (real, with its GitHub faked by nock), an OIDC issuer, a scripted model
+ * server, GitHub's REST API for the Action and a bare git remote seeded from a fixture docs repo.
+ */
+export async function startActionHarness(fixture: "mintlify" | "docusaurus", script: Script): Promise<ActionHarness> {
+  isolateGitHub();
+  const installationId = ++installations;
+  const repository = `acme/${fixture}-docs-${installationId}`;
+  const repositoryId = 70_000 + installationId;
+  const issuer = await startOidcIssuer();
+  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
+  nockAppAuth(installationId);
+  const repoReply = { id: repositoryId, full_name: repository, default_branch: "main", archived: false };
+  nock(GITHUB_API).persist().get(`/repos/${repository}`).reply(200, repoReply);
+  nock(GITHUB_API).persist().post(`/repos/${repository}/issues/1/comments`).reply(201, { id: 1 });
+  nock(GITHUB_API).persist().patch(/\/repos\/.+\/issues\/comments\/\d+/).reply(200, { id: 1 });
+  nock(GITHUB_API).persist().post(/\/repos\/.+\/issues\/\d+\/comments/).reply(201, { id: 1 });
+  const dispatches: Array<{ job_id: string; run_attempt: number }> = [];
+  nock(GITHUB_API)
+    .persist()
+    .post(`/repos/${repository}/dispatches`, (body: { client_payload: { job_id: string; run_attempt: number } }) => {
+      dispatches.push(body.client_payload);
+      return true;
+    })
+    .reply(204);
+  await deliver(server.url, "installation", installationCreated(installationId, [{ full_name: repository, id: repositoryId }]));
+  await drainTasks(server);
+  const { body: projects } = await server.call("GET", "/admin/projects", { token: ADMIN_TOKEN });
+  const project = projects.projects.find((p: { repository: string }) => p.repository.endsWith(repository));
+  const { body: key } = await server.call("POST", `/admin/projects/${project.id}/keys`, { token: ADMIN_TOKEN });
+
+  const model = await startFakeModel(script);
+  const github = await startFakeGitHubRest({ token: INSTALLATION_TOKEN(installationId) });
+  const remote = remoteFromFixture(fixture);
+
+  const nextDispatch = async (jobId: string) => {
+    await drainTasks(server);
+    const found = dispatches.filter((d) => d.job_id === jobId).at(-1);
+    if (!found) throw new Error(`job ${jobId} was not dispatched`);
+    return { jobId: found.job_id, runAttempt: found.run_attempt };
+  };
+
+  return {
+    server,
+    model,
+    github,
+    remote,
+    repository,
+    projectId: project.id,
+    apiKey: key.key,
+    async createJob(prompt) {
+      const created = await server.call("POST", `/v2/agent/${project.id}/job`, { token: key.key, body: { prompt } });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+      return nextDispatch(created.body.id);
+    },
+    async followUp(jobId, prompt) {
+      const answer = await server.call("POST", `/v2/agent/${project.id}/job/${jobId}/message`, { token: key.key, body: { prompt } });
+      if (answer.status !== 200) throw new Error(`message: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return nextDispatch(jobId);
+    },
+    async job(jobId) {
+      await drainTasks(server);
+      return (await server.call("GET", `/v2/agent/${project.id}/job/${jobId}`, { token: key.key })).body;
+    },
+    async events(jobId) {
+      return (await server.call("GET", `/v2/agent/${project.id}/job/${jobId}/events`, { token: key.key })).body.events;
+    },
+    async run(dispatched, options = {}) {
+      const { inputs: inputOverrides = {}, workspace: given, ...overrides } = options;
+      const workspace = given ?? checkout(remote);
+      const values: Record<string, string> = { "inkwell-url": PUBLIC_URL, model: "openai-compatible/scripted", "base-url": model.url, "api-key": "sk-test", ...inputOverrides };
+      const inputs: ActionInputs = readInputs((name) => values[name] ?? "");
+      const logs: string[] = [];
+      const inkwell = new InkwellClient({
+        baseUrl: server.url,
+        idToken: () => issuer.token({ repository, repository_id: String(repositoryId) }, { audience: PUBLIC_URL }),
+        attempts: 2,
+        backoffMs: 10,
+      });
+      const outcome = await runJob({
+        inputs,
+        dispatched,
+        inkwell,
+        env: { workspace, repository, serverUrl: "https://github.com", apiUrl: github.url, runId: 4000 + dispatched.runAttempt, runUrl: `https://github.com/${repository}/actions/runs/${4000 + dispatched.runAttempt}` },
+        log: { info: (m) => logs.push(m), warning: (m) => logs.push(`warning: ${m}`), secret: () => undefined },
+        retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+        ...overrides,
+      });
+      return { ...outcome, logs, workspace };
+    },
+    async close() {
+      await model.close();
+      await github.close();
+      await server.close();
+      await issuer.close();
+      nock.cleanAll();
+    },
+  };
+}

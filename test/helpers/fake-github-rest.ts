@@ -1,0 +1,72 @@
+import { createServer, type Server } from "node:http";
+
+export interface FakePullRequest {
+  number: number;
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: "open" | "closed";
+  html_url: string;
+}
+
+/**
+ * The slice of GitHub's REST API the Action uses (pulls list/create/update, the bot user), on
+ * loopback with GitHub's payload shapes, so the Action's real Octokit calls it via GITHUB_API_URL.
+ */
+export async function startFakeGitHubRest(options: { botId?: number; token?: string } = {}) {
+  const pulls: FakePullRequest[] = [];
+  const calls: Array<{ method: string; path: string; authorization: string | undefined }> = [];
+  let url = "";
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const parsed = new URL(req.url ?? "/", "http://x");
+      calls.push({ method: req.method ?? "", path: parsed.pathname, authorization: req.headers.authorization });
+      const reply = (status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+      if (options.token && req.headers.authorization !== `token ${options.token}`) return reply(401, { message: "Bad credentials" });
+      const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : {};
+      let match: RegExpExecArray | null;
+      if (req.method === "GET" && (match = /^\/users\/([^/]+)$/.exec(parsed.pathname))) {
+        return reply(200, { login: decodeURIComponent(match[1] as string), id: options.botId ?? 9_000_001, type: "Bot" });
+      }
+      if ((match = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(parsed.pathname))) {
+        const [, owner, repo] = match as unknown as [string, string, string];
+        if (req.method === "GET") {
+          const head = parsed.searchParams.get("head");
+          return reply(200, pulls.filter((pr) => pr.state === "open" && (!head || `${owner}:${pr.head}` === head)));
+        }
+        if (req.method === "POST") {
+          if (pulls.some((pr) => pr.state === "open" && pr.head === body.head)) return reply(422, { message: "Validation Failed: A pull request already exists" });
+          const number = pulls.length + 1;
+          const pr: FakePullRequest = {
+            number,
+            head: String(body.head),
+            base: String(body.base),
+            title: String(body.title),
+            body: String(body.body ?? ""),
+            draft: body.draft === true,
+            state: "open",
+            html_url: `https://github.com/${owner}/${repo}/pull/${number}`,
+          };
+          pulls.push(pr);
+          return reply(201, pr);
+        }
+      }
+      if (req.method === "PATCH" && (match = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(parsed.pathname))) {
+        const pr = pulls.find((candidate) => candidate.number === Number(match?.[1]));
+        if (!pr) return reply(404, { message: "Not Found" });
+        if (typeof body.title === "string") pr.title = body.title;
+        if (typeof body.body === "string") pr.body = body.body;
+        return reply(200, pr);
+      }
+      reply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  return { url, pulls, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}

@@ -98,9 +98,19 @@ export class GitRepository {
     await this.git(["push", "--quiet", "origin", `HEAD:refs/heads/${branch}`]);
   }
 
-  /** Files the branch changes against its base, as a PR would show them. */
-  async changedFiles(base: string): Promise<ChangedFile[]> {
-    const out = await this.git(["diff", "--name-status", "-M", "-z", `refs/remotes/origin/${base}...HEAD`]);
+  /** Files the branch's commits change against its base, as the PR shows them. */
+  changedFiles(base: string): Promise<ChangedFile[]> {
+    return this.#diff(["-M", `refs/remotes/origin/${base}...HEAD`]);
+  }
+
+  /** Stages `paths` and answers what the index changes against the base: the branch as it would be after a commit. */
+  async stagedChanges(base: string, paths: string[]): Promise<ChangedFile[]> {
+    if (paths.length > 0) await this.git(["add", "--all", "--", ...paths]);
+    return this.#diff(["--cached", "-M", `refs/remotes/origin/${base}`]);
+  }
+
+  async #diff(args: string[]): Promise<ChangedFile[]> {
+    const out = await this.git(["diff", "--name-status", "-z", ...args]);
     const fields = out.split("\0").filter(Boolean);
     const files: ChangedFile[] = [];
     for (let i = 0; i < fields.length; ) {

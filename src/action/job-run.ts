@@ -166,8 +166,7 @@ async function work(
     const changed = workspace.changedPaths();
     if (changed.length === 0) break;
     heartbeats.beat(`Validating ${changed.length} changed file(s)`);
-    await git.git(["add", "--all", "--", ...changed]);
-    validation = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.changedFiles(base), knownNavigationProblems });
+    validation = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.stagedChanges(base, changed), knownNavigationProblems });
     recordFacts(changed, validation);
     log.info(validation.passed ? "Validation passed." : `Validation found ${validation.problems.length} problem(s):\n  ${validation.problems.join("\n  ")}`);
     if (validation.passed || round >= repairRounds) break;

@@ -56,6 +56,8 @@ export interface ActionHarness {
   /** Sends a follow-up through the public API; returns the next run's dispatch. */
   followUp(jobId: string, prompt: string): Promise<{ jobId: string; runAttempt: number }>;
   job(jobId: string): Promise<Record<string, any>>;
+  /** The reports the runner sent for a job, by run attempt. */
+  reports(jobId: string): Promise<Array<Record<string, any>>>;
   events(jobId: string): Promise<Array<{ type: string; data?: Record<string, unknown> | null }>>;
   /** Runs the Action's job runner in-process against all of the above. */
   run(dispatched: { jobId: string; runAttempt: number }, options?: { inputs?: Partial<Record<keyof typeof INPUT_DEFAULTS, string>>; workspace?: string } & Partial<JobRunDependencies>): Promise<JobRunOutcome & { logs: string[]; workspace: string }>;
@@ -127,6 +129,10 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
     async job(jobId) {
       await drainTasks(server);
       return (await server.call("GET", `/v2/agent/${project.id}/job/${jobId}`, { token: key.key })).body;
+    },
+    async reports(jobId) {
+      const rows = await server.store.db.query<{ report: string | null }>(`SELECT report FROM job_runs WHERE job_id = $1 ORDER BY run_attempt`, [jobId]);
+      return rows.map((row) => (row.report ? (JSON.parse(row.report) as Record<string, any>) : {}));
     },
     async events(jobId) {
       return (await server.call("GET", `/v2/agent/${project.id}/job/${jobId}/events`, { token: key.key })).body.events;

@@ -60,9 +60,18 @@ export async function analyzePage(file: string, text: string, framework: Framewo
     collect(tree, anchors, links);
     await processor.run(tree as never, { path: file, value: source } as never);
   } catch (error) {
-    const place = error as { line?: number; column?: number; reason?: string; message?: string };
-    const where = place.line ? `${file}:${place.line}${place.column ? `:${place.column}` : ""}` : file;
-    problems.push(`${where}: does not compile as ${isMdx(file, framework) ? "MDX" : "Markdown"}: ${place.reason ?? place.message}`);
+    const failure = error as { line?: number; column?: number; reason?: string; message?: string };
+    let reason = failure.reason ?? failure.message ?? String(error);
+    let [line, column] = [failure.line, failure.column];
+    // Some MDX errors carry their place only in the text: "… (6:1-6:7)".
+    const inText = /\s*\((\d+):(\d+)-\d+:\d+\)$/.exec(reason);
+    if (inText) {
+      line ??= Number(inText[1]);
+      column ??= Number(inText[2]);
+      reason = reason.slice(0, inText.index);
+    }
+    const where = line ? `${file}:${line}${column ? `:${column}` : ""}` : file;
+    problems.push(`${where}: does not compile as ${isMdx(file, framework) ? "MDX" : "Markdown"}: ${reason}`);
   }
   return { problems, links, anchors };
 }

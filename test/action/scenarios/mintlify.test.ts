@@ -59,4 +59,110 @@ describe("a docs team on a Mintlify site", () => {
     expect(lastUserText(first)).toContain("Add a page about webhook retries");
     expect(first.tools?.map((t) => t.function.name).sort()).toEqual(["delete_file", "edit_file", "list_files", "move_file", "read_file", "search_text", "write_file"]);
   });
+
+  it("sends a follow-up: the same branch and the same PR change, with title and body regenerated", async () => {
+    h.model.setScript(
+      steps(
+        { tools: [{ name: "write_file", args: { path: "guides/limits.mdx", content: "---\ntitle: Limits\ndescription: Rate limits.\n---\n\n## Limits\n\n100 per second.\n", reason: "Documents the rate limits." } }] },
+        { tools: [{ name: "edit_file", args: { path: "docs.json", find: '"pages": ["guides/webhooks"]', replace: '"pages": ["guides/webhooks", "guides/limits"]', reason: "Lists the limits page." } }] },
+        { text: "Document rate limits\n\nAdded a Limits page." },
+      ),
+    );
+    const first = await h.createJob("Document our rate limits");
+    const opened = await h.run(first);
+    expect(opened.status).toBe("completed");
+    const pullsBefore = h.github.pulls.length;
+
+    h.model.setScript(
+      steps(
+        { tools: [{ name: "edit_file", args: { path: "guides/limits.mdx", find: "100 per second.", replace: "100 requests per second per API key.", reason: "Says what the limit applies to, as the reviewer asked." } }] },
+        { text: "Document rate limits per API key\n\nThe limit is per API key." },
+      ),
+    );
+    const again = await h.followUp(first.jobId, "Say that the limit is per API key");
+    expect(again.runAttempt).toBe(2);
+    const continued = await h.run(again);
+
+    expect(continued).toMatchObject({ status: "completed", prUrl: opened.prUrl });
+    expect(h.github.pulls.length).toBe(pullsBefore);
+    const pr = h.github.pulls.find((p) => p.html_url === opened.prUrl);
+    expect(pr?.title).toBe("Document rate limits per API key");
+    expect(pr?.body).toContain("- `guides/limits.mdx` (added): Documents the rate limits.; Says what the limit applies to, as the reviewer asked.");
+    expect(pr?.body).toMatch(/> Document our rate limits[\s\S]*> Say that the limit is per API key/);
+    const branch = `inkwell/${first.jobId}`;
+    expect(git(h.remote, "log", "--format=%s", `main..${branch}`).split("\n")).toEqual(["Document rate limits per API key", "Document rate limits"]);
+    expect(git(h.remote, "show", `${branch}:guides/limits.mdx`)).toContain("100 requests per second per API key.");
+    // The second run saw the whole history: both instructions, the first marked as done.
+    const instructions = lastUserText(h.model.requests[0] as ChatRequest);
+    expect(instructions).toContain("Earlier instructions of this job");
+    expect(instructions).toContain("Document our rate limits");
+    expect(instructions).toContain("Say that the limit is per API key");
+    expect(instructions).toContain("guides/limits.mdx");
+    expect((await h.job(first.jobId)).status).toBe("completed");
+  });
+
+  it("repairs a page whose first version breaks MDX once the gate reports it", async () => {
+    const broken = "---\ntitle: Errors\ndescription: Error codes.\n---\n\n<Note>\nUnclosed note\n\n## Codes\n";
+    const fixed = "---\ntitle: Errors\ndescription: Error codes.\n---\n\n<Note>\nRetry on 5xx.\n</Note>\n\n## Codes\n";
+    h.model.setScript((request) => {
+      const feedback = lastUserText(request);
+      if (feedback.startsWith("Validation found")) {
+        return request.messages.at(-1)?.role === "tool" ? { text: "Document error codes\n\nFixed the note." } : { tools: [{ name: "write_file", args: { path: "errors.mdx", content: fixed, reason: "Closes the note." } }] };
+      }
+      if (request.messages.at(-1)?.role === "tool") {
+        const done = request.messages.some((m) => m.role === "tool" && JSON.stringify(m.content).includes("docs.json"));
+        return done ? { text: "Document error codes" } : { tools: [{ name: "edit_file", args: { path: "docs.json", find: '"pages": ["index", "quickstart"]', replace: '"pages": ["index", "quickstart", "errors"]', reason: "Lists the errors page." } }] };
+      }
+      return { tools: [{ name: "write_file", args: { path: "errors.mdx", content: broken, reason: "New page on error codes." } }] };
+    });
+    const dispatched = await h.createJob("Add a page listing error codes");
+    const outcome = await h.run(dispatched);
+
+    expect(outcome.status).toBe("completed");
+    const feedbackRequest = h.model.requests.find((r) => lastUserText(r).startsWith("Validation found"));
+    expect(lastUserText(feedbackRequest as ChatRequest)).toMatch(/errors\.mdx:\d+(:\d+)?: does not compile as MDX/);
+    const branch = `inkwell/${dispatched.jobId}`;
+    expect(git(h.remote, "show", `${branch}:errors.mdx`)).toContain("</Note>");
+    const pr = h.github.pulls.find((p) => p.head === branch);
+    expect(pr).toMatchObject({ draft: false });
+    expect(pr?.body).toContain("Passed:");
+    const [report] = await h.reports(dispatched.jobId);
+    expect(report?.validation).toEqual({ passed: true, problems: [] });
+    expect(report).toMatchObject({ outcome: "completed", model: "openai-compatible/scripted-2026-01-01", turns: h.model.requests.length, filesChanged: ["docs.json", "errors.mdx"] });
+  });
+
+  it("opens a draft PR listing what still fails when the repair rounds run out", async () => {
+    h.model.setScript((request) =>
+      request.messages.at(-1)?.role === "tool"
+        ? { text: "Add a broken page" }
+        : { tools: [{ name: "write_file", args: { path: "broken.mdx", content: "---\ntitle: Broken\n---\n\nSee [nowhere](/does-not-exist) and {oops\n", reason: "Attempt." } }] },
+    );
+    const dispatched = await h.createJob("Add a page that will not validate");
+    const outcome = await h.run(dispatched, { repairRounds: 1 });
+
+    expect(outcome.status).toBe("completed");
+    const pr = h.github.pulls.find((p) => p.head === `inkwell/${dispatched.jobId}`);
+    expect(pr?.draft).toBe(true);
+    expect(pr?.body).toMatch(/problem\(s\) remain/);
+    expect(pr?.body).toContain("broken.mdx");
+    expect(pr?.body).toContain("new page is not in the navigation (docs.json)");
+    const [report] = await h.reports(dispatched.jobId);
+    expect(report?.validation.passed).toBe(false);
+    expect(report?.validation.problems).toEqual(expect.arrayContaining([expect.stringContaining("broken.mdx"), expect.stringContaining("not in the navigation")]));
+    // One feedback round, then stop: 2 rounds × (write + answer) model calls.
+    expect(h.model.requests.filter((r) => lastUserText(r).startsWith("Validation found")).length).toBe(2);
+  });
+
+  it("completes with no PR when nothing needs to change", async () => {
+    h.model.setScript(steps({ tools: [{ name: "search_text", args: { pattern: "signature", glob: "**/*.mdx" } }] }, { text: "Nothing to change\n\nThe webhooks page already documents signatures." }));
+    const dispatched = await h.createJob("Make sure signatures are documented");
+    const pulls = h.github.pulls.length;
+    const outcome = await h.run(dispatched);
+
+    expect(outcome).toMatchObject({ status: "completed", prUrl: null });
+    expect(h.github.pulls.length).toBe(pulls);
+    expect(git(h.remote, "branch", "--list", `inkwell/${dispatched.jobId}`)).toBe("");
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "completed", prLink: null });
+    expect(JSON.stringify(h.model.requests[1]?.messages.at(-1))).toContain("guides/webhooks.mdx");
+  });
 });

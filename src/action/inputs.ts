@@ -31,7 +31,12 @@ export const actionInputsSchema = z.object({
     .transform((value) => value.replace(/\/+$/, "") || null),
   maxTurns: positiveInt("max-turns", 500),
   maxOutputTokens: positiveInt("max-output-tokens", 10_000_000),
-  timeoutMinutes: positiveInt("timeout-minutes", 360),
+  timeoutMinutes: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, "timeout-minutes must be a number of minutes")
+    .transform(Number)
+    .pipe(z.number().positive("timeout-minutes must be more than 0").max(360, "timeout-minutes must be at most 360")),
   draft: z.enum(["true", "false", ""], { error: "draft must be true or false" }).transform((value) => value === "true"),
 });
 export type ActionInputs = z.infer<typeof actionInputsSchema>;

@@ -231,6 +231,6 @@ async function commitAuthor(claimed: ClaimResponse, deps: JobRunDependencies): P
 
 function describeFailure(error: unknown, token: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  const hint = error instanceof AgentStopped ? " Nothing was pushed." : "";
-  return `${message}${hint}`.replaceAll(token, "***").slice(0, 4_000);
+  const full = error instanceof AgentStopped ? `${message.replace(/\.?$/, ".")} Nothing was pushed.` : message;
+  return full.replaceAll(token, "***").slice(0, 4_000);
 }

@@ -51,13 +51,19 @@ export async function analyzePage(file: string, text: string, framework: Framewo
 
   // Docusaurus and MkDocs let a heading set its id with `{#id}`; MDX would read it as an expression.
   const explicitIds = framework === "docusaurus" || framework === "mkdocs";
-  const source = explicitIds ? text.replace(/^(#{1,6} .*?)(\s*\{#[\w-]+\})\s*$/gm, (_, heading: string, id: string) => `${heading}${" ".repeat(id.length)}`) : text;
-  if (explicitIds) for (const match of text.matchAll(/^#{1,6} .*?\{#([\w-]+)\}\s*$/gm)) anchors.add(match[1] as string);
+  const idsByLine = new Map<number, string>();
+  if (explicitIds) {
+    text.split("\n").forEach((line, index) => {
+      const id = /^#{1,6} .*?\{#([\w-]+)\}\s*$/.exec(line)?.[1];
+      if (id) idsByLine.set(index + 1, id);
+    });
+  }
+  const source = idsByLine.size > 0 ? text.replace(/^(#{1,6} .*?)(\s*\{#[\w-]+\})\s*$/gm, (_, heading: string, id: string) => `${heading}${" ".repeat(id.length)}`) : text;
 
   const processor = processorFor(isMdx(file, framework));
   try {
     const tree = processor.parse(source) as unknown as Root;
-    collect(tree, anchors, links);
+    collect(tree, anchors, links, idsByLine);
     await processor.run(tree as never, { path: file, value: source } as never);
   } catch (error) {
     const failure = error as { line?: number; column?: number; reason?: string; message?: string };
@@ -76,12 +82,15 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   return { problems, links, anchors };
 }
 
-/** Headings' anchors and the links and images of a parsed page. */
-function collect(tree: Root, anchors: Set<string>, links: PageLink[]): void {
+/** Headings' anchors (an explicit `{#id}` replaces the generated one) and the links and images of a parsed page. */
+function collect(tree: Root, anchors: Set<string>, links: PageLink[], idsByLine: Map<number, string>): void {
   const slugger = new GithubSlugger();
   const visit = (node: Nodes) => {
     const line = node.position?.start.line ?? 0;
-    if (node.type === "heading") anchors.add(slugger.slug(toString(node).replace(HEADING_ID, "")));
+    if (node.type === "heading") {
+      const generated = slugger.slug(toString(node).replace(HEADING_ID, ""));
+      anchors.add(idsByLine.get(line) ?? generated);
+    }
     else if (node.type === "link" || node.type === "definition") links.push({ url: node.url, line, kind: "page" });
     else if (node.type === "image") links.push({ url: node.url, line, kind: "asset" });
     else if (node.type === "mdxJsxFlowElement" || node.type === "mdxJsxTextElement") {

@@ -86,7 +86,7 @@ export class GitRepository {
   /** Stages exactly these paths (deletions included) and commits them; false when nothing differs. */
   async commit(paths: string[], message: string, author: GitIdentity): Promise<boolean> {
     if (paths.length === 0) return false;
-    await this.git(["add", "--all", "--", ...paths]);
+    await this.#stage(paths);
     const staged = (await this.git(["diff", "--cached", "--name-only"])).trim();
     if (!staged) return false;
     const identity = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
@@ -105,8 +105,16 @@ export class GitRepository {
 
   /** Stages `paths` and answers what the index changes against the base: the branch as it would be after a commit. */
   async stagedChanges(base: string, paths: string[]): Promise<ChangedFile[]> {
-    if (paths.length > 0) await this.git(["add", "--all", "--", ...paths]);
+    await this.#stage(paths);
     return this.#diff(["--cached", "-M", `refs/remotes/origin/${base}`]);
+  }
+
+  /** `git add` for what exists, `git rm --cached` for what was deleted (add fails on a path already staged as gone). */
+  async #stage(paths: string[]): Promise<void> {
+    const present = paths.filter((file) => existsSync(path.join(this.options.directory, file)));
+    const gone = paths.filter((file) => !present.includes(file));
+    if (present.length > 0) await this.git(["add", "--", ...present]);
+    if (gone.length > 0) await this.git(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", ...gone]);
   }
 
   async #diff(args: string[]): Promise<ChangedFile[]> {

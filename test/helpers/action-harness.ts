@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import nock from "nock";
@@ -15,7 +17,6 @@ import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth,
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./server.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "docs-repos");
-const PUBLIC_URL = "https://inkwell.action.test";
 export const INSTALLATION_TOKEN = (installationId: number) => `ghs_inst_${installationId}`;
 
 export const git = (cwd: string, ...args: string[]) =>
@@ -59,8 +60,10 @@ export interface ActionHarness {
   /** The reports the runner sent for a job, by run attempt. */
   reports(jobId: string): Promise<Array<Record<string, any>>>;
   events(jobId: string): Promise<Array<{ type: string; data?: Record<string, unknown> | null }>>;
+  /** Environment for running the real bundle (`node dist/index.js`) as GitHub's runner would; outputs land in `outputPath`. */
+  bundleEnv(dispatched: { jobId: string; runAttempt: number }, workspace: string, inputs?: Record<string, string>): { env: Record<string, string>; outputPath: string };
   /** Runs the Action's job runner in-process against all of the above. */
-  run(dispatched: { jobId: string; runAttempt: number }, options?: { inputs?: Partial<Record<keyof typeof INPUT_DEFAULTS, string>>; workspace?: string } & Partial<JobRunDependencies>): Promise<JobRunOutcome & { logs: string[]; workspace: string }>;
+  run(dispatched: { jobId: string; runAttempt: number }, options?: { inputs?: Partial<Record<keyof typeof INPUT_DEFAULTS, string>>; workspace?: string } & Partial<Omit<JobRunDependencies, "inputs">>): Promise<JobRunOutcome & { logs: string[]; workspace: string }>;
   close(): Promise<void>;
 }
 
@@ -72,11 +75,14 @@ let installations = 500;
  */
 export async function startActionHarness(fixture: "mintlify" | "docusaurus", script: Script): Promise<ActionHarness> {
   isolateGitHub();
+  // The server's PUBLIC_URL is its own loopback address, so the real Action (a child process) can use it as inkwell-url and OIDC audience.
+  const port = await freePort();
+  const PUBLIC_URL = `http://127.0.0.1:${port}`;
   const installationId = ++installations;
   const repository = `acme/${fixture}-docs-${installationId}`;
   const repositoryId = 70_000 + installationId;
   const issuer = await startOidcIssuer();
-  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
+  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
   nockAppAuth(installationId);
   const repoReply = { id: repositoryId, full_name: repository, default_branch: "main", archived: false };
   nock(GITHUB_API).persist().get(`/repos/${repository}`).reply(200, repoReply);
@@ -97,6 +103,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
   const project = projects.projects.find((p: { repository: string }) => p.repository.endsWith(repository));
   const { body: key } = await server.call("POST", `/admin/projects/${project.id}/keys`, { token: ADMIN_TOKEN });
 
+  const idTokens = await startIdTokenEndpoint((audience) => issuer.token({ repository, repository_id: String(repositoryId) }, { audience }));
   const model = await startFakeModel(script);
   const github = await startFakeGitHubRest({ token: INSTALLATION_TOKEN(installationId) });
   const remote = remoteFromFixture(fixture);
@@ -160,7 +167,35 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
       });
       return { ...outcome, logs, workspace };
     },
+    bundleEnv(dispatched, workspace, inputs = {}) {
+      const dir = mkdtempSync(path.join(tmpdir(), "inkwell-runner-"));
+      const eventPath = path.join(dir, "event.json");
+      writeFileSync(eventPath, JSON.stringify({ action: "inkwell-agent", client_payload: { job_id: dispatched.jobId, run_attempt: dispatched.runAttempt } }));
+      const outputPath = path.join(dir, "output");
+      writeFileSync(outputPath, "");
+      const values: Record<string, string> = { "inkwell-url": PUBLIC_URL, model: "openai-compatible/scripted", "base-url": model.url, "api-key": "sk-test", ...inputs };
+      return {
+        outputPath,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          GITHUB_ACTIONS: "true",
+          GITHUB_REPOSITORY: repository,
+          GITHUB_EVENT_NAME: "repository_dispatch",
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_WORKSPACE: workspace,
+          GITHUB_SERVER_URL: "https://github.com",
+          GITHUB_API_URL: github.url,
+          GITHUB_RUN_ID: String(9000 + dispatched.runAttempt),
+          GITHUB_OUTPUT: outputPath,
+          ACTIONS_ID_TOKEN_REQUEST_URL: `${idTokens.url}/token?api-version=2.0`,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: "runtime-token",
+          ...Object.fromEntries(Object.entries(values).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])),
+        },
+      };
+    },
     async close() {
+      await idTokens.close();
       await model.close();
       await github.close();
       await server.close();
@@ -168,4 +203,24 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
       nock.cleanAll();
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The runner's ID-token endpoint (ACTIONS_ID_TOKEN_REQUEST_URL): answers `{value}` for the audience asked. */
+async function startIdTokenEndpoint(mint: (audience: string) => Promise<string>) {
+  const server: Server = createServer((req, res) => {
+    const audience = new URL(req.url ?? "/", "http://x").searchParams.get("audience") ?? "";
+    if (req.headers.authorization !== "Bearer runtime-token") return void res.writeHead(401).end();
+    mint(audience).then((value) => res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ value })));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

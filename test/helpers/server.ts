@@ -28,6 +28,8 @@ export async function startTestServer(
     taskWorkerOptions?: TaskWorkerOptions;
     github?: InkwellServerOptions["github"];
     watchdogIntervalMs?: number;
+    /** Listen on this port (default: any free one). */
+    port?: number;
   } = {},
 ): Promise<TestServer> {
   const store = await openTestStore();
@@ -43,7 +45,7 @@ export async function startTestServer(
     taskWorkerOptions: options.taskWorkerOptions,
     version: "test",
   });
-  const { url } = await inkwell.listen(0, "127.0.0.1");
+  const { url } = await inkwell.listen(options.port ?? 0, "127.0.0.1");
 
   const call: TestServer["call"] = async (method, path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };

@@ -1,6 +1,5 @@
-import type { ModelMessage } from "ai";
 import type { ClaimResponse, ReportRequest } from "../shared/runner-schemas.js";
-import { AgentStopped, runAgentRound, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
+import { AgentStopped, runAgentRound, userMessage, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
 import { resolveModel } from "./agent/model.js";
 import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
@@ -151,7 +150,7 @@ async function work(
     if (stats.calls % PROGRESS_EVERY_TOOL_CALLS === 0) heartbeats.beat(`Working: ${stats.calls} tool calls in ${session.turns + 1} turns (last: ${name})`);
   });
   session.system = buildSystemPrompt(env.workspace, project);
-  session.messages.push({ role: "user", content: buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore) } satisfies ModelMessage);
+  session.messages.push(userMessage(buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore)));
   const caps: AgentCaps = { maxTurns: inputs.maxTurns, maxOutputTokens: inputs.maxOutputTokens, requestTimeoutMs: deps.requestTimeoutMs ?? 5 * 60_000 };
 
   let answer = "";
@@ -171,10 +170,9 @@ async function work(
     log.info(validation.passed ? "Validation passed." : `Validation found ${validation.problems.length} problem(s):\n  ${validation.problems.join("\n  ")}`);
     if (validation.passed || round >= repairRounds) break;
     heartbeats.beat(`Repairing ${validation.problems.length} validation problem(s) (round ${round + 1} of ${repairRounds})`);
-    session.messages.push({
-      role: "user",
-      content: `Validation found these problems in your changes. Fix them (the pages must compile, links must resolve), then answer with the summary again:\n${validation.problems.map((p) => `- ${p}`).join("\n")}`,
-    });
+    session.messages.push(
+      userMessage(`Validation found these problems in your changes. Fix them (the pages must compile, links must resolve), then answer with the summary again:\n${validation.problems.map((p) => `- ${p}`).join("\n")}`),
+    );
   }
   log.info(`Agent finished: ${session.turns} turn(s), ${stats.calls} tool call(s) (${stats.failures} refused or failed), ${session.usage.inputTokens} input / ${session.usage.outputTokens} output tokens.`);
 

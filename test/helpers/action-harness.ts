@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,7 +16,8 @@ import { startFakeModel, type Script } from "./fake-model.js";
 import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "./github.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./server.js";
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "docs-repos");
+// Beside this file, or from the repository root when a benchmark runs this module bundled elsewhere.
+const FIXTURES = [path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "docs-repos"), path.resolve("test", "fixtures", "docs-repos")].find((dir) => existsSync(dir)) as string;
 export const INSTALLATION_TOKEN = (installationId: number) => `ghs_inst_${installationId}`;
 
 export const git = (cwd: string, ...args: string[]) =>

@@ -38,12 +38,15 @@ export const toolResults = (request: ChatRequest) =>
  */
 export async function startFakeModel(script: Script) {
   const requests: ChatRequest[] = [];
+  /** performance.now() when each request arrived (the benchmark's cold-start clock). */
+  const arrivals: number[] = [];
   let current = script;
   const server: Server = createServer(async (req, res) => {
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       res.writeHead(404, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
       return;
     }
+    arrivals.push(performance.now());
     const request = JSON.parse(await readBody(req)) as ChatRequest;
     const call = requests.push(request) - 1;
     const step = current(request, call);
@@ -79,9 +82,11 @@ export async function startFakeModel(script: Script) {
   return {
     url,
     requests,
+    arrivals,
     setScript(next: Script) {
       current = next;
       requests.length = 0;
+      arrivals.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

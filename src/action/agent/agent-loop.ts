@@ -1,4 +1,6 @@
-import { APICallError, generateText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultPart } from "@ai-sdk/provider";
+import { APICallError } from "ai";
+import { z } from "zod";
 
 export interface AgentCaps {
   /** Model calls in the whole run (all repair rounds included). */
@@ -22,7 +24,8 @@ const MAX_OUTPUT_TOKENS_PER_CALL = 16_384;
 /** The conversation and what it has cost so far; kept across repair rounds. */
 export interface AgentSession {
   system: string;
-  messages: ModelMessage[];
+  /** The provider-level prompt after the system message, built once and appended to: never re-validated per turn. */
+  messages: LanguageModelV3Prompt;
   turns: number;
   usage: { inputTokens: number; outputTokens: number };
   /** The model id the provider says answered (it may differ from the one asked for). */
@@ -44,9 +47,17 @@ export class AgentStopped extends Error {
 /** The model provider kept failing (after retries, when retrying made sense). */
 export class ModelProviderError extends Error {}
 
+/** A tool the agent may call: a zod input schema and what it does; the answer is text for the model. */
+export interface AgentTool {
+  description: string;
+  inputSchema: z.ZodType;
+  execute: (input: never) => Promise<string>;
+}
+export type AgentTools = Record<string, AgentTool>;
+
 export interface AgentRoundOptions {
-  model: LanguageModel;
-  tools: ToolSet;
+  model: LanguageModelV3;
+  tools: AgentTools;
   caps: AgentCaps;
   /** Aborted when the run must stop: its reason is a StopReason. */
   signal: AbortSignal;
@@ -54,11 +65,26 @@ export interface AgentRoundOptions {
   onTurn?: (session: AgentSession) => void;
 }
 
+export const userMessage = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
+
+const definitions = new WeakMap<AgentTools, LanguageModelV3FunctionTool[]>();
+function toolDefinitions(tools: AgentTools): LanguageModelV3FunctionTool[] {
+  let list = definitions.get(tools);
+  if (!list) {
+    list = Object.entries(tools).map(([name, t]) => ({ type: "function", name, description: t.description, inputSchema: z.toJSONSchema(t.inputSchema, { io: "input" }) as JSONSchema7 }));
+    definitions.set(tools, list);
+  }
+  return list;
+}
+
 /**
  * Lets the model work until it answers without calling a tool, one model call per turn, and
- * returns that answer. Caps are checked before every call, so a model that never stops is stopped.
+ * returns that answer. It talks to the AI SDK provider directly (the same providers generateText
+ * uses) and keeps the prompt in the provider's format, so a turn costs the new messages only, not a
+ * re-validation of the whole history. Caps are checked before every call, so a model that never stops is stopped.
  */
 export async function runAgentRound(session: AgentSession, options: AgentRoundOptions): Promise<string> {
+  const tools = toolDefinitions(options.tools);
   for (;;) {
     throwIfStopped(options.signal);
     if (session.turns >= options.caps.maxTurns) {
@@ -68,24 +94,50 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
     if (remaining <= 0) {
       throw new AgentStopped("max-output-tokens", `the agent used its whole output budget (max-output-tokens ${options.caps.maxOutputTokens}) before finishing`);
     }
-    const result = await withRetries(options, () =>
-      generateText({
-        model: options.model,
-        system: session.system,
-        messages: session.messages,
-        tools: options.tools,
+    const result = await withRetries(options, async () =>
+      options.model.doGenerate({
+        prompt: [{ role: "system", content: session.system }, ...session.messages],
+        tools,
+        toolChoice: { type: "auto" },
         maxOutputTokens: Math.min(remaining, MAX_OUTPUT_TOKENS_PER_CALL),
-        maxRetries: 0,
         abortSignal: AbortSignal.any([options.signal, AbortSignal.timeout(options.caps.requestTimeoutMs)]),
       }),
     );
     session.turns++;
-    session.usage.inputTokens += result.usage.inputTokens ?? 0;
-    session.usage.outputTokens += result.usage.outputTokens ?? 0;
-    session.modelId = result.response.modelId || session.modelId;
-    session.messages.push(...result.response.messages);
+    session.usage.inputTokens += result.usage.inputTokens.total ?? 0;
+    session.usage.outputTokens += result.usage.outputTokens.total ?? 0;
+    session.modelId = result.response?.modelId || session.modelId;
+
+    const text = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+    const calls = result.content.filter((part) => part.type === "tool-call");
+    const assistant: LanguageModelV3Message = { role: "assistant", content: [] };
+    if (text) assistant.content.push({ type: "text", text });
+    for (const call of calls) assistant.content.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: parseJson(call.input) });
+    session.messages.push(assistant);
     options.onTurn?.(session);
-    if (result.toolCalls.length === 0) return result.text.trim();
+    if (calls.length === 0) return text.trim();
+
+    const results: LanguageModelV3ToolResultPart[] = [];
+    for (const call of calls) {
+      results.push({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: { type: "text", value: await runTool(options.tools, call.toolName, call.input) } });
+    }
+    session.messages.push({ role: "tool", content: results });
+  }
+}
+
+async function runTool(tools: AgentTools, name: string, rawInput: string): Promise<string> {
+  const tool = tools[name];
+  if (!tool) return `Error: there is no tool named ${name}; use one of ${Object.keys(tools).join(", ")}`;
+  const parsed = tool.inputSchema.safeParse(parseJson(rawInput));
+  if (!parsed.success) return `Error: invalid input for ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ")}`;
+  return tool.execute(parsed.data as never);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    return text;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 
 export interface ModelOptions {
   apiKey: string | null;
@@ -12,7 +12,7 @@ export interface ModelOptions {
 export const PROVIDERS = ["anthropic", "openai", "openai-compatible"] as const;
 
 /** `provider/model` (e.g. anthropic/claude-sonnet-4-5) to an AI SDK model, or an error saying what to fix. */
-export function resolveModel(spec: string, options: ModelOptions): LanguageModel {
+export function resolveModel(spec: string, options: ModelOptions): LanguageModelV3 {
   const slash = spec.indexOf("/");
   const provider = slash > 0 ? spec.slice(0, slash) : "";
   const modelId = spec.slice(slash + 1).trim();

@@ -1,5 +1,5 @@
-import { tool, type ToolSet } from "ai";
 import { z } from "zod";
+import type { AgentTool, AgentTools } from "./agent-loop.js";
 import type { DocsProject } from "../docs/framework.js";
 import { followPageMove } from "../docs/moves.js";
 import { ToolError, type DocsWorkspace } from "../tools/workspace.js";
@@ -36,7 +36,7 @@ const filePath = z.string().min(1).max(500).describe("Path relative to the repos
  * DocsWorkspace, so it holds whatever the model asks. A refusal comes back as the tool's result,
  * starting with "Error:", so the model can correct itself.
  */
-export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, journal: ChangeJournal, stats: ToolStats, onCall?: (name: string) => void): ToolSet {
+export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, journal: ChangeJournal, stats: ToolStats, onCall?: (name: string) => void): AgentTools {
   const guarded =
     <T>(name: string, action: (input: T) => Promise<string>) =>
     async (input: T): Promise<string> => {
@@ -54,8 +54,10 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
       }
     };
 
+  const define = <S extends z.ZodType>(definition: { description: string; inputSchema: S; execute: (input: z.output<S>) => Promise<string> }): AgentTool => definition as AgentTool;
+
   return {
-    list_files: tool({
+    list_files: define({
       description: "List files of the docs directory (and navigation files), optionally filtered by a glob such as **/*.mdx or guides/*.",
       inputSchema: z.object({ glob: z.string().max(200).optional() }),
       execute: guarded("list_files", async ({ glob }: { glob?: string }) => {
@@ -65,7 +67,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return shown.join("\n") + (files.length > shown.length ? `\n… and ${files.length - shown.length} more: narrow the glob.` : "");
       }),
     }),
-    read_file: tool({
+    read_file: define({
       description: "Read a file, or a range of its lines (1-based, inclusive).",
       inputSchema: z.object({ path: filePath, startLine: z.int().min(1).optional(), endLine: z.int().min(1).optional() }),
       execute: guarded("read_file", async ({ path, startLine, endLine }: { path: string; startLine?: number; endLine?: number }) => {
@@ -74,7 +76,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return `${text.slice(0, READ_LIMIT_CHARS)}\n… truncated at ${READ_LIMIT_CHARS} characters: read the rest with startLine/endLine.`;
       }),
     }),
-    search_text: tool({
+    search_text: define({
       description: "Search file contents with a regular expression (case-insensitive); answers path:line: text. Optional glob filter.",
       inputSchema: z.object({ pattern: z.string().min(1).max(500), glob: z.string().max(200).optional() }),
       execute: guarded("search_text", async ({ pattern, glob }: { pattern: string; glob?: string }) => {
@@ -82,7 +84,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return hits.length === 0 ? "No matches." : hits.join("\n") + (hits.length === 200 ? "\n… stopped at 200 matches: narrow the search." : "");
       }),
     }),
-    write_file: tool({
+    write_file: define({
       description: "Create a file or replace its whole content.",
       inputSchema: z.object({ path: filePath, content: z.string(), reason }),
       execute: guarded("write_file", async ({ path, content, reason }: { path: string; content: string; reason: string }) => {
@@ -91,7 +93,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return `Wrote ${path} (${Buffer.byteLength(content)} bytes).`;
       }),
     }),
-    edit_file: tool({
+    edit_file: define({
       description: "Replace one exact occurrence of `find` with `replace` in a file. Fails if `find` occurs zero or several times: include enough context to make it unique.",
       inputSchema: z.object({ path: filePath, find: z.string().min(1), replace: z.string(), reason }),
       execute: guarded("edit_file", async ({ path, find, replace, reason }: { path: string; find: string; replace: string; reason: string }) => {
@@ -100,7 +102,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return `Edited ${path}.`;
       }),
     }),
-    move_file: tool({
+    move_file: define({
       description: "Move or rename a file. For frameworks with redirects in config (Mintlify) a redirect from the old URL is added and navigation entries are renamed.",
       inputSchema: z.object({ from: filePath, to: filePath, reason }),
       execute: guarded("move_file", async ({ from, to, reason }: { from: string; to: string; reason: string }) => {
@@ -114,7 +116,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return [`Moved ${from} to ${to}.`, ...followUps.map((line) => `Also ${line}.`)].join(" ");
       }),
     }),
-    delete_file: tool({
+    delete_file: define({
       description: "Delete a file.",
       inputSchema: z.object({ path: filePath, reason }),
       execute: guarded("delete_file", async ({ path, reason }: { path: string; reason: string }) => {

@@ -96,7 +96,7 @@ export class DocsWorkspace {
     await mkdir(path.dirname(target.absolute), { recursive: true });
     await writeFile(target.absolute, content, "utf8");
     this.#written += bytes;
-    this.#touch(target.relative, !existing);
+    this.#touch(target.relative, existing ? "kept" : "added");
   }
 
   /** Replaces exactly one occurrence of `find`; zero or several are refused, saying how many. */
@@ -116,8 +116,8 @@ export class DocsWorkspace {
     if (await lstat(target.absolute).catch(() => null)) throw new ToolError(`${to}: already exists`);
     await mkdir(path.dirname(target.absolute), { recursive: true });
     await rename(source.absolute, target.absolute);
-    this.#touch(source.relative, true);
-    this.#touch(target.relative, true);
+    this.#touch(source.relative, "removed");
+    this.#touch(target.relative, "added");
   }
 
   async delete(relative: string): Promise<void> {
@@ -125,7 +125,7 @@ export class DocsWorkspace {
     const stat = await lstat(target.absolute).catch(() => null);
     if (!stat?.isFile()) throw new ToolError(`${relative}: no such file`);
     await rm(target.absolute);
-    this.#touch(target.relative, true);
+    this.#touch(target.relative, "removed");
   }
 
   /** Repository-relative files of the docs directory, optionally filtered by a glob. */
@@ -146,7 +146,11 @@ export class DocsWorkspace {
     }
     const limit = options.limit ?? 200;
     const hits: string[] = [];
-    for (const file of await this.list(options.glob)) {
+    const files = await this.list(options.glob);
+    // Read what is not cached yet in parallel batches: the first search of a big repo is I/O bound.
+    const uncached = files.filter((file) => !this.#contents.has(file));
+    for (let i = 0; i < uncached.length; i += 64) await Promise.all(uncached.slice(i, i + 64).map((file) => this.#lines(file)));
+    for (const file of files) {
       const lines = await this.#lines(file);
       if (!lines) continue;
       for (let i = 0; i < lines.length; i++) {
@@ -170,10 +174,21 @@ export class DocsWorkspace {
     return lines;
   }
 
-  #touch(relative: string, structural: boolean) {
+  /** Keeps the cached listing in step with the agent's own changes, so listing stays cheap on big repos. */
+  #touch(relative: string, change: "added" | "removed" | "kept") {
     this.#changed.add(relative);
     this.#contents.delete(relative);
-    if (structural) this.#files = null;
+    if (!this.#files || change === "kept") return;
+    let low = 0;
+    let high = this.#files.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.#files[middle] as string) < relative) low = middle + 1;
+      else high = middle;
+    }
+    const present = this.#files[low] === relative;
+    if (change === "added" && !present) this.#files.splice(low, 0, relative);
+    if (change === "removed" && present) this.#files.splice(low, 1);
   }
 
   async #walk(directory: string): Promise<string[]> {

@@ -54,9 +54,11 @@ export const INPUT_DEFAULTS = {
   draft: "false",
 } as const;
 
+export type InputName = keyof typeof INPUT_DEFAULTS;
+
 /** Reads and checks the inputs; throws one message naming every bad input. */
-export function readInputs(getInput: (name: keyof typeof INPUT_DEFAULTS) => string): ActionInputs {
-  const raw = (name: keyof typeof INPUT_DEFAULTS) => getInput(name) || INPUT_DEFAULTS[name];
+export function readInputs(getInput: (name: InputName) => string): ActionInputs {
+  const raw = (name: InputName) => getInput(name) || INPUT_DEFAULTS[name];
   const parsed = actionInputsSchema.safeParse({
     inkwellUrl: raw("inkwell-url"),
     model: raw("model"),

@@ -2,7 +2,7 @@ import * as core from "@actions/core";
 import { readDispatchedRun } from "./dispatch-event.js";
 import { checkEnvironment } from "./environment.js";
 import { InkwellClient } from "./inkwell-client.js";
-import { INPUT_DEFAULTS, readInputs } from "./inputs.js";
+import { readInputs, type InputName } from "./inputs.js";
 import { runJob } from "./job-run.js";
 
 /** Reads inputs and the runner environment, and owns the run's outcome (`core.setFailed`). */
@@ -13,7 +13,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       core.setFailed(`Inkwell cannot run here: ${problems.join("; ")}`);
       return;
     }
-    const inputs = readInputs((name: keyof typeof INPUT_DEFAULTS) => core.getInput(name));
+    const inputs = readInputs((name: InputName) => core.getInput(name));
     if (inputs.apiKey) core.setSecret(inputs.apiKey);
     const dispatched = await readDispatchedRun(env);
     core.setOutput("job-id", dispatched.jobId);

@@ -7,7 +7,7 @@ import path from "node:path";
 import nock from "nock";
 import { fileURLToPath } from "node:url";
 import { InkwellClient } from "../../src/action/inkwell-client.js";
-import { readInputs, type ActionInputs, type INPUT_DEFAULTS } from "../../src/action/inputs.js";
+import { readInputs, type ActionInputs, type InputName } from "../../src/action/inputs.js";
 import { runJob, type JobRunDependencies, type JobRunOutcome } from "../../src/action/job-run.js";
 import { installationCreated } from "../fixtures/webhooks.js";
 import { drainTasks } from "./drain.js";
@@ -64,7 +64,7 @@ export interface ActionHarness {
   /** Environment for running the real bundle (`node dist/index.js`) as GitHub's runner would; outputs land in `outputPath`. */
   bundleEnv(dispatched: { jobId: string; runAttempt: number }, workspace: string, inputs?: Record<string, string>): { env: Record<string, string>; outputPath: string };
   /** Runs the Action's job runner in-process against all of the above. */
-  run(dispatched: { jobId: string; runAttempt: number }, options?: { inputs?: Partial<Record<keyof typeof INPUT_DEFAULTS, string>>; workspace?: string } & Partial<Omit<JobRunDependencies, "inputs">>): Promise<JobRunOutcome & { logs: string[]; workspace: string }>;
+  run(dispatched: { jobId: string; runAttempt: number }, options?: { inputs?: Partial<Record<InputName, string>>; workspace?: string } & Partial<Omit<JobRunDependencies, "inputs">>): Promise<JobRunOutcome & { logs: string[]; workspace: string }>;
   close(): Promise<void>;
 }
 

@@ -52,6 +52,10 @@ describe("a docs team on a Mintlify site", () => {
     expect(pr?.body).toContain("> Add a page about webhook retries");
     expect(pr?.body).toContain("Passed:");
 
+    // Heartbeats carried progress lines (the tracking comment shows the latest).
+    const [run] = await h.server.store.db.query<{ progress: string | null }>(`SELECT progress FROM job_runs WHERE job_id = $1`, [dispatched.jobId]);
+    expect(run?.progress).toMatch(/^(Working: \d+ tool calls in \d+ turns|Validating \d+ changed file|Pushing \d+ file)/);
+
     const first = h.model.requests[0] as ChatRequest;
     const system = JSON.stringify(first.messages[0]);
     expect(system).toContain("Use sentence case in headings.");

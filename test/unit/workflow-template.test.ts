@@ -23,4 +23,14 @@ describe("the workflow users add to their docs repository", () => {
   it("one run per job at a time", () => {
     expect(workflow.concurrency.group).toContain("client_payload.job_id");
   });
+
+  it("uses the Action with only inputs action.yml declares, and leaves no workflow token in the checkout", () => {
+    const action = parse(readFileSync(new URL("../../action.yml", import.meta.url), "utf8"));
+    const steps = workflow.jobs.agent.steps as Array<{ uses: string; with?: Record<string, unknown> }>;
+    const checkout = steps.find((step) => step.uses.startsWith("actions/checkout"));
+    expect(checkout?.with?.["persist-credentials"]).toBe(false);
+    const inkwell = steps.at(-1);
+    expect(Object.keys(inkwell?.with ?? {}).filter((name) => !(name in action.inputs))).toEqual([]);
+    expect(Object.keys(action.inputs).sort()).toEqual(["api-key", "base-url", "docs-dir", "draft", "inkwell-url", "max-output-tokens", "max-turns", "model", "timeout-minutes"]);
+  });
 });

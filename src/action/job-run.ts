@@ -95,12 +95,9 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     if (validation) facts.validation = validation;
   };
 
+  let outcome: WorkOutcome;
   try {
-    const outcome = await work(deps, claimed, session, control.signal, heartbeats, recordFacts);
-    await heartbeats.stop();
-    const answer = await inkwell.report({ ...ref, ...facts, outcome: "completed", pr: outcome.pr, summary: outcome.summary });
-    log.info(outcome.pr ? `Reported completed: ${outcome.pr.url}` : "Reported completed: nothing needed to change.");
-    return { jobId: job.id, status: "completed", prUrl: answer.prLink };
+    outcome = await work(deps, claimed, session, control.signal, heartbeats, recordFacts);
   } catch (error) {
     await heartbeats.stop();
     if (error instanceof AgentStopped && error.reason === "cancelled") {
@@ -115,6 +112,11 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
   } finally {
     clearTimeout(deadline);
   }
+  await heartbeats.stop();
+  // The work is pushed: an undeliverable report fails the workflow run (the error propagates) rather than claiming the run failed.
+  const answer = await inkwell.report({ ...ref, ...facts, outcome: "completed", pr: outcome.pr, summary: outcome.summary });
+  log.info(outcome.pr ? `Reported completed: ${outcome.pr.url}` : "Reported completed: nothing needed to change.");
+  return { jobId: job.id, status: "completed", prUrl: answer.prLink };
 }
 
 interface WorkOutcome {

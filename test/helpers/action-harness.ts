@@ -58,6 +58,8 @@ export interface ActionHarness {
   /** Sends a follow-up through the public API; returns the next run's dispatch. */
   followUp(jobId: string, prompt: string): Promise<{ jobId: string; runAttempt: number }>;
   job(jobId: string): Promise<Record<string, any>>;
+  /** The Action's client of the runner protocol, authenticated like the workflow run; `fetch` to interfere with it. */
+  client(fetchImpl?: typeof fetch): InkwellClient;
   /** The reports the runner sent for a job, by run attempt. */
   reports(jobId: string): Promise<Array<Record<string, any>>>;
   events(jobId: string): Promise<Array<{ type: string; data?: Record<string, unknown> | null }>>;
@@ -109,6 +111,15 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
   const github = await startFakeGitHubRest({ token: INSTALLATION_TOKEN(installationId) });
   const remote = remoteFromFixture(fixture);
 
+  const client = (fetchImpl?: typeof fetch) =>
+    new InkwellClient({
+      baseUrl: server.url,
+      idToken: () => issuer.token({ repository, repository_id: String(repositoryId) }, { audience: PUBLIC_URL }),
+      attempts: 2,
+      backoffMs: 10,
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    });
+
   const nextDispatch = async (jobId: string) => {
     await drainTasks(server);
     const found = dispatches.filter((d) => d.job_id === jobId).at(-1);
@@ -138,6 +149,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
       await drainTasks(server);
       return (await server.call("GET", `/v2/agent/${project.id}/job/${jobId}`, { token: key.key })).body;
     },
+    client,
     async reports(jobId) {
       const rows = await server.store.db.query<{ report: string | null }>(`SELECT report FROM job_runs WHERE job_id = $1 ORDER BY run_attempt`, [jobId]);
       return rows.map((row) => (row.report ? (JSON.parse(row.report) as Record<string, any>) : {}));
@@ -151,12 +163,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
       const values: Record<string, string> = { "inkwell-url": PUBLIC_URL, model: "openai-compatible/scripted", "base-url": model.url, "api-key": "sk-test", ...inputOverrides };
       const inputs: ActionInputs = readInputs((name) => values[name] ?? "");
       const logs: string[] = [];
-      const inkwell = new InkwellClient({
-        baseUrl: server.url,
-        idToken: () => issuer.token({ repository, repository_id: String(repositoryId) }, { audience: PUBLIC_URL }),
-        attempts: 2,
-        backoffMs: 10,
-      });
+      const inkwell = client();
       const outcome = await runJob({
         inputs,
         dispatched,

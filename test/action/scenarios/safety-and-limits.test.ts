@@ -133,3 +133,25 @@ describe("provider errors", () => {
     expect(h.model.requests).toHaveLength(1);
   });
 });
+
+describe("reporting", () => {
+  it("retries a report that does not get through, then fails the run visibly; the job is left to the watchdog, not lost", async () => {
+    h.model.setScript(steps({ text: "Nothing to change" }));
+    const dispatched = await h.createJob("Report into the void");
+    let reportAttempts = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      if (String(input).endsWith("/v1/runner/report")) {
+        reportAttempts++;
+        return new Response(JSON.stringify({ error: "upstream unavailable" }), { status: 503 });
+      }
+      return fetch(input, init);
+    };
+    await expect(h.run(dispatched, { inkwell: h.client(flaky) })).rejects.toThrow(/Could not reach Inkwell at .* for report after 2 attempts: Inkwell answered report with 503: upstream unavailable/);
+    expect(reportAttempts).toBe(2);
+    expect((await h.job(dispatched.jobId)).status).toBe("active");
+
+    // The report is idempotent per run attempt: delivering it later completes the job.
+    await h.client().report({ jobId: dispatched.jobId, runAttempt: dispatched.runAttempt, outcome: "completed", pr: null });
+    expect((await h.job(dispatched.jobId)).status).toBe("completed");
+  });
+});

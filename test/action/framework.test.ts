@@ -1,17 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeRepo } from "../helpers/temp-repo.js";
 import { detectDocsProject, navigationPages, pageExists } from "../../src/action/docs/framework.js";
 
-function repo(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "inkwell-fw-"));
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), content);
-  }
-  return root;
-}
+const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-fw-");
 
 describe("docs framework detection", () => {
   it("Mintlify (docs.json) with nested navigation", () => {

@@ -1,19 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeRepo } from "../helpers/temp-repo.js";
 import { detectDocsProject } from "../../src/action/docs/framework.js";
 import { navigationProblems, runGate } from "../../src/action/validation/gate.js";
 import { analyzePage } from "../../src/action/validation/page.js";
 
-function repo(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "inkwell-gate-"));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
+const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-gate-");
 
 describe("page checks", () => {
   it.each([

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_MODEL } from "../shared/api-schemas.js";
+import { parseTrustedProxies } from "./http/client-ip.js";
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
@@ -28,6 +29,10 @@ const envSchema = z.object({
   INKWELL_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/).optional(),
   INKWELL_COMMAND: z.string().regex(/^\S+$/).default("/inkwell"),
   INKWELL_WORKFLOW_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(180),
+  INKWELL_TRUSTED_PROXIES: z.string().optional(),
+  INKWELL_ANALYTICS_RAW_RETENTION_DAYS: z.coerce.number().int().min(0).max(3660).default(30),
+  INKWELL_ANALYTICS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
+  INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000),
 });
 
 export interface Config {
@@ -52,6 +57,9 @@ export interface Config {
   appSlug: string | undefined;
   command: string;
   workflowCheckSeconds: number;
+  /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed (beacon client IPs). */
+  trustedProxies: string | undefined;
+  analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number };
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
       .filter(([, v]) => v === undefined)
       .map(([k]) => k);
     throw new ConfigError(`GitHub App configuration is incomplete: set ${missing.join(", ")} too (or none of them to run without GitHub)`);
+  }
+  try {
+    parseTrustedProxies(e.INKWELL_TRUSTED_PROXIES);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
   const githubServerUrl = e.GHE_HOST ? `${e.GHE_PROTOCOL}://${e.GHE_HOST}` : "https://github.com";
   return {
@@ -100,6 +113,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     appSlug: e.INKWELL_APP_SLUG,
     command: e.INKWELL_COMMAND,
     workflowCheckSeconds: e.INKWELL_WORKFLOW_CHECK_SECONDS,
+    trustedProxies: e.INKWELL_TRUSTED_PROXIES,
+    analytics: {
+      rawRetentionDays: e.INKWELL_ANALYTICS_RAW_RETENTION_DAYS,
+      backfillDays: e.INKWELL_ANALYTICS_BACKFILL_DAYS,
+      rollupChunkSize: e.INKWELL_ANALYTICS_ROLLUP_CHUNK,
+    },
   };
 }
 

@@ -20,6 +20,9 @@ import type { Probot } from "probot";
 import { Router, type Reply } from "./http/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
+import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
+import { parseTrustedProxies } from "./http/client-ip.js";
+import { Analytics } from "./analytics/analytics.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
 import { registerRunnerRoutes } from "./http/routes/runner.js";
 import type { Services } from "./http/services.js";
@@ -86,7 +89,19 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     ...options.taskWorkerOptions,
   });
   const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, options.oidcFetch) : null;
-  const services: Services = { config, db, adminToken, verifier: new ApiKeyVerifier(db, db.kind === "pglite"), tasks, log, github: github?.api ?? null, oidc };
+  const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
+  const services: Services = {
+    config,
+    db,
+    adminToken,
+    verifier: new ApiKeyVerifier(db, db.kind === "pglite"),
+    tasks,
+    log,
+    github: github?.api ?? null,
+    oidc,
+    analytics,
+    trustedProxies: parseTrustedProxies(config.trustedProxies),
+  };
   const webhookMiddleware: NodeMiddleware | undefined = github
     ? await createWebhookMiddleware(
         github.probot,
@@ -102,9 +117,11 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAdminRoutes(router, services);
   registerAgentJobRoutes(router, services);
   registerRunnerRoutes(router, services);
+  registerAnalyticsRoutes(router, services);
   const httpLog = log.child({ component: "http" });
   let closing = false;
   let watchdog: NodeJS.Timeout | undefined;
+  let retention: NodeJS.Timeout | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -169,6 +186,12 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
           .catch((error: unknown) => log.error({ err: error }, "watchdog scan failed"));
       }, options.watchdogIntervalMs ?? 60_000);
       watchdog.unref();
+      // Views accepted before a restart are still in the inbox: count them now.
+      analytics.rollup.kick(0);
+      retention = setInterval(() => {
+        analytics.prune().catch((error: unknown) => log.error({ err: error }, "analytics retention pass failed; retried next hour"));
+      }, 3_600_000);
+      retention.unref();
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };
@@ -177,6 +200,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
       // Keep-alive clients are told to go: each connection closes after its in-flight response.
       closing = true;
       clearInterval(watchdog);
+      clearInterval(retention);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -184,6 +208,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
       await closed;
       clearTimeout(force);
       await tasks.stop();
+      await analytics.rollup.stop();
     },
   };
 }

@@ -9,6 +9,31 @@ const refName = z
   .max(255)
   .regex(/^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|.*\.$)[A-Za-z0-9._/-]+$/, { error: "must be a valid branch name" });
 
+/** Page origins allowed to send beacon views: scheme://host[:port], stored in lower case. */
+const allowedOriginsSchema = z
+  .array(
+    z
+      .string()
+      .trim()
+      .max(300)
+      .refine((value) => /^https?:\/\/[^/?#]+\/?$/i.test(value) && URL.canParse(value), { error: "must be an origin such as https://docs.example.com" })
+      .transform((value) => new URL(value).origin.toLowerCase()),
+  )
+  .max(50)
+  .meta({ description: "Origins (scheme://host[:port]) whose pages may send views through the beacon script." });
+
+export const analyticsSettingsSchema = z
+  .object({
+    saltWindow: z
+      .enum(["day", "week", "month"])
+      .optional()
+      .meta({ description: "How long one person stays one visitor (DESIGN §5); only settable before the first view. Default month." }),
+    allowedOrigins: allowedOriginsSchema.optional(),
+  })
+  .meta({ id: "AnalyticsSettings" });
+
+export const updateProjectSchema = z.object({ analytics: analyticsSettingsSchema }).meta({ id: "UpdateProjectRequest" });
+
 export const createProjectSchema = z
   .object({
     repository: z
@@ -21,6 +46,7 @@ export const createProjectSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     model: z.string().trim().min(1).max(200).optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),
     rateLimitPerHour: z.int().min(1).max(1_000_000).optional().meta({ description: "Job creations + messages per rolling hour; default from INKWELL_RATE_LIMIT_PER_HOUR." }),
+    analytics: analyticsSettingsSchema.optional(),
   })
   .meta({ id: "CreateProjectRequest" });
 export type CreateProjectBody = z.infer<typeof createProjectSchema>;
@@ -36,6 +62,7 @@ export const projectSchema = z
     model: z.string(),
     rateLimitPerHour: z.int(),
     installation: z.object({ installed: z.boolean(), id: z.int().nullable(), suspended: z.boolean() }),
+    analytics: z.object({ saltWindow: z.enum(["day", "week", "month"]), allowedOrigins: z.array(z.string()) }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

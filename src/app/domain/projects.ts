@@ -2,6 +2,7 @@ import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
 import { HttpError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
+import type { SaltWindow } from "../analytics/days.js";
 
 export interface Project {
   id: string;
@@ -13,6 +14,7 @@ export interface Project {
   rateLimitPerHour: number | null;
   installationId: number | null;
   installationSuspended: boolean;
+  analytics: { saltWindow: SaltWindow; allowedOrigins: string[] };
   createdAt: string;
   updatedAt: string;
 }
@@ -27,6 +29,8 @@ interface ProjectRow {
   rate_limit_per_hour: number | null;
   installation_id: string | number | null;
   installation_suspended: boolean;
+  analytics_salt_window: SaltWindow;
+  analytics_origins: string[];
   created_at: unknown;
   updated_at: unknown;
 }
@@ -41,6 +45,7 @@ const toProject = (row: ProjectRow): Project => ({
   rateLimitPerHour: row.rate_limit_per_hour,
   installationId: row.installation_id === null ? null : Number(row.installation_id),
   installationSuspended: row.installation_suspended,
+  analytics: { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins },
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
 });
@@ -52,6 +57,12 @@ export interface NewProject {
   baseRef?: string | undefined;
   model: string;
   rateLimitPerHour?: number | undefined;
+  analytics?: AnalyticsSettingsChange | undefined;
+}
+
+export interface AnalyticsSettingsChange {
+  saltWindow?: SaltWindow | undefined;
+  allowedOrigins?: string[] | undefined;
 }
 
 export async function createProject(db: Queryable, input: NewProject): Promise<Project> {
@@ -60,8 +71,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   ]);
   if (existing) throw new HttpError(409, `A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
-    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
     [
       newId(),
@@ -71,6 +82,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.baseRef ?? null,
       input.model,
       input.rateLimitPerHour ?? null,
+      input.analytics?.saltWindow ?? "month",
+      input.analytics?.allowedOrigins ?? [],
     ],
   );
   if (!rows[0]) throw new HttpError(409, `A project for ${input.repoFullName} already exists`);
@@ -88,6 +101,27 @@ export async function lockProject(tx: Queryable, id: string): Promise<Project> {
   const row = await queryOne<ProjectRow>(tx, `SELECT * FROM projects WHERE id = $1 FOR UPDATE`, [id]);
   if (!row) throw notFound("Project");
   return toProject(row);
+}
+
+/**
+ * Changes a project's analytics settings. The salt window cannot change once views were counted:
+ * windows of two sizes would overlap, and a visitor would count once in each.
+ */
+export async function updateProjectAnalytics(tx: Queryable, id: string, change: AnalyticsSettingsChange): Promise<Project> {
+  const project = await lockProject(tx, id);
+  if (change.saltWindow && change.saltWindow !== project.analytics.saltWindow) {
+    const used = await queryOne(tx, `SELECT 1 FROM analytics_salts WHERE project_id = $1 UNION ALL SELECT 1 FROM analytics_windows WHERE project_id = $1 LIMIT 1`, [id]);
+    if (used) {
+      throw new HttpError(409, `The salt window is ${project.analytics.saltWindow} and views were already counted with it; it can only be chosen before the first view`);
+    }
+  }
+  const row = await queryOne<ProjectRow>(
+    tx,
+    `UPDATE projects SET analytics_salt_window = COALESCE($2, analytics_salt_window), analytics_origins = COALESCE($3, analytics_origins), updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [id, change.saltWindow ?? null, change.allowedOrigins ?? null],
+  );
+  return toProject(row as ProjectRow);
 }
 
 export async function listProjects(db: Queryable): Promise<Project[]> {

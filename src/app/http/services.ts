@@ -1,3 +1,5 @@
+import type { BlockList } from "node:net";
+import type { Analytics } from "../analytics/analytics.js";
 import type { Config } from "../config.js";
 import type { ApiKeyVerifier } from "../domain/api-keys.js";
 import type { Logger } from "pino";
@@ -19,4 +21,6 @@ export interface Services {
   /** null without an App or without PUBLIC_URL (the token audience). */
   oidc: OidcVerifier | null;
   adminToken: string;
+  analytics: Analytics;
+  trustedProxies: BlockList;
 }

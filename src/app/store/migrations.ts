@@ -163,4 +163,119 @@ ALTER TABLE job_messages ADD COLUMN comment_id bigint;
 CREATE UNIQUE INDEX job_messages_comment ON job_messages (comment_id) WHERE comment_id IS NOT NULL;
 `,
   },
+  {
+    version: 4,
+    name: "visitor analytics (days are epoch-day integers): salts, inbox, raw events, per-visitor day masks, first-visit and return aggregates, daily views",
+    sql: `
+ALTER TABLE projects ADD COLUMN analytics_salt_window text NOT NULL DEFAULT 'month' CHECK (analytics_salt_window IN ('day', 'week', 'month'));
+ALTER TABLE projects ADD COLUMN analytics_origins text[] NOT NULL DEFAULT '{}';
+
+CREATE TABLE analytics_salts (
+  project_id text NOT NULL REFERENCES projects (id),
+  window_start integer NOT NULL,
+  secret bytea NOT NULL,
+  delete_after timestamptz NOT NULL,
+  PRIMARY KEY (project_id, window_start)
+);
+CREATE INDEX analytics_salts_expiry ON analytics_salts (delete_after);
+
+CREATE TABLE analytics_windows (
+  project_id text NOT NULL REFERENCES projects (id),
+  window_start integer NOT NULL,
+  window_end integer NOT NULL,
+  PRIMARY KEY (project_id, window_start)
+);
+
+CREATE TABLE analytics_hit_ids (
+  project_id text NOT NULL,
+  hit_key bigint NOT NULL,
+  day integer NOT NULL,
+  PRIMARY KEY (project_id, hit_key)
+);
+CREATE INDEX analytics_hit_ids_day ON analytics_hit_ids (day);
+
+CREATE TABLE analytics_inbox (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  project_id text NOT NULL,
+  at timestamptz NOT NULL,
+  day integer NOT NULL,
+  window_start integer NOT NULL,
+  window_end integer NOT NULL,
+  path text NOT NULL,
+  visitor bigint NOT NULL,
+  class smallint NOT NULL,
+  category text
+);
+
+CREATE TABLE analytics_paths (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  path text NOT NULL
+);
+CREATE UNIQUE INDEX analytics_paths_project_path ON analytics_paths (project_id, path);
+
+CREATE TABLE analytics_events (
+  project_id text NOT NULL,
+  at timestamptz NOT NULL,
+  path_id integer NOT NULL,
+  visitor bigint NOT NULL,
+  class smallint NOT NULL,
+  category text
+);
+CREATE INDEX analytics_events_project_at ON analytics_events (project_id, at);
+
+CREATE TABLE analytics_visitor_days (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  path_id integer NOT NULL,
+  visitor bigint NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, path_id, visitor)
+);
+
+CREATE TABLE analytics_first_visits (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  day smallint NOT NULL,
+  path_id integer NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  total integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, day, path_id)
+);
+
+CREATE TABLE analytics_returns (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  day smallint NOT NULL,
+  prev smallint NOT NULL,
+  path_id integer NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  total integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, day, prev, path_id)
+);
+
+CREATE TABLE analytics_daily_views (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  path_id integer NOT NULL,
+  human bigint NOT NULL,
+  ai bigint NOT NULL,
+  bot bigint NOT NULL,
+  PRIMARY KEY (project_id, day, path_id)
+);
+
+CREATE TABLE analytics_daily_categories (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  class smallint NOT NULL,
+  category text NOT NULL,
+  views bigint NOT NULL,
+  PRIMARY KEY (project_id, day, class, category)
+);
+`,
+  },
 ];
+

@@ -1,8 +1,8 @@
-import { createKeySchema, createProjectSchema, type ProjectView } from "../../../shared/admin-schemas.js";
+import { createKeySchema, createProjectSchema, updateProjectSchema, type ProjectView } from "../../../shared/admin-schemas.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
 import { HttpError, notFound } from "../../domain/errors.js";
 import { isWellFormedId } from "../../domain/ids.js";
-import { createProject, getProject, listProjects, parseRepository, type Project } from "../../domain/projects.js";
+import { createProject, getProject, listProjects, parseRepository, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
@@ -10,7 +10,7 @@ import type { Services } from "../services.js";
 
 /** Operator API (DESIGN §6), authenticated with the operator token. */
 export function registerAdminRoutes(router: Router, services: Services): void {
-  const { db, config, adminToken, verifier } = services;
+  const { db, config, adminToken, verifier, analytics } = services;
 
   const view = (project: Project): ProjectView => ({
     id: project.id,
@@ -20,6 +20,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     model: project.model,
     rateLimitPerHour: project.rateLimitPerHour ?? config.rateLimitPerHour,
     installation: { installed: project.installationId !== null, id: project.installationId, suspended: project.installationSuspended },
+    analytics: project.analytics,
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
   });
@@ -45,6 +46,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
       baseRef: body.ref,
       model: body.model ?? config.defaultModel,
       rateLimitPerHour: body.rateLimitPerHour,
+      analytics: body.analytics,
     });
     return { status: 201, body: view(project) };
   });
@@ -56,6 +58,14 @@ export function registerAdminRoutes(router: Router, services: Services): void {
 
   router.on("GET", "/admin/projects/:id", async (ctx) => {
     return { status: 200, body: view(await getProject(db, projectIdOf(ctx))) };
+  });
+
+  router.on("PATCH", "/admin/projects/:id", async (ctx) => {
+    const projectId = projectIdOf(ctx);
+    const body = validate(updateProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const project = await db.transaction((tx) => updateProjectAnalytics(tx, projectId, body.analytics));
+    analytics.forgetSettings(projectId);
+    return { status: 200, body: view(project) };
   });
 
   router.on("POST", "/admin/projects/:id/keys", async (ctx) => {

@@ -1,0 +1,329 @@
+// npm run bench:analytics — a deterministic month of docs traffic through the batch API, then the
+// visitors query against a naive COUNT(DISTINCT) over the raw events, on PostgreSQL and PGlite.
+// Scale: BENCH_VIEWS (default 10,000,000; visitors = views / 10, 5,000 paths), BENCH_STORES
+// (default "postgres,pglite"), BENCH_DATABASE_URL / TEST_DATABASE_URL for PostgreSQL.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
+import { visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
+import { openStore } from "../src/app/store/open-store.js";
+import type { Db } from "../src/app/store/db.js";
+import { random } from "../test/helpers/traffic.js";
+
+const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
+const VISITORS = Math.max(1, Math.round(VIEWS / 10));
+const PATHS = 5_000;
+const BATCH = 1_000;
+const IN_FLIGHT = 4;
+const STORES = (process.env.BENCH_STORES ?? "postgres,pglite").split(",").map((s) => s.trim());
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TOKEN = "bench-operator-token-0123456789";
+// npm scripts run from the repository root (this file runs bundled from node_modules/.cache).
+const ROOT = process.cwd();
+
+const UAS = {
+  human: [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.6; rv:132.0) Gecko/20100101 Firefox/132.0",
+    "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.81 Mobile Safari/537.36",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+  ],
+  ai: [
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)",
+  ],
+  bot: [
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+    "Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)",
+    "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)",
+  ],
+} as const;
+const KINDS = ["human", "ai", "bot"] as const;
+
+// The month: last calendar month, so every day is in the past and within the backfill horizon.
+const today = new Date();
+const MONTH_START = epochDay(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
+const MONTH_END = epochDay(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
+const DAYS = MONTH_END - MONTH_START;
+
+/** Deterministic traffic: per person a kind, a home day and a number of views; views per day in CSR form. */
+function planTraffic() {
+  const rand = random(20261121);
+  const kind = new Uint8Array(VISITORS);
+  const views = new Uint32Array(VISITORS);
+  const home = new Uint8Array(VISITORS);
+  let total = 0;
+  for (let p = 0; p < VISITORS; p++) {
+    const r = rand();
+    kind[p] = r < 0.8 ? 0 : r < 0.95 ? 1 : 2;
+    home[p] = Math.floor(rand() * DAYS);
+    views[p] = 1 + Math.floor(-Math.log(1 - rand()) * (VIEWS / VISITORS - 1));
+    total += views[p] as number;
+  }
+  // Make the total exact: trim or pad the heaviest/lightest deterministically.
+  for (let p = 0; total !== VIEWS; p = (p + 7919) % VISITORS) {
+    const has = views[p] as number;
+    if (total > VIEWS && has > 1) {
+      views[p] = has - 1;
+      total--;
+    } else if (total < VIEWS) {
+      views[p] = has + 1;
+      total++;
+    }
+  }
+  const dayOf = new Uint8Array(VIEWS);
+  const personOf = new Uint32Array(VIEWS);
+  for (let p = 0, n = 0; p < VISITORS; p++) {
+    for (let v = 0; v < (views[p] as number); v++, n++) {
+      const spread = rand() < 0.6 ? 0 : Math.round(-Math.log(1 - rand()) * 4) * (rand() < 0.5 ? -1 : 1);
+      dayOf[n] = Math.min(DAYS - 1, Math.max(0, (home[p] as number) + spread));
+      personOf[n] = p;
+    }
+  }
+  const perDay = new Uint32Array(DAYS + 1);
+  for (let n = 0; n < VIEWS; n++) perDay[(dayOf[n] as number) + 1]!++;
+  for (let d = 0; d < DAYS; d++) perDay[d + 1]! += perDay[d] as number;
+  const order = new Uint32Array(VIEWS);
+  const fill = perDay.slice(0, DAYS);
+  for (let n = 0; n < VIEWS; n++) order[fill[dayOf[n] as number]!++] = personOf[n] as number;
+  // Shuffle within each day: visitors interleave as they do on a real site.
+  for (let d = 0; d < DAYS; d++) {
+    for (let i = (perDay[d + 1] as number) - 1; i > (perDay[d] as number); i--) {
+      const j = (perDay[d] as number) + Math.floor(rand() * (i - (perDay[d] as number) + 1));
+      const swap = order[i] as number;
+      order[i] = order[j] as number;
+      order[j] = swap;
+    }
+  }
+  const zipf = new Float64Array(PATHS);
+  let acc = 0;
+  for (let i = 0; i < PATHS; i++) zipf[i] = acc += 1 / (i + 1);
+  const pathFor = (next: () => number) => {
+    const x = next() * acc;
+    let lo = 0;
+    let hi = PATHS - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((zipf[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return `/docs/section-${lo % 50}/page-${lo}`;
+  };
+  return {
+    kinds: kind,
+    /** The same sequence on every call: each store gets identical traffic. */
+    *batches(): Generator<string> {
+      const next = random(7);
+      let hits: string[] = [];
+      for (let d = 0; d < DAYS; d++) {
+        for (let i = perDay[d] as number; i < (perDay[d + 1] as number); i++) {
+          const p = order[i] as number;
+          const k = KINDS[kind[p] as number] as keyof typeof UAS;
+          const pool = UAS[k];
+          const at = new Date((MONTH_START + d) * DAY_MS + Math.floor(next() * DAY_MS)).toISOString();
+          const ip = p % 10 === 9 ? `2001:db8::${p.toString(16)}` : `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}`;
+          hits.push(`{"timestamp":"${at}","path":"${pathFor(next)}","ip":"${ip}","userAgent":${JSON.stringify(pool[p % pool.length])}}`);
+          if (hits.length === BATCH) {
+            yield `{"hits":[${hits.join(",")}]}`;
+            hits = [];
+          }
+        }
+      }
+      if (hits.length > 0) yield `{"hits":[${hits.join(",")}]}`;
+    },
+  };
+}
+
+interface StoreSetup {
+  env: Record<string, string>;
+  open(): Promise<Db>;
+  cleanup(): Promise<void>;
+}
+
+async function setUpStore(kind: string): Promise<StoreSetup> {
+  if (kind === "pglite") {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-bench-"));
+    return { env: { DATA_DIR: dataDir }, open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `inkwell_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return {
+    env: { DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(path.join(tmpdir(), "inkwell-bench-")) },
+    open: () => openStore({ databaseUrl: url.toString() }),
+    async cleanup() {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["lib/app/main.js"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "warn", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:[^"]+)".*Inkwell is listening/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  return { child, url };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench reads a few known fields
+async function call(url: string, method: string, token: string, body?: string): Promise<any> {
+  const res = await fetch(url, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body ?? null });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+};
+const ms = (n: number) => Math.round(n * 10) / 10;
+
+async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+const NAIVE_SQL = `
+  WITH per_path AS (
+    SELECT path_id, count(DISTINCT visitor) FILTER (WHERE class = 0) AS human, count(DISTINCT visitor) FILTER (WHERE class = 1) AS ai, count(DISTINCT visitor) AS total
+    FROM analytics_events WHERE project_id = $1 AND at >= $2 AND at < $3 AND class <> 2 GROUP BY path_id
+  )
+  SELECT ap.path, pp.human, pp.ai, pp.total FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
+  ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $4 OFFSET $5`;
+const NAIVE_TOTALS_SQL = `
+  SELECT count(DISTINCT visitor) FILTER (WHERE class = 0) AS human, count(DISTINCT visitor) FILTER (WHERE class = 1) AS ai, count(DISTINCT visitor) AS total
+  FROM analytics_events WHERE project_id = $1 AND at >= $2 AND at < $3 AND class <> 2`;
+
+async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
+  const store = await setUpStore(kind);
+  const results: Record<string, unknown>[] = [];
+  try {
+    const server = await startServer(store.env);
+    const project = await call(`${server.url}/admin/projects`, "POST", TOKEN, JSON.stringify({ repository: `bench/docs-${kind}` }));
+    const { key } = await call(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, "{}");
+    const hitsUrl = `${server.url}/v1/analytics/${project.id}/hits`;
+
+    const started = performance.now();
+    let sent = 0;
+    let lastReport = started;
+    const batches = plan.batches();
+    const sender = async () => {
+      for (let next = batches.next(); !next.done; next = batches.next()) {
+        const answer = await call(hitsUrl, "POST", key, next.value);
+        if (answer.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(answer.rejected.slice(0, 3))}`);
+        sent += answer.accepted;
+        if (performance.now() - lastReport > 10_000) {
+          lastReport = performance.now();
+          process.stderr.write(`  ${kind}: ${sent.toLocaleString("en")} hits accepted, ${Math.round(sent / ((lastReport - started) / 1000)).toLocaleString("en")}/s\n`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, sender));
+    const acceptedSeconds = (performance.now() - started) / 1000;
+    // The visitors endpoint first folds in everything accepted: its answer marks the end of the rollup.
+    const first = await call(`${server.url}/v1/analytics/${project.id}/visitors?limit=1`, "GET", key);
+    const countedSeconds = (performance.now() - started) / 1000;
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => server.child.once("exit", resolve));
+
+    const db = await store.open();
+    try {
+      if (kind === "postgres") await db.query("ANALYZE");
+      const ranges: [string, DayRange][] = [
+        ["full month", { from: MONTH_START, to: MONTH_END }],
+        ["one week", { from: MONTH_START + 8, to: MONTH_START + 15 }],
+        ["one day", { from: MONTH_START + 12, to: MONTH_START + 13 }],
+      ];
+      for (const [name, range] of ranges) {
+        for (const [pageName, offset] of [["first page", 0], ["deep page", 2_500]] as const) {
+          await visitorsReport(db, project.id, range, { limit: 50, offset });
+          const times = await timeIt(15, () => visitorsReport(db, project.id, range, { limit: 50, offset }));
+          const from = new Date((range.from as number) * DAY_MS);
+          const to = new Date((range.to as number) * DAY_MS);
+          const naive = await timeIt(pageName === "first page" ? 3 : 1, async () => {
+            await db.query(NAIVE_SQL, [project.id, from, to, 50, offset]);
+            await db.query(NAIVE_TOTALS_SQL, [project.id, from, to]);
+          });
+          results.push({
+            store: kind,
+            range: `${name} (${dayToIso(range.from as number)}..${dayToIso((range.to as number) - 1)})`,
+            page: pageName,
+            p50_ms: ms(percentile(times, 50)),
+            p95_ms: ms(percentile(times, 95)),
+            naive_p50_ms: ms(percentile(naive, 50)),
+            speedup: `${Math.round(percentile(naive, 50) / percentile(times, 50))}x`,
+          });
+        }
+      }
+      const [sizes] = await db.query<Record<string, string>>(
+        `SELECT (SELECT count(*) FROM analytics_events) AS raw_events, (SELECT count(*) FROM analytics_visitor_days) AS visitor_day_masks,
+                (SELECT count(*) FROM analytics_first_visits) AS first_visit_rows, (SELECT count(*) FROM analytics_returns) AS return_rows`,
+      );
+      console.log(
+        JSON.stringify({
+          store: kind,
+          views: VIEWS,
+          visitors: VISITORS,
+          monthTotals: first.totals,
+          acceptedSeconds: ms(acceptedSeconds),
+          ingestHitsPerSecond: Math.round(VIEWS / acceptedSeconds),
+          countedSeconds: ms(countedSeconds),
+          endToEndHitsPerSecond: Math.round(VIEWS / countedSeconds),
+          ...sizes,
+        }),
+      );
+      console.table(results);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await store.cleanup();
+  }
+}
+
+console.log(`Analytics benchmark: ${VIEWS.toLocaleString("en")} views, ${VISITORS.toLocaleString("en")} visitors, ${PATHS} paths, ${dayToIso(MONTH_START)}..${dayToIso(MONTH_END - 1)}`);
+const planStarted = performance.now();
+const plan = planTraffic();
+const share = [0, 0, 0];
+for (const k of plan.kinds) share[k]!++;
+console.log(`traffic planned in ${Math.round(performance.now() - planStarted)} ms; people: ${share.map((n, i) => `${KINDS[i]} ${((100 * n) / VISITORS).toFixed(1)}%`).join(", ")}`);
+for (const kind of STORES) await benchStore(kind, plan);

@@ -1,0 +1,90 @@
+import type { Logger } from "pino";
+import type { Visitors } from "../../shared/api-schemas.js";
+import type { Views } from "../../shared/analytics-schemas.js";
+import { notFound } from "../domain/errors.js";
+import type { Db } from "../store/db.js";
+import type { SaltWindow } from "./days.js";
+import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
+import { viewsReport, visitorsReport, type DayRange, type Page } from "./reports.js";
+import { pruneAnalytics, type Pruned } from "./retention.js";
+import { AnalyticsRollup } from "./rollup.js";
+import { SaltStore } from "./salts.js";
+
+export interface AnalyticsOptions {
+  rawRetentionDays: number;
+  backfillDays: number;
+  rollupChunkSize: number;
+}
+
+export interface ProjectAnalyticsSettings {
+  saltWindow: SaltWindow;
+  allowedOrigins: string[];
+}
+
+const SETTINGS_TTL_MS = 30_000;
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The analytics pipeline of one process: ingestion for every channel, the rollup behind it,
+ * reports that first fold in whatever was accepted before they were asked, and retention.
+ */
+export class Analytics {
+  readonly salts: SaltStore;
+  readonly rollup: AnalyticsRollup;
+  readonly #settings = new Map<string, { value: ProjectAnalyticsSettings; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly options: AnalyticsOptions,
+  ) {
+    this.salts = new SaltStore(db);
+    this.rollup = new AnalyticsRollup(db, log, { chunkSize: options.rollupChunkSize, rawRetentionDays: options.rawRetentionDays });
+  }
+
+  /** The project's analytics settings (cached briefly: the beacon endpoint asks on every view); 404 for no such project. */
+  async settings(projectId: string, now = Date.now()): Promise<ProjectAnalyticsSettings> {
+    const cached = this.#settings.get(projectId);
+    if (cached && cached.until > now) return cached.value;
+    const rows = await this.db.query<{ analytics_salt_window: SaltWindow; analytics_origins: string[] }>(
+      `SELECT analytics_salt_window, analytics_origins FROM projects WHERE id = $1`,
+      [projectId],
+    );
+    const row = rows[0];
+    if (!row) throw notFound("Project");
+    const value = { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins };
+    if (this.#settings.size > 10_000) this.#settings.clear();
+    this.#settings.set(projectId, { value, until: now + SETTINGS_TTL_MS });
+    return value;
+  }
+
+  forgetSettings(projectId: string): void {
+    this.#settings.delete(projectId);
+  }
+
+  async ingest(projectId: string, views: { index: number; view: PageView }[], now = Date.now()): Promise<IngestResult> {
+    const { saltWindow } = await this.settings(projectId, now);
+    const result = await ingestPageViews(this.db, this.salts, projectId, views, { saltWindow, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS }, now);
+    if (result.accepted > result.duplicates) this.rollup.kick();
+    return result;
+  }
+
+  async visitors(projectId: string, range: DayRange, page: Page): Promise<Visitors> {
+    await this.rollup.drain();
+    return visitorsReport(this.db, projectId, range, page);
+  }
+
+  async views(projectId: string, range: DayRange, page: Page): Promise<Views> {
+    await this.rollup.drain();
+    return viewsReport(this.db, projectId, range, page);
+  }
+
+  /** Retention pass: drains first so no waiting view of a deleted window is left behind. */
+  async prune(now = Date.now()): Promise<Pruned> {
+    await this.rollup.drain();
+    const { windows, ...pruned } = await this.db.transaction((tx) => this.rollup.locked(tx, () => pruneAnalytics(tx, this.options, now)));
+    for (const w of windows) this.salts.forget(w.projectId, w.windowStart);
+    if (pruned.salts + pruned.rawEvents + pruned.hitIds > 0) this.log.info(pruned, "analytics retention pass deleted expired data");
+    return pruned;
+  }
+}

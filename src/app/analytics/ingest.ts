@@ -1,0 +1,134 @@
+import { createHash } from "node:crypto";
+import type { Db } from "../store/db.js";
+import { classifyHit } from "./classify.js";
+import { DAY_MS, epochDay, windowOf, type SaltWindow } from "./days.js";
+import type { SaltStore } from "./salts.js";
+import { CLASS_CODE } from "./traffic-class.js";
+import { normalizePagePath } from "./page-path.js";
+import { normalizeIp, visitorId } from "./visitor-id.js";
+
+/** One page view as it arrives, already shape-checked at the edge. */
+export interface PageView {
+  /** Epoch milliseconds. */
+  at: number;
+  path: string;
+  ip: string;
+  userAgent: string;
+  accept?: string | undefined;
+  /** Idempotency id (log imports): a second hit with the same id is not counted again. */
+  id?: string | undefined;
+}
+
+export interface IngestPolicy {
+  saltWindow: SaltWindow;
+  /** Hits older than this many days are refused (their salt would be created only to be deleted). */
+  backfillDays: number;
+  /** Clock skew tolerated for hits stamped in the future. */
+  futureToleranceMs: number;
+}
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: { index: number; error: string }[];
+}
+
+interface InboxRow {
+  at: Date;
+  day: number;
+  windowStart: number;
+  windowEnd: number;
+  path: string;
+  visitor: string;
+  classCode: number;
+  category: string | null;
+  hitKey: string | null;
+}
+
+/**
+ * The ingestion pipeline every channel shares: check, classify, derive the visitor id, and write
+ * to the inbox in one transaction. IP and User-Agent go no further than this function; once it
+ * returns, the views are durable and the rollup (rollup.ts) turns them into counts.
+ */
+export async function ingestPageViews(
+  db: Db,
+  salts: SaltStore,
+  projectId: string,
+  views: { index: number; view: PageView }[],
+  policy: IngestPolicy,
+  now = Date.now(),
+): Promise<IngestResult> {
+  const rejected: IngestResult["rejected"] = [];
+  const rows: InboxRow[] = [];
+  const oldest = now - policy.backfillDays * DAY_MS;
+  for (const { index, view } of views) {
+    const problem =
+      view.at > now + policy.futureToleranceMs
+        ? "timestamp: is in the future"
+        : view.at < oldest
+          ? `timestamp: is more than ${policy.backfillDays} days old (INKWELL_ANALYTICS_BACKFILL_DAYS)`
+          : null;
+    const ip = normalizeIp(view.ip);
+    const path = normalizePagePath(view.path);
+    if (problem || !ip || !path) {
+      rejected.push({ index, error: problem ?? (ip ? "path: must be a URL path starting with / (or a full http(s) URL)" : "ip: must be an IPv4 or IPv6 address") });
+      continue;
+    }
+    const day = epochDay(view.at);
+    const window = windowOf(policy.saltWindow, day);
+    const secret = await salts.secretFor(projectId, window, now);
+    const verdict = classifyHit({ userAgent: view.userAgent, path, accept: view.accept });
+    rows.push({
+      at: new Date(view.at),
+      day,
+      windowStart: window.start,
+      windowEnd: window.end,
+      path,
+      visitor: visitorId(secret, ip, view.userAgent),
+      classCode: CLASS_CODE[verdict.class],
+      category: verdict.class === "ai" ? verdict.category : null,
+      hitKey: view.id === undefined ? null : hitKey(projectId, view.id),
+    });
+  }
+  const written = await db.transaction(async (tx) => {
+    const fresh = await claimHitKeys(tx, projectId, rows);
+    const toWrite = rows.filter((row) => row.hitKey === null || fresh.delete(row.hitKey));
+    if (toWrite.length > 0) {
+      await tx.query(
+        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path, visitor, class, category)
+         SELECT $1, * FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::text[], $7::bigint[], $8::smallint[], $9::text[])`,
+        [
+          projectId,
+          toWrite.map((r) => r.at),
+          toWrite.map((r) => r.day),
+          toWrite.map((r) => r.windowStart),
+          toWrite.map((r) => r.windowEnd),
+          toWrite.map((r) => r.path),
+          toWrite.map((r) => r.visitor),
+          toWrite.map((r) => r.classCode),
+          toWrite.map((r) => r.category),
+        ],
+      );
+    }
+    return toWrite.length;
+  });
+  return { accepted: rows.length, duplicates: rows.length - written, rejected };
+}
+
+/** Records the batch's idempotency ids; returns those not seen before (each at most once). */
+async function claimHitKeys(tx: Pick<Db, "query">, projectId: string, rows: InboxRow[]): Promise<Set<string>> {
+  const keyed = rows.filter((row) => row.hitKey !== null);
+  if (keyed.length === 0) return new Set();
+  const days = new Map<string, number>();
+  for (const row of keyed) if (!days.has(row.hitKey as string)) days.set(row.hitKey as string, row.day);
+  const inserted = await tx.query<{ hit_key: string | number }>(
+    `INSERT INTO analytics_hit_ids (project_id, hit_key, day)
+     SELECT $1, * FROM unnest($2::bigint[], $3::int[]) ON CONFLICT DO NOTHING RETURNING hit_key::text AS hit_key`,
+    [projectId, [...days.keys()], [...days.values()]],
+  );
+  return new Set(inserted.map((row) => String(row.hit_key)));
+}
+
+function hitKey(projectId: string, id: string): string {
+  return createHash("sha256").update(projectId).update("\n").update(id).digest().readBigInt64BE(0).toString();
+}

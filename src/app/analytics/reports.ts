@@ -1,0 +1,98 @@
+import type { Visitors } from "../../shared/api-schemas.js";
+import type { Views } from "../../shared/analytics-schemas.js";
+import type { Queryable } from "../store/db.js";
+
+/** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
+export interface DayRange {
+  from: number | null;
+  to: number | null;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+interface CountRow {
+  path: string | null;
+  human: string | number;
+  ai: string | number;
+  total: string | number;
+}
+
+const counts = (row: CountRow | undefined) => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), total: Number(row?.total ?? 0) });
+
+/**
+ * Distinct visitors per page over whole UTC days (DESIGN §2), from the counters of reach.ts: for
+ * each salt window overlapping the range, first visits on the range's days, plus — when the range
+ * starts after the window does — returns on those days whose previous visit is before the range.
+ * Windows have distinct visitor ids, so their counts add up. Paths tie-break in byte order
+ * (COLLATE "C"), the same on every store and locale. Cost grows with pages × days in the
+ * range, never with views or visitors.
+ */
+export async function visitorsReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Visitors> {
+  const windows = await db.query<{ window_start: number; window_end: number }>(
+    `SELECT window_start, window_end FROM analytics_windows
+     WHERE project_id = $1 AND ($2::int IS NULL OR window_end > $2) AND ($3::int IS NULL OR window_start < $3)`,
+    [projectId, range.from, range.to],
+  );
+  const parts = windows
+    .map((w) => ({
+      start: w.window_start,
+      from: Math.max(range.from ?? w.window_start, w.window_start) - w.window_start,
+      to: Math.min(range.to ?? w.window_end, w.window_end) - w.window_start,
+    }))
+    .filter((p) => p.from < p.to);
+  if (parts.length === 0) return { totals: counts(undefined), visitors: [], hasMore: false };
+  const rows = await db.query<CountRow & { site: boolean }>(
+    `WITH parts AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (window_start, day_from, day_to)),
+     reached AS (
+       SELECT f.path_id, f.human, f.ai, f.total FROM parts p
+       JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to
+       UNION ALL
+       SELECT r.path_id, r.human, r.ai, r.total FROM parts p
+       JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
+       WHERE p.day_from > 0
+     ),
+     per_path AS MATERIALIZED (
+       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM reached GROUP BY path_id HAVING sum(total) > 0
+     )
+     SELECT true AS site, 0 AS rank, NULL AS path, human, ai, total FROM per_path WHERE path_id = 0
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY pp.total DESC, ap.path COLLATE "C"), ap.path, pp.human, pp.ai, pp.total
+      FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
+      WHERE pp.path_id <> 0 ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $5 OFFSET $6)
+     ORDER BY rank`,
+    [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to), page.limit + 1, page.offset],
+  );
+  return shape(rows, page, (visitors, hasMore, totals) => ({ totals, visitors, hasMore }));
+}
+
+/** Content views per page over whole UTC days; total = human + ai (other bots are not counted). */
+export async function viewsReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Views> {
+  const rows = await db.query<CountRow & { site: boolean }>(
+    `WITH per_path AS MATERIALIZED (
+       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(human + ai) AS total FROM analytics_daily_views
+       WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)
+       GROUP BY path_id HAVING sum(human + ai) > 0
+     )
+     SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM per_path
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY pp.total DESC, ap.path COLLATE "C"), ap.path, pp.human, pp.ai, pp.total
+      FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
+      ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $4 OFFSET $5)
+     ORDER BY rank`,
+    [projectId, range.from, range.to, page.limit + 1, page.offset],
+  );
+  return shape(rows, page, (views, hasMore, totals) => ({ totals, views, hasMore }));
+}
+
+function shape<T>(
+  rows: (CountRow & { site: boolean })[],
+  page: Page,
+  build: (rows: { path: string; human: number; ai: number; total: number }[], hasMore: boolean, totals: ReturnType<typeof counts>) => T,
+): T {
+  const site = rows.find((r) => r.site);
+  const paths = rows.filter((r) => !r.site).map((r) => ({ path: r.path as string, ...counts(r) }));
+  return build(paths.slice(0, page.limit), paths.length > page.limit, counts(site));
+}

@@ -1,0 +1,55 @@
+import type { Queryable } from "../store/db.js";
+import { DAY_MS, epochDay } from "./days.js";
+
+export interface RetentionPolicy {
+  rawRetentionDays: number;
+  backfillDays: number;
+}
+
+export interface Pruned {
+  salts: number;
+  visitorDays: number;
+  rawEvents: number;
+  hitIds: number;
+}
+
+/**
+ * Deletes what DESIGN §5 and the operator's settings say must go: salt secrets past their
+ * deletion time, with the per-visitor day masks of their windows (no later view can carry those
+ * visitor ids, so the masks would never change again; the counters derived from them stay);
+ * raw events past their retention; idempotency ids older than the backfill horizon (hits that old
+ * are refused anyway). Runs under the rollup's lock, after a drain, so no inbox row of a deleted
+ * window is still waiting to be counted with its secret.
+ */
+export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now: number): Promise<Pruned & { windows: { projectId: string; windowStart: number }[] }> {
+  const salts = await tx.query<{ project_id: string; window_start: number }>(
+    `DELETE FROM analytics_salts WHERE delete_after <= $1 RETURNING project_id, window_start`,
+    [new Date(now)],
+  );
+  let visitorDays = 0;
+  if (salts.length > 0) {
+    const deleted = await tx.query<{ n: string | number }>(
+      `WITH gone AS (
+         DELETE FROM analytics_visitor_days d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
+         WHERE d.project_id = s.project_id AND d.window_start = s.window_start RETURNING 1
+       ) SELECT count(*) AS n FROM gone`,
+      [salts.map((s) => s.project_id), salts.map((s) => s.window_start)],
+    );
+    visitorDays = Number(deleted[0]?.n ?? 0);
+  }
+  const raw = await tx.query<{ n: string | number }>(
+    `WITH gone AS (DELETE FROM analytics_events WHERE at < $1 RETURNING 1) SELECT count(*) AS n FROM gone`,
+    [new Date(now - policy.rawRetentionDays * DAY_MS)],
+  );
+  const ids = await tx.query<{ n: string | number }>(
+    `WITH gone AS (DELETE FROM analytics_hit_ids WHERE day < $1 RETURNING 1) SELECT count(*) AS n FROM gone`,
+    [epochDay(now) - policy.backfillDays - 1],
+  );
+  return {
+    salts: salts.length,
+    visitorDays,
+    rawEvents: Number(raw[0]?.n ?? 0),
+    hitIds: Number(ids[0]?.n ?? 0),
+    windows: salts.map((s) => ({ projectId: s.project_id, windowStart: s.window_start })),
+  };
+}

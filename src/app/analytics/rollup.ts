@@ -1,0 +1,291 @@
+import type { Logger } from "pino";
+import type { Db, Queryable } from "../store/db.js";
+import { NO_PREVIOUS_DAY, reachDeltas, type Series } from "./reach.js";
+import { CLASS_CODE } from "./traffic-class.js";
+
+const ROLLUP_LOCK_KEY = 7_310_512_002;
+
+export interface RollupOptions {
+  /** Inbox rows per transaction: bigger chunks dedupe more and pay per-statement costs less often. */
+  chunkSize: number;
+  /** Raw events are kept this many days (0: not kept at all; only the aggregates are). */
+  rawRetentionDays: number;
+}
+
+interface InboxRow {
+  project_id: string;
+  at: Date | string;
+  day: number;
+  window_start: number;
+  window_end: number;
+  path: string;
+  visitor: string;
+  class: number;
+  category: string | null;
+}
+
+interface MaskEntry {
+  projectId: string;
+  windowStart: number;
+  pathId: number;
+  visitor: string;
+  human: number;
+  ai: number;
+}
+
+type Counts = [human: number, ai: number, total: number];
+const SERIES_INDEX: Record<Series, number> = { human: 0, ai: 1, total: 2 };
+/** Path id 0 stands for the whole site (the totals row). */
+const SITE = 0;
+
+/**
+ * Moves inbox rows into the aggregates, one transaction per chunk: views per day and page, AI
+ * categories per day, per-visitor day masks and the first-visit / return counters of reach.ts,
+ * and optionally the raw events. Rows leave the inbox in the same transaction that counts them,
+ * so a crash re-counts nothing and loses nothing. One roller at a time (advisory lock), because
+ * mask changes are read-modify-write.
+ */
+export class AnalyticsRollup {
+  readonly #pathIds = new Map<string, number>();
+  #running: Promise<number> | null = null;
+  #again = false;
+  #timer: NodeJS.Timeout | null = null;
+  #stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly options: RollupOptions,
+  ) {}
+
+  /** Rolls up everything in the inbox now, including rows committed while a drain was running. */
+  drain(): Promise<number> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running.then(() => this.drain());
+    }
+    const run = (async () => {
+      let total = 0;
+      try {
+        for (;;) {
+          this.#again = false;
+          const done = await this.#rollUpChunk();
+          total += done;
+          if (done < this.options.chunkSize && !this.#again) return total;
+        }
+      } finally {
+        this.#running = null;
+      }
+    })();
+    this.#running = run;
+    return run;
+  }
+
+  /** Schedules a drain soon; views arriving meanwhile are rolled up together. */
+  kick(delayMs = 200): void {
+    if (this.#timer || this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.drain().catch((error: unknown) => {
+        this.log.error({ err: error }, "analytics rollup failed; the views stay in the inbox and are retried");
+        this.kick(5_000);
+      });
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** Runs `fn` in `tx` holding the rollup's lock (no chunk is being counted meanwhile, on any instance). */
+  async locked<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [ROLLUP_LOCK_KEY]);
+    return fn();
+  }
+
+  async #rollUpChunk(): Promise<number> {
+    const learned = new Map<string, number>();
+    const count = await this.db.transaction((tx) => this.locked(tx, async () => {
+      const rows = await tx.query<InboxRow>(
+        `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox ORDER BY id LIMIT $1)
+         RETURNING project_id, at, day, window_start, window_end, path, visitor::text AS visitor, class, category`,
+        [this.options.chunkSize],
+      );
+      if (rows.length === 0) return 0;
+      const pathIds = await this.#resolvePathIds(tx, rows, learned);
+      await recordWindows(tx, rows);
+      if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows, pathIds);
+      await addViews(tx, rows, pathIds);
+      await addReach(tx, rows, pathIds);
+      return rows.length;
+    }));
+    for (const [key, id] of learned) this.#pathIds.set(key, id);
+    if (this.#pathIds.size > 200_000) this.#pathIds.clear();
+    return count;
+  }
+
+  /** Path ids for the chunk; new ones are cached only after commit (a rollback would void them). */
+  async #resolvePathIds(tx: Queryable, rows: InboxRow[], learned: Map<string, number>): Promise<(row: InboxRow) => number> {
+    const keyOf = (row: InboxRow) => `${row.project_id}\n${row.path}`;
+    const missing = new Map<string, InboxRow>();
+    for (const row of rows) if (!this.#pathIds.has(keyOf(row))) missing.set(keyOf(row), row);
+    if (missing.size > 0) {
+      const projects = [...missing.values()].map((r) => r.project_id);
+      const paths = [...missing.values()].map((r) => r.path);
+      await tx.query(`INSERT INTO analytics_paths (project_id, path) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [projects, paths]);
+      const found = await tx.query<{ id: number; project_id: string; path: string }>(
+        `SELECT p.id, p.project_id, p.path FROM analytics_paths p JOIN unnest($1::text[], $2::text[]) AS k (project_id, path)
+         ON p.project_id = k.project_id AND p.path = k.path`,
+        [projects, paths],
+      );
+      for (const row of found) learned.set(`${row.project_id}\n${row.path}`, row.id);
+    }
+    return (row) => (this.#pathIds.get(keyOf(row)) ?? learned.get(keyOf(row))) as number;
+  }
+}
+
+async function recordWindows(tx: Queryable, rows: InboxRow[]): Promise<void> {
+  const windows = new Map<string, InboxRow>();
+  for (const row of rows) windows.set(`${row.project_id}\n${row.window_start}`, row);
+  const list = [...windows.values()];
+  await tx.query(
+    `INSERT INTO analytics_windows (project_id, window_start, window_end) SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) ON CONFLICT DO NOTHING`,
+    [list.map((r) => r.project_id), list.map((r) => r.window_start), list.map((r) => r.window_end)],
+  );
+}
+
+async function keepRawEvents(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
+  await tx.query(
+    `INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category)
+     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::bigint[], $5::smallint[], $6::text[])`,
+    [rows.map((r) => r.project_id), rows.map((r) => r.at), rows.map(pathId), rows.map((r) => r.visitor), rows.map((r) => r.class), rows.map((r) => r.category)],
+  );
+}
+
+async function addViews(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
+  const views = new Map<string, { projectId: string; day: number; pathId: number; counts: [number, number, number] }>();
+  const categories = new Map<string, { projectId: string; day: number; category: string; views: number }>();
+  for (const row of rows) {
+    const id = pathId(row);
+    const key = `${row.project_id}\n${row.day}\n${id}`;
+    let entry = views.get(key);
+    if (!entry) views.set(key, (entry = { projectId: row.project_id, day: row.day, pathId: id, counts: [0, 0, 0] }));
+    entry.counts[row.class] = (entry.counts[row.class] ?? 0) + 1;
+    if (row.class === CLASS_CODE.ai && row.category) {
+      const categoryKey = `${row.project_id}\n${row.day}\n${row.category}`;
+      const found = categories.get(categoryKey);
+      if (found) found.views++;
+      else categories.set(categoryKey, { projectId: row.project_id, day: row.day, category: row.category, views: 1 });
+    }
+  }
+  const v = [...views.values()];
+  await tx.query(
+    `INSERT INTO analytics_daily_views AS t (project_id, day, path_id, human, ai, bot)
+     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[])
+     ON CONFLICT (project_id, day, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, bot = t.bot + excluded.bot`,
+    [v.map((e) => e.projectId), v.map((e) => e.day), v.map((e) => e.pathId), v.map((e) => e.counts[0]), v.map((e) => e.counts[1]), v.map((e) => e.counts[2])],
+  );
+  if (categories.size === 0) return;
+  const c = [...categories.values()];
+  await tx.query(
+    `INSERT INTO analytics_daily_categories AS t (project_id, day, class, category, views)
+     SELECT u.project_id, u.day, ${CLASS_CODE.ai}, u.category, u.views FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[]) AS u (project_id, day, category, views)
+     ON CONFLICT (project_id, day, class, category) DO UPDATE SET views = t.views + excluded.views`,
+    [c.map((e) => e.projectId), c.map((e) => e.day), c.map((e) => e.category), c.map((e) => e.views)],
+  );
+}
+
+/** Folds the chunk's visits into the per-visitor day masks and the counters they imply. */
+async function addReach(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
+  const added = new Map<string, MaskEntry>();
+  const note = (row: InboxRow, id: number) => {
+    const key = `${row.project_id}\n${row.window_start}\n${id}\n${row.visitor}`;
+    let entry = added.get(key);
+    if (!entry) added.set(key, (entry = { projectId: row.project_id, windowStart: row.window_start, pathId: id, visitor: row.visitor, human: 0, ai: 0 }));
+    const bit = 1 << (row.day - row.window_start);
+    if (row.class === CLASS_CODE.human) entry.human |= bit;
+    else entry.ai |= bit;
+  };
+  for (const row of rows) {
+    if (row.class === CLASS_CODE.bot) continue;
+    note(row, pathId(row));
+    note(row, SITE);
+  }
+  if (added.size === 0) return;
+  const entries = [...added.values()];
+  const before = new Map<string, { human: number; ai: number }>();
+  const existing = await tx.query<{ project_id: string; window_start: number; path_id: number; visitor: string; human: number; ai: number }>(
+    `SELECT d.project_id, d.window_start, d.path_id, d.visitor::text AS visitor, d.human, d.ai
+     FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[]) AS k (project_id, window_start, path_id, visitor)
+     JOIN analytics_visitor_days d
+       ON d.project_id = k.project_id AND d.window_start = k.window_start AND d.path_id = k.path_id AND d.visitor = k.visitor`,
+    [entries.map((e) => e.projectId), entries.map((e) => e.windowStart), entries.map((e) => e.pathId), entries.map((e) => e.visitor)],
+  );
+  for (const row of existing) before.set(`${row.project_id}\n${row.window_start}\n${row.path_id}\n${row.visitor}`, row);
+
+  const changed: MaskEntry[] = [];
+  const firsts = new Map<string, { projectId: string; windowStart: number; day: number; pathId: number; counts: Counts }>();
+  const returns = new Map<string, { projectId: string; windowStart: number; day: number; prev: number; pathId: number; counts: Counts }>();
+  for (const [key, entry] of added) {
+    const old = before.get(key) ?? { human: 0, ai: 0 };
+    const next = { ...entry, human: old.human | entry.human, ai: old.ai | entry.ai };
+    if (next.human === old.human && next.ai === old.ai) continue;
+    changed.push(next);
+    reachDeltas({ human: [old.human, next.human], ai: [old.ai, next.ai] }, (series, day, prev, delta) => {
+      const counter =
+        prev === NO_PREVIOUS_DAY
+          ? upsertCounter(firsts, `${entry.projectId}\n${entry.windowStart}\n${day}\n${entry.pathId}`, () => ({
+              projectId: entry.projectId,
+              windowStart: entry.windowStart,
+              day,
+              pathId: entry.pathId,
+              counts: [0, 0, 0] as Counts,
+            }))
+          : upsertCounter(returns, `${entry.projectId}\n${entry.windowStart}\n${day}\n${prev}\n${entry.pathId}`, () => ({
+              projectId: entry.projectId,
+              windowStart: entry.windowStart,
+              day,
+              prev,
+              pathId: entry.pathId,
+              counts: [0, 0, 0] as Counts,
+            }));
+      const i = SERIES_INDEX[series];
+      counter.counts[i] = (counter.counts[i] ?? 0) + delta;
+    });
+  }
+  if (changed.length === 0) return;
+  await tx.query(
+    `INSERT INTO analytics_visitor_days (project_id, window_start, path_id, visitor, human, ai)
+     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[], $5::int[], $6::int[])
+     ON CONFLICT (project_id, window_start, path_id, visitor) DO UPDATE SET human = excluded.human, ai = excluded.ai`,
+    [changed.map((e) => e.projectId), changed.map((e) => e.windowStart), changed.map((e) => e.pathId), changed.map((e) => e.visitor), changed.map((e) => e.human), changed.map((e) => e.ai)],
+  );
+  const f = [...firsts.values()].filter((c) => c.counts.some((n) => n !== 0));
+  if (f.length > 0) {
+    await tx.query(
+      `INSERT INTO analytics_first_visits AS t (project_id, window_start, day, path_id, human, ai, total)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[])
+       ON CONFLICT (project_id, window_start, day, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
+      [f.map((c) => c.projectId), f.map((c) => c.windowStart), f.map((c) => c.day), f.map((c) => c.pathId), f.map((c) => c.counts[0]), f.map((c) => c.counts[1]), f.map((c) => c.counts[2])],
+    );
+  }
+  const r = [...returns.values()].filter((c) => c.counts.some((n) => n !== 0));
+  if (r.length > 0) {
+    await tx.query(
+      `INSERT INTO analytics_returns AS t (project_id, window_start, day, prev, path_id, human, ai, total)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[])
+       ON CONFLICT (project_id, window_start, day, prev, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
+      [r.map((c) => c.projectId), r.map((c) => c.windowStart), r.map((c) => c.day), r.map((c) => c.prev), r.map((c) => c.pathId), r.map((c) => c.counts[0]), r.map((c) => c.counts[1]), r.map((c) => c.counts[2])],
+    );
+  }
+}
+
+function upsertCounter<T>(map: Map<string, T>, key: string, create: () => T): T {
+  let found = map.get(key);
+  if (!found) map.set(key, (found = create()));
+  return found;
+}

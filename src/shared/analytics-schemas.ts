@@ -1,0 +1,85 @@
+/** Analytics ingestion and export shapes (DESIGN §2, §5): validation, OpenAPI and CLI types from one place. */
+import { isIP } from "node:net";
+import { z } from "zod";
+import { visitorsQuerySchema } from "./api-schemas.js";
+
+export const MAX_HITS_PER_BATCH = 1_000;
+export const MAX_PATH_LENGTH = 2_048;
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** An ISO 8601 date-time with an offset, or epoch milliseconds; parsed to epoch milliseconds. */
+const timestampSchema = z
+  .union([z.string().regex(ISO_DATE_TIME, { error: "must be an ISO 8601 date-time with an offset (e.g. 2026-11-03T10:15:00Z) or epoch milliseconds" }), z.number().int().min(0)])
+  .transform((value, ctx) => {
+    const ms = typeof value === "number" ? value : Date.parse(value);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: "custom", message: "is not a real date-time" });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .meta({ description: "When the page was served: ISO 8601 date-time with offset, or epoch milliseconds." });
+
+export const hitSchema = z
+  .object({
+    timestamp: timestampSchema,
+    path: z
+      .string({ error: "must be a string" })
+      .min(1)
+      .max(MAX_PATH_LENGTH)
+      .meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
+    ip: z
+      .string({ error: "must be a string" })
+      .max(64)
+      .refine((ip) => isIP(ip.trim()) !== 0, { error: "must be an IPv4 or IPv6 address" })
+      .meta({ description: "The client's IP address. Used only to derive the visitor id; never stored." }),
+    userAgent: z.string({ error: "must be a string" }).max(1_024).meta({ description: "The client's User-Agent header. Never stored." }),
+    accept: z.string().max(1_024).optional().meta({ description: "The request's Accept header (text/markdown fetches by non-browsers are AI)." }),
+    referrer: z.string().max(MAX_PATH_LENGTH).optional().meta({ description: "The Referer header; accepted, not stored." }),
+    id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .meta({ description: "Optional idempotency id: a hit whose id was already accepted for this project is not counted again (log imports set it)." }),
+  })
+  .meta({ id: "Hit" });
+export type Hit = z.output<typeof hitSchema>;
+
+export const hitBatchSchema = z
+  .object({
+    hits: z
+      .array(z.unknown())
+      .min(1, { error: "must hold at least one hit" })
+      .max(MAX_HITS_PER_BATCH, { error: `must hold at most ${MAX_HITS_PER_BATCH} hits; split the batch` })
+      .meta({ description: `Up to ${MAX_HITS_PER_BATCH} hits; each is validated on its own.`, items: { $ref: "#/components/schemas/Hit" } }),
+  })
+  .meta({ id: "HitBatch" });
+
+export const hitBatchResultSchema = z
+  .object({
+    accepted: z.int().min(0).meta({ description: "Hits stored (durably) or already stored under the same id." }),
+    duplicates: z.int().min(0).meta({ description: "Of the accepted, hits whose id had been accepted before (not counted again)." }),
+    rejected: z.array(z.object({ index: z.int().min(0), error: z.string() })).meta({ description: "Invalid hits, by their index in the batch." }),
+  })
+  .meta({ id: "HitBatchResult" });
+export type HitBatchResult = z.infer<typeof hitBatchResultSchema>;
+
+/** What the beacon script sends; the server adds time, IP and User-Agent. */
+export const beaconEventSchema = z.object({
+  path: z.string().min(1).max(MAX_PATH_LENGTH),
+  referrer: z.string().max(MAX_PATH_LENGTH).optional(),
+});
+
+export const viewsQuerySchema = visitorsQuerySchema;
+
+const countsSchema = z.object({ human: z.int().min(0), ai: z.int().min(0), total: z.int().min(0) });
+export const viewsSchema = z
+  .object({
+    totals: countsSchema,
+    views: z.array(countsSchema.extend({ path: z.string() })),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "Views", description: "Content views (page loads), not distinct visitors; total = human + ai." });
+export type Views = z.infer<typeof viewsSchema>;

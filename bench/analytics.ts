@@ -178,9 +178,13 @@ async function setUpStore(kind: string): Promise<StoreSetup> {
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["lib/app/main.js"], {
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "lib/app/main.js"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "warn", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120", ...env },
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,6 +5,7 @@ import { DAY_MS, epochDay, windowOf, type SaltWindow } from "./days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { normalizePagePath } from "./page-path.js";
+import { recordset } from "./recordset.js";
 import { normalizeIp, visitorId } from "./visitor-id.js";
 
 /** One page view as it arrives, already shape-checked at the edge. */
@@ -34,7 +35,7 @@ export interface IngestResult {
 }
 
 interface InboxRow {
-  at: Date;
+  at: string;
   day: number;
   windowStart: number;
   windowEnd: number;
@@ -76,10 +77,10 @@ export async function ingestPageViews(
     }
     const day = epochDay(view.at);
     const window = windowOf(policy.saltWindow, day);
-    const secret = await salts.secretFor(projectId, window, now);
+    const secret = salts.cached(projectId, window, now) ?? (await salts.secretFor(projectId, window, now));
     const verdict = classifyHit({ userAgent: view.userAgent, path, accept: view.accept });
     rows.push({
-      at: new Date(view.at),
+      at: new Date(view.at).toISOString(),
       day,
       windowStart: window.start,
       windowEnd: window.end,
@@ -96,18 +97,9 @@ export async function ingestPageViews(
     if (toWrite.length > 0) {
       await tx.query(
         `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path, visitor, class, category)
-         SELECT $1, * FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::text[], $7::bigint[], $8::smallint[], $9::text[])`,
-        [
-          projectId,
-          toWrite.map((r) => r.at),
-          toWrite.map((r) => r.day),
-          toWrite.map((r) => r.windowStart),
-          toWrite.map((r) => r.windowEnd),
-          toWrite.map((r) => r.path),
-          toWrite.map((r) => r.visitor),
-          toWrite.map((r) => r.classCode),
-          toWrite.map((r) => r.category),
-        ],
+         SELECT $1, r.at, r.d, r.ws, r.we, r.p, r.v, r.c, r.cat FROM json_to_recordset($2::json)
+           AS r (at timestamptz, d int, ws int, we int, p text, v bigint, c smallint, cat text)`,
+        [projectId, recordset(toWrite.map((r) => ({ at: r.at, d: r.day, ws: r.windowStart, we: r.windowEnd, p: r.path, v: r.visitor, c: r.classCode, cat: r.category })))],
       );
     }
     return toWrite.length;
@@ -123,8 +115,8 @@ async function claimHitKeys(tx: Pick<Db, "query">, projectId: string, rows: Inbo
   for (const row of keyed) if (!days.has(row.hitKey as string)) days.set(row.hitKey as string, row.day);
   const inserted = await tx.query<{ hit_key: string | number }>(
     `INSERT INTO analytics_hit_ids (project_id, hit_key, day)
-     SELECT $1, * FROM unnest($2::bigint[], $3::int[]) ON CONFLICT DO NOTHING RETURNING hit_key::text AS hit_key`,
-    [projectId, [...days.keys()], [...days.values()]],
+     SELECT $1, r.k, r.d FROM json_to_recordset($2::json) AS r (k bigint, d int) ON CONFLICT DO NOTHING RETURNING hit_key::text AS hit_key`,
+    [projectId, recordset([...days].map(([k, d]) => ({ k, d })))],
   );
   return new Set(inserted.map((row) => String(row.hit_key)));
 }

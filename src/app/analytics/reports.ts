@@ -26,6 +26,7 @@ const counts = (row: CountRow | undefined) => ({ human: Number(row?.human ?? 0),
  * Distinct visitors per page over whole UTC days (DESIGN §2), from the counters of reach.ts: for
  * each salt window overlapping the range, first visits on the range's days, plus — when the range
  * starts after the window does — returns on those days whose previous visit is before the range.
+ * A range covering a whole window reads that window's own distinct counts (one row per page).
  * Windows have distinct visitor ids, so their counts add up. Paths tie-break in byte order
  * (COLLATE "C"), the same on every store and locale. Cost grows with pages × days in the
  * range, never with views or visitors.
@@ -39,16 +40,22 @@ export async function visitorsReport(db: Queryable, projectId: string, range: Da
   const parts = windows
     .map((w) => ({
       start: w.window_start,
+      end: w.window_end,
       from: Math.max(range.from ?? w.window_start, w.window_start) - w.window_start,
       to: Math.min(range.to ?? w.window_end, w.window_end) - w.window_start,
     }))
     .filter((p) => p.from < p.to);
   if (parts.length === 0) return { totals: counts(undefined), visitors: [], hasMore: false };
   const rows = await db.query<CountRow & { site: boolean }>(
-    `WITH parts AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (window_start, day_from, day_to)),
+    `WITH parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $7::int[]) AS p (window_start, day_from, day_to, window_end)),
      reached AS (
+       SELECT w.path_id, w.human, w.ai, w.total FROM parts p
+       JOIN analytics_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start
+       WHERE p.whole
+       UNION ALL
        SELECT f.path_id, f.human, f.ai, f.total FROM parts p
        JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to
+       WHERE NOT p.whole
        UNION ALL
        SELECT r.path_id, r.human, r.ai, r.total FROM parts p
        JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
@@ -63,7 +70,7 @@ export async function visitorsReport(db: Queryable, projectId: string, range: Da
       FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
       WHERE pp.path_id <> 0 ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $5 OFFSET $6)
      ORDER BY rank`,
-    [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to), page.limit + 1, page.offset],
+    [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to), page.limit + 1, page.offset, parts.map((p) => p.end)],
   );
   return shape(rows, page, (visitors, hasMore, totals) => ({ totals, visitors, hasMore }));
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { NO_PREVIOUS_DAY, reachDeltas, type Series } from "./reach.js";
+import { recordset } from "./recordset.js";
 import { CLASS_CODE } from "./traffic-class.js";
 
 const ROLLUP_LOCK_KEY = 7_310_512_002;
@@ -14,7 +15,7 @@ export interface RollupOptions {
 
 interface InboxRow {
   project_id: string;
-  at: Date | string;
+  at: string;
   day: number;
   window_start: number;
   window_end: number;
@@ -112,7 +113,7 @@ export class AnalyticsRollup {
     const count = await this.db.transaction((tx) => this.locked(tx, async () => {
       const rows = await tx.query<InboxRow>(
         `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox ORDER BY id LIMIT $1)
-         RETURNING project_id, at, day, window_start, window_end, path, visitor::text AS visitor, class, category`,
+         RETURNING project_id, at::text AS at, day, window_start, window_end, path, visitor::text AS visitor, class, category`,
         [this.options.chunkSize],
       );
       if (rows.length === 0) return 0;
@@ -134,13 +135,12 @@ export class AnalyticsRollup {
     const missing = new Map<string, InboxRow>();
     for (const row of rows) if (!this.#pathIds.has(keyOf(row))) missing.set(keyOf(row), row);
     if (missing.size > 0) {
-      const projects = [...missing.values()].map((r) => r.project_id);
-      const paths = [...missing.values()].map((r) => r.path);
-      await tx.query(`INSERT INTO analytics_paths (project_id, path) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [projects, paths]);
+      const wanted = recordset([...missing.values()].map((r) => ({ p: r.project_id, path: r.path })));
+      await tx.query(`INSERT INTO analytics_paths (project_id, path) SELECT r.p, r.path FROM json_to_recordset($1::json) AS r (p text, path text) ON CONFLICT DO NOTHING`, [wanted]);
       const found = await tx.query<{ id: number; project_id: string; path: string }>(
-        `SELECT p.id, p.project_id, p.path FROM analytics_paths p JOIN unnest($1::text[], $2::text[]) AS k (project_id, path)
-         ON p.project_id = k.project_id AND p.path = k.path`,
-        [projects, paths],
+        `SELECT ap.id, ap.project_id, ap.path FROM json_to_recordset($1::json) AS r (p text, path text)
+         JOIN analytics_paths ap ON ap.project_id = r.p AND ap.path = r.path`,
+        [wanted],
       );
       for (const row of found) learned.set(`${row.project_id}\n${row.path}`, row.id);
     }
@@ -153,16 +153,17 @@ async function recordWindows(tx: Queryable, rows: InboxRow[]): Promise<void> {
   for (const row of rows) windows.set(`${row.project_id}\n${row.window_start}`, row);
   const list = [...windows.values()];
   await tx.query(
-    `INSERT INTO analytics_windows (project_id, window_start, window_end) SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) ON CONFLICT DO NOTHING`,
-    [list.map((r) => r.project_id), list.map((r) => r.window_start), list.map((r) => r.window_end)],
+    `INSERT INTO analytics_windows (project_id, window_start, window_end)
+     SELECT r.p, r.ws, r.we FROM json_to_recordset($1::json) AS r (p text, ws int, we int) ON CONFLICT DO NOTHING`,
+    [recordset(list.map((r) => ({ p: r.project_id, ws: r.window_start, we: r.window_end })))],
   );
 }
 
 async function keepRawEvents(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
   await tx.query(
     `INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category)
-     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::bigint[], $5::smallint[], $6::text[])`,
-    [rows.map((r) => r.project_id), rows.map((r) => r.at), rows.map(pathId), rows.map((r) => r.visitor), rows.map((r) => r.class), rows.map((r) => r.category)],
+     SELECT r.p, r.at, r.pa, r.v, r.c, r.cat FROM json_to_recordset($1::json) AS r (p text, at timestamptz, pa int, v bigint, c smallint, cat text)`,
+    [recordset(rows.map((r) => ({ p: r.project_id, at: r.at, pa: pathId(r), v: r.visitor, c: r.class, cat: r.category })))],
   );
 }
 
@@ -185,17 +186,17 @@ async function addViews(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow)
   const v = [...views.values()];
   await tx.query(
     `INSERT INTO analytics_daily_views AS t (project_id, day, path_id, human, ai, bot)
-     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[])
+     SELECT r.p, r.d, r.pa, r.h, r.a, r.b FROM json_to_recordset($1::json) AS r (p text, d int, pa int, h bigint, a bigint, b bigint)
      ON CONFLICT (project_id, day, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, bot = t.bot + excluded.bot`,
-    [v.map((e) => e.projectId), v.map((e) => e.day), v.map((e) => e.pathId), v.map((e) => e.counts[0]), v.map((e) => e.counts[1]), v.map((e) => e.counts[2])],
+    [recordset(v.map((e) => ({ p: e.projectId, d: e.day, pa: e.pathId, h: e.counts[0], a: e.counts[1], b: e.counts[2] })))],
   );
   if (categories.size === 0) return;
   const c = [...categories.values()];
   await tx.query(
     `INSERT INTO analytics_daily_categories AS t (project_id, day, class, category, views)
-     SELECT u.project_id, u.day, ${CLASS_CODE.ai}, u.category, u.views FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[]) AS u (project_id, day, category, views)
+     SELECT r.p, r.d, ${CLASS_CODE.ai}, r.cat, r.n FROM json_to_recordset($1::json) AS r (p text, d int, cat text, n bigint)
      ON CONFLICT (project_id, day, class, category) DO UPDATE SET views = t.views + excluded.views`,
-    [c.map((e) => e.projectId), c.map((e) => e.day), c.map((e) => e.category), c.map((e) => e.views)],
+    [recordset(c.map((e) => ({ p: e.projectId, d: e.day, cat: e.category, n: e.views })))],
   );
 }
 
@@ -220,14 +221,14 @@ async function addReach(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow)
   const before = new Map<string, { human: number; ai: number }>();
   const existing = await tx.query<{ project_id: string; window_start: number; path_id: number; visitor: string; human: number; ai: number }>(
     `SELECT d.project_id, d.window_start, d.path_id, d.visitor::text AS visitor, d.human, d.ai
-     FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[]) AS k (project_id, window_start, path_id, visitor)
-     JOIN analytics_visitor_days d
-       ON d.project_id = k.project_id AND d.window_start = k.window_start AND d.path_id = k.path_id AND d.visitor = k.visitor`,
-    [entries.map((e) => e.projectId), entries.map((e) => e.windowStart), entries.map((e) => e.pathId), entries.map((e) => e.visitor)],
+     FROM json_to_recordset($1::json) AS k (p text, ws int, pa int, v bigint)
+     JOIN analytics_visitor_days d ON d.project_id = k.p AND d.window_start = k.ws AND d.path_id = k.pa AND d.visitor = k.v`,
+    [recordset(entries.map((e) => ({ p: e.projectId, ws: e.windowStart, pa: e.pathId, v: e.visitor })))],
   );
   for (const row of existing) before.set(`${row.project_id}\n${row.window_start}\n${row.path_id}\n${row.visitor}`, row);
 
   const changed: MaskEntry[] = [];
+  const wholeWindow = new Map<string, { projectId: string; windowStart: number; pathId: number; counts: Counts }>();
   const firsts = new Map<string, { projectId: string; windowStart: number; day: number; pathId: number; counts: Counts }>();
   const returns = new Map<string, { projectId: string; windowStart: number; day: number; prev: number; pathId: number; counts: Counts }>();
   for (const [key, entry] of added) {
@@ -235,6 +236,16 @@ async function addReach(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow)
     const next = { ...entry, human: old.human | entry.human, ai: old.ai | entry.ai };
     if (next.human === old.human && next.ai === old.ai) continue;
     changed.push(next);
+    const newcomer: Counts = [old.human === 0 && next.human !== 0 ? 1 : 0, old.ai === 0 && next.ai !== 0 ? 1 : 0, (old.human | old.ai) === 0 ? 1 : 0];
+    if (newcomer.some((n) => n !== 0)) {
+      const counter = upsertCounter(wholeWindow, `${entry.projectId}\n${entry.windowStart}\n${entry.pathId}`, () => ({
+        projectId: entry.projectId,
+        windowStart: entry.windowStart,
+        pathId: entry.pathId,
+        counts: [0, 0, 0] as Counts,
+      }));
+      newcomer.forEach((n, i) => (counter.counts[i] = (counter.counts[i] ?? 0) + n));
+    }
     reachDeltas({ human: [old.human, next.human], ai: [old.ai, next.ai] }, (series, day, prev, delta) => {
       const counter =
         prev === NO_PREVIOUS_DAY
@@ -260,26 +271,35 @@ async function addReach(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow)
   if (changed.length === 0) return;
   await tx.query(
     `INSERT INTO analytics_visitor_days (project_id, window_start, path_id, visitor, human, ai)
-     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[], $5::int[], $6::int[])
+     SELECT r.p, r.ws, r.pa, r.v, r.h, r.a FROM json_to_recordset($1::json) AS r (p text, ws int, pa int, v bigint, h int, a int)
      ON CONFLICT (project_id, window_start, path_id, visitor) DO UPDATE SET human = excluded.human, ai = excluded.ai`,
-    [changed.map((e) => e.projectId), changed.map((e) => e.windowStart), changed.map((e) => e.pathId), changed.map((e) => e.visitor), changed.map((e) => e.human), changed.map((e) => e.ai)],
+    [recordset(changed.map((e) => ({ p: e.projectId, ws: e.windowStart, pa: e.pathId, v: e.visitor, h: e.human, a: e.ai })))],
   );
+  const w = [...wholeWindow.values()];
+  if (w.length > 0) {
+    await tx.query(
+      `INSERT INTO analytics_window_reach AS t (project_id, window_start, path_id, human, ai, total)
+       SELECT r.p, r.ws, r.pa, r.h, r.a, r.t FROM json_to_recordset($1::json) AS r (p text, ws int, pa int, h int, a int, t int)
+       ON CONFLICT (project_id, window_start, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
+      [recordset(w.map((c) => ({ p: c.projectId, ws: c.windowStart, pa: c.pathId, h: c.counts[0], a: c.counts[1], t: c.counts[2] })))],
+    );
+  }
   const f = [...firsts.values()].filter((c) => c.counts.some((n) => n !== 0));
   if (f.length > 0) {
     await tx.query(
       `INSERT INTO analytics_first_visits AS t (project_id, window_start, day, path_id, human, ai, total)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[])
+       SELECT r.p, r.ws, r.d, r.pa, r.h, r.a, r.t FROM json_to_recordset($1::json) AS r (p text, ws int, d int, pa int, h int, a int, t int)
        ON CONFLICT (project_id, window_start, day, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
-      [f.map((c) => c.projectId), f.map((c) => c.windowStart), f.map((c) => c.day), f.map((c) => c.pathId), f.map((c) => c.counts[0]), f.map((c) => c.counts[1]), f.map((c) => c.counts[2])],
+      [recordset(f.map((c) => ({ p: c.projectId, ws: c.windowStart, d: c.day, pa: c.pathId, h: c.counts[0], a: c.counts[1], t: c.counts[2] })))],
     );
   }
   const r = [...returns.values()].filter((c) => c.counts.some((n) => n !== 0));
   if (r.length > 0) {
     await tx.query(
       `INSERT INTO analytics_returns AS t (project_id, window_start, day, prev, path_id, human, ai, total)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[])
+       SELECT r.p, r.ws, r.d, r.pr, r.pa, r.h, r.a, r.t FROM json_to_recordset($1::json) AS r (p text, ws int, d int, pr int, pa int, h int, a int, t int)
        ON CONFLICT (project_id, window_start, day, prev, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
-      [r.map((c) => c.projectId), r.map((c) => c.windowStart), r.map((c) => c.day), r.map((c) => c.prev), r.map((c) => c.pathId), r.map((c) => c.counts[0]), r.map((c) => c.counts[1]), r.map((c) => c.counts[2])],
+      [recordset(r.map((c) => ({ p: c.projectId, ws: c.windowStart, d: c.day, pr: c.prev, pa: c.pathId, h: c.counts[0], a: c.counts[1], t: c.counts[2] })))],
     );
   }
 }

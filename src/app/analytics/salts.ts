@@ -21,10 +21,16 @@ export class SaltStore {
 
   constructor(private readonly db: Queryable) {}
 
+  /** The secret when it is in memory and fresh: the common case, without a promise per view. */
+  cached(projectId: string, window: DayWindow, now: number): Buffer | undefined {
+    const cached = this.#cache.get(`${projectId}:${window.start}`);
+    return cached && cached.until > now ? cached.secret : undefined;
+  }
+
   async secretFor(projectId: string, window: DayWindow, now: number): Promise<Buffer> {
     const key = `${projectId}:${window.start}`;
-    const cached = this.#cache.get(key);
-    if (cached && cached.until > now) return cached.secret;
+    const cached = this.cached(projectId, window, now);
+    if (cached) return cached;
     const deleteAfter = new Date(Math.max(window.end * DAY_MS, now) + SALT_GRACE_MS);
     const rows = await this.db.query<{ secret: Uint8Array }>(
       `INSERT INTO analytics_salts (project_id, window_start, secret, delete_after) VALUES ($1, $2, $3, $4)

@@ -245,6 +245,16 @@ CREATE TABLE analytics_first_visits (
   PRIMARY KEY (project_id, window_start, day, path_id)
 );
 
+CREATE TABLE analytics_window_reach (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  path_id integer NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  total integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, path_id)
+);
+
 CREATE TABLE analytics_returns (
   project_id text NOT NULL,
   window_start integer NOT NULL,

@@ -134,7 +134,7 @@ function planTraffic() {
           const k = KINDS[kind[p] as number] as keyof typeof UAS;
           const pool = UAS[k];
           const at = new Date((MONTH_START + d) * DAY_MS + Math.floor(next() * DAY_MS)).toISOString();
-          const ip = p % 10 === 9 ? `2001:db8::${p.toString(16)}` : `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}`;
+          const ip = p % 10 === 9 ? `2001:db8::${(p >> 16).toString(16)}:${(p & 0xffff).toString(16)}` : `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}`;
           hits.push(`{"timestamp":"${at}","path":"${pathFor(next)}","ip":"${ip}","userAgent":${JSON.stringify(pool[p % pool.length])}}`);
           if (hits.length === BATCH) {
             yield `{"hits":[${hits.join(",")}]}`;

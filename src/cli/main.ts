@@ -12,6 +12,7 @@ const code = await runCli(process.argv.slice(2), {
   env: process.env,
   fetch: globalThis.fetch,
   readStdin,
+  stdinStream: () => process.stdin,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 });
 process.exitCode = code;

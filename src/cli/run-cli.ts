@@ -1,10 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import type { Readable } from "node:stream";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ApiKeyView, CreatedKeyView, ProjectView } from "../shared/admin-schemas.js";
 import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent } from "../shared/api-schemas.js";
 import { CliError, InkwellClient, type Credential } from "./client.js";
 import { age, fields, table } from "./format.js";
+import type { HitBatchResult } from "../shared/analytics-schemas.js";
+import { LOG_FORMATS, type LogFormat } from "./log-formats.js";
+import { formatSummary, importLog, progressLine } from "./log-import.js";
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -12,6 +16,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   fetch: typeof fetch;
   readStdin: () => Promise<string>;
+  /** Standard input as a stream (log imports read it line by line). */
+  stdinStream: () => Readable;
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -21,6 +27,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
   projects list
   projects get <projectId>
+  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month]
   keys create --project ID [--name NAME]
   keys list --project ID
   keys revoke --project ID <keyId>
@@ -31,6 +38,11 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
   jobs list [--status active|completed|failed|archived] [--limit N] [--offset N]
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
+
+Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):
+  analytics visitors [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
+  analytics views    [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
+  analytics import --format combined|vercel|cloudflare <FILE|->
 
 Global options:
   --url URL      Inkwell server (INKWELL_URL, default http://localhost:3000)
@@ -56,6 +68,13 @@ const OPTIONS = {
   limit: { type: "string" },
   offset: { type: "string" },
   interval: { type: "string" },
+  from: { type: "string" },
+  to: { type: "string" },
+  all: { type: "boolean" },
+  format: { type: "string" },
+  "allowed-origin": { type: "string", multiple: true },
+  "no-allowed-origins": { type: "boolean" },
+  "salt-window": { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parse>["values"];
@@ -162,6 +181,7 @@ const projectFields = (p: ProjectView) =>
     ["base ref", p.ref ?? "(default branch)"],
     ["model", p.model],
     ["rate limit", `${p.rateLimitPerHour}/hour`],
+    ["analytics", `salt window ${p.analytics.saltWindow}; beacon origins: ${p.analytics.allowedOrigins.join(", ") || "none (the beacon is refused until one is added)"}`],
     ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
     ["created", p.createdAt],
   ]);
@@ -180,7 +200,80 @@ const jobFields = (j: AgentJob) =>
     ...(j.error ? ([["error", j.error]] as [string, string][]) : []),
   ]);
 
+async function analyticsReport(ctx: CommandContext, endpoint: "visitors" | "views") {
+  const projectId = projectOf(ctx);
+  const query = new URLSearchParams();
+  if (ctx.values.from) query.set("dateFrom", ctx.values.from);
+  if (ctx.values.to) query.set("dateTo", ctx.values.to);
+  const all = ctx.values.all ?? false;
+  const limit = intOption(ctx.values.limit, "limit") ?? (all ? 250 : 50);
+  let offset = intOption(ctx.values.offset, "offset") ?? 0;
+  type Report = { totals: { human: number; ai: number; total: number }; hasMore: boolean } & Record<typeof endpoint, { path: string; human: number; ai: number; total: number }[]>;
+  const rows: Report[typeof endpoint] = [];
+  let report: Report;
+  do {
+    query.set("limit", String(limit));
+    query.set("offset", String(offset));
+    report = await ctx.client.request<Report>("GET", `/v1/analytics/${enc(projectId)}/${endpoint}?${query}`, ctx.projectKey);
+    rows.push(...report[endpoint]);
+    offset += limit;
+  } while (all && report.hasMore);
+  const result = { totals: report.totals, [endpoint]: rows, hasMore: report.hasMore };
+  print(ctx, result, () => {
+    const unit = endpoint === "visitors" ? "unique visitors" : "views";
+    const head = `Total ${unit}: ${report.totals.total} (human ${report.totals.human}, AI ${report.totals.ai})`;
+    if (rows.length === 0) return `${head}\nNo pages in this range.`;
+    const body = table(["PATH", "HUMAN", "AI", "TOTAL"], rows.map((r) => [r.path, r.human, r.ai, r.total]));
+    return `${head}\n\n${body}${report.hasMore ? `\n\nMore: add --offset ${offset} (or --all)` : ""}`;
+  });
+}
+
+function openLogInput(ctx: CommandContext): { input: Readable; totalBytes: number | null } {
+  const source = need(ctx.args[0], "log file (or - for stdin)");
+  if (source === "-") return { input: ctx.io.stdinStream(), totalBytes: null };
+  try {
+    const totalBytes = statSync(source).size;
+    return { input: createReadStream(source), totalBytes };
+  } catch (error) {
+    throw new CliError(`Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`, 2);
+  }
+}
+
 const COMMANDS: Record<string, Command> = {
+  "analytics visitors": (ctx) => analyticsReport(ctx, "visitors"),
+  "analytics views": (ctx) => analyticsReport(ctx, "views"),
+
+  async "analytics import"(ctx) {
+    const projectId = projectOf(ctx);
+    const format = ctx.values.format;
+    if (!format || !(LOG_FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${LOG_FORMATS.join(", ")}`, 2);
+    const { input, totalBytes } = openLogInput(ctx);
+    let lastProgress = 0;
+    const summary = await importLog({
+      format: format as LogFormat,
+      input,
+      totalBytes,
+      send: (hits) => sendWithRetry(ctx, () => ctx.client.request<HitBatchResult>("POST", `/v1/analytics/${enc(projectId)}/hits`, ctx.projectKey, { body: { hits } })),
+      progress: (current, bytesRead) => {
+        if (ctx.json || Date.now() - lastProgress < 1_000) return;
+        lastProgress = Date.now();
+        ctx.io.stderr(progressLine(current, bytesRead, totalBytes));
+      },
+    });
+    print(ctx, summary, () => formatSummary(summary));
+  },
+
+  async "projects update"(ctx) {
+    const id = need(ctx.args[0] ?? ctx.values.project, "project id");
+    const saltWindow = ctx.values["salt-window"];
+    if (saltWindow && !["day", "week", "month"].includes(saltWindow)) throw new CliError("--salt-window must be day, week or month", 2);
+    const origins = ctx.values["no-allowed-origins"] ? [] : ctx.values["allowed-origin"];
+    if (!saltWindow && !origins) throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins or --salt-window", 2);
+    const analytics = { ...(saltWindow ? { saltWindow } : {}), ...(origins ? { allowedOrigins: origins } : {}) };
+    const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body: { analytics } });
+    print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
+  },
+
   async "projects create"(ctx) {
     const [repository] = ctx.args;
     const body = {
@@ -331,3 +424,16 @@ const COMMANDS: Record<string, Command> = {
     }
   },
 };
+
+/** A batch is safe to resend (its hits carry ids): ride out a restart or a 5xx/429 blip. */
+async function sendWithRetry<T>(ctx: CommandContext, send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      const transient = error instanceof CliError && /^(Cannot reach|5\d\d:|429:)/.test(error.message);
+      if (!transient || attempt >= 5) throw error;
+      await ctx.io.sleep(500 * 2 ** attempt);
+    }
+  }
+}

@@ -4,30 +4,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { cliFor } from "../helpers/cli.js";
 import { ROOT } from "../helpers/process.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 
 let t: TestServer;
+let cli: ReturnType<typeof cliFor>;
 beforeAll(async () => {
   t = await startTestServer();
+  cli = cliFor(t);
 });
 afterAll(() => t.close());
-
-/** Runs the CLI in-process against the test server; returns exit code and output. */
-async function cli(args: string[], env: Record<string, string> = {}, stdin = "") {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    stdout: (s) => out.push(s),
-    stderr: (s) => err.push(s),
-    env: { INKWELL_URL: t.url, INKWELL_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
-    fetch: globalThis.fetch,
-    readStdin: async () => stdin,
-    sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))),
-  });
-  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-}
 
 describe("inkwell CLI: an operator sets up a project", () => {
   it("creates and lists projects, creates, lists and revokes keys", async () => {

@@ -89,6 +89,33 @@ describe("the server as a process", () => {
     expect(status).toBe("failed");
   });
 
+  it("loses no accepted page view when killed with SIGKILL after the 202, even mid-rollup", async () => {
+    const store = await processStore();
+    stores.push(store);
+    // Small rollup chunks: the kill lands while views are being counted, chunk by chunk.
+    const env = { ...store.env, INKWELL_ADMIN_TOKEN: TOKEN, INKWELL_ANALYTICS_ROLLUP_CHUNK: "100" };
+    const first = await start(env);
+    const { projectId, key } = await setUp(first.url);
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    for (let batch = 0; batch < 5; batch++) {
+      const hits = Array.from({ length: 200 }, (_, i) => ({ timestamp: at, path: `/page-${i % 7}`, ip: `10.9.${batch}.${i}`, userAgent: chrome }));
+      const res = await json(`${first.url}/v1/analytics/${projectId}/hits`, "POST", key, { hits });
+      expect(res.status).toBe(202);
+      expect(res.body.accepted).toBe(200);
+    }
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    const second = await start(env);
+    const visitors = await json(`${second.url}/v1/analytics/${projectId}/visitors`, "GET", key);
+    expect(visitors.body.totals).toEqual({ human: 1000, ai: 0, total: 1000 });
+    const perPage = visitors.body.visitors.map((v: { total: number }) => v.total);
+    expect(perPage.reduce((a: number, b: number) => a + b, 0)).toBe(1000);
+    const views = await json(`${second.url}/v1/analytics/${projectId}/views`, "GET", key);
+    expect(views.body.totals).toEqual({ human: 1000, ai: 0, total: 1000 });
+  });
+
   it("finishes an in-flight request on SIGTERM before exiting", async () => {
     const store = await processStore();
     stores.push(store);

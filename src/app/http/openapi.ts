@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema } from "../../shared/runner-schemas.js";
-import { apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema } from "../../shared/admin-schemas.js";
+import { apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
+import { beaconEventSchema, hitBatchResultSchema, hitBatchSchema, viewsQuerySchema, viewsSchema } from "../../shared/analytics-schemas.js";
 import {
   agentJobSchema,
   errorSchema,
@@ -125,6 +126,45 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "Counts ordered by total desc, then path asc.", ...json(visitorsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
         },
       },
+      "/v1/analytics/{projectId}/views": {
+        get: {
+          operationId: "getViews",
+          summary: "Content views (page loads) per page, human and AI, over whole UTC days",
+          security: projectKey,
+          parameters: [projectParam, ...queryParameters(viewsQuerySchema)],
+          responses: { 200: { description: "Counts ordered by total desc, then path asc; total = human + ai.", ...json(viewsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
+        },
+      },
+      "/v1/analytics/{projectId}/hits": {
+        post: {
+          operationId: "sendHits",
+          summary: "Server-side page views (edge functions, middleware, log shippers): up to 1,000 per request",
+          security: projectKey,
+          parameters: [projectParam],
+          requestBody: { required: true, ...json(hitBatchSchema) },
+          responses: {
+            202: { description: "Valid hits are stored durably; invalid ones are listed by index.", ...json(hitBatchResultSchema) },
+            400: ERR[400],
+            401: ERR[401],
+            403: ERR[403],
+            413: ERR[413],
+          },
+        },
+      },
+      "/v1/analytics/{projectId}/events": {
+        post: {
+          operationId: "beaconEvent",
+          summary: "A page view from the browser beacon (/js/script.js); no key, the page's Origin must be allowed",
+          security: [],
+          parameters: [projectParam],
+          requestBody: { required: true, content: { "text/plain": { schema: z.toJSONSchema(beaconEventSchema) } } },
+          responses: { 202: { description: "Counted." }, 400: ERR[400], 403: errorResponse("The Origin is not one of the project's allowed origins."), 404: ERR[404], 413: ERR[413] },
+        },
+        options: { operationId: "beaconPreflight", security: [], parameters: [projectParam], responses: { 204: { description: "CORS preflight for an allowed origin." }, 403: ERR[403], 404: ERR[404] } },
+      },
+      "/js/script.js": {
+        get: { operationId: "beaconScript", security: [], responses: { 200: { description: "The cookieless beacon script.", content: { "text/javascript": {} } } } },
+      },
       "/admin/projects": {
         post: {
           operationId: "createProject",
@@ -140,6 +180,14 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       },
       "/admin/projects/{id}": {
         get: { operationId: "getProject", security: operator, parameters: [pathParam("id", "Project id.")], responses: { 200: { description: "The project.", ...json(projectSchema) }, 401: ERR[401], 404: ERR[404] } },
+        patch: {
+          operationId: "updateProject",
+          summary: "Change a project's analytics settings (beacon origins; the salt window before the first view)",
+          security: operator,
+          parameters: [pathParam("id", "Project id.")],
+          requestBody: { required: true, ...json(updateProjectSchema) },
+          responses: { 200: { description: "The project.", ...json(projectSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 409: errorResponse("The salt window cannot change once views were counted.") },
+        },
       },
       "/admin/projects/{id}/keys": {
         post: {

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliFor } from "../helpers/cli.js";
+import { ROOT } from "../helpers/process.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+const fixture = (name: string) => path.join(ROOT, "test/fixtures/logs", name);
+
+let t: TestServer;
+let cli: ReturnType<typeof cliFor>;
+beforeAll(async () => {
+  // The fixture logs are from March 2025: allow a long backfill.
+  t = await startTestServer({ env: { INKWELL_ANALYTICS_BACKFILL_DAYS: "3660" } });
+  cli = cliFor(t);
+});
+afterAll(() => t.close());
+
+async function project() {
+  const { projectId, key } = await t.newProject();
+  return { projectId, key, env: { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId } };
+}
+
+describe("inkwell analytics import: a docs team backfills last month from its logs", () => {
+  it.each([
+    ["an nginx/Apache combined log", "combined", "access.log", { lines: 33, accepted: 13, skipped: { malformed: 5, "not-a-page-view": 9, method: 2, status: 4, rejected: 0 } }],
+    ["a Vercel log drain", "vercel", "vercel.ndjson", { lines: 22, accepted: 9, skipped: { malformed: 2, "not-a-page-view": 6, method: 1, status: 4, rejected: 0 } }],
+    ["a Cloudflare Logpush export", "cloudflare", "cloudflare.ndjson", { lines: 21, accepted: 12, skipped: { malformed: 2, "not-a-page-view": 4, method: 1, status: 2, rejected: 0 } }],
+  ])("imports %s, summarizes it, and a second import counts nothing twice", async (_name, format, file, expected) => {
+    const { projectId, key, env } = await project();
+    const first = await cli(["analytics", "import", "--format", format, fixture(file), "--json"], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ...expected, alreadyImported: 0 });
+    const views = await t.call("GET", `/v1/analytics/${projectId}/views`, { token: key });
+    expect(views.body.totals.total + (await botViews(projectId))).toBe(expected.accepted);
+    const visitorsBefore = await t.call("GET", `/v1/analytics/${projectId}/visitors?limit=250`, { token: key });
+
+    const again = await cli(["analytics", "import", "--format", format, fixture(file)], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Accepted ${expected.accepted} page views (0 new, ${expected.accepted} already imported before)`);
+    expect((await t.call("GET", `/v1/analytics/${projectId}/views`, { token: key })).body).toEqual(views.body);
+    expect((await t.call("GET", `/v1/analytics/${projectId}/visitors?limit=250`, { token: key })).body).toEqual(visitorsBefore.body);
+  });
+
+  it("reads standard input with -, shows malformed examples, and refuses an unknown format", async () => {
+    const { env } = await project();
+    const log = readFileSync(fixture("access.log"), "utf8");
+    const piped = await cli(["analytics", "import", "--format", "combined", "-"], env, log);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/Read 33 lines\.\nAccepted 13 page views \(13 new, 0 already imported before\)\.\nSkipped 20: malformed 5, not-a-page-view 9, method 2, status 4\./);
+    expect(piped.stdout).toMatch(/Examples:\n {2}- line \d+: /);
+    const bad = await cli(["analytics", "import", "--format", "iis", "-"], env, log);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format must be one of combined, vercel, cloudflare/);
+    const missing = await cli(["analytics", "import", "--format", "combined", "/nonexistent.log"], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read \/nonexistent.log/);
+  });
+
+  it("reports hits the server rejects, by line", async () => {
+    const { env } = await project();
+    const tooOld = '198.51.100.1 - - [01/Jan/2001:00:00:00 +0000] "GET /ancient HTTP/1.1" 200 10 "-" "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0"\n';
+    const result = await cli(["analytics", "import", "--format", "combined", "-", "--json"], env, tooOld);
+    expect(JSON.parse(result.stdout)).toMatchObject({ accepted: 0, skipped: { rejected: 1 }, examples: [expect.stringMatching(/^line 1: rejected by the server: timestamp: is more than 3660 days old/)] });
+  });
+});
+
+describe("inkwell analytics visitors|views", () => {
+  it("prints a table, JSON, and every page with --all, equal to the API", async () => {
+    const { projectId, key, env } = await project();
+    await cli(["analytics", "import", "--format", "cloudflare", fixture("cloudflare.ndjson")], env);
+    const api = await t.call("GET", `/v1/analytics/${projectId}/visitors?limit=250`, { token: key });
+    const table = await cli(["analytics", "visitors", "--limit", "2"], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(`Total unique visitors: ${api.body.totals.total} (human ${api.body.totals.human}, AI ${api.body.totals.ai})`);
+    expect(table.stdout).toMatch(/PATH\s+HUMAN\s+AI\s+TOTAL/);
+    expect(table.stdout).toContain("More: add --offset 2 (or --all)");
+    const all = await cli(["analytics", "visitors", "--all", "--limit", "2", "--json"], env);
+    expect(JSON.parse(all.stdout)).toEqual({ ...api.body, hasMore: false });
+    const views = await cli(["analytics", "views", "--from", "2025-03-01", "--to", "2025-04-01", "--json"], env);
+    expect(JSON.parse(views.stdout).views.length).toBeGreaterThan(0);
+    const bad = await cli(["analytics", "visitors", "--from", "2025-03-05", "--to", "2025-03-01"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/400: .*dateFrom must not be after dateTo/);
+  });
+
+  it("an operator sets the beacon's allowed origins and the salt window", async () => {
+    const { projectId } = await project();
+    const updated = await cli(["projects", "update", projectId, "--allowed-origin", "https://docs.example.com/", "--allowed-origin", "http://localhost:3001", "--salt-window", "week"]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain("salt window week; beacon origins: https://docs.example.com, http://localhost:3001");
+    const cleared = await cli(["projects", "update", projectId, "--no-allowed-origins", "--json"]);
+    expect(JSON.parse(cleared.stdout).analytics).toEqual({ saltWindow: "week", allowedOrigins: [] });
+    expect((await cli(["projects", "update", projectId])).code).toBe(2);
+  });
+});
+
+async function botViews(projectId: string): Promise<number> {
+  const rows = await t.store.db.query<{ n: string | number }>(`SELECT coalesce(sum(bot), 0) AS n FROM analytics_daily_views WHERE project_id = $1`, [projectId]);
+  return Number(rows[0]?.n ?? 0);
+}

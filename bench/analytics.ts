@@ -263,8 +263,14 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, sender));
     const acceptedSeconds = (performance.now() - started) / 1000;
-    // The visitors endpoint first folds in everything accepted: its answer marks the end of the rollup.
-    const first = await call(`${server.url}/v1/analytics/${project.id}/visitors?limit=1`, "GET", key);
+    // The visitors endpoint folds in everything accepted first; it says "pending" while that goes on.
+    let first: { totals: unknown };
+    for (;;) {
+      const res = await fetch(`${server.url}/v1/analytics/${project.id}/visitors?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
+      first = (await res.json()) as { totals: unknown };
+      if (res.headers.get("inkwell-counting") !== "pending") break;
+      process.stderr.write(`  ${kind}: counting… ${Math.round((performance.now() - started) / 1000)} s\n`);
+    }
     const countedSeconds = (performance.now() - started) / 1000;
     server.child.kill("SIGTERM");
     await new Promise((resolve) => server.child.once("exit", resolve));

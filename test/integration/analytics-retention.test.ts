@@ -24,7 +24,7 @@ describe("analytics retention", () => {
     const view = (ip: string, id?: string) => ({ index: 0, view: { at: Date.UTC(2026, 9, 10, 9), path: "/old", ip, userAgent: CHROME, ...(id ? { id } : {}) } });
     await analytics.ingest(project.id, [view("192.0.2.1", "a"), { ...view("192.0.2.2"), index: 1 }], now);
     const range = { from: lastMonth.start, to: lastMonth.end };
-    const before = await analytics.visitors(project.id, range, { limit: 10, offset: 0 });
+    const { report: before } = await analytics.visitors(project.id, range, { limit: 10, offset: 0 });
     expect(before.totals).toEqual({ human: 2, ai: 0, total: 2 });
 
     // The secret was used at `now`, after the window ended: it lives until now + 48 h.
@@ -36,13 +36,13 @@ describe("analytics retention", () => {
     expect(pruned).toMatchObject({ salts: 1, visitorDays: 4 });
     expect(await count(`SELECT count(*) AS n FROM analytics_salts WHERE project_id = $1`, [project.id])).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM analytics_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);
-    expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).totals).toEqual(before.totals);
+    expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).report.totals).toEqual(before.totals);
 
     // A backfill into that window after the deletion gets a new secret: the same person is a new visitor id.
     const later = now + 3 * DAY_MS;
     await analytics.ingest(project.id, [view("192.0.2.1")], later);
     expect(await count(`SELECT count(*) AS n FROM analytics_salts WHERE project_id = $1`, [project.id])).toBe(1);
-    expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).totals.total).toBe(3);
+    expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).report.totals.total).toBe(3);
   });
 
   it("deletes raw events past their retention and idempotency ids past the backfill horizon", async () => {
@@ -60,6 +60,6 @@ describe("analytics retention", () => {
     // Kept: the event from 4 days before the pass; the ids a re-sent hit could still carry (hits over 20 days old are refused).
     expect(await count(`SELECT count(*) AS n FROM analytics_events WHERE project_id = $1`, [project.id])).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM analytics_hit_ids WHERE project_id = $1`, [project.id])).toBe(2);
-    expect((await analytics.views(project.id, { from: null, to: null }, { limit: 10, offset: 0 })).totals.total).toBe(3);
+    expect((await analytics.views(project.id, { from: null, to: null }, { limit: 10, offset: 0 })).report.totals.total).toBe(3);
   });
 });

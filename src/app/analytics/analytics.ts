@@ -22,6 +22,8 @@ export interface ProjectAnalyticsSettings {
 }
 
 const SETTINGS_TTL_MS = 30_000;
+/** How long a report waits for views accepted before it to be counted (a big import can take minutes). */
+const REPORT_WAIT_MS = 5_000;
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
@@ -69,14 +71,34 @@ export class Analytics {
     return result;
   }
 
-  async visitors(projectId: string, range: DayRange, page: Page): Promise<Visitors> {
-    await this.rollup.drain();
-    return visitorsReport(this.db, projectId, range, page);
+  /** Visitors after folding in what was accepted before the call; `pending` when that took too long. */
+  async visitors(projectId: string, range: DayRange, page: Page): Promise<{ report: Visitors; pending: boolean }> {
+    const pending = !(await this.#caughtUp());
+    return { report: await visitorsReport(this.db, projectId, range, page), pending };
   }
 
-  async views(projectId: string, range: DayRange, page: Page): Promise<Views> {
-    await this.rollup.drain();
-    return viewsReport(this.db, projectId, range, page);
+  async views(projectId: string, range: DayRange, page: Page): Promise<{ report: Views; pending: boolean }> {
+    const pending = !(await this.#caughtUp());
+    return { report: await viewsReport(this.db, projectId, range, page), pending };
+  }
+
+  /** Drains the inbox, waiting at most REPORT_WAIT_MS; the drain goes on in the background. */
+  async #caughtUp(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const drained = this.rollup.drain().then(
+      () => true,
+      (error: unknown) => {
+        this.log.error({ err: error }, "analytics rollup failed; the views stay in the inbox and are retried");
+        this.rollup.kick(5_000);
+        return false;
+      },
+    );
+    const waited = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), REPORT_WAIT_MS)));
+    try {
+      return await Promise.race([drained, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Retention pass: drains first so no waiting view of a deleted window is left behind. */

@@ -4,7 +4,6 @@ import { NO_PREVIOUS_DAY, reachDeltas, type Series } from "./reach.js";
 import { recordset } from "./recordset.js";
 import { CLASS_CODE } from "./traffic-class.js";
 
-const ROLLUP_LOCK_KEY = 7_310_512_002;
 
 export interface RollupOptions {
   /** Inbox rows per transaction: bigger chunks dedupe more and pay per-statement costs less often. */
@@ -104,7 +103,8 @@ export class AnalyticsRollup {
 
   /** Runs `fn` in `tx` holding the rollup's lock (no chunk is being counted meanwhile, on any instance). */
   async locked<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [ROLLUP_LOCK_KEY]);
+    // Keyed by schema: deployments (or test runs) sharing one database in separate schemas do not wait on each other.
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':inkwell-analytics-rollup'))");
     return fn();
   }
 

@@ -88,15 +88,20 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   router.on("GET", "/v1/analytics/:projectId/visitors", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(visitorsQuerySchema, queryObject(ctx.url), "query");
-    return { status: 200, body: await analytics.visitors(projectId, dayRange(query), query) };
+    const { report, pending } = await analytics.visitors(projectId, dayRange(query), query);
+    return { status: 200, body: report, headers: pendingHeader(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/views", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(viewsQuerySchema, queryObject(ctx.url), "query");
-    return { status: 200, body: await analytics.views(projectId, dayRange(query), query) };
+    const { report, pending } = await analytics.views(projectId, dayRange(query), query);
+    return { status: 200, body: report, headers: pendingHeader(pending) };
   });
 }
+
+/** Tells the client that views accepted before its request are still being counted (e.g. during a big import). */
+const pendingHeader = (pending: boolean): Record<string, string> => (pending ? { "Inkwell-Counting": "pending" } : {});
 
 function dayRange(query: { dateFrom?: string | undefined; dateTo?: string | undefined }): DayRange {
   const day = (value: string | undefined) => (value === undefined ? null : isoToDay(parseUtcDay(value) as string));

@@ -242,6 +242,8 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
   const results: Record<string, unknown>[] = [];
   try {
     const server = await startServer(store.env);
+    // A failed run must not leave the server behind (it would go on counting and skew the next run).
+    process.once("exit", () => server.child.kill("SIGKILL"));
     const project = await call(`${server.url}/admin/projects`, "POST", TOKEN, JSON.stringify({ repository: `bench/docs-${kind}` }));
     const { key } = await call(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, "{}");
     const hitsUrl = `${server.url}/v1/analytics/${project.id}/hits`;

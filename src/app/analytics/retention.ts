@@ -38,7 +38,8 @@ export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now
     visitorDays = Number(deleted[0]?.n ?? 0);
   }
   const raw = await tx.query<{ n: string | number }>(
-    `WITH gone AS (DELETE FROM analytics_events WHERE at < $1 RETURNING 1) SELECT count(*) AS n FROM gone`,
+    // Per project, so the (project_id, at) index finds the old rows instead of a scan of every event.
+    `WITH gone AS (DELETE FROM analytics_events e USING projects p WHERE e.project_id = p.id AND e.at < $1 RETURNING 1) SELECT count(*) AS n FROM gone`,
     [new Date(now - policy.rawRetentionDays * DAY_MS)],
   );
   const ids = await tx.query<{ n: string | number }>(

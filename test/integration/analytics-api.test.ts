@@ -121,6 +121,8 @@ describe("browser beacon: GET /js/script.js and POST /v1/analytics/{projectId}/e
     expect((await beacon({ Origin: ORIGIN }, { path: "/x" }, "nosuchproject")).status).toBe(404);
     expect((await beacon({ Origin: ORIGIN }, { nope: true })).status).toBe(400);
     expect((await beacon({ Origin: ORIGIN }, { path: "relative" })).status).toBe(400);
+    expect((await beacon({ Origin: ORIGIN }, { path: `/${"x".repeat(5_000)}` })).status).toBe(413);
+    expect((await t.call("GET", `/v1/analytics/${project.projectId}/events`)).status).toBe(405);
   });
 
   it("takes the client address from the socket, ignoring X-Forwarded-For from untrusted peers", async () => {

@@ -50,7 +50,8 @@ async function viewsNow() {
 async function waitForViews(expected: Record<string, number>) {
   for (let i = 0; i < 100; i++) {
     const views = await viewsNow();
-    if (JSON.stringify(views) === JSON.stringify(expected)) return views;
+    const same = (a: Record<string, number>) => JSON.stringify(Object.entries(a).sort());
+    if (same(views) === same(expected)) return views;
     await new Promise((r) => setTimeout(r, 50));
   }
   return viewsNow();

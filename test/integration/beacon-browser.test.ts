@@ -78,7 +78,7 @@ describe("the beacon in a real browser", () => {
 
   it("sends nothing with data-respect-dnt when the browser asks not to be tracked", async () => {
     const context = await browser.newContext({ userAgent: CHROME });
-    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, "doNotTrack", { get: () => "1" }));
+    await context.addInitScript("Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' })");
     const page = await context.newPage();
     const before = await viewsNow();
     await page.goto(`${siteUrl}/private/page`);

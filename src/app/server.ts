@@ -122,6 +122,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   let closing = false;
   let watchdog: NodeJS.Timeout | undefined;
   let retention: NodeJS.Timeout | undefined;
+  let firstRetention: NodeJS.Timeout | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -188,9 +189,11 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
       watchdog.unref();
       // Views accepted before a restart are still in the inbox: count them now.
       analytics.rollup.kick(0);
-      retention = setInterval(() => {
-        analytics.prune().catch((error: unknown) => log.error({ err: error }, "analytics retention pass failed; retried next hour"));
-      }, 3_600_000);
+      // A first pass soon after start, then hourly: a server restarted more often than hourly must still delete expired secrets.
+      const prune = () => analytics.prune().catch((error: unknown) => log.error({ err: error }, "analytics retention pass failed; retried next hour"));
+      firstRetention = setTimeout(prune, 60_000);
+      firstRetention.unref();
+      retention = setInterval(prune, 3_600_000);
       retention.unref();
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
@@ -201,6 +204,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
       closing = true;
       clearInterval(watchdog);
       clearInterval(retention);
+      clearTimeout(firstRetention);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -17,16 +17,13 @@ import { DocsWorkspace } from "../src/action/tools/workspace.js";
 import { runGate, navigationProblems } from "../src/action/validation/gate.js";
 import { checkout, startActionHarness } from "../test/helpers/action-harness.js";
 import { steps } from "../test/helpers/fake-model.js";
+import { percentile } from "./percentile.js";
 
 const BUNDLE = path.resolve("dist/index.js");
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
 const PAGES = 1_000;
 const TOOL_ROUNDS = Number(process.env.BENCH_TOOL_ROUNDS ?? 50);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-};
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 // 1. Bundle size.

@@ -13,6 +13,7 @@ import { visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
 import { openStore } from "../src/app/store/open-store.js";
 import type { Db } from "../src/app/store/db.js";
 import { random } from "../test/helpers/traffic.js";
+import { percentile } from "./percentile.js";
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
 const VISITORS = Math.max(1, Math.round(VIEWS / 10));
@@ -210,10 +211,6 @@ async function call(url: string, method: string, token: string, body?: string): 
   return JSON.parse(text);
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-};
 const ms = (n: number) => Math.round(n * 10) / 10;
 
 async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number[]> {

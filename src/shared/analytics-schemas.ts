@@ -1,7 +1,7 @@
 /** Analytics ingestion and export shapes (DESIGN §2, §5): validation, OpenAPI and CLI types from one place. */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { visitorsQuerySchema } from "./api-schemas.js";
+import { countsSchema, visitorsQuerySchema } from "./api-schemas.js";
 
 export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
@@ -74,7 +74,6 @@ export const beaconEventSchema = z.object({
 
 export const viewsQuerySchema = visitorsQuerySchema;
 
-const countsSchema = z.object({ human: z.int().min(0), ai: z.int().min(0), total: z.int().min(0) });
 export const viewsSchema = z
   .object({
     totals: countsSchema,

@@ -115,7 +115,8 @@ export const visitorsQuerySchema = z
     path: ["dateFrom"],
   });
 
-const countsSchema = z.object({ human: z.int().min(0), ai: z.int().min(0), total: z.int().min(0) });
+/** Human, AI and their union (or sum, for views). */
+export const countsSchema = z.object({ human: z.int().min(0), ai: z.int().min(0), total: z.int().min(0) });
 export const visitorsSchema = z
   .object({
     totals: countsSchema,

@@ -85,14 +85,7 @@ export class Analytics {
   /** Drains the inbox, waiting at most REPORT_WAIT_MS; the drain goes on in the background. */
   async #caughtUp(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
-    const drained = this.rollup.drain().then(
-      () => true,
-      (error: unknown) => {
-        this.log.error({ err: error }, "analytics rollup failed; the views stay in the inbox and are retried");
-        this.rollup.kick(5_000);
-        return false;
-      },
-    );
+    const drained = this.rollup.drainOrRetry();
     const waited = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), REPORT_WAIT_MS)));
     try {
       return await Promise.race([drained, waited]);

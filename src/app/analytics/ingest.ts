@@ -91,6 +91,7 @@ export async function ingestPageViews(
       hitKey: view.id === undefined ? null : hitKey(projectId, view.id),
     });
   }
+  if (rows.length === 0) return { accepted: 0, duplicates: 0, rejected };
   const written = await db.transaction(async (tx) => {
     const fresh = await claimHitKeys(tx, projectId, rows);
     const toWrite = rows.filter((row) => row.hitKey === null || fresh.delete(row.hitKey));

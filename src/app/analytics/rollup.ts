@@ -34,6 +34,8 @@ interface MaskEntry {
 }
 
 type Counts = [human: number, ai: number, total: number];
+/** Indexed by class code. */
+type ViewCounts = [human: number, ai: number, bot: number];
 const SERIES_INDEX: Record<Series, number> = { human: 0, ai: 1, total: 2 };
 /** Path id 0 stands for the whole site (the totals row). */
 const SITE = 0;
@@ -86,15 +88,24 @@ export class AnalyticsRollup {
     return run;
   }
 
+  /** Drains; a failure is logged and retried a little later (the views stay in the inbox). Resolves to whether it completed. */
+  drainOrRetry(): Promise<boolean> {
+    return this.drain().then(
+      () => true,
+      (error: unknown) => {
+        this.log.error({ err: error }, "analytics rollup failed; the views stay in the inbox and are retried");
+        this.kick(5_000);
+        return false;
+      },
+    );
+  }
+
   /** Schedules a drain soon; views arriving meanwhile are rolled up together. */
   kick(delayMs = 200): void {
     if (this.#timer || this.#stopped) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
-      this.drain().catch((error: unknown) => {
-        this.log.error({ err: error }, "analytics rollup failed; the views stay in the inbox and are retried");
-        this.kick(5_000);
-      });
+      void this.drainOrRetry();
     }, delayMs);
     this.#timer.unref();
   }
@@ -173,20 +184,14 @@ async function keepRawEvents(tx: Queryable, rows: InboxRow[], pathId: (row: Inbo
 }
 
 async function addViews(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
-  const views = new Map<string, { projectId: string; day: number; pathId: number; counts: [number, number, number] }>();
+  const views = new Map<string, { projectId: string; day: number; pathId: number; counts: ViewCounts }>();
   const categories = new Map<string, { projectId: string; day: number; category: string; views: number }>();
   for (const row of rows) {
     const id = pathId(row);
-    const key = `${row.project_id}\n${row.day}\n${id}`;
-    let entry = views.get(key);
-    if (!entry) views.set(key, (entry = { projectId: row.project_id, day: row.day, pathId: id, counts: [0, 0, 0] }));
+    const entry = upsertCounter(views, `${row.project_id}\n${row.day}\n${id}`, () => ({ projectId: row.project_id, day: row.day, pathId: id, counts: [0, 0, 0] as ViewCounts }));
     entry.counts[row.class] = (entry.counts[row.class] ?? 0) + 1;
-    if (row.class === CLASS_CODE.ai && row.category) {
-      const categoryKey = `${row.project_id}\n${row.day}\n${row.category}`;
-      const found = categories.get(categoryKey);
-      if (found) found.views++;
-      else categories.set(categoryKey, { projectId: row.project_id, day: row.day, category: row.category, views: 1 });
-    }
+    const category = row.class === CLASS_CODE.ai ? row.category : null;
+    if (category) upsertCounter(categories, `${row.project_id}\n${row.day}\n${category}`, () => ({ projectId: row.project_id, day: row.day, category, views: 0 })).views++;
   }
   const v = [...views.values()];
   await tx.query(
@@ -209,9 +214,14 @@ async function addViews(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow)
 async function addReach(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
   const added = new Map<string, MaskEntry>();
   const note = (row: InboxRow, id: number) => {
-    const key = `${row.project_id}\n${row.window_start}\n${id}\n${row.visitor}`;
-    let entry = added.get(key);
-    if (!entry) added.set(key, (entry = { projectId: row.project_id, windowStart: row.window_start, pathId: id, visitor: row.visitor, human: 0, ai: 0 }));
+    const entry = upsertCounter(added, `${row.project_id}\n${row.window_start}\n${id}\n${row.visitor}`, () => ({
+      projectId: row.project_id,
+      windowStart: row.window_start,
+      pathId: id,
+      visitor: row.visitor,
+      human: 0,
+      ai: 0,
+    }));
     const bit = 1 << (row.day - row.window_start);
     if (row.class === CLASS_CODE.human) entry.human |= bit;
     else entry.ai |= bit;

@@ -2,13 +2,21 @@ import type { IncomingMessage } from "node:http";
 import type { ApiKeyVerifier} from "../domain/api-keys.js";
 import { bearerToken, safeEqualSecret } from "../domain/api-keys.js";
 import { HttpError } from "../domain/errors.js";
+import type { RequestContext } from "./router.js";
 
 /** Authenticates a project API key and checks it belongs to the project in the path (401, then 403). */
-export async function requireProjectKey(verifier: ApiKeyVerifier, req: IncomingMessage, projectId: string): Promise<void> {
+async function requireProjectKey(verifier: ApiKeyVerifier, req: IncomingMessage, projectId: string): Promise<void> {
   const identity = await verifier.projectFor(req.headers.authorization);
   if (identity.projectId !== projectId) {
     throw new HttpError(403, "This API key belongs to another project");
   }
+}
+
+/** The `:projectId` of the path, once the request's key is shown to belong to it. */
+export async function authorizedProject(verifier: ApiKeyVerifier, ctx: RequestContext): Promise<string> {
+  const projectId = ctx.params.projectId ?? "";
+  await requireProjectKey(verifier, ctx.req, projectId);
+  return projectId;
 }
 
 /** Authenticates the operator token of the /admin API. */

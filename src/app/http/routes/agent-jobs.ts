@@ -3,7 +3,7 @@ import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schema
 import { HttpError, notFound } from "../../domain/errors.js";
 import { isWellFormedId } from "../../domain/ids.js";
 import { addMessage, createJob, getJob, listJobEvents, listJobs } from "../../domain/jobs.js";
-import { requireProjectKey } from "../auth.js";
+import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
@@ -18,11 +18,7 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
   const { db, verifier, config, tasks } = services;
   const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
 
-  const authorize = async (ctx: RequestContext) => {
-    const projectId = ctx.params.projectId ?? "";
-    await requireProjectKey(verifier, ctx.req, projectId);
-    return projectId;
-  };
+  const authorize = (ctx: RequestContext) => authorizedProject(verifier, ctx);
   const jobIdOf = (ctx: RequestContext) => {
     const id = ctx.params.id ?? "";
     if (!isWellFormedId(id)) throw notFound("Job");

@@ -6,7 +6,7 @@ import { isoToDay } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
 import type { DayRange } from "../../analytics/reports.js";
 import { HttpError } from "../../domain/errors.js";
-import { requireProjectKey } from "../auth.js";
+import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import { clientIp } from "../client-ip.js";
 import type { RequestContext, Router } from "../router.js";
@@ -19,11 +19,7 @@ const MAX_HITS_BODY_BYTES = 4 * 1024 * 1024;
 export function registerAnalyticsRoutes(router: Router, services: Services): void {
   const { analytics, verifier, trustedProxies } = services;
 
-  const authorize = async (ctx: RequestContext) => {
-    const projectId = ctx.params.projectId ?? "";
-    await requireProjectKey(verifier, ctx.req, projectId);
-    return projectId;
-  };
+  const authorize = (ctx: RequestContext) => authorizedProject(verifier, ctx);
 
   router.on("GET", "/js/script.js", async () => ({
     status: 200,

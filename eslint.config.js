@@ -19,6 +19,10 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    files: ["src/dashboard-client/**"],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // Tests read arbitrary JSON responses.
     files: ["test/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -31,5 +31,7 @@ const sources = Math.max(newest(path.join(root, "src")), mtime(path.join(root, "
 if (mtime(stamp) < sources) {
   console.log("Compiling src/ to lib/…");
   execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  console.log("Bundling the dashboard's assets…");
+  execFileSync(process.execPath, [path.join(root, "scripts", "build-dashboard.mjs")], { cwd: root, stdio: "inherit" });
   execFileSync(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(stamp)}, new Date().toISOString())`]);
 }

@@ -32,6 +32,10 @@ const envSchema = z.object({
   INKWELL_TRUSTED_PROXIES: z.string().optional(),
   INKWELL_ANALYTICS_RAW_RETENTION_DAYS: z.coerce.number().int().min(0).max(3660).default(30),
   INKWELL_ANALYTICS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  INKWELL_DASHBOARD_MIN_PERMISSION: z.enum(["read", "triage", "write", "maintain", "admin"]).default("write"),
+  INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000),
 });
 
@@ -60,6 +64,13 @@ export interface Config {
   /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed (beacon client IPs). */
   trustedProxies: string | undefined;
   analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number };
+  dashboard: {
+    /** The App's OAuth credentials (sign in with GitHub); null = the operator token signs in. */
+    oauth: { clientId: string; clientSecret: string } | null;
+    /** The least repository permission that shows a project to a GitHub user. */
+    minPermission: "read" | "triage" | "write" | "maintain" | "admin";
+    sessionHours: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     parseTrustedProxies(e.INKWELL_TRUSTED_PROXIES);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
+  if (Boolean(e.GITHUB_CLIENT_ID) !== Boolean(e.GITHUB_CLIENT_SECRET)) {
+    throw new ConfigError(`Sign in with GitHub needs both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET (the App's OAuth credentials); set ${e.GITHUB_CLIENT_ID ? "GITHUB_CLIENT_SECRET" : "GITHUB_CLIENT_ID"} too, or neither`);
   }
   const githubServerUrl = e.GHE_HOST ? `${e.GHE_PROTOCOL}://${e.GHE_HOST}` : "https://github.com";
   return {
@@ -118,6 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
       rawRetentionDays: e.INKWELL_ANALYTICS_RAW_RETENTION_DAYS,
       backfillDays: e.INKWELL_ANALYTICS_BACKFILL_DAYS,
       rollupChunkSize: e.INKWELL_ANALYTICS_ROLLUP_CHUNK,
+    },
+    dashboard: {
+      oauth: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET } : null,
+      minPermission: e.INKWELL_DASHBOARD_MIN_PERMISSION,
+      sessionHours: e.INKWELL_SESSION_HOURS,
     },
   };
 }

@@ -21,6 +21,7 @@ import { Router, type Reply } from "./http/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
+import { registerDashboardRoutes } from "./http/routes/dashboard.js";
 import { parseTrustedProxies } from "./http/client-ip.js";
 import { Analytics } from "./analytics/analytics.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
@@ -118,6 +119,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAgentJobRoutes(router, services);
   registerRunnerRoutes(router, services);
   registerAnalyticsRoutes(router, services);
+  registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
   let closing = false;
   let watchdog: NodeJS.Timeout | undefined;

@@ -5,7 +5,7 @@ import { notFound } from "../domain/errors.js";
 import type { Db } from "../store/db.js";
 import type { SaltWindow } from "./days.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
-import { viewsReport, visitorsReport, type DayRange, type Page } from "./reports.js";
+import { aiCategoryViews, dailyVisitors, viewsReport, visitorsReport, type DayRange, type Page, type ReportOrder } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { SaltStore } from "./salts.js";
@@ -24,6 +24,7 @@ export interface ProjectAnalyticsSettings {
 const SETTINGS_TTL_MS = 30_000;
 /** How long a report waits for views accepted before it to be counted (a big import can take minutes). */
 const REPORT_WAIT_MS = 5_000;
+const EXPORT_PAGE = 5_000;
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
@@ -80,6 +81,28 @@ export class Analytics {
   async views(projectId: string, range: DayRange, page: Page): Promise<{ report: Views; pending: boolean }> {
     const pending = !(await this.#caughtUp());
     return { report: await viewsReport(this.db, projectId, range, page), pending };
+  }
+
+  /** What the dashboard shows for a bounded range: the ordered per-page page, each day's visitors, AI views by sub-category. */
+  async overview(projectId: string, range: { from: number; to: number }, page: Page, order: ReportOrder) {
+    const pending = !(await this.#caughtUp());
+    const [report, daily, aiCategories] = await Promise.all([
+      visitorsReport(this.db, projectId, range, page, order),
+      dailyVisitors(this.db, projectId, range),
+      aiCategoryViews(this.db, projectId, range),
+    ]);
+    return { report, daily, aiCategories, pending };
+  }
+
+  /** Every per-page row of a range in the given order (CSV export), read in bounded pages. */
+  async allVisitorRows(projectId: string, range: DayRange, order: ReportOrder) {
+    await this.#caughtUp();
+    const rows: Visitors["visitors"] = [];
+    for (let offset = 0; ; offset += EXPORT_PAGE) {
+      const { visitors, hasMore } = await visitorsReport(this.db, projectId, range, { limit: EXPORT_PAGE, offset }, order);
+      rows.push(...visitors);
+      if (!hasMore) return rows;
+    }
   }
 
   /** Drains the inbox, waiting at most REPORT_WAIT_MS; the drain goes on in the background. */

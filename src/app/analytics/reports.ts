@@ -1,6 +1,7 @@
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { Views } from "../../shared/analytics-schemas.js";
 import type { Queryable } from "../store/db.js";
+import { CLASS_CODE } from "./traffic-class.js";
 
 /** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
 export interface DayRange {
@@ -20,7 +21,23 @@ interface CountRow {
   total: string | number;
 }
 
-const counts = (row: CountRow | undefined) => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), total: Number(row?.total ?? 0) });
+/** How the per-page rows are ordered; ties always fall back to the path in byte order. */
+export interface ReportOrder {
+  by: "total" | "human" | "ai" | "path";
+  dir: "asc" | "desc";
+}
+
+export const DEFAULT_ORDER: ReportOrder = { by: "total", dir: "desc" };
+
+/** ORDER BY from a closed set of columns and directions (never from request text). */
+function orderSql(order: ReportOrder): string {
+  const dir = order.dir === "asc" ? "ASC" : "DESC";
+  if (order.by === "path") return `ap.path COLLATE "C" ${dir}`;
+  const column = { total: "pp.total", human: "pp.human", ai: "pp.ai" }[order.by];
+  return `${column} ${dir}, ap.path COLLATE "C"`;
+}
+
+const counts = (row: Omit<CountRow, "path"> | undefined) => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), total: Number(row?.total ?? 0) });
 
 /**
  * Distinct visitors per page over whole UTC days (DESIGN §2), from the counters of reach.ts: for
@@ -31,20 +48,8 @@ const counts = (row: CountRow | undefined) => ({ human: Number(row?.human ?? 0),
  * (COLLATE "C"), the same on every store and locale. Cost grows with pages × days in the
  * range, never with views or visitors.
  */
-export async function visitorsReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Visitors> {
-  const windows = await db.query<{ window_start: number; window_end: number }>(
-    `SELECT window_start, window_end FROM analytics_windows
-     WHERE project_id = $1 AND ($2::int IS NULL OR window_end > $2) AND ($3::int IS NULL OR window_start < $3)`,
-    [projectId, range.from, range.to],
-  );
-  const parts = windows
-    .map((w) => ({
-      start: w.window_start,
-      end: w.window_end,
-      from: Math.max(range.from ?? w.window_start, w.window_start) - w.window_start,
-      to: Math.min(range.to ?? w.window_end, w.window_end) - w.window_start,
-    }))
-    .filter((p) => p.from < p.to);
+export async function visitorsReport(db: Queryable, projectId: string, range: DayRange, page: Page, order = DEFAULT_ORDER): Promise<Visitors> {
+  const parts = await windowParts(db, projectId, range);
   if (parts.length === 0) return { totals: counts(undefined), visitors: [], hasMore: false };
   const rows = await db.query<CountRow & { site: boolean }>(
     `WITH parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $7::int[]) AS p (window_start, day_from, day_to, window_end)),
@@ -66,13 +71,71 @@ export async function visitorsReport(db: Queryable, projectId: string, range: Da
      )
      SELECT true AS site, 0 AS rank, NULL AS path, human, ai, total FROM per_path WHERE path_id = 0
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY pp.total DESC, ap.path COLLATE "C"), ap.path, pp.human, pp.ai, pp.total
+     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.total
       FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
-      WHERE pp.path_id <> 0 ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $5 OFFSET $6)
+      WHERE pp.path_id <> 0 ORDER BY ${orderSql(order)} LIMIT $5 OFFSET $6)
      ORDER BY rank`,
     [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to), page.limit + 1, page.offset, parts.map((p) => p.end)],
   );
   return shape(rows, page, (visitors, hasMore, totals) => ({ totals, visitors, hasMore }));
+}
+
+/** The salt windows overlapping a range, each with the range's days relative to the window's start. */
+async function windowParts(db: Queryable, projectId: string, range: DayRange) {
+  const windows = await db.query<{ window_start: number; window_end: number }>(
+    `SELECT window_start, window_end FROM analytics_windows
+     WHERE project_id = $1 AND ($2::int IS NULL OR window_end > $2) AND ($3::int IS NULL OR window_start < $3)`,
+    [projectId, range.from, range.to],
+  );
+  return windows
+    .map((w) => ({
+      start: w.window_start,
+      end: w.window_end,
+      from: Math.max(range.from ?? w.window_start, w.window_start) - w.window_start,
+      to: Math.min(range.to ?? w.window_end, w.window_end) - w.window_start,
+    }))
+    .filter((p) => p.from < p.to);
+}
+
+export interface DailyVisitors {
+  day: number;
+  human: number;
+  ai: number;
+  total: number;
+}
+
+/**
+ * Site-wide distinct visitors of each day in a bounded range (days without any are left out).
+ * A visitor of day d is either a first visit of its window on d or a return on d (whose previous
+ * visit is always before d), so each day is the site row of both counters on that day.
+ */
+export async function dailyVisitors(db: Queryable, projectId: string, range: { from: number; to: number }): Promise<DailyVisitors[]> {
+  const parts = await windowParts(db, projectId, range);
+  if (parts.length === 0) return [];
+  const rows = await db.query<{ day: number; human: string | number; ai: string | number; total: string | number }>(
+    `WITH parts AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (window_start, day_from, day_to)),
+     reached AS (
+       SELECT p.window_start + f.day AS day, f.human, f.ai, f.total FROM parts p
+       JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to AND f.path_id = 0
+       UNION ALL
+       SELECT p.window_start + r.day, r.human, r.ai, r.total FROM parts p
+       JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.path_id = 0
+     )
+     SELECT day, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM reached GROUP BY day HAVING sum(total) > 0 ORDER BY day`,
+    [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)],
+  );
+  return rows.map((r) => ({ day: Number(r.day), ...counts(r) }));
+}
+
+/** AI views per sub-category (assistant, crawler, search…) over a range, most first. */
+export async function aiCategoryViews(db: Queryable, projectId: string, range: DayRange): Promise<{ category: string; views: number }[]> {
+  const rows = await db.query<{ category: string; views: string | number }>(
+    `SELECT category, sum(views) AS views FROM analytics_daily_categories
+     WHERE project_id = $1 AND class = ${CLASS_CODE.ai} AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)
+     GROUP BY category ORDER BY sum(views) DESC, category COLLATE "C"`,
+    [projectId, range.from, range.to],
+  );
+  return rows.map((r) => ({ category: r.category, views: Number(r.views) }));
 }
 
 /** Content views per page over whole UTC days; total = human + ai (other bots are not counted). */

@@ -283,3 +283,31 @@ export async function listJobEvents(db: Queryable, projectId: string, jobId: str
   );
   return rows.map((r) => ({ type: r.type, from: r.from_status, to: r.to_status, cause: r.cause, detail: r.detail, at: toIso(r.created_at) }));
 }
+
+export interface JobMessage {
+  seq: number;
+  prompt: string;
+  source: "api" | "comment";
+  author: string | null;
+  at: string;
+}
+
+/** A job's messages, first first; 404 when the job is not in this project. */
+export async function listJobMessages(db: Queryable, projectId: string, jobId: string): Promise<JobMessage[]> {
+  const rows = await db.query<{ seq: number; prompt: string; source: "api" | "comment"; author: string | null; created_at: unknown }>(
+    `SELECT seq, prompt, source, author, created_at FROM job_messages WHERE job_id = $1 AND project_id = $2 ORDER BY seq`,
+    [jobId, projectId],
+  );
+  if (rows.length === 0) throw notFound("Job");
+  return rows.map((r) => ({ seq: r.seq, prompt: r.prompt, source: r.source, author: r.author, at: toIso(r.created_at) }));
+}
+
+/** The instruction each job started with (job lists show it), by job id. */
+export async function firstPrompts(db: Queryable, projectId: string, jobIds: string[]): Promise<Map<string, string>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = await db.query<{ job_id: string; prompt: string }>(
+    `SELECT job_id, prompt FROM job_messages WHERE project_id = $1 AND seq = 1 AND job_id = ANY($2::text[])`,
+    [projectId, jobIds],
+  );
+  return new Map(rows.map((r) => [r.job_id, r.prompt]));
+}

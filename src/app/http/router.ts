@@ -4,7 +4,7 @@ import { HttpError } from "../domain/errors.js";
 export interface Reply {
   status: number;
   body?: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   /** Sent as-is with its own content type instead of JSON. */
   raw?: { contentType: string; content: string };
 }

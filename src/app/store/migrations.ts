@@ -287,5 +287,20 @@ CREATE TABLE analytics_daily_categories (
 );
 `,
   },
+  {
+    version: 5,
+    name: "dashboard sessions (only a hash of the cookie's secret is stored)",
+    sql: `
+CREATE TABLE dashboard_sessions (
+  secret_hash text PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('operator', 'github')),
+  github_id bigint,
+  github_login text,
+  csrf_token text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
+`,
+  },
 ];
-

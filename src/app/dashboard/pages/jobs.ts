@@ -1,0 +1,142 @@
+import type { AgentJob, JobEvent, JobStatus } from "../../../shared/api-schemas.js";
+import type { JobMessage } from "../../domain/jobs.js";
+import type { Project } from "../../domain/projects.js";
+import type { ProjectAccess } from "../access.js";
+import { html, type SafeHtml } from "../html.js";
+import { csrfField, formatAge, formatTime, projectPath } from "../layout.js";
+import type { Session } from "../sessions.js";
+
+export const JOB_STATUSES: JobStatus[] = ["active", "completed", "failed", "archived"];
+
+const excerpt = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+const statusBadge = (status: JobStatus) => html`<span class="status status-${status}">${status}</span>`;
+
+const prLink = (job: AgentJob) => (job.prLink ? html`<a href="${job.prLink}" rel="noreferrer">${job.prLink.replace(/^https?:\/\/[^/]+\//, "")}</a>` : html`<span class="muted">none yet</span>`);
+
+/** A prompt field with the same rule as the API: 1..32,000 characters after trimming. */
+const promptField = (id: string, label: string, help: string) => html`<label for="${id}">${label}</label>
+<textarea id="${id}" name="prompt" rows="4" required maxlength="32000" aria-describedby="${id}-help"></textarea>
+<p id="${id}-help" class="help">${help}</p>`;
+
+export interface JobsView {
+  session: Session;
+  project: Project;
+  access: ProjectAccess;
+  jobs: AgentJob[];
+  prompts: Map<string, string>;
+  hasMore: boolean;
+  status: JobStatus | null;
+  offset: number;
+  limit: number;
+  /** Makes a double-submitted create form one job. */
+  idempotencyKey: string;
+  now: number;
+}
+
+export function jobsBody(view: JobsView): SafeHtml {
+  const base = projectPath(view.project.id, "jobs");
+  const query = (change: { status?: JobStatus | null; offset?: number }) => {
+    const params = new URLSearchParams();
+    const status = change.status === undefined ? view.status : change.status;
+    if (status) params.set("status", status);
+    const offset = change.offset ?? view.offset;
+    if (offset > 0) params.set("offset", String(offset));
+    const text = params.toString();
+    return text ? `${base}?${text}` : base;
+  };
+  return html`${
+    view.access.canWrite
+      ? html`<section aria-labelledby="new-job-heading">
+<h2 id="new-job-heading">New job</h2>
+<form method="post" action="${base}" class="stack">
+${csrfField(view.session)}
+<input type="hidden" name="idempotencyKey" value="${view.idempotencyKey}">
+${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoFullName} and opens a pull request. Up to 32,000 characters.`)}
+<button type="submit">Start job</button>
+</form>
+</section>`
+      : html`<p class="help">Starting jobs needs write permission on <code>${view.project.repoFullName}</code>; yours is ${view.access.role}.</p>`
+  }
+<section aria-labelledby="jobs-heading">
+<h2 id="jobs-heading">Jobs</h2>
+<nav class="filters" aria-label="Filter by status"><ul>
+<li><a href="${query({ status: null, offset: 0 })}"${view.status === null ? html` aria-current="true"` : ""}>All</a></li>
+${JOB_STATUSES.map((s) => html`<li><a href="${query({ status: s, offset: 0 })}"${view.status === s ? html` aria-current="true"` : ""}>${s}</a></li>`)}
+</ul></nav>
+${
+  view.jobs.length === 0
+    ? html`<p>No jobs${view.status ? html` with status ${view.status}` : ""}.</p>`
+    : html`<div class="table-wrap"><table id="jobs-table">
+<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Age</th><th scope="col">Pull request</th></tr></thead>
+<tbody>${view.jobs.map(
+        (job) => html`<tr data-job-id="${job.id}">
+<td><a href="${base}/${encodeURIComponent(job.id)}">${excerpt(view.prompts.get(job.id) ?? job.id)}</a></td>
+<td>${statusBadge(job.status)}</td>
+<td>${formatAge(job.createdAt, view.now)}</td>
+<td>${prLink(job)}</td>
+</tr>`,
+      )}</tbody></table></div>
+<nav class="pager" aria-label="Pages of jobs">
+${view.offset > 0 ? html`<a class="button secondary" rel="prev" href="${query({ offset: Math.max(0, view.offset - view.limit) })}">Newer</a>` : ""}
+${view.hasMore ? html`<a class="button secondary" rel="next" href="${query({ offset: view.offset + view.limit })}">Older</a>` : ""}
+</nav>`
+}
+</section>`;
+}
+
+export interface JobView {
+  session: Session;
+  project: Project;
+  access: ProjectAccess;
+  job: AgentJob;
+  messages: JobMessage[];
+  events: JobEvent[];
+}
+
+/** The part of a job's page that changes while it runs; polled and swapped in place while active. */
+export function jobLive(view: Pick<JobView, "project" | "job" | "events">): SafeHtml {
+  const { job } = view;
+  return html`<dl class="facts">
+<div><dt>Status</dt><dd id="job-status">${statusBadge(job.status)}</dd></div>
+<div><dt>Pull request</dt><dd id="job-pr">${prLink(job)}</dd></div>
+<div><dt>Branch</dt><dd><code>${job.source.ref}</code></dd></div>
+<div><dt>Model</dt><dd><code>${job.model}</code></dd></div>
+<div><dt>Created</dt><dd>${formatTime(job.createdAt)}</dd></div>
+${job.archivedAt ? html`<div><dt>Archived</dt><dd>${formatTime(job.archivedAt)}</dd></div>` : ""}
+</dl>
+${job.error ? html`<p class="notice notice-error">${job.error}</p>` : ""}
+<h2>Timeline</h2>
+<ol class="timeline" id="job-events">${view.events.map(
+    (event) => html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ?? "—"} → ${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${event.detail ? html`<div class="event-detail">${event.detail}</div>` : ""}</li>`,
+  )}</ol>`;
+}
+
+export function jobBody(view: JobView): SafeHtml {
+  const { job, project } = view;
+  const base = `${projectPath(project.id, "jobs")}/${encodeURIComponent(job.id)}`;
+  return html`<p><a href="${projectPath(project.id, "jobs")}">← All jobs</a></p>
+<section id="job-live" aria-live="polite" data-status="${job.status}" data-live-url="${base}/live">
+${jobLive(view)}
+</section>
+<section aria-labelledby="messages-heading">
+<h2 id="messages-heading">Messages</h2>
+<ol class="messages">${view.messages.map(
+    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.author ? html`by @${m.author}` : "API or dashboard"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
+  )}</ol>
+</section>
+${
+  !view.access.canWrite
+    ? html`<p class="help">Sending follow-ups needs write permission on <code>${project.repoFullName}</code>.</p>`
+    : job.status === "archived"
+      ? html`<p class="help">This job is archived (its pull request was merged or closed); start a new job instead.</p>`
+      : html`<section aria-labelledby="follow-up-heading">
+<h2 id="follow-up-heading">Send a follow-up</h2>
+<form method="post" action="${base}/messages" class="stack">
+${csrfField(view.session)}
+${promptField("follow-up", "Follow-up instruction", job.status === "active" ? "The job is running: this message is queued and taken by its next run." : "The job starts again on the same branch and pull request.")}
+<button type="submit">Send follow-up</button>
+</form>
+</section>`
+}`;
+}

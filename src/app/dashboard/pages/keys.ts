@@ -1,0 +1,81 @@
+import type { ApiKeyInfo } from "../../domain/api-keys.js";
+import type { Project } from "../../domain/projects.js";
+import type { ProjectAccess } from "../access.js";
+import { html, type SafeHtml } from "../html.js";
+import { csrfField, formatTime, projectPath } from "../layout.js";
+import type { Session } from "../sessions.js";
+
+export interface KeysView {
+  session: Session;
+  project: Project;
+  access: ProjectAccess;
+  keys: ApiKeyInfo[];
+  /** Only in the response to the create form: the key is never shown again. */
+  created?: { key: string; info: ApiKeyInfo } | null;
+}
+
+export function keysBody(view: KeysView): SafeHtml {
+  const { project, access, session } = view;
+  const base = projectPath(project.id, "keys");
+  const active = view.keys.filter((k) => !k.revokedAt);
+  const revoked = view.keys.filter((k) => k.revokedAt);
+  return html`<section aria-labelledby="project-id-heading">
+<h2 id="project-id-heading">Project ID</h2>
+<p class="copy-row"><code id="project-id">${project.id}</code> <button type="button" class="secondary" data-copy="project-id">Copy project ID</button></p>
+<p class="help">Use it in API paths: <code>/v2/agent/${project.id}/job</code>, <code>/v1/analytics/${project.id}/visitors</code>.</p>
+</section>
+${
+  view.created
+    ? html`<section class="new-key" aria-labelledby="new-key-heading">
+<h2 id="new-key-heading">New key “${view.created.info.name ?? view.created.info.prefix}”</h2>
+<p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only once; Inkwell keeps only a hash of it. If you lose it, revoke it and create another.</p>
+<p class="copy-row"><code id="new-key" class="secret">${view.created.key}</code> <button type="button" data-copy="new-key">Copy key</button></p>
+<p class="help">Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+</section>`
+    : ""
+}
+<section aria-labelledby="keys-heading">
+<h2 id="keys-heading">API keys</h2>
+${
+  active.length === 0
+    ? html`<p>No active keys.</p>`
+    : html`<div class="table-wrap"><table id="keys-table">
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th>${access.canAdmin ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ""}</tr></thead>
+<tbody>${active.map(
+        (key) => html`<tr data-key-id="${key.id}">
+<td>${key.name ?? html`<span class="muted">unnamed</span>`}</td>
+<td><code>${key.prefix}…</code></td>
+<td>${formatTime(key.createdAt)}</td>
+<td>${key.lastUsedAt ? formatTime(key.lastUsedAt) : html`<span class="muted">never</span>`}</td>
+${access.canAdmin ? html`<td><a class="danger-link" href="${base}/${encodeURIComponent(key.id)}/revoke">Revoke<span class="visually-hidden"> ${key.name ?? key.prefix}</span></a></td>` : ""}
+</tr>`,
+      )}</tbody></table></div>`
+}
+${revoked.length > 0 ? html`<details><summary>${revoked.length} revoked</summary><ul>${revoked.map((k) => html`<li><code>${k.prefix}…</code> ${k.name ?? ""} — revoked ${formatTime(k.revokedAt)}</li>`)}</ul></details>` : ""}
+</section>
+${
+  access.canAdmin
+    ? html`<section aria-labelledby="create-heading">
+<h2 id="create-heading">Create a key</h2>
+<form method="post" action="${base}" class="inline-form">
+${csrfField(session)}
+<label for="key-name">Name</label>
+<input id="key-name" name="name" maxlength="200" placeholder="e.g. docs-site-ci" aria-describedby="key-name-help">
+<button type="submit">Create key</button>
+<p id="key-name-help" class="help">A name helps you tell keys apart when revoking one. Keys are admin keys of this project.</p>
+</form>
+</section>`
+    : html`<p class="help">Creating and revoking keys needs admin permission on <code>${project.repoFullName}</code>; yours is ${access.role}.</p>`
+}`;
+}
+
+export function revokeConfirmBody(session: Session, project: Project, key: ApiKeyInfo): SafeHtml {
+  const base = projectPath(project.id, "keys");
+  return html`<p>Revoke <strong>${key.name ?? "the unnamed key"}</strong> (<code>${key.prefix}…</code>, created ${formatTime(key.createdAt)}, last used ${key.lastUsedAt ? formatTime(key.lastUsedAt) : "never"})?</p>
+<p class="warning">Every client using this key gets 401 from its next request. This cannot be undone.</p>
+<form method="post" action="${base}/${encodeURIComponent(key.id)}/revoke" class="inline-form">
+${csrfField(session)}
+<button type="submit" class="danger">Revoke key</button>
+<a class="button secondary" href="${base}">Cancel</a>
+</form>`;
+}

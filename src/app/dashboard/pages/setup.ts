@@ -1,0 +1,51 @@
+import type { Project } from "../../domain/projects.js";
+import { html, type SafeHtml } from "../html.js";
+import { projectPath } from "../layout.js";
+
+export interface SetupView {
+  project: Project;
+  /** The workflow file with this server's URL and the project's model filled in. */
+  workflow: string;
+  /** Where to install the App; null when no App is configured. */
+  installUrl: string | null;
+  /** The operator's steps to register the App, when there is none. */
+  appSteps: string[] | null;
+  serviceUrl: string;
+}
+
+export function setupBody(view: SetupView): SafeHtml {
+  const { project } = view;
+  const installed = project.installationId !== null;
+  const beacon = `<script defer src="${view.serviceUrl}/js/script.js" data-project="${project.id}"></script>`;
+  return html`<section aria-labelledby="install-heading">
+<h2 id="install-heading">1. Install the GitHub App on ${project.repoFullName}</h2>
+${
+  installed
+    ? html`<p class="notice notice-ok" role="status">Installed${project.installationSuspended ? " but suspended: an organization owner must unsuspend it" : ""} (installation ${project.installationId}).</p>`
+    : view.installUrl
+      ? html`<p>The App is not installed on this repository yet. <a class="button" href="${view.installUrl}" rel="noreferrer">Install the App</a></p><p class="help">Choose “Only select repositories” and pick <code>${project.repoFullName}</code>. This page shows “installed” once GitHub tells Inkwell.</p>`
+      : html`<p class="notice notice-error">No GitHub App is configured on this server yet. The operator sets it up:</p><ol>${(view.appSteps ?? []).map((step) => html`<li>${step}</li>`)}</ol>`
+}
+</section>
+<section aria-labelledby="workflow-heading">
+<h2 id="workflow-heading">2. Add the workflow</h2>
+<p>Commit this file to <code>${project.repoFullName}</code> as <code>.github/workflows/inkwell.yml</code> on the default branch, and add your model provider's key as the repository secret <code>ANTHROPIC_API_KEY</code> (or change <code>api-key</code>).</p>
+<p><button type="button" class="secondary" data-copy="workflow-file">Copy workflow</button></p>
+<pre class="code"><code id="workflow-file">${view.workflow}</code></pre>
+</section>
+<section aria-labelledby="beacon-heading">
+<h2 id="beacon-heading">3. Count visitors (optional)</h2>
+<p>Add the beacon to every page of the docs site, and allow the site's origin (<code>inkwell projects update ${project.id} --allowed-origin https://docs.example.com</code>):</p>
+<p><button type="button" class="secondary" data-copy="beacon-snippet">Copy snippet</button></p>
+<pre class="code"><code id="beacon-snippet">${beacon}</code></pre>
+<p class="help">Allowed origins now: ${project.analytics.allowedOrigins.length > 0 ? project.analytics.allowedOrigins.join(", ") : "none"}. Server logs and server-side hits work too: see the README. Then open <a href="${projectPath(project.id, "analytics")}">Analytics</a>.</p>
+</section>`;
+}
+
+/** The example workflow with this server's URL and the project's model in place. */
+export function workflowFor(template: string, serviceUrl: string, model: string): string {
+  return template
+    .replace(/^\s*# Copy to .*\n/, "")
+    .replace(/inkwell-url: .*/, `inkwell-url: ${serviceUrl}`)
+    .replace(/model: anthropic\/\S+/, `model: ${model}`);
+}

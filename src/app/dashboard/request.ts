@@ -1,0 +1,115 @@
+import type { IncomingMessage } from "node:http";
+import type { BlockList } from "node:net";
+import type { z } from "zod";
+import { safeEqualSecret } from "../domain/api-keys.js";
+import { HttpError } from "../domain/errors.js";
+import { clientIp } from "../http/client-ip.js";
+import type { Reply } from "../http/router.js";
+import { cookieName, readCookies } from "./cookies.js";
+import type { SafeHtml } from "./html.js";
+
+export const SESSION_COOKIE = "inkwell_session";
+export const LOGIN_COOKIE = "inkwell_login";
+
+/**
+ * Scripts, styles, images and fetches from this origin only; no inline code, no framing, forms
+ * post only here. The dashboard's own assets are built to satisfy it.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/** Same-origin referrers: with no-referrer a browser sends `Origin: null` on form posts and the origin check could not tell. */
+const PAGE_HEADERS = {
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "same-origin",
+  "Cross-Origin-Opener-Policy": "same-origin",
+};
+
+export const htmlReply = (status: number, page: SafeHtml, headers: Record<string, string | string[]> = {}): Reply => ({
+  status,
+  raw: { contentType: "text/html; charset=utf-8", content: page.value },
+  headers: { ...PAGE_HEADERS, ...headers },
+});
+
+/** 303 so the browser follows with a GET (post/redirect/get). */
+export const redirect = (location: string, headers: Record<string, string | string[]> = {}): Reply => ({
+  status: 303,
+  raw: { contentType: "text/plain; charset=utf-8", content: "" },
+  headers: { ...PAGE_HEADERS, Location: location, ...headers },
+});
+
+/** Whether the browser reached us over HTTPS: PUBLIC_URL says so, the socket is TLS, or a trusted proxy says so. */
+export function isSecure(req: IncomingMessage, publicUrl: string | undefined, trustedProxies: BlockList): boolean {
+  if (publicUrl) return publicUrl.startsWith("https:");
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  const proto = req.headers["x-forwarded-proto"];
+  const peer = req.socket.remoteAddress ?? "";
+  return proto === "https" && clientIp(req, trustedProxies) !== peer;
+}
+
+/** The origin the browser uses for this server. */
+export function ownOrigin(req: IncomingMessage, publicUrl: string | undefined, secure: boolean): string {
+  if (publicUrl) return new URL(publicUrl).origin;
+  return `${secure ? "https" : "http"}://${req.headers.host ?? "localhost"}`;
+}
+
+export function cookieValue(req: IncomingMessage, base: string, secure: boolean): string | undefined {
+  return readCookies(req).get(cookieName(base, secure));
+}
+
+/**
+ * CSRF defence for every state-changing request: the browser must not say the request came from
+ * another site (Origin, Sec-Fetch-Site), and the body or header must carry the session's token.
+ */
+export function requireSameOrigin(req: IncomingMessage, expectedOrigin: string): void {
+  const origin = req.headers.origin;
+  const site = req.headers["sec-fetch-site"];
+  if ((origin !== undefined && origin !== expectedOrigin) || (site !== undefined && site !== "same-origin" && site !== "none")) {
+    throw new HttpError(403, "This request came from another site and was refused (CSRF protection). Use the dashboard's own forms.");
+  }
+}
+
+export function requireCsrfToken(presented: string | undefined, expected: string): void {
+  if (!presented || !safeEqualSecret(presented, expected)) {
+    throw new HttpError(403, "The form's security token is missing or out of date (CSRF protection). Reload the page and try again.");
+  }
+}
+
+const FORM_LIMIT_BYTES = 128 * 1024;
+
+/** An application/x-www-form-urlencoded body as an object; a repeated field keeps its first value. */
+export async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
+  const type = req.headers["content-type"] ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) throw new HttpError(415, "Send the dashboard's form (application/x-www-form-urlencoded)");
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT_BYTES) throw new HttpError(413, `Form is larger than ${FORM_LIMIT_BYTES} bytes`, undefined, { Connection: "close" });
+    chunks.push(chunk);
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString("utf8"))) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+/** Validates form or query fields; the 400 message names each field in words a person can act on. */
+export function parseFields<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join(".") || "form"}: ${issue.message}`).join("; "));
+}
+
+/** A path inside the dashboard to return to after signing in; anything else becomes the dashboard's home. */
+export function safeNext(next: string | null | undefined): string {
+  return next && /^\/dashboard(?:[/?#]|$)/.test(next) && !next.includes("\\") ? next : "/dashboard";
+}

@@ -2,6 +2,7 @@
 // Bundles the dashboard's browser code (with Chart.js) and style sheet into lib/dashboard-assets/,
 // served by the app itself: no CDN, so offline installs work and the CSP stays 'self'.
 import { build } from "esbuild";
+import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,3 +18,4 @@ await build({
   legalComments: "eof",
   logLevel: "warning",
 });
+copyFileSync(path.join(root, "src/dashboard-client/favicon.svg"), path.join(root, "lib/dashboard-assets/favicon.svg"));

@@ -9,7 +9,11 @@ import type { Reply } from "../http/router.js";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const ASSET_DIR = path.join(ROOT, "lib", "dashboard-assets");
 
-const TYPES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "dashboard.css": "text/css; charset=utf-8" };
+const TYPES: Record<string, string> = {
+  "app.js": "text/javascript; charset=utf-8",
+  "dashboard.css": "text/css; charset=utf-8",
+  "favicon.svg": "image/svg+xml",
+};
 
 interface Asset {
   content: string;

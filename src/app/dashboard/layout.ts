@@ -36,6 +36,7 @@ export function layout(frame: PageFrame): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · Inkwell</title>
 ${session ? html`<meta name="csrf-token" content="${session.csrfToken}">` : ""}
+<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script type="module" src="/dashboard/assets/app.js"></script>
 </head>

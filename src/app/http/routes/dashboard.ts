@@ -41,7 +41,7 @@ const NOTICES = {
 } as const;
 const noticeOf = (url: URL) => NOTICES[(url.searchParams.get("notice") ?? "") as keyof typeof NOTICES] ?? null;
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date (YYYY-MM-DD)" }).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), { error: "is not a real date" });
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date (YYYY-MM-DD)" }).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { error: "is not a real date" });
 const offsetField = z.coerce.number().int().min(0).max(10_000_000).default(0);
 
 const analyticsQuerySchema = z

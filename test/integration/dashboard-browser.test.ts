@@ -1,0 +1,309 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DAY_MS } from "../../src/app/analytics/days.js";
+import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
+import { launchChromium } from "../helpers/browser.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+import { USER_AGENTS } from "../helpers/traffic.js";
+
+const SCREENSHOTS = path.resolve(process.env.SCREENSHOT_DIR ?? path.join("test-results", "screenshots", process.env.INKWELL_TEST_STORE ?? "pglite"));
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** Holds each job's first run until the test releases it, then fails it as a runner would report. */
+function gatedDispatcher() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const dispatcher: Dispatcher = {
+    async dispatch() {
+      await gate;
+      return { ok: false, retryable: false, error: "The runner could not start (test)." };
+    },
+  };
+  return { dispatcher, release };
+}
+
+let t: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let project: { projectId: string; key: string };
+const gated = gatedDispatcher();
+const problems: string[] = [];
+const today = Math.floor(Date.now() / DAY_MS);
+const iso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** Seeds views over the last 12 days: people browsing several pages, some of them AI agents, some bots. */
+async function seedTraffic(projectId: string, key: string) {
+  const hits = [];
+  for (let person = 0; person < 90; person++) {
+    const kind = person % 5 === 0 ? "ai" : person % 11 === 0 ? "bot" : "human";
+    const agents = USER_AGENTS[kind];
+    const userAgent = agents[person % agents.length] as string;
+    for (let visit = 0; visit < 1 + (person % 4); visit++) {
+      const day = today - ((person * 7 + visit * 3) % 12);
+      hits.push({
+        timestamp: new Date(day * DAY_MS + ((person * 37 + visit) % 86_000) * 1000).toISOString(),
+        path: `/docs/page-${(person + visit * 5) % 17}`,
+        ip: `198.51.100.${person}`,
+        userAgent,
+      });
+    }
+  }
+  const res = await t.call("POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits } });
+  expect(res.status).toBe(202);
+  expect(res.body.accepted).toBe(hits.length);
+}
+
+async function newPage(viewport = DESKTOP, watch = true): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  if (watch) page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()} (${page.url()})`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message} (${page.url()})`));
+  return page;
+}
+
+/** Presses Tab until the element matching `selector` has focus; fails if it is not reachable by keyboard. */
+async function tabTo(page: Page, selector: string, maxPresses = 60): Promise<void> {
+  for (let i = 0; i < maxPresses; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`${selector} is not reachable with Tab`);
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${t.url}/dashboard/sign-in`);
+  await page.fill("#token", ADMIN_TOKEN);
+  await Promise.all([page.waitForURL(`${t.url}/dashboard`), page.click("button[type=submit]")]);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
+    // Nothing may need sideways scrolling on a phone (tables scroll inside their own box).
+    const overflowing = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest(".table-wrap, pre"))
+        .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className ? `.${String(el.className).replace(/ /g, ".")}` : ""}`),
+    );
+    const scrolls = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect({ scrolls, overflowing }, `${name} at ${label} width scrolls sideways`).toEqual({ scrolls: 0, overflowing: [] });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  t = await startTestServer({ dispatcher: gated.dispatcher });
+  project = await t.newProject("acme/handbook");
+  await seedTraffic(project.projectId, project.key);
+  browser = await launchChromium();
+  context = await browser.newContext();
+}, 60_000);
+
+afterAll(async () => {
+  gated.release();
+  await browser?.close();
+  await t?.close();
+});
+
+afterEach(() => {
+  // No console errors or warnings on any page: a CSP violation or a script error shows up here.
+  expect(problems.splice(0)).toEqual([]);
+});
+
+describe("dashboard in a real browser", () => {
+  it("signs in with the operator token using only the keyboard, and lists the project", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/keys`);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
+    await screenshot(page, "sign-in");
+    await tabTo(page, "#token");
+    await page.keyboard.type(ADMIN_TOKEN);
+    await Promise.all([page.waitForURL(/\/keys$/), page.keyboard.press("Enter")]);
+    // Brought back to the page that asked for sign-in.
+    expect(await page.textContent("#project-id")).toBe(project.projectId);
+    await page.goto(`${t.url}/dashboard`);
+    expect(await page.textContent("main table")).toContain("acme/handbook");
+    await screenshot(page, "projects");
+    const cookies = await context.cookies(t.url);
+    const session = cookies.find((c) => c.name === "inkwell_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    await page.close();
+  });
+
+  it("creates a key that works against the API, then revokes it and the API refuses it", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/keys`);
+    await page.fill("#key-name", "docs-site-ci");
+    await page.click("form.inline-form button[type=submit]");
+    const key = (await page.textContent("#new-key")) ?? "";
+    expect(key).toMatch(/^ink_[A-Za-z0-9_-]{43}$/);
+    expect(await page.textContent(".new-key .warning")).toContain("shown only once");
+    await screenshot(page, "keys");
+
+    const withKey = await t.call("GET", `/v2/agent/${project.projectId}/jobs`, { token: key });
+    expect(withKey.status).toBe(200);
+
+    // The key is never shown again.
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/keys`);
+    expect(await page.content()).not.toContain(key);
+    const row = page.locator("#keys-table tr", { hasText: "docs-site-ci" });
+    await row.getByRole("link", { name: /Revoke/ }).click();
+    expect(await page.textContent("main")).toContain("Every client using this key gets 401");
+    await screenshot(page, "revoke-key");
+    await Promise.all([page.waitForURL(/notice=key-revoked/), page.click("button.danger")]);
+    expect(await page.textContent("[role=status]")).toContain("revoked");
+    expect(await page.locator("#keys-table tr", { hasText: "docs-site-ci" }).count()).toBe(0);
+
+    const afterRevoke = await t.call("GET", `/v2/agent/${project.projectId}/jobs`, { token: key });
+    expect(afterRevoke.status).toBe(401);
+    await page.close();
+  });
+
+  it("shows the same analytics numbers as the API, sorts and pages the table, and downloads them as CSV", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?days=30`);
+    const api = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${iso(today - 29)}&dateTo=${iso(today + 1)}&limit=250`, { token: project.key });
+    expect(api.status).toBe(200);
+    const num = (text: string | null) => Number((text ?? "").replace(/,/g, ""));
+    expect(num(await page.textContent("#total-human"))).toBe(api.body.totals.human);
+    expect(num(await page.textContent("#total-ai"))).toBe(api.body.totals.ai);
+    expect(num(await page.textContent("#total-all"))).toBe(api.body.totals.total);
+    expect(api.body.totals.ai).toBeGreaterThan(0);
+
+    const tableRows = async () =>
+      page.$$eval("#pages-table tbody tr", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+    const shown = (await tableRows()).map(([p, h, a, tot]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), total: num(tot ?? "") }));
+    expect(shown).toEqual(api.body.visitors.slice(0, 50));
+
+    // Each day of the chart equals the API asked for that one day.
+    const series = JSON.parse((await page.textContent("#visitors-series")) ?? "[]") as { date: string; human: number; ai: number; total: number }[];
+    expect(series).toHaveLength(30);
+    for (const day of series.slice(-12)) {
+      const next = iso(Math.floor(Date.parse(`${day.date}T00:00:00Z`) / DAY_MS) + 1);
+      const one = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${day.date}&dateTo=${next}&limit=1`, { token: project.key });
+      expect({ date: day.date, ...one.body.totals }).toEqual(day);
+    }
+    // The chart really drew: the canvas has a size and non-blank pixels.
+    const drawn = await page.$eval("#visitors-chart", (canvas) => {
+      const c = canvas as HTMLCanvasElement;
+      const data = c.getContext("2d")?.getImageData(0, 0, c.width, c.height).data ?? [];
+      let painted = 0;
+      for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;
+      return { width: c.width, painted };
+    });
+    expect(drawn.width).toBeGreaterThan(100);
+    expect(drawn.painted).toBeGreaterThan(500);
+    expect(await page.textContent("#ai-table")).toMatch(/Assistants|crawlers|search/);
+    await screenshot(page, "analytics");
+
+    // Sort by AI visitors, ascending, with the keyboard: the order equals sorting the API's rows.
+    await tabTo(page, "#pages-table th a[href*='sort=ai']");
+    await Promise.all([page.waitForURL(/sort=ai/), page.keyboard.press("Enter")]);
+    const byAiDesc = (await tableRows()).map((r) => r[0]);
+    const expected = [...api.body.visitors].sort((a: any, b: any) => b.ai - a.ai || (a.path < b.path ? -1 : 1)).map((r: any) => r.path);
+    expect(byAiDesc).toEqual(expected.slice(0, 50));
+
+    // Custom range: one day, to inclusive.
+    const day = iso(today - 3);
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=${day}&to=${day}`);
+    const oneDay = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${day}&dateTo=${iso(today - 2)}`, { token: project.key });
+    expect(num(await page.textContent("#total-all"))).toBe(oneDay.body.totals.total);
+
+    // CSV of the 30-day view, every row, in the shown order.
+    const csv = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics.csv?days=30`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()["content-disposition"]).toMatch(/attachment; filename="inkwell-visitors-.*\.csv"/);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("path,human,ai,total");
+    expect(lines.slice(1)).toEqual(api.body.visitors.map((r: any) => `${r.path},${r.human},${r.ai},${r.total}`));
+
+    // Bad input gets a page that says what is wrong.
+    const bad = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=2026-02-30&to=2026-03-01`);
+    expect(bad.status()).toBe(400);
+    expect(await bad.text()).toContain("from: is not a real date");
+    await page.close();
+  });
+
+  it("creates a job and follows its status live, then sends a follow-up, all from the keyboard", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/jobs`);
+    await tabTo(page, "#new-prompt");
+    await page.keyboard.type("Document the new rate limit on the API page.");
+    await tabTo(page, "form.stack button[type=submit]");
+    await Promise.all([page.waitForURL(/\/jobs\/[a-z0-9]+\?notice=job-created$/), page.keyboard.press("Enter")]);
+    const jobId = new URL(page.url()).pathname.split("/").pop() as string;
+    expect(await page.textContent("#job-status")).toBe("active");
+    expect(await page.textContent(".messages")).toContain("Document the new rate limit");
+    await screenshot(page, "job");
+
+    // The run ends while the page is open: the status changes in place, without a reload.
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    gated.release();
+    await page.waitForFunction(() => document.querySelector("#job-status")?.textContent === "failed", undefined, { timeout: 15_000 });
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.textContent("#job-live")).toContain("The runner could not start (test).");
+
+    await page.fill("#follow-up", "Also mention the Retry-After header.");
+    await Promise.all([page.waitForURL(/notice=message-sent/), page.click("section[aria-labelledby=follow-up-heading] button[type=submit]")]);
+    expect(await page.textContent(".messages")).toContain("Also mention the Retry-After header.");
+
+    const events = await t.call("GET", `/v2/agent/${project.projectId}/job/${jobId}/events`, { token: project.key });
+    expect(events.body.events.map((e: any) => e.type)).toContain("reactivated");
+    const job = await t.call("GET", `/v2/agent/${project.projectId}/job/${jobId}`, { token: project.key });
+    expect(job.status).toBe(200);
+
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/jobs`);
+    expect(await page.textContent("#jobs-table")).toContain("Document the new rate limit");
+    await screenshot(page, "jobs");
+    await page.close();
+  });
+
+  it("shows the setup page with the workflow for this server and the project's model", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/setup`);
+    const workflow = (await page.textContent("#workflow-file")) ?? "";
+    expect(workflow).toContain(`inkwell-url: ${t.url}`);
+    expect(workflow).toContain("types: [inkwell-agent]");
+    expect(await page.textContent("main")).toContain("No GitHub App is configured");
+    expect(await page.textContent("#beacon-snippet")).toContain(`data-project="${project.projectId}"`);
+    await screenshot(page, "setup");
+    await page.close();
+  });
+
+  it("refuses a cross-site form post even when the browser is signed in", async () => {
+    // A page on another origin (localhost vs 127.0.0.1) that posts a form to the dashboard.
+    // The refusal is the point here, so this page's console is not watched.
+    const page = await newPage(DESKTOP, false);
+    const evil = `http://localhost:${new URL(t.url).port}`;
+    await page.goto(`${evil}/openapi.json`);
+    const target = `${t.url}/dashboard/projects/${project.projectId}/keys`;
+    const refused = page.waitForResponse((response) => response.url() === target);
+    await page.evaluate(async (url) => {
+      await fetch(url, { method: "POST", body: new URLSearchParams({ name: "evil" }), credentials: "include", mode: "no-cors" });
+    }, target);
+    expect((await refused).status()).toBe(403);
+    const keys = await t.call("GET", `/admin/projects/${project.projectId}/keys`, { token: ADMIN_TOKEN });
+    expect(keys.body.keys.map((k: any) => k.name)).not.toContain("evil");
+    await page.close();
+  });
+
+  it("signs out: the old session cookie no longer opens a page", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard`);
+    const before = (await context.cookies(t.url)).find((c) => c.name === "inkwell_session")?.value;
+    expect(before).toBeTruthy();
+    await Promise.all([page.waitForURL(/sign-in\?notice=signed-out/), page.click(".signout button")]);
+    const replay = await fetch(`${t.url}/dashboard`, { headers: { Cookie: `inkwell_session=${before}` }, redirect: "manual" });
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get("location")).toMatch(/^\/dashboard\/sign-in/);
+    await signIn(page);
+    await page.close();
+  });
+});

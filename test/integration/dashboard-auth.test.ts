@@ -1,0 +1,306 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { linkRepositories } from "../../src/app/domain/installations.js";
+import { appEnv, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth } from "../helpers/github.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+
+/** A browser's view of the dashboard: cookies kept between requests, redirects not followed. */
+class Visitor {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  async request(method: string, path: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    let body: string | undefined;
+    if (init.form) {
+      body = new URLSearchParams(init.form).toString();
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+      headers.Origin ??= new URL(this.base).origin;
+    }
+    const response = await fetch(this.base + path, { method, headers, body: body ?? null, redirect: "manual" });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";");
+      const [name = "", value = ""] = pair.split("=");
+      if (/Max-Age=0/.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: response.status, headers: response.headers, text: await response.text(), setCookies: response.headers.getSetCookie() };
+  }
+
+  get = (path: string, headers: Record<string, string> = {}) => this.request("GET", path, { headers });
+  post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) => this.request("POST", path, { form, headers });
+
+  /** The page's CSRF token, as the page's forms carry it. */
+  async csrf(path = "/dashboard"): Promise<string> {
+    const page = await this.get(path);
+    const token = /<meta name="csrf-token" content="([^"]+)">/.exec(page.text)?.[1];
+    if (!token) throw new Error(`no CSRF token on ${path} (status ${page.status})`);
+    return token;
+  }
+
+  async signInAsOperator(token = ADMIN_TOKEN) {
+    const page = await this.get("/dashboard/sign-in");
+    const loginToken = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+    return this.post("/dashboard/sign-in", { csrf: loginToken, token, next: "/dashboard" });
+  }
+}
+
+describe("dashboard sessions and CSRF (operator sign-in)", () => {
+  let t: TestServer;
+  let project: { projectId: string; key: string };
+  const keyNames = async () => (await t.call("GET", `/admin/projects/${project.projectId}/keys`, { token: ADMIN_TOKEN })).body.keys.map((k: any) => k.name);
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    project = await t.newProject();
+  });
+  afterAll(() => t.close());
+
+  it("sends visitors without a session to sign in, and every page carries a strict CSP", async () => {
+    const v = new Visitor(t.url);
+    const res = await v.get(`/dashboard/projects/${project.projectId}/analytics?days=7`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/projects/${project.projectId}/analytics?days=7`)}`);
+    const page = await v.get("/dashboard/sign-in");
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("content-security-policy")).not.toContain("unsafe-inline");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.text).not.toMatch(/<script>|style="/);
+  });
+
+  it("signs in with the operator token: an HttpOnly, SameSite=Lax cookie whose secret is stored only as a hash", async () => {
+    const v = new Visitor(t.url);
+    const wrong = await v.signInAsOperator("not-the-operator-token-at-all");
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain("That is not the operator token.");
+    const res = await v.signInAsOperator();
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    const cookie = res.setCookies.find((c) => c.startsWith("inkwell_session=")) ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).not.toMatch(/Secure/);
+    const secret = v.cookies.get("inkwell_session") as string;
+    const rows = await t.store.db.query<{ secret_hash: string }>("SELECT secret_hash FROM dashboard_sessions");
+    expect(rows.some((r) => r.secret_hash === secret)).toBe(false);
+    expect(rows.some((r) => r.secret_hash.length === 64)).toBe(true);
+    expect((await v.get("/dashboard")).status).toBe(200);
+  });
+
+  it("refuses a sign-in post without the sign-in page's token (login CSRF) or from another origin", async () => {
+    const v = new Visitor(t.url);
+    expect((await v.post("/dashboard/sign-in", { token: ADMIN_TOKEN })).status).toBe(403);
+    await v.get("/dashboard/sign-in");
+    expect((await v.post("/dashboard/sign-in", { token: ADMIN_TOKEN, csrf: "forged" })).status).toBe(403);
+    const page = await v.get("/dashboard/sign-in");
+    const loginToken = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+    const crossSite = await v.post("/dashboard/sign-in", { token: ADMIN_TOKEN, csrf: loginToken }, { Origin: "https://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expect(v.cookies.has("inkwell_session")).toBe(false);
+  });
+
+  it("refuses state-changing posts without the session's CSRF token, from another origin or another site", async () => {
+    const v = new Visitor(t.url);
+    await v.signInAsOperator();
+    const csrf = await v.csrf();
+    const path = `/dashboard/projects/${project.projectId}/keys`;
+    const attempts = [
+      await v.post(path, { name: "no-token" }),
+      await v.post(path, { name: "wrong-token", csrf: "x".repeat(43) }),
+      await v.post(path, { name: "other-origin", csrf }, { Origin: "https://evil.example" }),
+      await v.post(path, { name: "other-site", csrf }, { "Sec-Fetch-Site": "cross-site" }),
+    ];
+    expect(attempts.map((a) => a.status)).toEqual([403, 403, 403, 403]);
+    expect(attempts[0]?.text).toContain("CSRF");
+    const names = await keyNames();
+    for (const name of ["no-token", "wrong-token", "other-origin", "other-site"]) expect(names).not.toContain(name);
+
+    const ok = await v.post(path, { name: "legit", csrf });
+    expect(ok.status).toBe(201);
+    const key = /id="new-key" class="secret">([^<]+)</.exec(ok.text)?.[1] ?? "";
+    expect((await t.call("GET", `/v2/agent/${project.projectId}/jobs`, { token: key })).status).toBe(200);
+    // Another session's token is no good either.
+    const other = new Visitor(t.url);
+    await other.signInAsOperator();
+    expect((await other.post(path, { name: "borrowed-token", csrf })).status).toBe(403);
+  });
+
+  it("ignores forged, expired and signed-out session cookies", async () => {
+    const forged = new Visitor(t.url);
+    forged.cookies.set("inkwell_session", "A".repeat(43));
+    expect((await forged.get("/dashboard")).status).toBe(303);
+    forged.cookies.set("inkwell_session", "../../etc/passwd");
+    expect((await forged.get("/dashboard")).status).toBe(303);
+
+    const expired = new Visitor(t.url);
+    await expired.signInAsOperator();
+    expect((await expired.get("/dashboard")).status).toBe(200);
+    await t.store.db.query("UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'");
+    expect((await expired.get("/dashboard")).status).toBe(303);
+
+    const v = new Visitor(t.url);
+    await v.signInAsOperator();
+    const csrf = await v.csrf();
+    const secret = v.cookies.get("inkwell_session") as string;
+    expect((await v.post("/dashboard/sign-out", {})).status).toBe(403);
+    expect((await v.get("/dashboard")).status).toBe(200);
+    const out = await v.post("/dashboard/sign-out", { csrf });
+    expect(out.status).toBe(303);
+    const replay = new Visitor(t.url);
+    replay.cookies.set("inkwell_session", secret);
+    expect((await replay.get("/dashboard")).status).toBe(303);
+  });
+
+  it("only returns to dashboard pages after sign-in (no open redirect), and hides unknown projects", async () => {
+    for (const next of ["https://evil.example/", "//evil.example", "/dashboard\\@evil.example", "/api"]) {
+      const v = new Visitor(t.url);
+      const page = await v.get(`/dashboard/sign-in?next=${encodeURIComponent(next)}`);
+      const loginToken = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+      const formNext = /name="next" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+      const res = await v.post("/dashboard/sign-in", { csrf: loginToken, token: ADMIN_TOKEN, next: formNext || next });
+      expect(res.headers.get("location"), next).toBe("/dashboard");
+    }
+    const v = new Visitor(t.url);
+    await v.signInAsOperator();
+    const missing = await v.get("/dashboard/projects/zzzzzzzzzzzzzzzzzzzz/keys");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toContain("text/html");
+  });
+
+  it("marks the cookie Secure with the __Host- prefix when served over HTTPS", async () => {
+    const https = await startTestServer({ env: { PUBLIC_URL: "https://inkwell.example.com" } });
+    try {
+      const v = new Visitor(https.url);
+      const page = await v.get("/dashboard/sign-in");
+      expect(page.setCookies[0]).toMatch(/^__Host-inkwell_login=.*; Secure/);
+      const loginToken = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+      const res = await v.post("/dashboard/sign-in", { csrf: loginToken, token: ADMIN_TOKEN }, { Origin: "https://inkwell.example.com" });
+      expect(res.status).toBe(303);
+      expect(res.setCookies.find((c) => c.startsWith("__Host-inkwell_session="))).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200$/);
+    } finally {
+      await https.close();
+    }
+  });
+});
+
+describe("sign in with GitHub", () => {
+  const CLIENT_ID = "Iv1.testclient";
+  let t: TestServer;
+  const projects: Record<string, string> = {};
+  const revoked: string[] = [];
+
+  /** GitHub's side of one sign-in: the code exchange, the user, the token revocation. */
+  function nockOAuth(code: string, user: { id: number; login: string }) {
+    nock("https://github.com")
+      .post("/login/oauth/access_token", (body) => body.code === code && body.client_id === CLIENT_ID && body.client_secret === "oauth-secret")
+      .reply(200, { access_token: `gho_${user.login}`, token_type: "bearer", scope: "" });
+    nock(GITHUB_API).get("/user").matchHeader("authorization", `Bearer gho_${user.login}`).reply(200, { id: user.id, login: user.login, type: "User" });
+    nock(GITHUB_API)
+      .delete(`/applications/${CLIENT_ID}/token`, (body) => {
+        revoked.push(body.access_token);
+        return true;
+      })
+      .reply(204);
+  }
+
+  function nockPermission(repo: string, login: string, permission: string) {
+    nock(GITHUB_API)
+      .get(`/repos/${repo}/collaborators/${login}/permission`)
+      .reply(200, { permission, role_name: permission, user: { login } });
+  }
+
+  async function signInWithGitHub(login: string, id: number) {
+    const v = new Visitor(t.url);
+    const start = await v.get("/dashboard/auth/github?next=%2Fdashboard");
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.headers.get("location") ?? "");
+    expect(authorize.origin + authorize.pathname).toBe("https://github.com/login/oauth/authorize");
+    expect(authorize.searchParams.get("client_id")).toBe(CLIENT_ID);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${t.url}/dashboard/auth/github/callback`);
+    const state = authorize.searchParams.get("state") ?? "";
+    nockOAuth(`code-${login}`, { id, login });
+    const back = await v.get(`/dashboard/auth/github/callback?code=code-${login}&state=${state}`);
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).toBe("/dashboard");
+    return v;
+  }
+
+  beforeAll(async () => {
+    isolateGitHub();
+    t = await startTestServer({
+      env: appEnv({ GITHUB_CLIENT_ID: CLIENT_ID, GITHUB_CLIENT_SECRET: "oauth-secret" }),
+      github: fakeGitHubApp(),
+      dispatcher: { dispatch: async () => ({ ok: true }) },
+    });
+    const ids = await t.store.db.transaction((tx) =>
+      linkRepositories(tx, 42, [{ fullName: "acme/docs", repositoryId: 1, defaultBranch: "main" }, { fullName: "acme/wiki", repositoryId: 2, defaultBranch: "main" }], "https://github.com", "anthropic/claude-sonnet-4-5"),
+    );
+    projects.docs = ids[0] as string;
+    projects.wiki = ids[1] as string;
+    projects.uninstalled = (await t.newProject("acme/uninstalled")).projectId;
+  });
+  afterEach(() => nock.cleanAll());
+  afterAll(async () => {
+    await t.close();
+    nock.enableNetConnect();
+  });
+
+  it("refuses a callback whose state did not start in this browser", async () => {
+    const v = new Visitor(t.url);
+    await v.get("/dashboard/auth/github");
+    const res = await v.get("/dashboard/auth/github/callback?code=anything&state=forged-state");
+    expect(res.status).toBe(403);
+    expect(res.text).toContain("state mismatch");
+    const noCookie = new Visitor(t.url);
+    expect((await noCookie.get("/dashboard/auth/github/callback?code=anything&state=x")).status).toBe(403);
+  });
+
+  it("shows a signed-in user the projects whose repos give them enough permission; keys need admin", async () => {
+    nockAppAuth(42);
+    nockPermission("acme/docs", "octo-admin", "admin");
+    nockPermission("acme/wiki", "octo-admin", "read");
+    const admin = await signInWithGitHub("octo-admin", 7);
+    expect(revoked).toContain("gho_octo-admin");
+    const home = await admin.get("/dashboard");
+    expect(home.text).toContain("Signed in as <strong>@octo-admin</strong>");
+    expect(home.text).toContain("acme/docs");
+    // read is below the default minimum (write); a project without an installation has no one to ask.
+    expect(home.text).not.toContain("acme/wiki");
+    expect(home.text).not.toContain("acme/uninstalled");
+    expect((await admin.get(`/dashboard/projects/${projects.wiki}/keys`)).status).toBe(404);
+    expect((await admin.get(`/dashboard/projects/${projects.uninstalled}/analytics`)).status).toBe(404);
+    const csrf = await admin.csrf(`/dashboard/projects/${projects.docs}/keys`);
+    expect((await admin.post(`/dashboard/projects/${projects.docs}/keys`, { name: "from-github-admin", csrf })).status).toBe(201);
+
+    nockPermission("acme/docs", "octo-writer", "write");
+    nockPermission("acme/wiki", "octo-writer", "none");
+    const writer = await signInWithGitHub("octo-writer", 8);
+    const keysPage = await writer.get(`/dashboard/projects/${projects.docs}/keys`);
+    expect(keysPage.status).toBe(200);
+    expect(keysPage.text).toContain("needs admin permission on <code>acme/docs</code>; yours is write");
+    const writerCsrf = await writer.csrf(`/dashboard/projects/${projects.docs}/jobs`);
+    const refused = await writer.post(`/dashboard/projects/${projects.docs}/keys`, { name: "from-writer", csrf: writerCsrf });
+    expect(refused.status).toBe(403);
+    // Writers may start jobs, as they may comment on the PR.
+    const job = await writer.post(`/dashboard/projects/${projects.docs}/jobs`, { prompt: "Fix the typo on the install page", csrf: writerCsrf });
+    expect(job.status).toBe(303);
+    const jobId = (job.headers.get("location") ?? "").split("/").pop()?.split("?")[0] ?? "";
+    const messages = await t.store.db.query<{ prompt: string }>("SELECT prompt FROM job_messages WHERE job_id = $1", [jobId]);
+    expect(messages.map((m) => m.prompt)).toEqual(["Fix the typo on the install page"]);
+    const names = (await t.call("GET", `/admin/projects/${projects.docs}/keys`, { token: ADMIN_TOKEN })).body.keys.map((k: any) => k.name);
+    expect(names).toEqual(["from-github-admin"]);
+  });
+
+  it("says so when GitHub refuses the code", async () => {
+    const v = new Visitor(t.url);
+    const start = await v.get("/dashboard/auth/github");
+    const state = new URL(start.headers.get("location") ?? "").searchParams.get("state") ?? "";
+    nock("https://github.com").post("/login/oauth/access_token").reply(200, { error: "bad_verification_code", error_description: "The code passed is incorrect or expired." });
+    const res = await v.get(`/dashboard/auth/github/callback?code=stale&state=${state}`);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("The code passed is incorrect or expired.");
+    expect(v.cookies.has("inkwell_session")).toBe(false);
+  });
+});

@@ -8,6 +8,10 @@ import { launchChromium } from "../helpers/browser.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { USER_AGENTS } from "../helpers/traffic.js";
 
+// Code passed to page.evaluate runs in the page; the test project is type-checked without DOM types.
+declare const document: any;
+declare const window: any;
+
 const SCREENSHOTS = path.resolve(process.env.SCREENSHOT_DIR ?? path.join("test-results", "screenshots", process.env.INKWELL_TEST_STORE ?? "pglite"));
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -192,7 +196,7 @@ describe("dashboard in a real browser", () => {
     }
     // The chart really drew: the canvas has a size and non-blank pixels.
     const drawn = await page.$eval("#visitors-chart", (canvas) => {
-      const c = canvas as HTMLCanvasElement;
+      const c = canvas as any;
       const data = c.getContext("2d")?.getImageData(0, 0, c.width, c.height).data ?? [];
       let painted = 0;
       for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;

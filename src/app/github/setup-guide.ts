@@ -32,5 +32,5 @@ export function setupGuide(config: Config) {
 }
 
 function page(version: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Inkwell</title></head><body style="font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><h1>Inkwell ${escapeHtml(version)}</h1>${body}<p>API description: <a href="/openapi.json">/openapi.json</a> · Health: <a href="/healthz">/healthz</a></p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Inkwell</title></head><body style="font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><h1>Inkwell ${escapeHtml(version)}</h1>${body}<p><a href="/dashboard">Open the dashboard</a> (API keys, analytics, jobs).</p><p>API description: <a href="/openapi.json">/openapi.json</a> · Health: <a href="/healthz">/healthz</a></p></body></html>`;
 }

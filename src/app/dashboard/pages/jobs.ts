@@ -108,7 +108,7 @@ ${job.archivedAt ? html`<div><dt>Archived</dt><dd>${formatTime(job.archivedAt)}<
 ${job.error ? html`<p class="notice notice-error">${job.error}</p>` : ""}
 <h2>Timeline</h2>
 <ol class="timeline" id="job-events">${view.events.map(
-    (event) => html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ?? "—"} → ${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${event.detail ? html`<div class="event-detail">${event.detail}</div>` : ""}</li>`,
+    (event) => html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ? `${event.from} → ` : "→ "}${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${event.detail ? html`<div class="event-detail">${event.detail}</div>` : ""}</li>`,
   )}</ol>`;
 }
 

@@ -75,7 +75,7 @@ export const reportRequestSchema = z
       ...jobRef,
       ...runFacts,
       outcome: z.literal("completed"),
-      pr: z.object({ number: z.int().min(1), url: z.url().max(500) }).nullable().meta({ description: "null when nothing changed." }),
+      pr: z.object({ number: z.int().min(1), url: z.url({ protocol: /^https?$/ }).max(500) }).nullable().meta({ description: "null when nothing changed." }),
       summary: z.string().max(10_000).optional(),
     }),
     z.object({ ...jobRef, ...runFacts, outcome: z.literal("failed"), error: z.string().trim().min(1).max(4_000) }),

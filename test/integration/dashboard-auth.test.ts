@@ -153,6 +153,27 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     expect((await replay.get("/dashboard")).status).toBe(303);
   });
 
+  it("ends operator sessions when the operator token changes, and a new sign-in ends the browser's old session", async () => {
+    const v = new Visitor(t.url);
+    await v.signInAsOperator();
+    const first = v.cookies.get("inkwell_session") as string;
+    // Signing in again in the same browser (the sign-in page itself redirects a signed-in visitor).
+    const fresh = new Visitor(t.url);
+    const page = await fresh.get("/dashboard/sign-in");
+    v.cookies.set("inkwell_login", fresh.cookies.get("inkwell_login") as string);
+    const again = await v.post("/dashboard/sign-in", { csrf: /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "", token: ADMIN_TOKEN });
+    expect(again.status).toBe(303);
+    const second = v.cookies.get("inkwell_session") as string;
+    expect(second).not.toBe(first);
+    const old = new Visitor(t.url);
+    old.cookies.set("inkwell_session", first);
+    expect((await old.get("/dashboard")).status).toBe(303);
+    expect((await v.get("/dashboard")).status).toBe(200);
+    // As if INKWELL_ADMIN_TOKEN had been rotated: the session was made with another token.
+    await t.store.db.query("UPDATE dashboard_sessions SET operator_token_hash = repeat('0', 64) WHERE kind = 'operator'");
+    expect((await v.get("/dashboard")).status).toBe(303);
+  });
+
   it("only returns to dashboard pages after sign-in (no open redirect), and hides unknown projects", async () => {
     for (const next of ["https://evil.example/", "//evil.example", "/dashboard\\@evil.example", "/api"]) {
       const v = new Visitor(t.url);
@@ -167,6 +188,24 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     const missing = await v.get("/dashboard/projects/zzzzzzzzzzzzzzzzzzzz/keys");
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-type")).toContain("text/html");
+  });
+
+  it("believes X-Forwarded-Proto only from a trusted proxy", async () => {
+    const direct = await new Visitor(t.url).get("/dashboard/sign-in", { "X-Forwarded-Proto": "https" });
+    expect(direct.setCookies[0]).toMatch(/^inkwell_login=/);
+    expect(direct.setCookies[0]).not.toMatch(/Secure/);
+    const proxied = await startTestServer({ env: { INKWELL_TRUSTED_PROXIES: "127.0.0.1" } });
+    try {
+      const v = new Visitor(proxied.url);
+      const page = await v.get("/dashboard/sign-in", { "X-Forwarded-Proto": "https, http" });
+      expect(page.setCookies[0]).toMatch(/^__Host-inkwell_login=.*; Secure/);
+      const loginToken = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+      const res = await v.post("/dashboard/sign-in", { csrf: loginToken, token: ADMIN_TOKEN }, { "X-Forwarded-Proto": "https", Origin: proxied.url.replace("http:", "https:") });
+      expect(res.status).toBe(303);
+      expect(res.setCookies.some((c) => c.startsWith("__Host-inkwell_session="))).toBe(true);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it("marks the cookie Secure with the __Host- prefix when served over HTTPS", async () => {

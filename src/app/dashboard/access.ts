@@ -53,7 +53,8 @@ export class DashboardAccess {
     if (user.kind === "operator") return OPERATOR;
     if (!this.github || project.installationId === null) return null;
     const permission = await this.#permission(user.login, project.installationId, project.repoFullName);
-    if (RANK[permission] < RANK[this.minPermission]) return null;
+    // A permission name GitHub may add later ranks as none: fail closed.
+    if ((RANK[permission] ?? 0) < RANK[this.minPermission]) return null;
     return { canWrite: RANK[permission] >= RANK.write, canAdmin: permission === "admin", role: permission };
   }
 

@@ -8,7 +8,7 @@ import { cookieName, serializeCookie } from "./cookies.js";
 import { html } from "./html.js";
 import { layout } from "./layout.js";
 import { cookieValue, htmlReply, isSecure, ownOrigin, readForm, redirect, requireCsrfToken, requireSameOrigin, SESSION_COOKIE } from "./request.js";
-import { findSession, type Session } from "./sessions.js";
+import { findSession, operatorTokenHash, type Session } from "./sessions.js";
 import type { Project } from "../domain/projects.js";
 
 /** Per-request facts every dashboard handler needs. */
@@ -25,8 +25,10 @@ export interface DashboardRequest {
  */
 export class DashboardController {
   readonly access: DashboardAccess;
+  readonly tokenHash: string;
 
   constructor(readonly services: Services) {
+    this.tokenHash = operatorTokenHash(services.adminToken);
     const { db, github, config, log } = services;
     this.access = new DashboardAccess(db, github, config.dashboard.minPermission, log.child({ component: "dashboard" }));
   }
@@ -34,7 +36,7 @@ export class DashboardController {
   async request(ctx: RequestContext): Promise<DashboardRequest> {
     const { config, trustedProxies, db } = this.services;
     const secure = isSecure(ctx.req, config.publicUrl, trustedProxies);
-    const session = await findSession(db, cookieValue(ctx.req, SESSION_COOKIE, secure));
+    const session = await findSession(db, cookieValue(ctx.req, SESSION_COOKIE, secure), this.tokenHash);
     return { ctx, secure, origin: ownOrigin(ctx.req, config.publicUrl, secure), session };
   }
 

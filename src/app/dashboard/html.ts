@@ -32,3 +32,6 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 /** JSON for a `<script type="application/json">` block: `<` is escaped so no value can close the element. */
 export const jsonScript = (id: string, value: unknown): SafeHtml =>
   raw(`<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>`);
+
+/** A link target only when it is http(s): a `javascript:` URL reported by a runner must not become a link. */
+export const httpUrl = (url: string | null | undefined): string | null => (url && /^https?:\/\//i.test(url) ? url : null);

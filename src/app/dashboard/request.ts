@@ -3,7 +3,7 @@ import type { BlockList } from "node:net";
 import type { z } from "zod";
 import { safeEqualSecret } from "../domain/api-keys.js";
 import { HttpError } from "../domain/errors.js";
-import { clientIp } from "../http/client-ip.js";
+import { isTrustedPeer } from "../http/client-ip.js";
 import type { Reply } from "../http/router.js";
 import { cookieName, readCookies } from "./cookies.js";
 import type { SafeHtml } from "./html.js";
@@ -52,8 +52,8 @@ export function isSecure(req: IncomingMessage, publicUrl: string | undefined, tr
   if (publicUrl) return publicUrl.startsWith("https:");
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
   const proto = req.headers["x-forwarded-proto"];
-  const peer = req.socket.remoteAddress ?? "";
-  return proto === "https" && clientIp(req, trustedProxies) !== peer;
+  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase();
+  return first === "https" && isTrustedPeer(req, trustedProxies);
 }
 
 /** The origin the browser uses for this server. */
@@ -111,5 +111,6 @@ export function parseFields<S extends z.ZodType>(schema: S, input: unknown): z.o
 
 /** A path inside the dashboard to return to after signing in; anything else becomes the dashboard's home. */
 export function safeNext(next: string | null | undefined): string {
-  return next && /^\/dashboard(?:[/?#]|$)/.test(next) && !next.includes("\\") ? next : "/dashboard";
+  // Printable ASCII only: it goes into a Location header.
+  return next && /^\/dashboard(?:[/?#][\x21-\x7e]*)?$/.test(next) && !next.includes("\\") ? next : "/dashboard";
 }

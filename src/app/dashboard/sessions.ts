@@ -4,6 +4,9 @@ import { queryOne, toIso } from "../store/db.js";
 
 export type DashboardUser = { kind: "operator" } | { kind: "github"; id: number; login: string };
 
+/** Binds operator sessions to the operator token: rotating INKWELL_ADMIN_TOKEN ends them all. */
+export const operatorTokenHash = (adminToken: string) => createHash("sha256").update(`inkwell-dashboard\n${adminToken}`).digest("hex");
+
 export interface Session {
   user: DashboardUser;
   /** Sent back in every state-changing request (form field or X-CSRF-Token header). */
@@ -24,20 +27,35 @@ const hashSecret = (secret: string) => createHash("sha256").update(secret).diges
 export const randomToken = () => randomBytes(32).toString("base64url");
 
 /** A new session; the returned secret goes in the cookie and is stored only as a hash. */
-export async function createSession(db: Queryable, user: DashboardUser, hours: number): Promise<{ secret: string; session: Session }> {
+export async function createSession(db: Queryable, user: DashboardUser, hours: number, tokenHash: string): Promise<{ secret: string; session: Session }> {
   const secret = randomToken();
   const rows = await db.query<SessionRow>(
-    `INSERT INTO dashboard_sessions (secret_hash, kind, github_id, github_login, csrf_token, expires_at)
-     VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6::int)) RETURNING *`,
-    [hashSecret(secret), user.kind, user.kind === "github" ? user.id : null, user.kind === "github" ? user.login : null, randomToken(), hours],
+    `INSERT INTO dashboard_sessions (secret_hash, kind, github_id, github_login, operator_token_hash, csrf_token, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(hours => $7::int)) RETURNING *`,
+    [
+      hashSecret(secret),
+      user.kind,
+      user.kind === "github" ? user.id : null,
+      user.kind === "github" ? user.login : null,
+      user.kind === "operator" ? tokenHash : null,
+      randomToken(),
+      hours,
+    ],
   );
   return { secret, session: toSession(rows[0] as SessionRow) };
 }
 
-/** The live session of a cookie's secret; null for anything malformed, unknown, signed out or expired. */
-export async function findSession(db: Queryable, secret: string | undefined): Promise<Session | null> {
+/**
+ * The live session of a cookie's secret; null for anything malformed, unknown, signed out,
+ * expired, or an operator session from before the operator token changed.
+ */
+export async function findSession(db: Queryable, secret: string | undefined, tokenHash: string): Promise<Session | null> {
   if (!secret || !SECRET_FORMAT.test(secret)) return null;
-  const row = await queryOne<SessionRow>(db, `SELECT * FROM dashboard_sessions WHERE secret_hash = $1 AND expires_at > now()`, [hashSecret(secret)]);
+  const row = await queryOne<SessionRow>(
+    db,
+    `SELECT * FROM dashboard_sessions WHERE secret_hash = $1 AND expires_at > now() AND (kind <> 'operator' OR operator_token_hash = $2)`,
+    [hashSecret(secret), tokenHash],
+  );
   return row ? toSession(row) : null;
 }
 

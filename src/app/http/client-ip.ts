@@ -26,6 +26,9 @@ const isTrusted = (list: BlockList, address: string) => {
   return list.check(unmapped, isIP(unmapped) === 6 ? "ipv6" : "ipv4");
 };
 
+/** Whether the request came straight from one of the trusted proxies. */
+export const isTrustedPeer = (req: IncomingMessage, trusted: BlockList) => isTrusted(trusted, req.socket.remoteAddress ?? "");
+
 /**
  * The client's address: the socket's peer, unless that peer is a trusted proxy; then the
  * X-Forwarded-For hops are walked from the right (the nearest) and the first untrusted one is the

@@ -296,6 +296,8 @@ CREATE TABLE dashboard_sessions (
   kind text NOT NULL CHECK (kind IN ('operator', 'github')),
   github_id bigint,
   github_login text,
+  -- Operator sessions end when the operator token changes: they hold a hash of the token they signed in with.
+  operator_token_hash text,
   csrf_token text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   expires_at timestamptz NOT NULL

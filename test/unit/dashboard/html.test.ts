@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { html, jsonScript, raw } from "../../../src/app/dashboard/html.js";
+import { html, httpUrl, jsonScript, raw } from "../../../src/app/dashboard/html.js";
 import { safeNext } from "../../../src/app/dashboard/request.js";
 import { visitorsCsv } from "../../../src/app/dashboard/visitors-csv.js";
 import { workflowFor } from "../../../src/app/dashboard/pages/setup.js";
@@ -21,6 +21,14 @@ describe("html template", () => {
   });
 });
 
+describe("link targets", () => {
+  it("are http(s) only", () => {
+    expect(httpUrl("https://github.com/acme/docs/pull/7")).toBe("https://github.com/acme/docs/pull/7");
+    expect(httpUrl("HTTP://ghe.local/x")).toBe("HTTP://ghe.local/x");
+    for (const bad of ["javascript:alert(1)", " javascript:alert(1)", "data:text/html,x", "//evil.example", null, undefined, ""]) expect(httpUrl(bad)).toBeNull();
+  });
+});
+
 describe("visitors CSV", () => {
   it("quotes what needs quoting and never lets a cell start a spreadsheet formula", () => {
     const csv = visitorsCsv([
@@ -37,7 +45,7 @@ describe("return path after sign-in", () => {
   it("accepts dashboard paths only", () => {
     expect(safeNext("/dashboard/projects/abc/keys?x=1")).toBe("/dashboard/projects/abc/keys?x=1");
     expect(safeNext("/dashboard")).toBe("/dashboard");
-    for (const bad of ["https://evil.example", "//evil.example/dashboard", "/dashboardx", "/dashboard\\..\\x", "/admin", "", null, undefined]) {
+    for (const bad of ["https://evil.example", "//evil.example/dashboard", "/dashboardx", "/dashboard\\..\\x", "/admin", "/dashboard/\r\nSet-Cookie: x=1", "/dashboard/中文", "", null, undefined]) {
       expect(safeNext(bad), String(bad)).toBe("/dashboard");
     }
   });

@@ -2,7 +2,7 @@ import type { AgentJob, JobEvent, JobStatus } from "../../../shared/api-schemas.
 import type { JobMessage } from "../../domain/jobs.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
-import { html, type SafeHtml } from "../html.js";
+import { html, httpUrl, type SafeHtml } from "../html.js";
 import { csrfField, formatAge, formatTime, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
 
@@ -12,7 +12,12 @@ const excerpt = (text: string, max = 120) => (text.length > max ? `${text.slice(
 
 const statusBadge = (status: JobStatus) => html`<span class="status status-${status}">${status}</span>`;
 
-const prLink = (job: AgentJob) => (job.prLink ? html`<a href="${job.prLink}" rel="noreferrer">${job.prLink.replace(/^https?:\/\/[^/]+\//, "")}</a>` : html`<span class="muted">none yet</span>`);
+function prLink(job: AgentJob): SafeHtml {
+  if (!job.prLink) return html`<span class="muted">none yet</span>`;
+  const href = httpUrl(job.prLink);
+  const label = job.prLink.replace(/^https?:\/\//i, "");
+  return href ? html`<a href="${href}" rel="noreferrer">${label}</a>` : html`${label}`;
+}
 
 /** A prompt field with the same rule as the API: 1..32,000 characters after trimming. */
 const promptField = (id: string, label: string, help: string) => html`<label for="${id}">${label}</label>

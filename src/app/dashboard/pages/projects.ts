@@ -1,6 +1,6 @@
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
-import { html, type SafeHtml } from "../html.js";
+import { html, httpUrl, type SafeHtml } from "../html.js";
 import { formatTime, projectLabel, projectPath } from "../layout.js";
 import type { DashboardUser } from "../sessions.js";
 
@@ -16,7 +16,7 @@ export function projectsBody(user: DashboardUser, projects: { project: Project; 
 <tbody>${projects.map(
     ({ project, access }) => html`<tr>
 <td><a href="${projectPath(project.id, "keys")}">${projectLabel(project)}</a></td>
-<td><a href="${project.repository}" rel="noreferrer">${project.repoFullName}</a></td>
+<td>${httpUrl(project.repository) ? html`<a href="${project.repository}" rel="noreferrer">${project.repoFullName}</a>` : project.repoFullName}</td>
 <td>${project.installationId === null ? html`<a href="${projectPath(project.id, "setup")}">not installed — set up</a>` : project.installationSuspended ? "suspended" : "installed"}</td>
 <td>${access.role}</td>
 <td>${formatTime(project.createdAt)}</td>

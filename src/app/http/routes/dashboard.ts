@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import { z } from "zod";
 import { createKeySchema } from "../../../shared/admin-schemas.js";
@@ -69,9 +70,11 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
   let workflowTemplate: string | null = null;
 
-  const signedIn = async (user: Parameters<typeof createSession>[1], secure: boolean, next: string, clearCookie: string) => {
+  /** A fresh session (never the one a cookie brought: no fixation), ending the browser's previous one. */
+  const signedIn = async (req: IncomingMessage, user: Parameters<typeof createSession>[1], secure: boolean, next: string, clearCookie: string) => {
     await pruneSessions(db);
-    const { secret } = await createSession(db, user, config.dashboard.sessionHours);
+    await endSession(db, cookieValue(req, SESSION_COOKIE, secure));
+    const { secret } = await createSession(db, user, config.dashboard.sessionHours, dashboard.tokenHash);
     return redirect(safeNext(next), { "Set-Cookie": [dashboard.sessionCookie(secret, secure), serializeCookie(cookieName(clearCookie, secure), "", { secure, maxAge: 0 })] });
   };
 
@@ -108,7 +111,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
         services.log.warn({ component: "dashboard" }, "dashboard sign-in with a wrong operator token");
         return signInPage(r.secure, next, 401, "That is not the operator token.");
       }
-      return signedIn({ kind: "operator" }, r.secure, next, LOGIN_COOKIE);
+      return signedIn(r.ctx.req, { kind: "operator" }, r.secure, next, LOGIN_COOKIE);
     }),
   );
 
@@ -144,7 +147,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
       const code = r.ctx.url.searchParams.get("code");
       if (!code) throw new HttpError(400, `GitHub did not sign you in (${r.ctx.url.searchParams.get("error_description") ?? "no code"}). Start again from the sign-in page.`);
       const user = await oauth.userFor(code, `${r.origin}/dashboard/auth/github/callback`);
-      return signedIn({ kind: "github", id: user.id, login: user.login }, r.secure, Buffer.from(encodedNext, "base64url").toString("utf8"), OAUTH_COOKIE);
+      return signedIn(r.ctx.req, { kind: "github", id: user.id, login: user.login }, r.secure, Buffer.from(encodedNext, "base64url").toString("utf8"), OAUTH_COOKIE);
     }),
   );
 

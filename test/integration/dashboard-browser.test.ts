@@ -16,17 +16,21 @@ const SCREENSHOTS = path.resolve(process.env.SCREENSHOT_DIR ?? path.join("test-r
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-/** Holds each job's first run until the test releases it, then fails it as a runner would report. */
+/** Holds runs until the test releases them, then fails them as a runner would report; `hold` closes the gate again. */
 function gatedDispatcher() {
   let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
+  let gate!: Promise<void>;
+  const hold = () => {
+    gate = new Promise<void>((resolve) => (release = resolve));
+  };
+  hold();
   const dispatcher: Dispatcher = {
     async dispatch() {
       await gate;
       return { ok: false, retryable: false, error: "The runner could not start (test)." };
     },
   };
-  return { dispatcher, release };
+  return { dispatcher, hold, release: () => release() };
 }
 
 let t: TestServer;
@@ -49,7 +53,7 @@ async function seedTraffic(projectId: string, key: string) {
       const day = today - ((person * 7 + visit * 3) % 12);
       hits.push({
         timestamp: new Date(day * DAY_MS + ((person * 37 + visit) % 86_000) * 1000).toISOString(),
-        path: `/docs/page-${(person + visit * 5) % 17}`,
+        path: `/docs/page-${(person + visit * 5) % 70}`,
         ip: `198.51.100.${person}`,
         userAgent,
       });
@@ -185,6 +189,14 @@ describe("dashboard in a real browser", () => {
       page.$$eval("#pages-table tbody tr", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
     const shown = (await tableRows()).map(([p, h, a, tot]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), total: num(tot ?? "") }));
     expect(shown).toEqual(api.body.visitors.slice(0, 50));
+    expect(api.body.visitors.length).toBeGreaterThan(50);
+
+    // The next page of the table is the API's next page.
+    await Promise.all([page.waitForURL(/offset=50/), page.click(".pager a[rel=next]")]);
+    const second = (await tableRows()).map(([p, h, a, tot]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), total: num(tot ?? "") }));
+    expect(second).toEqual(api.body.visitors.slice(50, 100));
+    expect(await page.locator(".pager a[rel=next]").count()).toBe(api.body.visitors.length > 100 ? 1 : 0);
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?days=30`);
 
     // Each day of the chart equals the API asked for that one day.
     const series = JSON.parse((await page.textContent("#visitors-series")) ?? "[]") as { date: string; human: number; ai: number; total: number }[];
@@ -214,9 +226,11 @@ describe("dashboard in a real browser", () => {
     const expected = [...api.body.visitors].sort((a: any, b: any) => b.ai - a.ai || (a.path < b.path ? -1 : 1)).map((r: any) => r.path);
     expect(byAiDesc).toEqual(expected.slice(0, 50));
 
-    // Custom range: one day, to inclusive.
+    // Custom range through the form: one day, To inclusive.
     const day = iso(today - 3);
-    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=${day}&to=${day}`);
+    await page.fill("#from", day);
+    await page.fill("#to", day);
+    await Promise.all([page.waitForURL(new RegExp(`from=${day}&to=${day}`)), page.click(".custom-range button[type=submit]")]);
     const oneDay = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${day}&dateTo=${iso(today - 2)}`, { token: project.key });
     expect(num(await page.textContent("#total-all"))).toBe(oneDay.body.totals.total);
 
@@ -266,6 +280,26 @@ describe("dashboard in a real browser", () => {
     await page.goto(`${t.url}/dashboard/projects/${project.projectId}/jobs`);
     expect(await page.textContent("#jobs-table")).toContain("Document the new rate limit");
     await screenshot(page, "jobs");
+    await page.close();
+  });
+
+  it("stops following a job live once the browser is signed out elsewhere", async () => {
+    gated.hold();
+    const created = await t.call("POST", `/v2/agent/${project.projectId}/job`, { token: project.key, body: { prompt: "Held while the page watches" } });
+    expect(created.status).toBe(201);
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/jobs/${created.body.id}`);
+    expect(await page.textContent("#job-status")).toBe("active");
+    const csrf = (await page.getAttribute("meta[name=csrf-token]", "content")) ?? "";
+    const out = await page.request.post(`${t.url}/dashboard/sign-out`, { form: { csrf }, headers: { Origin: t.url }, maxRedirects: 0 });
+    expect(out.status()).toBe(303);
+    await page.waitForSelector("#job-live .notice", { timeout: 15_000 });
+    expect(await page.textContent("#job-live")).toContain("Live updates stopped");
+    // The job's details stay as they were; no sign-in page was pasted into the job's page.
+    expect(await page.textContent("#job-status")).toBe("active");
+    expect(await page.locator("#job-live #token").count()).toBe(0);
+    gated.release();
+    await signIn(page);
     await page.close();
   });
 

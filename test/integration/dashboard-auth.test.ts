@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { linkRepositories } from "../../src/app/domain/installations.js";
-import { appEnv, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth } from "../helpers/github.js";
+import { APP_SLUG, appEnv, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth } from "../helpers/github.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 
 /** A browser's view of the dashboard: cookies kept between requests, redirects not followed. */
@@ -330,6 +330,19 @@ describe("sign in with GitHub", () => {
     expect(messages.map((m) => m.prompt)).toEqual(["Fix the typo on the install page"]);
     const names = (await t.call("GET", `/admin/projects/${projects.docs}/keys`, { token: ADMIN_TOKEN })).body.keys.map((k: any) => k.name);
     expect(names).toEqual(["from-github-admin"]);
+  });
+
+  it("shows the operator the App's install link for a repository without the App", async () => {
+    nockAppAuth(42);
+    const v = new Visitor(t.url);
+    await v.signInAsOperator();
+    const setup = await v.get(`/dashboard/projects/${projects.uninstalled}/setup`);
+    expect(setup.status).toBe(200);
+    expect(setup.text).toContain(`href="https://github.com/apps/${APP_SLUG}/installations/new"`);
+    expect(setup.text).toContain("pick <code>acme/uninstalled</code>");
+    const installed = await v.get(`/dashboard/projects/${projects.docs}/setup`);
+    expect(installed.text).toContain("Installed");
+    expect(installed.text).not.toContain("/installations/new");
   });
 
   it("says so when GitHub refuses the code", async () => {

@@ -11,6 +11,7 @@ import { USER_AGENTS } from "../helpers/traffic.js";
 // Code passed to page.evaluate runs in the page; the test project is type-checked without DOM types.
 declare const document: any;
 declare const window: any;
+declare const navigator: any;
 
 const SCREENSHOTS = path.resolve(process.env.SCREENSHOT_DIR ?? path.join("test-results", "screenshots", process.env.INKWELL_TEST_STORE ?? "pglite"));
 const DESKTOP = { width: 1280, height: 900 };
@@ -153,6 +154,13 @@ describe("dashboard in a real browser", () => {
     const key = (await page.textContent("#new-key")) ?? "";
     expect(key).toMatch(/^ink_[A-Za-z0-9_-]{43}$/);
     expect(await page.textContent(".new-key .warning")).toContain("shown only once");
+    // The copy buttons put the key and the project id on the clipboard.
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.url });
+    await page.click("button[data-copy=new-key]");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(await page.textContent("button[data-copy=new-key]")).toBe("Copied");
+    await page.click("button[data-copy=project-id]");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(project.projectId);
     await screenshot(page, "keys");
 
     const withKey = await t.call("GET", `/v2/agent/${project.projectId}/jobs`, { token: key });

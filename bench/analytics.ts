@@ -2,18 +2,13 @@
 // visitors query against a naive COUNT(DISTINCT) over the raw events, on PostgreSQL and PGlite.
 // Scale: BENCH_VIEWS (default 10,000,000; visitors = views / 10, 5,000 paths), BENCH_STORES
 // (default "postgres,pglite"), BENCH_DATABASE_URL / TEST_DATABASE_URL for PostgreSQL.
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
 import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
 import { visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
-import { openStore } from "../src/app/store/open-store.js";
 import type { Db } from "../src/app/store/db.js";
 import { random } from "../test/helpers/traffic.js";
 import { percentile } from "./percentile.js";
+import { call, PG_URL, setUpStore, startServer, timeIt, TOKEN } from "./bench-server.js";
+import { openStore } from "../src/app/store/open-store.js";
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
 const VISITORS = Math.max(1, Math.round(VIEWS / 10));
@@ -21,10 +16,6 @@ const PATHS = 5_000;
 const BATCH = 1_000;
 const IN_FLIGHT = 4;
 const STORES = (process.env.BENCH_STORES ?? "postgres,pglite").split(",").map((s) => s.trim());
-const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const TOKEN = "bench-operator-token-0123456789";
-// npm scripts run from the repository root (this file runs bundled from node_modules/.cache).
-const ROOT = process.cwd();
 
 const UAS = {
   human: [
@@ -148,80 +139,7 @@ function planTraffic() {
   };
 }
 
-interface StoreSetup {
-  env: Record<string, string>;
-  open(): Promise<Db>;
-  cleanup(): Promise<void>;
-}
-
-async function setUpStore(kind: string): Promise<StoreSetup> {
-  if (kind === "pglite") {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-bench-"));
-    return { env: { DATA_DIR: dataDir }, open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const schema = `inkwell_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.searchParams.set("options", `-c search_path=${schema}`);
-  return {
-    env: { DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(path.join(tmpdir(), "inkwell-bench-")) },
-    open: () => openStore({ databaseUrl: url.toString() }),
-    async cleanup() {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
-    },
-  };
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "lib/app/main.js"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:[^"]+)".*Inkwell is listening/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, url };
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench reads a few known fields
-async function call(url: string, method: string, token: string, body?: string): Promise<any> {
-  const res = await fetch(url, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body ?? null });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return JSON.parse(text);
-}
-
 const ms = (n: number) => Math.round(n * 10) / 10;
-
-async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
 
 const NAIVE_SQL = `
   WITH per_path AS (
@@ -270,7 +188,7 @@ async function timeQueries(db: Db, kind: string, projectId: string) {
 async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
   const store = await setUpStore(kind);
   try {
-    const server = await startServer(store.env);
+    const server = await startServer({ LOG_LEVEL: "info", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120", ...store.env });
     // A failed run must not leave the server behind (it would go on counting and skew the next run).
     process.once("exit", () => server.child.kill("SIGKILL"));
     const project = await call(`${server.url}/admin/projects`, "POST", TOKEN, JSON.stringify({ repository: `bench/docs-${kind}` }));

@@ -43,7 +43,7 @@ const problems: string[] = [];
 const today = Math.floor(Date.now() / DAY_MS);
 const iso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-/** Seeds views over the last 12 days: people browsing several pages, some of them AI agents, some bots. */
+/** Seeds views over the 12 days before today (all in the past, whatever the time of day): people browsing several pages, some of them AI agents, some bots. */
 async function seedTraffic(projectId: string, key: string) {
   const hits = [];
   for (let person = 0; person < 90; person++) {
@@ -51,7 +51,7 @@ async function seedTraffic(projectId: string, key: string) {
     const agents = USER_AGENTS[kind];
     const userAgent = agents[person % agents.length] as string;
     for (let visit = 0; visit < 1 + (person % 4); visit++) {
-      const day = today - ((person * 7 + visit * 3) % 12);
+      const day = today - 1 - ((person * 7 + visit * 3) % 12);
       hits.push({
         timestamp: new Date(day * DAY_MS + ((person * 37 + visit) % 86_000) * 1000).toISOString(),
         path: `/docs/page-${(person + visit * 5) % 70}`,
@@ -185,7 +185,12 @@ describe("dashboard in a real browser", () => {
   it("shows the same analytics numbers as the API, sorts and pages the table, and downloads them as CSV", async () => {
     const page = await newPage();
     await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?days=30`);
-    const api = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${iso(today - 29)}&dateTo=${iso(today + 1)}&limit=250`, { token: project.key });
+    // The range the page shows (read from it, so a run across midnight UTC still compares like with like).
+    const shownFrom = await page.inputValue("#from");
+    const shownTo = await page.inputValue("#to");
+    expect(Date.parse(shownTo) - Date.parse(shownFrom)).toBe(29 * DAY_MS);
+    const dayAfter = iso(Date.parse(shownTo) / DAY_MS + 1);
+    const api = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${shownFrom}&dateTo=${dayAfter}&limit=250`, { token: project.key });
     expect(api.status).toBe(200);
     const num = (text: string | null) => Number((text ?? "").replace(/,/g, ""));
     expect(num(await page.textContent("#total-human"))).toBe(api.body.totals.human);

@@ -65,8 +65,13 @@ async function benchStore(kind: string) {
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     };
-    // The first analytics load waits for the rollup to count everything accepted.
-    await load(`/analytics?days=${DAYS}`);
+    // Time pages only once every accepted view is counted (until then a page waits up to 5 s and says "pending").
+    for (;;) {
+      const res = await fetch(`${base}/analytics?days=${DAYS}`, { headers: { Cookie: cookie } });
+      await res.arrayBuffer();
+      if (!res.headers.get("inkwell-counting")) break;
+    }
+    const counted = (performance.now() - seeding) / 1000;
     const pages: [string, string][] = [
       ["analytics, last 7 days", "/analytics?days=7"],
       ["analytics, last 30 days", "/analytics?days=30"],
@@ -83,7 +88,7 @@ async function benchStore(kind: string) {
       const times = await timeIt(30, () => load(path));
       rows.push({ store: kind, page: name, p50_ms: Math.round(percentile(times, 50) * 10) / 10, p95_ms: Math.round(percentile(times, 95) * 10) / 10 });
     }
-    console.log(JSON.stringify({ store: kind, views: VIEWS, visitors: PEOPLE, pages: PAGES, days: DAYS, seededSeconds: Math.round(seeded * 10) / 10 }));
+    console.log(JSON.stringify({ store: kind, views: VIEWS, visitors: PEOPLE, pages: PAGES, days: DAYS, seededSeconds: Math.round(seeded * 10) / 10, countedSeconds: Math.round(counted * 10) / 10 }));
     console.table(rows);
   } finally {
     server.child.kill("SIGTERM");

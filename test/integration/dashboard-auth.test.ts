@@ -326,8 +326,10 @@ describe("sign in with GitHub", () => {
     const job = await writer.post(`/dashboard/projects/${projects.docs}/jobs`, { prompt: "Fix the typo on the install page", csrf: writerCsrf });
     expect(job.status).toBe(303);
     const jobId = (job.headers.get("location") ?? "").split("/").pop()?.split("?")[0] ?? "";
-    const messages = await t.store.db.query<{ prompt: string }>("SELECT prompt FROM job_messages WHERE job_id = $1", [jobId]);
-    expect(messages.map((m) => m.prompt)).toEqual(["Fix the typo on the install page"]);
+    const messages = await t.store.db.query<{ prompt: string; author: string }>("SELECT prompt, author FROM job_messages WHERE job_id = $1", [jobId]);
+    expect(messages).toEqual([{ prompt: "Fix the typo on the install page", author: "octo-writer" }]);
+    const jobPage = await writer.get(`/dashboard/projects/${projects.docs}/jobs/${jobId}`);
+    expect(jobPage.text).toContain("by @octo-writer");
     const names = (await t.call("GET", `/admin/projects/${projects.docs}/keys`, { token: ADMIN_TOKEN })).body.keys.map((k: any) => k.name);
     expect(names).toEqual(["from-github-admin"]);
   });

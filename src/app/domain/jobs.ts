@@ -106,6 +106,8 @@ export interface CreateJobInput {
   projectId: string;
   prompt: string;
   idempotencyKey: string | null;
+  /** The GitHub login of a dashboard user; null for API keys and the operator. */
+  author?: string | null;
 }
 
 /**
@@ -143,7 +145,7 @@ export async function createJob(
        INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key)
        VALUES ($1, $2, 'active', $3, $4, $5, $6, $7) RETURNING *
      ), message AS (
-       INSERT INTO job_messages (job_id, seq, project_id, prompt, source) VALUES ($1, 1, $2, $8, 'api')
+       INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author) VALUES ($1, 1, $2, $8, 'api', $12)
      ), event AS (
        INSERT INTO job_events (job_id, type, from_status, to_status, cause) VALUES ($1, 'created', NULL, 'active', 'api')
      ), dispatch AS (
@@ -162,6 +164,7 @@ export async function createJob(
       dispatchKind,
       dispatchKey,
       JSON.stringify(dispatchPayload),
+      input.author ?? null,
     ],
   );
   const row = rows[0] as JobRow;

@@ -321,7 +321,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
       const { idempotencyKey } = parseFields(idempotencyField, { idempotencyKey: form.idempotencyKey || undefined });
       const { job, replayed } = await db.transaction((tx) =>
-        createJob(tx, { projectId: project.id, prompt, idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null }, limits),
+        createJob(tx, { projectId: project.id, prompt, idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null, author: authorOf(r.session.user) }, limits),
       );
       if (!replayed) tasks.kick();
       return redirect(`${projectPath(project.id, "jobs")}/${encodeURIComponent(job.id)}?notice=job-created`);

@@ -64,10 +64,22 @@ export class DashboardController {
     return this.#guard(handler);
   }
 
-  async project(r: { ctx: RequestContext; session: Session }): Promise<{ project: Project; access: ProjectAccess }> {
+  /**
+   * The path's project, when the user may see it (404 alike otherwise); `need` adds what the
+   * action requires: write to start jobs and send follow-ups, admin to manage keys (403 saying so).
+   */
+  async project(r: { ctx: RequestContext; session: Session }, need?: "write" | "admin"): Promise<{ project: Project; access: ProjectAccess }> {
     const id = r.ctx.params.projectId ?? "";
     if (!isWellFormedId(id)) throw new HttpError(404, "Project not found");
-    return this.access.project(r.session.user, id);
+    const found = await this.access.project(r.session.user, id);
+    const { access, project } = found;
+    if (need === "admin" && !access.canAdmin) {
+      throw new HttpError(403, `Creating and revoking keys needs admin permission on ${project.repoFullName}; yours is ${access.role}.`);
+    }
+    if (need === "write" && !access.canWrite) {
+      throw new HttpError(403, `Starting jobs and sending follow-ups needs write permission on ${project.repoFullName}; yours is ${access.role}.`);
+    }
+    return found;
   }
 
   sessionCookie(secret: string, secure: boolean): string {

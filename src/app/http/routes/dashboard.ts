@@ -183,9 +183,6 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     if (!isWellFormedId(id)) throw new HttpError(404, "API key not found");
     return id;
   };
-  const requireAdminAccess = (access: { canAdmin: boolean; role: string }, repo: string) => {
-    if (!access.canAdmin) throw new HttpError(403, `Creating and revoking keys needs admin permission on ${repo}; yours is ${access.role}.`);
-  };
 
   router.on(
     "GET",
@@ -202,8 +199,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     "POST",
     "/dashboard/projects/:projectId/keys",
     dashboard.action(async (r, form) => {
-      const { project, access } = await dashboard.project(r);
-      requireAdminAccess(access, project.repoFullName);
+      const { project, access } = await dashboard.project(r, "admin");
       const { name } = parseFields(createKeySchema, { name: form.name?.trim() ? form.name : undefined });
       const created = await createApiKey(db, project.id, name ?? null);
       const keys = await listApiKeys(db, project.id);
@@ -216,8 +212,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     "GET",
     "/dashboard/projects/:projectId/keys/:keyId/revoke",
     dashboard.page(async (r) => {
-      const { project, access } = await dashboard.project(r);
-      requireAdminAccess(access, project.repoFullName);
+      const { project, access } = await dashboard.project(r, "admin");
       const keyId = keyIdOf(r.ctx.params);
       const key = (await listApiKeys(db, project.id)).find((k) => k.id === keyId && !k.revokedAt);
       if (!key) throw new HttpError(404, "API key not found, or already revoked");
@@ -229,8 +224,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     "POST",
     "/dashboard/projects/:projectId/keys/:keyId/revoke",
     dashboard.action(async (r) => {
-      const { project, access } = await dashboard.project(r);
-      requireAdminAccess(access, project.repoFullName);
+      const { project } = await dashboard.project(r, "admin");
       const revoked = await revokeApiKey(db, project.id, keyIdOf(r.ctx.params));
       verifier.forget(revoked.id);
       return redirect(`${projectPath(project.id, "keys")}?notice=key-revoked`);
@@ -294,9 +288,6 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     if (!isWellFormedId(id)) throw new HttpError(404, "Job not found");
     return id;
   };
-  const requireWrite = (access: { canWrite: boolean; role: string }, repo: string) => {
-    if (!access.canWrite) throw new HttpError(403, `Starting jobs and sending follow-ups needs write permission on ${repo}; yours is ${access.role}.`);
-  };
   const authorOf = (user: { kind: string; login?: string }) => (user.kind === "github" ? (user.login ?? null) : null);
 
   router.on(
@@ -316,8 +307,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     "POST",
     "/dashboard/projects/:projectId/jobs",
     dashboard.action(async (r, form) => {
-      const { project, access } = await dashboard.project(r);
-      requireWrite(access, project.repoFullName);
+      const { project } = await dashboard.project(r, "write");
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
       const { idempotencyKey } = parseFields(idempotencyField, { idempotencyKey: form.idempotencyKey || undefined });
       const { job, replayed } = await db.transaction((tx) =>
@@ -360,8 +350,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
     "POST",
     "/dashboard/projects/:projectId/jobs/:jobId/messages",
     dashboard.action(async (r, form) => {
-      const { project, access } = await dashboard.project(r);
-      requireWrite(access, project.repoFullName);
+      const { project } = await dashboard.project(r, "write");
       const jobId = jobIdOf(r.ctx.params);
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
       const { dispatched } = await db.transaction((tx) => addMessage(tx, { projectId: project.id, jobId, prompt, source: "api", author: authorOf(r.session.user) }, limits));

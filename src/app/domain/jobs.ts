@@ -280,6 +280,16 @@ export async function listJobs(db: Queryable, projectId: string, query: JobListQ
 /** A job's transitions, oldest first; 404 when the job is not in this project. */
 export async function listJobEvents(db: Queryable, projectId: string, jobId: string): Promise<JobEvent[]> {
   await getJob(db, projectId, jobId);
+  return eventsOf(db, jobId);
+}
+
+/** A job with its transitions, reading the job once (the dashboard polls this). */
+export async function getJobWithEvents(db: Queryable, projectId: string, jobId: string): Promise<{ job: AgentJob; events: JobEvent[] }> {
+  const job = await getJob(db, projectId, jobId);
+  return { job, events: await eventsOf(db, jobId) };
+}
+
+async function eventsOf(db: Queryable, jobId: string): Promise<JobEvent[]> {
   const rows = await db.query<{ type: string; from_status: JobStatus | null; to_status: JobStatus | null; cause: string; detail: string | null; created_at: unknown }>(
     `SELECT type, from_status, to_status, cause, detail, created_at FROM job_events WHERE job_id = $1 ORDER BY id`,
     [jobId],

@@ -8,7 +8,7 @@ import { dayToIso, epochDay, isoToDay } from "../../analytics/days.js";
 import { createApiKey, listApiKeys, revokeApiKey, safeEqualSecret } from "../../domain/api-keys.js";
 import { HttpError } from "../../domain/errors.js";
 import { isWellFormedId } from "../../domain/ids.js";
-import { addMessage, createJob, firstPrompts, getJob, listJobEvents, listJobMessages, listJobs } from "../../domain/jobs.js";
+import { addMessage, createJob, firstPrompts, getJobWithEvents, listJobMessages, listJobs } from "../../domain/jobs.js";
 import { setupGuide } from "../../github/setup-guide.js";
 import { ROOT, DashboardAssets } from "../../dashboard/assets.js";
 import { DashboardController } from "../../dashboard/controller.js";
@@ -320,11 +320,10 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
 
   const jobView = async (r: Parameters<typeof dashboard.project>[0]) => {
     const { project, access } = await dashboard.project(r);
-    const jobId = jobIdOf(r.ctx.params);
-    const job = await getJob(db, project.id, jobId);
-    const events = await listJobEvents(db, project.id, jobId);
+    const { job, events } = await getJobWithEvents(db, project.id, jobIdOf(r.ctx.params));
     return { project, access, job, events };
   };
+
 
   router.on(
     "GET",

@@ -105,14 +105,13 @@ export interface DailyVisitors {
 }
 
 /**
- * Site-wide distinct visitors of each day in a bounded range (days without any are left out).
+ * Site-wide distinct visitors of each day in a bounded range, one entry per day (zeros included).
  * A visitor of day d is either a first visit of its window on d or a return on d (whose previous
  * visit is always before d), so each day is the site row of both counters on that day.
  */
 export async function dailyVisitors(db: Queryable, projectId: string, range: { from: number; to: number }): Promise<DailyVisitors[]> {
   const parts = await windowParts(db, projectId, range);
-  if (parts.length === 0) return [];
-  const rows = await db.query<{ day: number; human: string | number; ai: string | number; total: string | number }>(
+  const rows = parts.length === 0 ? [] : await db.query<{ day: number; human: string | number; ai: string | number; total: string | number }>(
     `WITH parts AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (window_start, day_from, day_to)),
      reached AS (
        SELECT p.window_start + f.day AS day, f.human, f.ai, f.total FROM parts p
@@ -121,10 +120,13 @@ export async function dailyVisitors(db: Queryable, projectId: string, range: { f
        SELECT p.window_start + r.day, r.human, r.ai, r.total FROM parts p
        JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.path_id = 0
      )
-     SELECT day, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM reached GROUP BY day HAVING sum(total) > 0 ORDER BY day`,
+     SELECT day, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM reached GROUP BY day`,
     [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)],
   );
-  return rows.map((r) => ({ day: Number(r.day), ...counts(r) }));
+  const byDay = new Map(rows.map((r) => [Number(r.day), r]));
+  const days: DailyVisitors[] = [];
+  for (let day = range.from; day < range.to; day++) days.push({ day, ...counts(byDay.get(day)) });
+  return days;
 }
 
 /** AI views per sub-category (assistant, crawler, search…) over a range, most first. */

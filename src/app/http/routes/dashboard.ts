@@ -255,12 +255,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
       const { project, access } = await dashboard.project(r);
       const params = analyticsParams(r.ctx.url);
       const overview = await analytics.overview(project.id, params.days, { limit: ROWS_PER_PAGE, offset: params.offset }, params.order);
-      const byDay = new Map(overview.daily.map((d) => [d.day, d]));
-      const daily = [];
-      for (let day = params.days.from; day < params.days.to; day++) {
-        const d = byDay.get(day);
-        daily.push({ date: dayToIso(day), human: d?.human ?? 0, ai: d?.ai ?? 0, total: d?.total ?? 0 });
-      }
+      const daily = overview.daily.map(({ day, ...visitors }) => ({ date: dayToIso(day), ...visitors }));
       const body = analyticsBody({ project, ...params, limit: ROWS_PER_PAGE, report: overview.report, daily, aiCategories: overview.aiCategories, pending: overview.pending });
       return htmlReply(200, layout({ title: "Analytics", session: r.session, project: { project, access, tab: "analytics" }, body }), overview.pending ? { "Inkwell-Counting": "pending" } : {});
     }),

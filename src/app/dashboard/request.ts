@@ -3,6 +3,7 @@ import type { BlockList } from "node:net";
 import type { z } from "zod";
 import { safeEqualSecret } from "../domain/api-keys.js";
 import { HttpError } from "../domain/errors.js";
+import { readBody } from "../http/body.js";
 import { isTrustedPeer } from "../http/client-ip.js";
 import type { Reply } from "../http/router.js";
 import { cookieName, readCookies } from "./cookies.js";
@@ -90,15 +91,9 @@ const FORM_LIMIT_BYTES = 128 * 1024;
 export async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
   const type = req.headers["content-type"] ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded")) throw new HttpError(415, "Send the dashboard's form (application/x-www-form-urlencoded)");
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORM_LIMIT_BYTES) throw new HttpError(413, `Form is larger than ${FORM_LIMIT_BYTES} bytes`, undefined, { Connection: "close" });
-    chunks.push(chunk);
-  }
+  const body = await readBody(req, FORM_LIMIT_BYTES);
   const out: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString("utf8"))) if (!(key in out)) out[key] = value;
+  for (const [key, value] of new URLSearchParams(body.toString("utf8"))) if (!(key in out)) out[key] = value;
   return out;
 }
 

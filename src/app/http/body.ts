@@ -7,6 +7,17 @@ import { HttpError } from "../domain/errors.js";
  * The content type is not insisted on (curl -d sends a form type); the body must parse as JSON.
  */
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const body = await readBody(req, maxBytes);
+  if (body.length === 0) throw new HttpError(400, "Request body is empty: send a JSON object", [{ message: "body: required" }]);
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new HttpError(400, "Request body is not valid JSON", [{ message: "body: invalid JSON" }]);
+  }
+}
+
+/** The whole body, at most `maxBytes` (413 past the cap, before reading when Content-Length says so). */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];
@@ -16,12 +27,7 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
     if (size > maxBytes) throw tooLarge(maxBytes);
     chunks.push(chunk);
   }
-  if (size === 0) throw new HttpError(400, "Request body is empty: send a JSON object", [{ message: "body: required" }]);
-  try {
-    return JSON.parse(Buffer.concat(chunks, size).toString("utf8"));
-  } catch {
-    throw new HttpError(400, "Request body is not valid JSON", [{ message: "body: invalid JSON" }]);
-  }
+  return Buffer.concat(chunks, size);
 }
 
 const tooLarge = (maxBytes: number) =>

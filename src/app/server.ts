@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ApiKeyVerifier } from "./domain/api-keys.js";
-import { HttpError } from "./domain/errors.js";
+import { asHttpError } from "./http/error-reply.js";
+import { HttpError } from "./http/http-error.js";
 import { dispatchTask } from "./dispatch/dispatch-task.js";
 import { TaskWorker, type TaskHandler, type TaskWorkerOptions } from "./tasks/task-worker.js";
 import { NoAppDispatcher, type Dispatcher } from "./dispatch/dispatcher.js";
@@ -220,11 +221,12 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
 }
 
 function toErrorReply(error: unknown, log: Logger, method: string | undefined, route: string): Reply {
-  if (error instanceof HttpError) {
+  const known = asHttpError(error);
+  if (known) {
     return {
-      status: error.status,
-      body: { error: error.message, ...(error.details ? { details: error.details } : {}) },
-      headers: error.headers ?? {},
+      status: known.status,
+      body: { error: known.message, ...(known.details ? { details: known.details } : {}) },
+      headers: known.headers ?? {},
     };
   }
   log.error({ err: error, method, route }, "unexpected error while handling a request");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { HttpError } from "../domain/errors.js";
+import { HttpError } from "../http/http-error.js";
 import type { Reply } from "../http/router.js";
 
 /** The repository root, from src/app/dashboard (tests) or lib/app/dashboard (built). */

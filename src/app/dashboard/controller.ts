@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { HttpError } from "../domain/errors.js";
+import { asHttpError } from "../http/error-reply.js";
+import { HttpError } from "../http/http-error.js";
 import { isWellFormedId } from "../domain/ids.js";
 import type { Handler, Reply, RequestContext } from "../http/router.js";
 import type { Services } from "../http/services.js";
@@ -93,8 +94,9 @@ export class DashboardController {
         r = await this.request(ctx);
         return await handler(r);
       } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        return errorPage(error, r?.session ?? null, ctx.req);
+        const known = asHttpError(error);
+        if (!known) throw error;
+        return errorPage(known, r?.session ?? null, ctx.req);
       }
     };
   }

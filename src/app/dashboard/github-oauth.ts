@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { HttpError } from "../domain/errors.js";
+import { HttpError } from "../http/http-error.js";
 
 const tokenResponseSchema = z.union([
   z.object({ access_token: z.string().min(1) }),

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { BlockList } from "node:net";
 import type { z } from "zod";
 import { safeEqualSecret } from "../domain/api-keys.js";
-import { HttpError } from "../domain/errors.js";
+import { HttpError } from "../http/http-error.js";
 import { readBody } from "../http/body.js";
 import { isTrustedPeer } from "../http/client-ip.js";
 import type { Reply } from "../http/router.js";

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
 import { newId } from "./ids.js";
-import { HttpError, notFound } from "./errors.js";
+import { notFound, UnauthenticatedError } from "./errors.js";
 
 export const KEY_PREFIX = "ink_";
 const KEY_FORMAT = /^ink_[A-Za-z0-9_-]{43}$/;
@@ -145,6 +145,4 @@ export function safeEqualSecret(presented: string, expected: string): boolean {
 }
 
 export const unauthorized = () =>
-  new HttpError(401, "Missing or invalid API key: send 'Authorization: Bearer ink_…' with an active key of this project", undefined, {
-    "WWW-Authenticate": 'Bearer realm="inkwell"',
-  });
+  new UnauthenticatedError("Missing or invalid API key: send 'Authorization: Bearer ink_…' with an active key of this project", "api-key");

@@ -1,7 +1,7 @@
 import type { AgentJob, JobEvent, JobListQuery, JobStatus } from "../../shared/api-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
-import { HttpError, notFound } from "./errors.js";
+import { InvalidInputError, JobArchivedError, ConflictError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import { transition, type JobTrigger } from "./job-state.js";
 import { lockProject, type Project } from "./projects.js";
@@ -129,8 +129,8 @@ export async function createJob(
     );
     if (existing) {
       if (existing.first_prompt !== input.prompt) {
-        throw new HttpError(400, "Idempotency-Key was already used for a job with a different prompt", [
-          { message: "Idempotency-Key: use a new key for a different request" },
+        throw new InvalidInputError("Idempotency-Key was already used for a job with a different prompt", [
+          { field: "Idempotency-Key", message: "use a new key for a different request" },
         ]);
       }
       return { job: toAgentJob(existing), replayed: true };
@@ -190,7 +190,10 @@ export async function addMessage(
   const project: Project = await lockProject(tx, input.projectId);
   const row = await lockJob(tx, input.projectId, input.jobId);
   const step = transition(row.status, "message");
-  if (!step.ok) throw new HttpError(409, `Cannot add a message: ${step.reason}. Create a new job instead.`);
+  if (!step.ok) {
+    const message = `Cannot add a message: ${step.reason}. Create a new job instead.`;
+    throw row.status === "archived" ? new JobArchivedError(message) : new ConflictError(message);
+  }
   if (input.commentId !== undefined) {
     const seen = await tx.query(`SELECT 1 FROM job_messages WHERE comment_id = $1`, [input.commentId]);
     if (seen.length > 0) return { job: toAgentJob(row), dispatched: false };

@@ -1,6 +1,6 @@
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
-import { HttpError, notFound } from "./errors.js";
+import { ConflictError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
 import type { SaltWindow } from "../analytics/days.js";
 
@@ -69,7 +69,7 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   const existing = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [
     input.repoFullName.toLowerCase(),
   ]);
-  if (existing) throw new HttpError(409, `A project for ${input.repoFullName} already exists: ${existing.id}`);
+  if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
     `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -86,7 +86,7 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.analytics?.allowedOrigins ?? [],
     ],
   );
-  if (!rows[0]) throw new HttpError(409, `A project for ${input.repoFullName} already exists`);
+  if (!rows[0]) throw new ConflictError(`A project for ${input.repoFullName} already exists`);
   return toProject(rows[0]);
 }
 
@@ -112,7 +112,7 @@ export async function updateProjectAnalytics(tx: Queryable, id: string, change: 
   if (change.saltWindow && change.saltWindow !== project.analytics.saltWindow) {
     const used = await queryOne(tx, `SELECT 1 FROM analytics_salts WHERE project_id = $1 UNION ALL SELECT 1 FROM analytics_windows WHERE project_id = $1 LIMIT 1`, [id]);
     if (used) {
-      throw new HttpError(409, `The salt window is ${project.analytics.saltWindow} and views were already counted with it; it can only be chosen before the first view`);
+      throw new ConflictError(`The salt window is ${project.analytics.saltWindow} and views were already counted with it; it can only be chosen before the first view`);
     }
   }
   const row = await queryOne<ProjectRow>(

@@ -1,5 +1,5 @@
 import type { Queryable } from "../store/db.js";
-import { HttpError } from "./errors.js";
+import { RateLimitedError } from "./errors.js";
 import type { Project } from "./projects.js";
 
 const WINDOW_SECONDS = 3600;
@@ -26,7 +26,5 @@ export async function enforceRateLimit(tx: Queryable, project: Project, defaultP
   const used = rows[0]?.used ?? 0;
   if (used < limit) return;
   const retryAfter = Math.max(1, rows[0]?.retry_after ?? 1);
-  throw new HttpError(429, `Rate limit reached: at most ${limit} job creations and messages per hour for this project`, undefined, {
-    "Retry-After": String(retryAfter),
-  });
+  throw new RateLimitedError(`Rate limit reached: at most ${limit} job creations and messages per hour for this project`, retryAfter);
 }

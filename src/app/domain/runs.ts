@@ -2,7 +2,7 @@ import type { AgentJob } from "../../shared/api-schemas.js";
 import type { ClaimRequest, ClaimResponse, HeartbeatRequest, HeartbeatResponse, ReportRequest } from "../../shared/runner-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
-import { HttpError, notFound } from "./errors.js";
+import { ConflictError, ForbiddenError, notFound } from "./errors.js";
 import { applyTrigger, queueTrackingUpdate, recordEvent, startNextRun, toAgentJob, type JobRow } from "./jobs.js";
 
 /** Who is asking, from a verified OIDC token. */
@@ -28,7 +28,7 @@ async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): P
   if (!row) throw notFound("Job");
   const sameName = row.repo_full_name === caller.repository.toLowerCase();
   const sameId = row.repository_id === null || caller.repositoryId === null || Number(row.repository_id) === caller.repositoryId;
-  if (!sameName || !sameId) throw new HttpError(403, "This job belongs to another repository");
+  if (!sameName || !sameId) throw new ForbiddenError("This job belongs to another repository");
   return row;
 }
 
@@ -44,16 +44,16 @@ export interface ClaimResult {
 export async function claimRun(tx: Queryable, request: ClaimRequest, caller: RunnerCaller, limits: { timeoutMinutes: number; heartbeatSeconds: number }): Promise<ClaimResult> {
   const job = await lockJobFor(tx, request.jobId, caller);
   if (job.status !== "active" || job.run_attempt !== request.runAttempt) {
-    throw new HttpError(409, `The job is not waiting for run attempt ${request.runAttempt} (it is ${job.status}, attempt ${job.run_attempt})`);
+    throw new ConflictError(`The job is not waiting for run attempt ${request.runAttempt} (it is ${job.status}, attempt ${job.run_attempt})`);
   }
-  if (job.installation_id === null) throw new HttpError(409, `The Inkwell GitHub App is no longer installed on ${job.repo_full_name}`);
+  if (job.installation_id === null) throw new ConflictError(`The Inkwell GitHub App is no longer installed on ${job.repo_full_name}`);
   const existing = await queryOne<{ workflow_run_id: string | number | null }>(
     tx,
     `SELECT workflow_run_id FROM job_runs WHERE job_id = $1 AND run_attempt = $2`,
     [job.id, request.runAttempt],
   );
   if (existing && Number(existing.workflow_run_id) !== request.workflowRunId) {
-    throw new HttpError(409, `Run attempt ${request.runAttempt} of this job was already claimed by workflow run ${existing.workflow_run_id}`);
+    throw new ConflictError(`Run attempt ${request.runAttempt} of this job was already claimed by workflow run ${existing.workflow_run_id}`);
   }
   if (!existing) {
     await tx.query(`INSERT INTO job_runs (job_id, run_attempt, workflow_run_id, workflow_run_url) VALUES ($1, $2, $3, $4)`, [
@@ -96,7 +96,7 @@ async function runOf(tx: Queryable, jobId: string, runAttempt: number) {
     `SELECT progress, reported_at FROM job_runs WHERE job_id = $1 AND run_attempt = $2 FOR UPDATE`,
     [jobId, runAttempt],
   );
-  if (!run) throw new HttpError(409, `Run attempt ${runAttempt} of this job has not been claimed`);
+  if (!run) throw new ConflictError(`Run attempt ${runAttempt} of this job has not been claimed`);
   return run;
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { z } from "zod";
+import { JobArchivedError } from "../domain/errors.js";
 import { linkRepositories, setInstallationSuspended, unlinkRepositories } from "../domain/installations.js";
-import { HttpError } from "../domain/errors.js";
 import { addMessage, applyTrigger, queueTrackingUpdate, type JobRow } from "../domain/jobs.js";
 import type { Db, Queryable } from "../store/db.js";
 import { queryOne } from "../store/db.js";
@@ -163,7 +163,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
         return true;
       }).catch((error: unknown) => {
         // Archived between the look-up and the write: nothing to do.
-        if (error instanceof HttpError && error.status === 409) return false;
+        if (error instanceof JobArchivedError) return false;
         throw error;
       });
       return taken ? { ok: true } : { skipped: "the job is archived" };

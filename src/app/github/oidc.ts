@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
-import { HttpError } from "../domain/errors.js";
+import { UnauthenticatedError, UpstreamError } from "../domain/errors.js";
 
 export const GITHUB_ACTIONS_ISSUER = "https://token.actions.githubusercontent.com";
 
@@ -40,7 +40,7 @@ export class OidcVerifier {
     } catch (error) {
       if (error instanceof errors.JWKSTimeout || error instanceof DiscoveryError) {
         this.#jwks = null;
-        throw new HttpError(503, `Cannot fetch the OIDC signing keys of ${this.issuer}; try again`);
+        throw new UpstreamError(`Cannot fetch the OIDC signing keys of ${this.issuer}; try again`, "unavailable");
       }
       throw unauthorized(describe(error, this.audience));
     }
@@ -79,7 +79,7 @@ export class OidcVerifier {
 
 class DiscoveryError extends Error {}
 
-const unauthorized = (why: string) => new HttpError(401, `Invalid runner token: ${why}`);
+const unauthorized = (why: string) => new UnauthenticatedError(`Invalid runner token: ${why}`, "runner");
 
 function describe(error: unknown, audience: string): string {
   if (error instanceof errors.JWTExpired) return "it has expired";

@@ -1,14 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import type { ApiKeyVerifier} from "../domain/api-keys.js";
 import { bearerToken, safeEqualSecret } from "../domain/api-keys.js";
-import { HttpError } from "../domain/errors.js";
+import { ForbiddenError, UnauthenticatedError } from "../domain/errors.js";
 import type { RequestContext } from "./router.js";
 
 /** Authenticates a project API key and checks it belongs to the project in the path (401, then 403). */
 async function requireProjectKey(verifier: ApiKeyVerifier, req: IncomingMessage, projectId: string): Promise<void> {
   const identity = await verifier.projectFor(req.headers.authorization);
   if (identity.projectId !== projectId) {
-    throw new HttpError(403, "This API key belongs to another project");
+    throw new ForbiddenError("This API key belongs to another project");
   }
 }
 
@@ -23,8 +23,6 @@ export async function authorizedProject(verifier: ApiKeyVerifier, ctx: RequestCo
 export function requireAdmin(req: IncomingMessage, adminToken: string): void {
   const presented = bearerToken(req.headers.authorization);
   if (!presented || !safeEqualSecret(presented, adminToken)) {
-    throw new HttpError(401, "Missing or invalid operator token: send 'Authorization: Bearer <INKWELL_ADMIN_TOKEN>'", undefined, {
-      "WWW-Authenticate": 'Bearer realm="inkwell-admin"',
-    });
+    throw new UnauthenticatedError("Missing or invalid operator token: send 'Authorization: Bearer <INKWELL_ADMIN_TOKEN>'", "operator");
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
-import { HttpError } from "../domain/errors.js";
+import { HttpError } from "./http-error.js";
 
 /**
  * Reads a JSON body of at most `maxBytes`: 413 past the cap, 400 for an empty body or bad JSON.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { HttpError } from "../domain/errors.js";
+import { HttpError } from "./http-error.js";
 
 export interface Reply {
   status: number;

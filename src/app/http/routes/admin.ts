@@ -1,6 +1,7 @@
 import { createKeySchema, createProjectSchema, updateProjectSchema, type ProjectView } from "../../../shared/admin-schemas.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
-import { HttpError, notFound } from "../../domain/errors.js";
+import { notFound } from "../../domain/errors.js";
+import { HttpError } from "../http-error.js";
 import { isWellFormedId } from "../../domain/ids.js";
 import { createProject, getProject, listProjects, parseRepository, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
-import { HttpError, notFound } from "../../domain/errors.js";
+import { notFound } from "../../domain/errors.js";
+import { HttpError } from "../http-error.js";
 import { isWellFormedId } from "../../domain/ids.js";
 import { addMessage, createJob, getJob, listJobEvents, listJobs } from "../../domain/jobs.js";
 import { authorizedProject } from "../auth.js";

@@ -5,7 +5,7 @@ import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
 import { isoToDay } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
 import type { DayRange } from "../../analytics/reports.js";
-import { HttpError } from "../../domain/errors.js";
+import { HttpError } from "../http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import { clientIp } from "../client-ip.js";

@@ -6,7 +6,7 @@ import { createKeySchema } from "../../../shared/admin-schemas.js";
 import { jobStatusSchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { dayToIso, epochDay, isoToDay } from "../../analytics/days.js";
 import { createApiKey, listApiKeys, revokeApiKey, safeEqualSecret } from "../../domain/api-keys.js";
-import { HttpError } from "../../domain/errors.js";
+import { HttpError } from "../http-error.js";
 import { isWellFormedId } from "../../domain/ids.js";
 import { addMessage, createJob, firstPrompts, getJobWithEvents, listJobMessages, listJobs } from "../../domain/jobs.js";
 import { setupGuide } from "../../github/setup-guide.js";

@@ -1,5 +1,5 @@
 import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
-import { HttpError } from "../../domain/errors.js";
+import { NotConfiguredError, UpstreamError } from "../../domain/errors.js";
 import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/runs.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
@@ -12,7 +12,7 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
 
   const runner = () => {
     if (!services.github || !services.oidc) {
-      throw new HttpError(503, "This Inkwell server has no GitHub App configured (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET) or no PUBLIC_URL, so runners cannot claim jobs");
+      throw new NotConfiguredError("This Inkwell server has no GitHub App configured (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET) or no PUBLIC_URL, so runners cannot claim jobs");
     }
     return { github: services.github, oidc: services.oidc };
   };
@@ -31,7 +31,7 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
       token = await runner().github.repositoryToken(claimed.installationId, claimed.context.repository);
     } catch (error) {
       services.log.warn({ err: error, jobId: request.jobId }, "could not mint the runner's repository token");
-      throw new HttpError(502, "GitHub did not issue a repository token for this run; claim again (the claim is kept for this workflow run)");
+      throw new UpstreamError("GitHub did not issue a repository token for this run; claim again (the claim is kept for this workflow run)");
     }
     const appSlug = await runner()
       .github.appSlug()

@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     globalSetup: ["test/helpers/global-setup.ts"],
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/action/**/*.test.ts"], ...timeouts } },
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/scenarios/**/*.test.ts"], ...timeouts } },
       ...stores.map((store) => ({
         test: { name: store, include: ["test/integration/**/*.test.ts"], env: { INKWELL_TEST_STORE: store }, ...timeouts },
       })),

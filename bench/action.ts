@@ -13,7 +13,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { runAgentRound, userMessage, type AgentSession } from "../src/action/agent/agent-loop.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "../src/action/agent/tools.js";
 import { detectDocsProject } from "../src/action/docs/framework.js";
-import { DocsWorkspace } from "../src/action/tools/workspace.js";
+import { DocsWorkspace } from "../src/action/sandbox/workspace.js";
 import { runGate, navigationProblems } from "../src/action/validation/gate.js";
 import { checkout, startActionHarness } from "../test/helpers/action-harness.js";
 import { steps } from "../test/helpers/fake-model.js";

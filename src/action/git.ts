@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 const run = promisify(execFile);
 
@@ -42,7 +43,7 @@ export class GitRepository {
 
   async git(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
     const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${this.options.token}`).toString("base64")}`;
-    const scope = `http.${this.options.serverUrl.replace(/\/+$/, "")}/.extraheader`;
+    const scope = `http.${withoutTrailingSlashes(this.options.serverUrl)}/.extraheader`;
     const auth = ["-c", `${scope}=`, "-c", `${scope}=${header}`];
     try {
       const { stdout } = await run("git", [...auth, ...args], {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 const positiveInt = (name: string, max: number) =>
   z
@@ -28,7 +29,7 @@ export const actionInputsSchema = z.object({
     .string()
     .trim()
     .refine((value) => !value.startsWith("/") && !value.split(/[\\/]/).includes(".."), { error: "docs-dir must be a path inside the repository" })
-    .transform((value) => value.replace(/\/+$/, "") || null),
+    .transform((value) => withoutTrailingSlashes(value) || null),
   maxTurns: positiveInt("max-turns", 500),
   maxOutputTokens: positiveInt("max-output-tokens", 10_000_000),
   timeoutMinutes: z

@@ -9,10 +9,11 @@ import { GitRepository, type GitIdentity } from "./git.js";
 import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
 import { createOctokit, upsertPullRequest } from "./github/pull-request.js";
 import { Heartbeats } from "./heartbeats.js";
-import type { InkwellClient } from "./inkwell-client.js";
+import type { RunnerClient } from "./runner-client.js";
 import type { ActionInputs } from "./inputs.js";
-import { DocsWorkspace } from "./tools/workspace.js";
+import { DocsWorkspace } from "./sandbox/workspace.js";
 import { navigationProblems, runGate, type GateResult } from "./validation/gate.js";
+import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 export interface RunnerEnvironment {
   /** GITHUB_WORKSPACE: the checkout the agent edits (cloned there when empty). */
@@ -38,7 +39,7 @@ export interface JobRunDependencies {
   inputs: ActionInputs;
   dispatched: DispatchedRun;
   env: RunnerEnvironment;
-  inkwell: InkwellClient;
+  inkwell: RunnerClient;
   log: RunLog;
   /** For the model provider and GitHub's API (tests point both at loopback doubles). */
   fetch?: typeof fetch;
@@ -135,7 +136,7 @@ async function work(
   const { inputs, env, log } = deps;
   const { job, token } = claimed;
   const [owner = "", repo = ""] = job.repository.split("/");
-  const git = new GitRepository({ directory: env.workspace, remoteUrl: env.remoteUrl ?? `${env.serverUrl.replace(/\/+$/, "")}/${job.repository}.git`, serverUrl: env.serverUrl, token: token.value });
+  const git = new GitRepository({ directory: env.workspace, remoteUrl: env.remoteUrl ?? `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}.git`, serverUrl: env.serverUrl, token: token.value });
   const { base, branchExisted } = await git.checkoutJobBranch(job.branch, job.baseRef);
   log.info(branchExisted ? `Continuing ${job.branch} (base ${base}).` : `Starting ${job.branch} from ${base}.`);
 
@@ -184,7 +185,7 @@ async function work(
   const committed = await git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps));
   if (!committed) {
     log.info("No file differs after the run: nothing to push.");
-    const existing = job.prNumber ? { number: job.prNumber, url: `${env.serverUrl.replace(/\/+$/, "")}/${job.repository}/pull/${job.prNumber}` } : null;
+    const existing = job.prNumber ? { number: job.prNumber, url: `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}/pull/${job.prNumber}` } : null;
     return { pr: existing, summary: answer || "No changes were needed." };
   }
   heartbeats.beat(`Pushing ${changed.length} file(s) to ${job.branch}`);

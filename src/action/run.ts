@@ -1,9 +1,10 @@
 import * as core from "@actions/core";
 import { readDispatchedRun } from "./dispatch-event.js";
 import { checkEnvironment } from "./environment.js";
-import { InkwellClient } from "./inkwell-client.js";
+import { RunnerClient } from "./runner-client.js";
 import { readInputs, type InputName } from "./inputs.js";
 import { runJob } from "./job-run.js";
+import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 /** Reads inputs and the runner environment, and owns the run's outcome (`core.setFailed`). */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -22,14 +23,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const outcome = await runJob({
       inputs,
       dispatched,
-      inkwell: new InkwellClient({ baseUrl: inputs.inkwellUrl, idToken: (audience) => core.getIDToken(audience) }),
+      inkwell: new RunnerClient({ baseUrl: inputs.inkwellUrl, idToken: (audience) => core.getIDToken(audience) }),
       env: {
         workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
         repository: env.GITHUB_REPOSITORY ?? "",
         serverUrl,
         apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
         runId,
-        runUrl: runId ? `${serverUrl.replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}/actions/runs/${runId}` : null,
+        runUrl: runId ? `${withoutTrailingSlashes(serverUrl)}/${env.GITHUB_REPOSITORY}/actions/runs/${runId}` : null,
       },
       log: { info: core.info, warning: core.warning, secret: core.setSecret },
     });

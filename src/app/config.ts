@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { DEFAULT_MODEL } from "../shared/api-schemas.js";
+import { describeIssues } from "../shared/zod-issues.js";
 import { parseTrustedProxies } from "./http/client-ip.js";
+import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
+
+/** Where GitHub Actions on github.com gets its OIDC tokens from (GHES: your instance's). */
+const GITHUB_ACTIONS_ISSUER = "https://token.actions.githubusercontent.com";
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
@@ -23,7 +28,7 @@ const envSchema = z.object({
   INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
   INKWELL_DISPATCH_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
-  INKWELL_OIDC_ISSUER: z.url().default("https://token.actions.githubusercontent.com"),
+  INKWELL_OIDC_ISSUER: z.url().default(GITHUB_ACTIONS_ISSUER),
   INKWELL_JOB_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
   INKWELL_HEARTBEAT_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   INKWELL_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/).optional(),
@@ -80,8 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
   const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === "" ? undefined : v]));
   const parsed = envSchema.safeParse(blankToUndefined);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+    throw new ConfigError(`Invalid configuration:\n  ${describeIssues(parsed.error, "environment", "\n  ")}`);
   }
   const e = parsed.data;
   const privateKey = e.PRIVATE_KEY ?? (e.PRIVATE_KEY_PATH ? readFile(e.PRIVATE_KEY_PATH) : undefined);
@@ -108,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     adminToken: e.INKWELL_ADMIN_TOKEN,
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
+    publicUrl: e.PUBLIC_URL === undefined ? undefined : withoutTrailingSlashes(e.PUBLIC_URL),
     githubServerUrl,
     githubApiUrl: e.GHE_HOST ? `${githubServerUrl}/api/v3` : "https://api.github.com",
     app:
@@ -121,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     rateLimitPerHour: e.INKWELL_RATE_LIMIT_PER_HOUR,
     maxBodyBytes: e.INKWELL_MAX_BODY_BYTES,
     dispatchLeaseSeconds: e.INKWELL_DISPATCH_LEASE_SECONDS,
-    oidcIssuer: e.INKWELL_OIDC_ISSUER.replace(/\/+$/, ""),
+    oidcIssuer: withoutTrailingSlashes(e.INKWELL_OIDC_ISSUER),
     jobTimeoutMinutes: e.INKWELL_JOB_TIMEOUT_MINUTES,
     heartbeatSeconds: e.INKWELL_HEARTBEAT_SECONDS,
     appSlug: e.INKWELL_APP_SLUG,

@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { HitBatchResult } from "../shared/analytics-schemas.js";
 import { MAX_HITS_PER_BATCH } from "../shared/analytics-schemas.js";
-import { CliError } from "./client.js";
+import { CliError } from "./errors.js";
 import { lineHitId, parseLogLine, type ImportHit, type LogFormat, type SkipReason } from "./log-formats.js";
 
 export interface ImportSummary {

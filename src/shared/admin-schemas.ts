@@ -1,5 +1,9 @@
-/** Operator API shapes (DESIGN §6): validation, OpenAPI and CLI types from one place. */
+/** Operator API shapes: validation, OpenAPI and CLI types from one place. */
 import { z } from "zod";
+
+/** How long one person stays one visitor: the life of the secret their visitor id is made with. */
+export const SALT_WINDOWS = ["day", "week", "month"] as const;
+export type SaltWindow = (typeof SALT_WINDOWS)[number];
 
 /** A branch name git would accept, conservatively. */
 const refName = z
@@ -25,9 +29,9 @@ const allowedOriginsSchema = z
 export const analyticsSettingsSchema = z
   .object({
     saltWindow: z
-      .enum(["day", "week", "month"])
+      .enum(SALT_WINDOWS)
       .optional()
-      .meta({ description: "How long one person stays one visitor (DESIGN §5); only settable before the first view. Default month." }),
+      .meta({ description: "How long one person stays one visitor; only settable before the first view. Default month." }),
     allowedOrigins: allowedOriginsSchema.optional(),
   })
   .meta({ id: "AnalyticsSettings" });
@@ -62,7 +66,7 @@ export const projectSchema = z
     model: z.string(),
     rateLimitPerHour: z.int(),
     installation: z.object({ installed: z.boolean(), id: z.int().nullable(), suspended: z.boolean() }),
-    analytics: z.object({ saltWindow: z.enum(["day", "week", "month"]), allowedOrigins: z.array(z.string()) }),
+    analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()) }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

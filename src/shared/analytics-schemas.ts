@@ -1,4 +1,4 @@
-/** Analytics ingestion and export shapes (DESIGN §2, §5): validation, OpenAPI and CLI types from one place. */
+/** Analytics ingestion and export shapes: validation, OpenAPI and CLI types from one place (docs/architecture.md, "Analytics"). */
 import { isIP } from "node:net";
 import { z } from "zod";
 import { countsSchema, visitorsQuerySchema } from "./api-schemas.js";

@@ -97,7 +97,7 @@ export const jobListQuerySchema = z.object({
 });
 export type JobListQuery = z.infer<typeof jobListQuerySchema>;
 
-// Visitors export (DESIGN §2). A date is YYYY-MM-DD or any ISO 8601 date-time; a date-time counts as its UTC date.
+// Visitors export (docs/architecture.md, "Analytics"). A date is YYYY-MM-DD or any ISO 8601 date-time; a date-time counts as its UTC date.
 const dateParam = z
   .string()
   .refine((s) => parseUtcDay(s) !== null, { error: "must be YYYY-MM-DD or an ISO 8601 date-time" })

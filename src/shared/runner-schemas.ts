@@ -1,5 +1,5 @@
 /**
- * The runner protocol (DESIGN §4) between the Inkwell Action and the service. Every request
+ * The runner protocol (docs/architecture.md, "Request paths") between the Inkwell Action and the service. Every request
  * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
  */
 import { z } from "zod";
@@ -16,10 +16,14 @@ export const claimRequestSchema = z
   .meta({ id: "RunnerClaimRequest" });
 export type ClaimRequest = z.infer<typeof claimRequestSchema>;
 
+/** Where a job's message came from: an API key (CLI included), a dashboard user, or a PR comment. */
+export const MESSAGE_SOURCES = ["api", "dashboard", "comment"] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
+
 export const jobMessageSchema = z.object({
   seq: z.int(),
   prompt: z.string(),
-  source: z.enum(["api", "comment"]),
+  source: z.enum(MESSAGE_SOURCES),
   author: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import nock from "nock";
 import { fileURLToPath } from "node:url";
-import { InkwellClient } from "../../src/action/inkwell-client.js";
+import { RunnerClient } from "../../src/action/runner-client.js";
 import { readInputs, type ActionInputs, type InputName } from "../../src/action/inputs.js";
 import { runJob, type JobRunDependencies, type JobRunOutcome } from "../../src/action/job-run.js";
 import { installationCreated } from "../fixtures/webhooks.js";
@@ -59,7 +59,7 @@ export interface ActionHarness {
   followUp(jobId: string, prompt: string): Promise<{ jobId: string; runAttempt: number }>;
   job(jobId: string): Promise<Record<string, any>>;
   /** The Action's client of the runner protocol, authenticated like the workflow run; `fetch` to interfere with it. */
-  client(fetchImpl?: typeof fetch): InkwellClient;
+  client(fetchImpl?: typeof fetch): RunnerClient;
   /** The reports the runner sent for a job, by run attempt. */
   reports(jobId: string): Promise<Array<Record<string, any>>>;
   events(jobId: string): Promise<Array<{ type: string; data?: Record<string, unknown> | null }>>;
@@ -112,7 +112,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
   const remote = remoteFromFixture(fixture);
 
   const client = (fetchImpl?: typeof fetch) =>
-    new InkwellClient({
+    new RunnerClient({
       baseUrl: server.url,
       idToken: () => issuer.token({ repository, repository_id: String(repositoryId) }, { audience: PUBLIC_URL }),
       attempts: 2,

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InkwellClient, InkwellRefused } from "../../src/action/inkwell-client.js";
+import { RunnerClient, InkwellRefused } from "../../src/action/runner-client.js";
 import { installationCreated } from "../fixtures/webhooks.js";
 import { drainTasks } from "../helpers/drain.js";
 import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "../helpers/github.js";
@@ -43,7 +43,7 @@ describe("the Action's runner client against the real service", () => {
     };
     // The server's PUBLIC_URL is the audience; the client reaches it over loopback through a relay with that name.
     const relayFetch: typeof fetch = (input, init) => fetch(String(input).replace(publicUrl, t.url), init);
-    const client = new InkwellClient({ baseUrl: `${publicUrl}/`, idToken, fetch: relayFetch, backoffMs: 5 });
+    const client = new RunnerClient({ baseUrl: `${publicUrl}/`, idToken, fetch: relayFetch, backoffMs: 5 });
 
     const claimed = await client.claim({ jobId: job.id, runAttempt: 1, workflowRunId: 31 });
     expect(claimed.job.messages.map((m) => m.prompt)).toEqual(["Hello"]);
@@ -59,7 +59,7 @@ describe("the Action's runner client against the real service", () => {
 
     // A flaky edge: two 503s, then the real answer.
     let calls = 0;
-    const flaky = new InkwellClient({
+    const flaky = new RunnerClient({
       baseUrl: publicUrl,
       idToken,
       backoffMs: 5,
@@ -71,7 +71,7 @@ describe("the Action's runner client against the real service", () => {
     const down = createServer((_req, res) => res.destroy());
     await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
     const port = (down.address() as { port: number }).port;
-    const unreachable = new InkwellClient({ baseUrl: `http://127.0.0.1:${port}`, idToken, attempts: 3, backoffMs: 5 });
+    const unreachable = new RunnerClient({ baseUrl: `http://127.0.0.1:${port}`, idToken, attempts: 3, backoffMs: 5 });
     await expect(unreachable.heartbeat({ jobId: job.id, runAttempt: 1 })).rejects.toThrow(/after 3 attempts/);
     down.close();
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dayToIso, epochDay, windowOf, type SaltWindow } from "../../src/app/analytics/days.js";
+import type { SaltWindow } from "../../src/shared/admin-schemas.js";
+import { dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { bruteForceViews, bruteForceVisitors, generateTraffic, random, type GeneratedHit } from "../helpers/traffic.js";
 

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { dispatchTask } from "../../src/app/dispatch/dispatch-task.js";
 import { TaskWorker } from "../../src/app/tasks/task-worker.js";
 import type { DispatchOutcome, DispatchRequest, Dispatcher } from "../../src/app/dispatch/dispatcher.js";
-import { applyTrigger, createJob, listJobEvents } from "../../src/app/domain/jobs.js";
+import { applyTrigger, createJob } from "../../src/app/domain/jobs/commands.js";
+import { listJobEvents } from "../../src/app/domain/jobs/queries.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 
 /** Answers from a script of outcomes (the last one repeats) and records every request. */
@@ -114,7 +115,7 @@ describe("dispatch after commit", () => {
     const { projectId } = await t.newProject("acme/crashed");
     // Committed but never kicked: as if the process died right after the 201.
     const { job } = await t.store.db.transaction((tx) => createJob(tx, { projectId, prompt: "survive", idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
-    const worker = new TaskWorker(t.store.db, { dispatch: dispatchTask(t.store.db, dispatcher) }, pino({ level: "silent" }), fast);
+    const worker = new TaskWorker(t.store.db, [dispatchTask(t.store.db, dispatcher)], pino({ level: "silent" }), fast);
     await worker.start();
     await worker.idle();
     await worker.stop();
@@ -128,14 +129,14 @@ describe("dispatch after commit", () => {
     await t.store.db.query(`UPDATE tasks SET claimed_until = now() + interval '1 hour' WHERE dedupe_key = $1`, [`dispatch:${job.id}:1`]);
 
     const shared = new ScriptedDispatcher([{ ok: true }]);
-    const sharedWorker = new TaskWorker(t.store.db, { dispatch: dispatchTask(t.store.db, shared) }, pino({ level: "silent" }), { ...fast, exclusiveStore: false });
+    const sharedWorker = new TaskWorker(t.store.db, [dispatchTask(t.store.db, shared)], pino({ level: "silent" }), { ...fast, exclusiveStore: false });
     await sharedWorker.start();
     await sharedWorker.idle();
     await sharedWorker.stop();
     expect(shared.requests.map((r) => r.jobId)).not.toContain(job.id);
 
     const exclusive = new ScriptedDispatcher([{ ok: true }]);
-    const exclusiveWorker = new TaskWorker(t.store.db, { dispatch: dispatchTask(t.store.db, exclusive) }, pino({ level: "silent" }), { ...fast, exclusiveStore: true });
+    const exclusiveWorker = new TaskWorker(t.store.db, [dispatchTask(t.store.db, exclusive)], pino({ level: "silent" }), { ...fast, exclusiveStore: true });
     await exclusiveWorker.start();
     await exclusiveWorker.idle();
     await exclusiveWorker.stop();

@@ -1,6 +1,6 @@
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failStalledJobs } from "../../src/app/domain/watchdog.js";
+import { failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
 import { workflowCheckTask } from "../../src/app/github/workflow-check.js";
 import { installationCreated, installationDeleted, installationRepositories, issueComment, pullRequest, reviewComment, workflowRunCompleted } from "../fixtures/webhooks.js";
 import { drainTasks } from "../helpers/drain.js";

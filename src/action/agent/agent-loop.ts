@@ -1,6 +1,7 @@
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultPart } from "@ai-sdk/provider";
 import { APICallError } from "ai";
 import { z } from "zod";
+import { describeIssues } from "../../shared/zod-issues.js";
 
 export interface AgentCaps {
   /** Model calls in the whole run (all repair rounds included). */
@@ -129,7 +130,7 @@ async function runTool(tools: AgentTools, name: string, rawInput: string): Promi
   const tool = tools[name];
   if (!tool) return `Error: there is no tool named ${name}; use one of ${Object.keys(tools).join(", ")}`;
   const parsed = tool.inputSchema.safeParse(parseJson(rawInput));
-  if (!parsed.success) return `Error: invalid input for ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ")}`;
+  if (!parsed.success) return `Error: invalid input for ${name}: ${describeIssues(parsed.error, "input")}`;
   return tool.execute(parsed.data as never);
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AgentTool, AgentTools } from "./agent-loop.js";
 import type { DocsProject } from "../docs/framework.js";
 import { followPageMove } from "../docs/moves.js";
-import { ToolError, type DocsWorkspace } from "../tools/workspace.js";
+import { ToolError, type DocsWorkspace } from "../sandbox/workspace.js";
 
 const READ_LIMIT_CHARS = 60_000;
 

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { DocsWorkspace } from "../tools/workspace.js";
+import type { DocsWorkspace } from "../sandbox/workspace.js";
 import type { DocsProject } from "./framework.js";
 
 /**

@@ -60,7 +60,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   }
   out.push("", "### Instructions", "");
   for (const message of input.messages) {
-    const who = message.source === "comment" && message.author ? `@${message.author} in a comment` : "via the API";
+    const who = messageOrigin(message);
     const text = message.prompt.length > 2_000 ? `${message.prompt.slice(0, 2_000)}…` : message.prompt;
     out.push(`${message.seq}. ${who}:`, ...text.split("\n").map((line) => `   > ${line}`));
   }
@@ -73,4 +73,11 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   out.push("", "---", `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [workflow run](${input.workflowRunUrl})` : ""}. Comment on this PR to ask for changes.`);
   const body = out.join("\n");
   return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;
+}
+
+/** Who sent a message, as the PR body says it. */
+function messageOrigin(message: Pick<JobMessage, "source" | "author">): string {
+  if (message.source === "comment" && message.author) return `@${message.author} in a comment`;
+  if (message.source === "dashboard") return message.author ? `@${message.author} on the dashboard` : "on the dashboard";
+  return "via the API";
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ChangedFile } from "../git.js";
 import { navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
 import { analyzePage, type PageAnalysis } from "./page.js";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 export interface GateResult {
   passed: boolean;
@@ -121,7 +122,7 @@ function resolveLink(from: string, url: string, ctx: LinkContext): { file: strin
   } else {
     base = path.posix.join(path.posix.dirname(from), target);
   }
-  base = base.replace(/\/+$/, "").replace(/\.html$/, "");
+  base = withoutTrailingSlashes(base).replace(/\.html$/, "");
   const candidates = [base, ...project.pageExtensions.map((ext) => `${base}${ext}`), ...project.pageExtensions.map((ext) => `${base}/index${ext}`), `${base}/README.md`];
   const file = candidates.find((candidate) => ctx.exists(candidate) && statSync(path.join(ctx.repoRoot, candidate)).isFile()) ?? null;
   return { file, anchor };
@@ -161,7 +162,7 @@ async function linksIntoRemovedPages(removed: string[], alreadyChecked: Set<stri
 }
 
 function pointsAt(from: string, url: string, removed: string, project: DocsProject): boolean {
-  const target = (url.split("#")[0] ?? "").replace(/\/+$/, "");
+  const target = withoutTrailingSlashes(url.split("#")[0] ?? "");
   const gone = removed.replace(/\.mdx?$/, "");
   const base = target.startsWith("/") ? path.posix.join(path.posix.dirname(project.navigationFiles[0] ?? project.docsDir), target) : path.posix.join(path.posix.dirname(from), target);
   return base.replace(/\.mdx?$/, "") === gone;

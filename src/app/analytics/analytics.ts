@@ -3,7 +3,7 @@ import type { Visitors } from "../../shared/api-schemas.js";
 import type { Views } from "../../shared/analytics-schemas.js";
 import { notFound } from "../domain/errors.js";
 import type { Db } from "../store/db.js";
-import type { SaltWindow } from "./days.js";
+import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
 import { aiCategoryViews, dailyVisitors, viewsReport, visitorsReport, type DayRange, type Page, type ReportOrder } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";

@@ -1,11 +1,11 @@
+import type { SaltWindow } from "../../shared/admin-schemas.js";
+
 /**
  * Analytics counts whole UTC days. A day is stored as its epoch-day number (days since
  * 1970-01-01 UTC): an integer compares, indexes and subtracts without any time-zone surprise.
  */
 export const DAY_MS = 86_400_000;
 
-export type SaltWindow = "day" | "week" | "month";
-export const SALT_WINDOWS: readonly SaltWindow[] = ["day", "week", "month"];
 
 export const epochDay = (ms: number): number => Math.floor(ms / DAY_MS);
 

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../store/db.js";
 import { classifyHit } from "./classify.js";
-import { DAY_MS, epochDay, windowOf, type SaltWindow } from "./days.js";
+import type { SaltWindow } from "../../shared/admin-schemas.js";
+import { DAY_MS, epochDay, windowOf } from "./days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { normalizePagePath } from "./page-path.js";

@@ -1,4 +1,5 @@
 import { MAX_PATH_LENGTH } from "../../shared/analytics-schemas.js";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 /**
  * The page a hit counts for: the URL path without query string or fragment, and without a trailing
@@ -17,7 +18,7 @@ export function normalizePagePath(raw: string): string | null {
   const end = path.search(/[?#]/);
   if (end >= 0) path = path.slice(0, end);
   if (!path.startsWith("/") || hasControlOrSpace(path)) return null;
-  if (path.length > 1) path = path.replace(/\/+$/, "") || "/";
+  if (path.length > 1) path = withoutTrailingSlashes(path) || "/";
   return path.length <= MAX_PATH_LENGTH ? path : null;
 }
 

@@ -40,7 +40,7 @@ function orderSql(order: ReportOrder): string {
 const counts = (row: Omit<CountRow, "path"> | undefined) => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), total: Number(row?.total ?? 0) });
 
 /**
- * Distinct visitors per page over whole UTC days (DESIGN §2), from the counters of reach.ts: for
+ * Distinct visitors per page over whole UTC days (docs/architecture.md, "Analytics"), from the counters of reach.ts: for
  * each salt window overlapping the range, first visits on the range's days, plus — when the range
  * starts after the window does — returns on those days whose previous visit is before the range.
  * A range covering a whole window reads that window's own distinct counts (one row per page).

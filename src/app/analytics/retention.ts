@@ -14,7 +14,7 @@ export interface Pruned {
 }
 
 /**
- * Deletes what DESIGN §5 and the operator's settings say must go: salt secrets past their
+ * Deletes what the privacy rules (docs/architecture.md, "Analytics") and the operator's settings say must go: salt secrets past their
  * deletion time, with the per-visitor day masks of their windows (no later view can carry those
  * visitor ids, so the masks would never change again; the counters derived from them stay);
  * raw events past their retention; idempotency ids older than the backfill horizon (hits that old

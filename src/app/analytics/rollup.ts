@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
-import { NO_PREVIOUS_DAY, reachDeltas, type Series } from "./reach.js";
 import { recordset } from "./recordset.js";
-import { CLASS_CODE } from "./traffic-class.js";
-
+import { chunkMasks, planRollup, type ChunkView, type RollupPlan } from "./rollup-plan.js";
+import { CATEGORY_VIEWS, DAILY_VIEWS, FIRST_VISITS, readStoredMasks, RETURNS, upsertRows, VISITOR_MASKS, WINDOW_REACH } from "./rollup-tables.js";
+import type { ClassCode } from "./traffic-class.js";
 
 export interface RollupOptions {
   /** Inbox rows per transaction: bigger chunks dedupe more and pay per-statement costs less often. */
@@ -20,25 +20,9 @@ interface InboxRow {
   window_end: number;
   path: string;
   visitor: string;
-  class: number;
+  class: ClassCode;
   category: string | null;
 }
-
-interface MaskEntry {
-  projectId: string;
-  windowStart: number;
-  pathId: number;
-  visitor: string;
-  human: number;
-  ai: number;
-}
-
-type Counts = [human: number, ai: number, total: number];
-/** Indexed by class code. */
-type ViewCounts = [human: number, ai: number, bot: number];
-const SERIES_INDEX: Record<Series, number> = { human: 0, ai: 1, total: 2 };
-/** Path id 0 stands for the whole site (the totals row). */
-const SITE = 0;
 
 /**
  * Moves inbox rows into the aggregates, one transaction per chunk: views per day and page, AI
@@ -133,11 +117,20 @@ export class AnalyticsRollup {
         [this.options.chunkSize],
       );
       if (rows.length === 0) return 0;
-      const pathIds = await this.#resolvePathIds(tx, rows, learned);
+      const pathId = await this.#resolvePathIds(tx, rows, learned);
       await recordWindows(tx, rows);
-      if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows, pathIds);
-      await addViews(tx, rows, pathIds);
-      await addReach(tx, rows, pathIds);
+      if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows, pathId);
+      const views = rows.map((row): ChunkView => ({
+        projectId: row.project_id,
+        day: row.day,
+        windowStart: row.window_start,
+        pathId: pathId(row),
+        visitor: row.visitor,
+        trafficClass: row.class,
+        category: row.category,
+      }));
+      const masks = chunkMasks(views);
+      await writePlan(tx, planRollup(views, await readStoredMasks(tx, masks), masks));
       return rows.length;
     }));
     for (const [key, id] of learned) this.#pathIds.set(key, id);
@@ -183,144 +176,12 @@ async function keepRawEvents(tx: Queryable, rows: InboxRow[], pathId: (row: Inbo
   );
 }
 
-async function addViews(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
-  const views = new Map<string, { projectId: string; day: number; pathId: number; counts: ViewCounts }>();
-  const categories = new Map<string, { projectId: string; day: number; category: string; views: number }>();
-  for (const row of rows) {
-    const id = pathId(row);
-    const entry = upsertCounter(views, `${row.project_id}\n${row.day}\n${id}`, () => ({ projectId: row.project_id, day: row.day, pathId: id, counts: [0, 0, 0] as ViewCounts }));
-    entry.counts[row.class] = (entry.counts[row.class] ?? 0) + 1;
-    const category = row.class === CLASS_CODE.ai ? row.category : null;
-    if (category) upsertCounter(categories, `${row.project_id}\n${row.day}\n${category}`, () => ({ projectId: row.project_id, day: row.day, category, views: 0 })).views++;
-  }
-  const v = [...views.values()];
-  await tx.query(
-    `INSERT INTO analytics_daily_views AS t (project_id, day, path_id, human, ai, bot)
-     SELECT r.p, r.d, r.pa, r.h, r.a, r.b FROM json_to_recordset($1::json) AS r (p text, d int, pa int, h bigint, a bigint, b bigint)
-     ON CONFLICT (project_id, day, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, bot = t.bot + excluded.bot`,
-    [recordset(v.map((e) => ({ p: e.projectId, d: e.day, pa: e.pathId, h: e.counts[0], a: e.counts[1], b: e.counts[2] })))],
-  );
-  if (categories.size === 0) return;
-  const c = [...categories.values()];
-  await tx.query(
-    `INSERT INTO analytics_daily_categories AS t (project_id, day, class, category, views)
-     SELECT r.p, r.d, ${CLASS_CODE.ai}, r.cat, r.n FROM json_to_recordset($1::json) AS r (p text, d int, cat text, n bigint)
-     ON CONFLICT (project_id, day, class, category) DO UPDATE SET views = t.views + excluded.views`,
-    [recordset(c.map((e) => ({ p: e.projectId, d: e.day, cat: e.category, n: e.views })))],
-  );
-}
-
-/** Folds the chunk's visits into the per-visitor day masks and the counters they imply. */
-async function addReach(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
-  const added = new Map<string, MaskEntry>();
-  const note = (row: InboxRow, id: number) => {
-    const entry = upsertCounter(added, `${row.project_id}\n${row.window_start}\n${id}\n${row.visitor}`, () => ({
-      projectId: row.project_id,
-      windowStart: row.window_start,
-      pathId: id,
-      visitor: row.visitor,
-      human: 0,
-      ai: 0,
-    }));
-    const bit = 1 << (row.day - row.window_start);
-    if (row.class === CLASS_CODE.human) entry.human |= bit;
-    else entry.ai |= bit;
-  };
-  for (const row of rows) {
-    if (row.class === CLASS_CODE.bot) continue;
-    note(row, pathId(row));
-    note(row, SITE);
-  }
-  if (added.size === 0) return;
-  const entries = [...added.values()];
-  const before = new Map<string, { human: number; ai: number }>();
-  const existing = await tx.query<{ project_id: string; window_start: number; path_id: number; visitor: string; human: number; ai: number }>(
-    `SELECT d.project_id, d.window_start, d.path_id, d.visitor::text AS visitor, d.human, d.ai
-     FROM json_to_recordset($1::json) AS k (p text, ws int, pa int, v bigint)
-     JOIN analytics_visitor_days d ON d.project_id = k.p AND d.window_start = k.ws AND d.path_id = k.pa AND d.visitor = k.v`,
-    [recordset(entries.map((e) => ({ p: e.projectId, ws: e.windowStart, pa: e.pathId, v: e.visitor })))],
-  );
-  for (const row of existing) before.set(`${row.project_id}\n${row.window_start}\n${row.path_id}\n${row.visitor}`, row);
-
-  const changed: MaskEntry[] = [];
-  const wholeWindow = new Map<string, { projectId: string; windowStart: number; pathId: number; counts: Counts }>();
-  const firsts = new Map<string, { projectId: string; windowStart: number; day: number; pathId: number; counts: Counts }>();
-  const returns = new Map<string, { projectId: string; windowStart: number; day: number; prev: number; pathId: number; counts: Counts }>();
-  for (const [key, entry] of added) {
-    const old = before.get(key) ?? { human: 0, ai: 0 };
-    const next = { ...entry, human: old.human | entry.human, ai: old.ai | entry.ai };
-    if (next.human === old.human && next.ai === old.ai) continue;
-    changed.push(next);
-    const newcomer: Counts = [old.human === 0 && next.human !== 0 ? 1 : 0, old.ai === 0 && next.ai !== 0 ? 1 : 0, (old.human | old.ai) === 0 ? 1 : 0];
-    if (newcomer.some((n) => n !== 0)) {
-      const counter = upsertCounter(wholeWindow, `${entry.projectId}\n${entry.windowStart}\n${entry.pathId}`, () => ({
-        projectId: entry.projectId,
-        windowStart: entry.windowStart,
-        pathId: entry.pathId,
-        counts: [0, 0, 0] as Counts,
-      }));
-      newcomer.forEach((n, i) => (counter.counts[i] = (counter.counts[i] ?? 0) + n));
-    }
-    reachDeltas({ human: [old.human, next.human], ai: [old.ai, next.ai] }, (series, day, prev, delta) => {
-      const counter =
-        prev === NO_PREVIOUS_DAY
-          ? upsertCounter(firsts, `${entry.projectId}\n${entry.windowStart}\n${day}\n${entry.pathId}`, () => ({
-              projectId: entry.projectId,
-              windowStart: entry.windowStart,
-              day,
-              pathId: entry.pathId,
-              counts: [0, 0, 0] as Counts,
-            }))
-          : upsertCounter(returns, `${entry.projectId}\n${entry.windowStart}\n${day}\n${prev}\n${entry.pathId}`, () => ({
-              projectId: entry.projectId,
-              windowStart: entry.windowStart,
-              day,
-              prev,
-              pathId: entry.pathId,
-              counts: [0, 0, 0] as Counts,
-            }));
-      const i = SERIES_INDEX[series];
-      counter.counts[i] = (counter.counts[i] ?? 0) + delta;
-    });
-  }
-  if (changed.length === 0) return;
-  await tx.query(
-    `INSERT INTO analytics_visitor_days (project_id, window_start, path_id, visitor, human, ai)
-     SELECT r.p, r.ws, r.pa, r.v, r.h, r.a FROM json_to_recordset($1::json) AS r (p text, ws int, pa int, v bigint, h int, a int)
-     ON CONFLICT (project_id, window_start, path_id, visitor) DO UPDATE SET human = excluded.human, ai = excluded.ai`,
-    [recordset(changed.map((e) => ({ p: e.projectId, ws: e.windowStart, pa: e.pathId, v: e.visitor, h: e.human, a: e.ai })))],
-  );
-  const w = [...wholeWindow.values()];
-  if (w.length > 0) {
-    await tx.query(
-      `INSERT INTO analytics_window_reach AS t (project_id, window_start, path_id, human, ai, total)
-       SELECT r.p, r.ws, r.pa, r.h, r.a, r.t FROM json_to_recordset($1::json) AS r (p text, ws int, pa int, h int, a int, t int)
-       ON CONFLICT (project_id, window_start, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
-      [recordset(w.map((c) => ({ p: c.projectId, ws: c.windowStart, pa: c.pathId, h: c.counts[0], a: c.counts[1], t: c.counts[2] })))],
-    );
-  }
-  const f = [...firsts.values()].filter((c) => c.counts.some((n) => n !== 0));
-  if (f.length > 0) {
-    await tx.query(
-      `INSERT INTO analytics_first_visits AS t (project_id, window_start, day, path_id, human, ai, total)
-       SELECT r.p, r.ws, r.d, r.pa, r.h, r.a, r.t FROM json_to_recordset($1::json) AS r (p text, ws int, d int, pa int, h int, a int, t int)
-       ON CONFLICT (project_id, window_start, day, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
-      [recordset(f.map((c) => ({ p: c.projectId, ws: c.windowStart, d: c.day, pa: c.pathId, h: c.counts[0], a: c.counts[1], t: c.counts[2] })))],
-    );
-  }
-  const r = [...returns.values()].filter((c) => c.counts.some((n) => n !== 0));
-  if (r.length > 0) {
-    await tx.query(
-      `INSERT INTO analytics_returns AS t (project_id, window_start, day, prev, path_id, human, ai, total)
-       SELECT r.p, r.ws, r.d, r.pr, r.pa, r.h, r.a, r.t FROM json_to_recordset($1::json) AS r (p text, ws int, d int, pr int, pa int, h int, a int, t int)
-       ON CONFLICT (project_id, window_start, day, prev, path_id) DO UPDATE SET human = t.human + excluded.human, ai = t.ai + excluded.ai, total = t.total + excluded.total`,
-      [recordset(r.map((c) => ({ p: c.projectId, ws: c.windowStart, d: c.day, pr: c.prev, pa: c.pathId, h: c.counts[0], a: c.counts[1], t: c.counts[2] })))],
-    );
-  }
-}
-
-function upsertCounter<T>(map: Map<string, T>, key: string, create: () => T): T {
-  let found = map.get(key);
-  if (!found) map.set(key, (found = create()));
-  return found;
+/** Writes the plan, in the order the rollup always has (views first, then masks, then their counters). */
+async function writePlan(tx: Queryable, plan: RollupPlan): Promise<void> {
+  await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
+  await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
+  await upsertRows(tx, VISITOR_MASKS, plan.maskWrites);
+  await upsertRows(tx, WINDOW_REACH, plan.windowReach);
+  await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
+  await upsertRows(tx, RETURNS, plan.returns);
 }

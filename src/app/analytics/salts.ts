@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Queryable } from "../store/db.js";
 import { DAY_MS, type DayWindow } from "./days.js";
 
-/** A window's secret outlives the window, and its last use, by this long (DESIGN §5). */
+/** A window's secret outlives the window, and its last use, by this long (docs/architecture.md, "Analytics"). */
 export const SALT_GRACE_MS = 48 * 3_600_000;
 /**
  * How long a secret is used from memory before the store is asked again. Every ask pushes the

@@ -22,7 +22,7 @@ export function normalizeIp(raw: string): string | null {
 }
 
 /**
- * DESIGN §5 visitor id: HMAC-SHA256 under the salt window's secret of the normalized IP and the
+ * The visitor id (docs/architecture.md, "Analytics"): HMAC-SHA256 under the salt window's secret of the normalized IP and the
  * User-Agent, truncated to 64 bits (a signed bigint column; collisions among a million visitors
  * of one window have a chance of about 3 in 100 million). Returned as a decimal string.
  */

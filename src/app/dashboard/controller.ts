@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { asHttpError } from "../http/error-reply.js";
 import { HttpError } from "../http/http-error.js";
-import { isWellFormedId } from "../domain/ids.js";
+import { wellFormedIdOf } from "../domain/ids.js";
 import type { Handler, Reply, RequestContext } from "../http/router.js";
 import type { Services } from "../http/services.js";
 import { DashboardAccess, type ProjectAccess } from "./access.js";
@@ -19,6 +19,9 @@ export interface DashboardRequest {
   origin: string;
   session: Session | null;
 }
+
+/** What `page` and `action` handlers get: a request with someone signed in. */
+export type SignedInRequest = DashboardRequest & { session: Session };
 
 /**
  * The dashboard's request plumbing: who is signed in, which project they may see, CSRF checks on
@@ -42,7 +45,7 @@ export class DashboardController {
   }
 
   /** A GET page for signed-in users; anonymous visitors are sent to sign in and brought back. */
-  page(handler: (r: DashboardRequest & { session: Session }) => Promise<Reply>): Handler {
+  page(handler: (r: SignedInRequest) => Promise<Reply>): Handler {
     return this.#guard(async (r) => {
       if (!r.session) return redirect(`/dashboard/sign-in?next=${encodeURIComponent(r.ctx.url.pathname + r.ctx.url.search)}`);
       return handler({ ...r, session: r.session });
@@ -50,7 +53,7 @@ export class DashboardController {
   }
 
   /** A form post: same-origin, signed in, carrying the session's CSRF token. */
-  action(handler: (r: DashboardRequest & { session: Session }, form: Record<string, string>) => Promise<Reply>): Handler {
+  action(handler: (r: SignedInRequest, form: Record<string, string>) => Promise<Reply>): Handler {
     return this.#guard(async (r) => {
       requireSameOrigin(r.ctx.req, r.origin);
       if (!r.session) throw new HttpError(401, "Your session has ended; sign in again.");
@@ -70,9 +73,7 @@ export class DashboardController {
    * action requires: write to start jobs and send follow-ups, admin to manage keys (403 saying so).
    */
   async project(r: { ctx: RequestContext; session: Session }, need?: "write" | "admin"): Promise<{ project: Project; access: ProjectAccess }> {
-    const id = r.ctx.params.projectId ?? "";
-    if (!isWellFormedId(id)) throw new HttpError(404, "Project not found");
-    const found = await this.access.project(r.session.user, id);
+    const found = await this.access.project(r.session.user, wellFormedIdOf(r.ctx.params.projectId, "Project"));
     const { access, project } = found;
     if (need === "admin" && !access.canAdmin) {
       throw new HttpError(403, `Creating and revoking keys needs admin permission on ${project.repoFullName}; yours is ${access.role}.`);

@@ -28,3 +28,6 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
 
 /** Cookie names: the `__Host-` prefix (host-only, Secure, Path=/) whenever the page is served over HTTPS. */
 export const cookieName = (base: string, secure: boolean) => (secure ? `__Host-${base}` : base);
+
+/** A Set-Cookie value that deletes the cookie `base` (under the name it has on this scheme). */
+export const clearCookie = (base: string, secure: boolean) => serializeCookie(cookieName(base, secure), "", { secure, maxAge: 0 });

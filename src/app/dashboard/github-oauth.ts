@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import { HttpError } from "../http/http-error.js";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 const tokenResponseSchema = z.union([
   z.object({ access_token: z.string().min(1) }),
@@ -56,7 +57,7 @@ export class GitHubOAuth {
   }
 
   #api(path: string): URL {
-    return new URL(this.urls.api.replace(/\/+$/, "") + path);
+    return new URL(withoutTrailingSlashes(this.urls.api) + path);
   }
 
   async #json(url: URL, init: RequestInit): Promise<unknown> {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { BlockList } from "node:net";
-import type { z } from "zod";
+import { z } from "zod";
+import { describeIssues } from "../../shared/zod-issues.js";
 import { safeEqualSecret } from "../domain/api-keys.js";
 import { HttpError } from "../http/http-error.js";
 import { readBody } from "../http/body.js";
@@ -101,8 +102,11 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
 export function parseFields<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new HttpError(400, result.error.issues.map((issue) => `${issue.path.join(".") || "form"}: ${issue.message}`).join("; "));
+  throw new HttpError(400, describeIssues(result.error, "form"));
 }
+
+/** A table's paging offset in a query string (`?offset=50`). */
+export const offsetField = z.coerce.number().int().min(0).max(10_000_000).default(0);
 
 /** A path inside the dashboard to return to after signing in; anything else becomes the dashboard's home. */
 export function safeNext(next: string | null | undefined): string {

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { applyTrigger, recordEvent } from "../domain/jobs.js";
+import { applyTrigger, recordDispatched } from "../domain/jobs/commands.js";
+import { DISPATCH_TASK, type DispatchTaskPayload } from "../domain/jobs/job-tasks.js";
+import { jobForDispatch } from "../domain/jobs/queries.js";
 import type { Queryable } from "../store/db.js";
-import { queryOne } from "../store/db.js";
-import type { TaskHandler, TaskOutcome } from "../tasks/task-worker.js";
+import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import type { Dispatcher } from "./dispatcher.js";
-import type { DispatchTaskPayload } from "../domain/jobs.js";
 
 const payloadSchema = z.object({ jobId: z.string(), runAttempt: z.int() }) satisfies z.ZodType<DispatchTaskPayload>;
 
@@ -13,34 +13,28 @@ export function dispatchTask(
   db: Queryable,
   dispatcher: Dispatcher,
   /** Runs in the transaction that records a successful dispatch (e.g. to queue a follow-up check). */
-  afterDispatch?: (tx: Queryable, dispatched: { jobId: string; runAttempt: number }) => Promise<void>,
-): TaskHandler {
-  return {
-    async run(payload): Promise<TaskOutcome> {
-      const { jobId, runAttempt } = payloadSchema.parse(payload);
-      const job = await queryOne<{ status: string; run_attempt: number; repo_full_name: string; installation_id: string | number | null; installation_suspended: boolean }>(
-        db,
-        `SELECT j.status, j.run_attempt, p.repo_full_name, p.installation_id, p.installation_suspended
-         FROM jobs j JOIN projects p ON p.id = j.project_id WHERE j.id = $1`,
-        [jobId],
-      );
-      if (!job || job.status !== "active" || job.run_attempt !== runAttempt) return { skipped: "the job moved on" };
+  afterDispatch?: (tx: Queryable, dispatched: DispatchTaskPayload) => Promise<void>,
+): TaskDefinition {
+  return defineTask({
+    kind: DISPATCH_TASK,
+    payload: payloadSchema,
+    async run({ jobId, runAttempt }) {
+      const job = await jobForDispatch(db, jobId, runAttempt);
+      if (!job) return { skipped: "the job moved on" };
       return dispatcher.dispatch({
         jobId,
         runAttempt,
-        repoFullName: job.repo_full_name,
-        installationId: job.installation_id === null ? null : Number(job.installation_id),
-        installationSuspended: job.installation_suspended,
+        repoFullName: job.repoFullName,
+        installationId: job.installationId,
+        installationSuspended: job.installationSuspended,
       });
     },
-    async onDone(tx, payload) {
-      const { jobId, runAttempt } = payloadSchema.parse(payload);
-      await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", `run attempt ${runAttempt}`);
+    async onDone(tx, { jobId, runAttempt }) {
+      await recordDispatched(tx, jobId, runAttempt);
       await afterDispatch?.(tx, { jobId, runAttempt });
     },
-    async onGiveUp(tx, payload, error) {
-      const { jobId, runAttempt } = payloadSchema.parse(payload);
+    async onGiveUp(tx, { jobId, runAttempt }, error) {
       await applyTrigger(tx, { jobId, trigger: "run_failed", cause: "dispatcher", error, runAttempt });
     },
-  };
+  });
 }

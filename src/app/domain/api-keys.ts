@@ -89,7 +89,7 @@ export class ApiKeyVerifier {
     private readonly exclusiveStore: boolean,
   ) {}
 
-  /** The project a bearer key belongs to; 401 for a missing, malformed, unknown or revoked key. */
+  /** The project a bearer key belongs to; refuses a missing, malformed, unknown or revoked key (UnauthenticatedError). */
   async projectFor(authorization: string | undefined): Promise<KeyIdentity> {
     const key = bearerToken(authorization);
     if (!key || !KEY_FORMAT.test(key)) throw unauthorized();

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { notFound } from "./errors.js";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -19,4 +20,10 @@ const ID_PATTERN = /^[a-z0-9]{1,64}$/;
 
 export function isWellFormedId(value: string): boolean {
   return ID_PATTERN.test(value);
+}
+
+/** An id from a URL, when it could name something; anything else names nothing (NotFoundError, like an unknown id). */
+export function wellFormedIdOf(value: string | undefined, what: string): string {
+  if (value === undefined || !isWellFormedId(value)) throw notFound(what);
+  return value;
 }

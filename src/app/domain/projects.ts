@@ -2,7 +2,8 @@ import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
 import { ConflictError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
-import type { SaltWindow } from "../analytics/days.js";
+import type { SaltWindow } from "../../shared/admin-schemas.js";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 export interface Project {
   id: string;
@@ -134,8 +135,8 @@ export async function listProjects(db: Queryable): Promise<Project[]> {
  * repository URL on the configured GitHub host and its `owner/repo`.
  */
 export function parseRepository(input: string, githubServerUrl: string): { repoFullName: string; repository: string } | null {
-  const trimmed = input.trim().replace(/\.git$/, "").replace(/\/+$/, "");
-  const server = githubServerUrl.replace(/\/+$/, "");
+  const trimmed = withoutTrailingSlashes(input.trim().replace(/\.git$/, ""));
+  const server = withoutTrailingSlashes(githubServerUrl);
   let path = trimmed;
   if (/^https?:\/\//i.test(trimmed)) {
     let url: URL;

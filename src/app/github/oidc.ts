@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import { UnauthenticatedError, UpstreamError } from "../domain/errors.js";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
-export const GITHUB_ACTIONS_ISSUER = "https://token.actions.githubusercontent.com";
 
 export interface RunnerIdentity {
   /** owner/repo, as GitHub spells it. */
@@ -63,7 +63,7 @@ export class OidcVerifier {
   }
 
   async #discover(): Promise<Jwks> {
-    const url = `${this.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+    const url = `${withoutTrailingSlashes(this.issuer)}/.well-known/openid-configuration`;
     let jwksUri: unknown;
     try {
       const response = await this.fetchImpl(url, { signal: AbortSignal.timeout(10_000) });

@@ -8,24 +8,27 @@ const repo = z.object({ id: z.number(), full_name: z.string() });
 const installation = z.object({ id: z.number() });
 const user = z.object({ login: z.string(), type: z.string() });
 
-export type QueuedEvent =
-  | { type: "installation_linked"; installationId: number; repositories: { fullName: string; id: number }[] }
-  | { type: "installation_unlinked"; installationId: number; repositories: string[] | null }
-  | { type: "installation_suspended"; installationId: number; suspended: boolean }
-  | { type: "pr_opened"; repo: string; number: number; url: string; headRef: string }
-  | { type: "pr_closed"; repo: string; number: number; headRef: string; merged: boolean }
-  | {
-      type: "comment";
-      repo: string;
-      installationId: number;
-      prNumber: number;
-      commentId: number;
-      kind: "issue" | "review";
-      body: string;
-      author: { login: string; type: string };
-      viaApp: boolean;
-    }
-  | { type: "workflow_run_completed"; repo: string; runId: number; conclusion: string | null; url: string; title: string };
+/** What a delivery means, as queued for the `github_event` task (the worker parses it back with this schema). */
+export const queuedEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("installation_linked"), installationId: z.number(), repositories: z.array(z.object({ fullName: z.string(), id: z.number() })) }),
+  z.object({ type: z.literal("installation_unlinked"), installationId: z.number(), repositories: z.array(z.string()).nullable() }),
+  z.object({ type: z.literal("installation_suspended"), installationId: z.number(), suspended: z.boolean() }),
+  z.object({ type: z.literal("pr_opened"), repo: z.string(), number: z.number(), url: z.string(), headRef: z.string() }),
+  z.object({ type: z.literal("pr_closed"), repo: z.string(), number: z.number(), headRef: z.string(), merged: z.boolean() }),
+  z.object({
+    type: z.literal("comment"),
+    repo: z.string(),
+    installationId: z.number(),
+    prNumber: z.number(),
+    commentId: z.number(),
+    kind: z.enum(["issue", "review"]),
+    body: z.string(),
+    author: z.object({ login: z.string(), type: z.string() }),
+    viaApp: z.boolean(),
+  }),
+  z.object({ type: z.literal("workflow_run_completed"), repo: z.string(), runId: z.number(), conclusion: z.string().nullable(), url: z.string(), title: z.string() }),
+]);
+export type QueuedEvent = z.infer<typeof queuedEventSchema>;
 
 const installationEvent = z.object({
   action: z.string(),

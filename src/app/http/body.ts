@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
+import { fieldIssues } from "../../shared/zod-issues.js";
 import { HttpError } from "./http-error.js";
 
 /**
@@ -40,10 +41,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join(".") : where;
-    return { message: `${field}: ${issue.message}`, field };
-  });
+  const details = fieldIssues(result.error, where).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
   throw new HttpError(400, `Invalid ${where === "body" ? "request body" : "query parameters"}: ${details.map((d) => d.message).join("; ")}`, details);
 }
 

@@ -305,4 +305,14 @@ CREATE TABLE dashboard_sessions (
 CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
 `,
   },
+  {
+    version: 6,
+    name: "messages from the dashboard are recorded as such (they count against the rate limit like the API's)",
+    sql: `
+ALTER TABLE job_messages DROP CONSTRAINT job_messages_source_check;
+ALTER TABLE job_messages ADD CONSTRAINT job_messages_source_check CHECK (source IN ('api', 'dashboard', 'comment'));
+DROP INDEX job_messages_rate_window;
+CREATE INDEX job_messages_rate_window ON job_messages (project_id, created_at) WHERE source <> 'comment';
+`,
+  },
 ];

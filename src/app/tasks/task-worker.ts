@@ -1,20 +1,6 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
-
-export type TaskOutcome =
-  | { ok: true }
-  /** `retryable` failures run again with backoff until `maxTries`; then, or at once otherwise, the task is given up. */
-  | { ok: false; retryable: boolean; error: string }
-  /** Nothing to do any more (the world moved on). */
-  | { skipped: string };
-
-export interface TaskHandler {
-  run(payload: unknown, attempt: number): Promise<TaskOutcome>;
-  /** Runs in the transaction that marks the task done. */
-  onDone?(tx: Queryable, payload: unknown): Promise<void>;
-  /** Runs in the transaction that marks the task failed for good. */
-  onGiveUp?(tx: Queryable, payload: unknown, error: string): Promise<void>;
-}
+import type { TaskDefinition, TaskOutcome } from "./task-definition.js";
 
 export interface TaskWorkerOptions {
   maxTries?: number;
@@ -53,13 +39,15 @@ export class TaskWorker {
   #timer: NodeJS.Timeout | null = null;
   #stopped = true;
   #lastPrune = 0;
+  readonly #definitions: ReadonlyMap<string, TaskDefinition>;
 
   constructor(
     private readonly db: Db,
-    private readonly handlers: Record<string, TaskHandler>,
+    tasks: readonly TaskDefinition[],
     private readonly log: Logger,
     options: TaskWorkerOptions = {},
   ) {
+    this.#definitions = new Map(tasks.map((task) => [task.kind, task]));
     this.#options = {
       maxTries: 6,
       backoffBaseMs: 2_000,
@@ -150,13 +138,17 @@ export class TaskWorker {
 
   async #execute(task: TaskRow): Promise<void> {
     const log = this.log.child({ taskId: String(task.id), kind: task.kind, attempt: task.tries });
-    const handler = this.handlers[task.kind];
-    const payload: unknown = JSON.parse(task.payload);
+    const handler = this.#definitions.get(task.kind);
+    const parsed = handler?.payload.safeParse(JSON.parse(task.payload));
+    // A payload that does not parse is given up at once: no handler sees it, not even onGiveUp.
+    const payload = parsed?.success ? parsed.data : undefined;
     let outcome: TaskOutcome;
-    if (!handler) {
+    if (!handler || !parsed) {
       outcome = { ok: false, retryable: false, error: `no handler for task kind ${task.kind}` };
+    } else if (!parsed.success) {
+      outcome = { ok: false, retryable: false, error: `the payload of this ${task.kind} task is not one it can run: ${parsed.error.message}` };
     } else {
-      outcome = await handler.run(payload, task.tries).catch((error: unknown) => ({
+      outcome = await handler.run(parsed.data, task.tries).catch((error: unknown) => ({
         ok: false as const,
         retryable: true,
         error: error instanceof Error ? error.message : String(error),
@@ -169,7 +161,7 @@ export class TaskWorker {
       } else if (outcome.ok) {
         await this.db.transaction(async (tx) => {
           await this.#finish(task, "done", null, tx);
-          await handler?.onDone?.(tx, payload);
+          if (payload !== undefined) await handler?.onDone?.(tx, payload);
         });
         log.debug("task done");
       } else if (outcome.retryable && task.tries < this.#options.maxTries) {
@@ -182,7 +174,7 @@ export class TaskWorker {
       } else {
         await this.db.transaction(async (tx) => {
           await this.#finish(task, "failed", outcome.error, tx);
-          await handler?.onGiveUp?.(tx, payload, outcome.error);
+          if (payload !== undefined) await handler?.onGiveUp?.(tx, payload, outcome.error);
         });
         log.warn({ reason: outcome.error }, "task failed for good");
       }

@@ -1,5 +1,5 @@
 import type { AgentJob, JobEvent, JobStatus } from "../../../shared/api-schemas.js";
-import type { JobMessage } from "../../domain/jobs.js";
+import type { JobMessage } from "../../domain/jobs/messages.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
 import { html, httpUrl, type SafeHtml } from "../html.js";

@@ -1,15 +1,14 @@
 import { createKeySchema, createProjectSchema, updateProjectSchema, type ProjectView } from "../../../shared/admin-schemas.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
-import { notFound } from "../../domain/errors.js";
 import { HttpError } from "../http-error.js";
-import { isWellFormedId } from "../../domain/ids.js";
+import { wellFormedIdOf } from "../../domain/ids.js";
 import { createProject, getProject, listProjects, parseRepository, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
 
-/** Operator API (DESIGN §6), authenticated with the operator token. */
+/** The operator API under /admin, authenticated with the operator token. */
 export function registerAdminRoutes(router: Router, services: Services): void {
   const { db, config, adminToken, verifier, analytics } = services;
 
@@ -27,9 +26,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
   });
   const projectIdOf = (ctx: RequestContext) => {
     requireAdmin(ctx.req, adminToken);
-    const id = ctx.params.id ?? "";
-    if (!isWellFormedId(id)) throw notFound("Project");
-    return id;
+    return wellFormedIdOf(ctx.params.id, "Project");
   };
 
   router.on("POST", "/admin/projects", async (ctx) => {
@@ -86,8 +83,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
 
   router.on("DELETE", "/admin/projects/:id/keys/:keyId", async (ctx) => {
     const projectId = projectIdOf(ctx);
-    const keyId = ctx.params.keyId ?? "";
-    if (!isWellFormedId(keyId)) throw notFound("API key");
+    const keyId = wellFormedIdOf(ctx.params.keyId, "API key");
     const revoked = await revokeApiKey(db, projectId, keyId);
     verifier.forget(revoked.id);
     return { status: 200, body: revoked };

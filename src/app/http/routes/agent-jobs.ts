@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
-import { notFound } from "../../domain/errors.js";
 import { HttpError } from "../http-error.js";
-import { isWellFormedId } from "../../domain/ids.js";
-import { addMessage, createJob, getJob, listJobEvents, listJobs } from "../../domain/jobs.js";
+import { wellFormedIdOf } from "../../domain/ids.js";
+import { addMessage, createJob } from "../../domain/jobs/commands.js";
+import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
@@ -14,17 +14,13 @@ const idempotencyKeySchema = z
   .regex(/^[\x21-\x7e]{1,255}$/, { error: "must be 1..255 visible ASCII characters" })
   .optional();
 
-/** DESIGN §2 agent-job API. Handlers parse and authorize; the domain module does the work. */
+/** The agent-job API. Handlers parse and authorize; the domain module does the work. */
 export function registerAgentJobRoutes(router: Router, services: Services): void {
   const { db, verifier, config, tasks } = services;
   const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
 
   const authorize = (ctx: RequestContext) => authorizedProject(verifier, ctx);
-  const jobIdOf = (ctx: RequestContext) => {
-    const id = ctx.params.id ?? "";
-    if (!isWellFormedId(id)) throw notFound("Job");
-    return id;
-  };
+  const jobIdOf = (ctx: RequestContext) => wellFormedIdOf(ctx.params.id, "Job");
 
   router.on("POST", "/v2/agent/:projectId/job", async (ctx) => {
     const projectId = await authorize(ctx);

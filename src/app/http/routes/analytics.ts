@@ -1,6 +1,6 @@
-import type { z } from "zod";
 import { beaconEventSchema, hitBatchSchema, hitSchema, viewsQuerySchema } from "../../../shared/analytics-schemas.js";
 import { parseUtcDay, visitorsQuerySchema } from "../../../shared/api-schemas.js";
+import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
 import { isoToDay } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
@@ -15,7 +15,7 @@ import type { Services } from "../services.js";
 const MAX_BEACON_BYTES = 4 * 1024;
 const MAX_HITS_BODY_BYTES = 4 * 1024 * 1024;
 
-/** DESIGN §2/§5 analytics: the beacon script and endpoint, the server-side batch, the exports. */
+/** Analytics (docs/architecture.md, "Analytics"): the beacon script and endpoint, the server-side batch, the exports. */
 export function registerAnalyticsRoutes(router: Router, services: Services): void {
   const { analytics, verifier, trustedProxies } = services;
 
@@ -72,7 +72,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     hits.forEach((hit, index) => {
       const parsed = hitSchema.safeParse(hit);
       if (parsed.success) views.push({ index, view: { ...parsed.data, at: parsed.data.timestamp } });
-      else rejected.push({ index, error: describeIssues(parsed.error) });
+      else rejected.push({ index, error: describeIssues(parsed.error, "hit") });
     });
     const result = views.length > 0 ? await analytics.ingest(projectId, views) : { accepted: 0, duplicates: 0, rejected: [] };
     return {
@@ -102,10 +102,6 @@ const pendingHeader = (pending: boolean): Record<string, string> => (pending ? {
 function dayRange(query: { dateFrom?: string | undefined; dateTo?: string | undefined }): DayRange {
   const day = (value: string | undefined) => (value === undefined ? null : isoToDay(parseUtcDay(value) as string));
   return { from: day(query.dateFrom), to: day(query.dateTo) };
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "hit"}: ${issue.message}`).join("; ");
 }
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : (value ?? ""));

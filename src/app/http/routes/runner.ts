@@ -1,11 +1,11 @@
 import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
 import { NotConfiguredError, UpstreamError } from "../../domain/errors.js";
-import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/runs.js";
+import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
 
-/** DESIGN §4: the Action claims a job, sends heartbeats and reports, authenticated by its OIDC token. */
+/** The runner protocol (docs/architecture.md, "Request paths"): the Action claims a job, sends heartbeats and reports, authenticated by its OIDC token. */
 export function registerRunnerRoutes(router: Router, services: Services): void {
   const { db, config, tasks } = services;
   const limits = { timeoutMinutes: config.jobTimeoutMinutes, heartbeatSeconds: config.heartbeatSeconds };

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { parseUtcDay } from "../../shared/api-schemas.js";
+import { dayToIso, isoToDay } from "../analytics/days.js";
+import type { ReportOrder } from "../analytics/reports.js";
+import { HttpError } from "../http/http-error.js";
+import { PRESETS, type AnalyticsRangeView } from "./pages/analytics.js";
+import { offsetField, parseFields } from "./request.js";
+
+export const MAX_RANGE_DAYS = 731;
+const DEFAULT_PRESET = 30;
+
+// The date inputs send days only: a date-time, which parseUtcDay would read as its day, is refused too.
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date (YYYY-MM-DD)" })
+  .refine((d) => parseUtcDay(d) === d, { error: "is not a real date" });
+
+const analyticsQuerySchema = z
+  .object({
+    days: z.enum(PRESETS.map(String) as [string, ...string[]]).optional(),
+    from: isoDay.optional(),
+    to: isoDay.optional(),
+    sort: z.enum(["total", "human", "ai", "path"]).default("total"),
+    dir: z.enum(["asc", "desc"]).default("desc"),
+    offset: offsetField,
+  })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), { error: "give both From and To, or neither", path: ["to"] });
+
+export interface AnalyticsQuery {
+  /** What the page shows and links back to. */
+  range: AnalyticsRangeView;
+  /** The same range in epoch days, `to` exclusive, as the analytics queries take it. */
+  days: { from: number; to: number };
+  order: ReportOrder;
+  offset: number;
+}
+
+/**
+ * The analytics page's query string: a preset (`?days=7`, 30 by default) ending `today`, or
+ * `?from=…&to=…` (whole UTC days, both included, at most MAX_RANGE_DAYS); 400 saying what to fix.
+ */
+export function parseAnalyticsQuery(params: Record<string, string>, today: number): AnalyticsQuery {
+  const q = parseFields(analyticsQuerySchema, params);
+  const preset = q.from ? null : Number(q.days ?? DEFAULT_PRESET);
+  const from = q.from ? isoToDay(q.from) : today - ((preset as number) - 1);
+  const to = q.to ? isoToDay(q.to) : today;
+  if (to < from) throw new HttpError(400, "From must be on or before To");
+  if (to - from + 1 > MAX_RANGE_DAYS) throw new HttpError(400, `A range can span at most ${MAX_RANGE_DAYS} days; pick a shorter one`);
+  return {
+    range: { from: dayToIso(from), to: dayToIso(to), preset },
+    days: { from, to: to + 1 },
+    order: { by: q.sort, dir: q.dir },
+    offset: q.offset,
+  };
+}

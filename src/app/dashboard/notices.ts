@@ -1,0 +1,14 @@
+import type { PageFrame } from "./layout.js";
+
+/** Fixed texts for ?notice=…, so no page reflects text from the URL. */
+const NOTICES = {
+  "signed-out": { kind: "ok", text: "You are signed out." },
+  "key-revoked": { kind: "ok", text: "The key is revoked: requests with it now get 401." },
+  "job-created": { kind: "ok", text: "Job started. This page follows its progress." },
+  "message-sent": { kind: "ok", text: "Follow-up sent." },
+} as const satisfies Record<string, NonNullable<PageFrame["notice"]>>;
+
+export type Notice = (typeof NOTICES)[keyof typeof NOTICES];
+
+/** The notice a redirect asked for (`?notice=key-revoked`); null for none or an unknown one. */
+export const noticeOf = (url: URL): Notice | null => NOTICES[(url.searchParams.get("notice") ?? "") as keyof typeof NOTICES] ?? null;

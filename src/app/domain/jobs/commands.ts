@@ -1,0 +1,195 @@
+import type { AgentJob } from "../../../shared/api-schemas.js";
+import type { MessageSource } from "../../../shared/runner-schemas.js";
+import type { Queryable } from "../../store/db.js";
+import { queryOne } from "../../store/db.js";
+import { ConflictError, InvalidInputError, JobArchivedError, notFound } from "../errors.js";
+import { newId } from "../ids.js";
+import { lockProject } from "../projects.js";
+import { recordEvent, type EventCause } from "./job-events.js";
+import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
+import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
+import { transition, type JobTrigger } from "./lifecycle.js";
+import { insertMessage, isCommentRecorded } from "./messages.js";
+import { enforceRateLimit } from "./rate-limit.js";
+
+export interface JobLimits {
+  defaultRateLimitPerHour: number;
+}
+
+export interface CreateJobInput {
+  projectId: string;
+  prompt: string;
+  idempotencyKey: string | null;
+  /** Where the instruction came from (the API by default). */
+  source?: Exclude<MessageSource, "comment">;
+  /** The GitHub login of a dashboard user; null for API keys and the operator. */
+  author?: string | null;
+}
+
+/**
+ * Creates an `active` job with its first message and a pending dispatch, atomically.
+ * A repeated Idempotency-Key returns the job it first created (`replayed`).
+ */
+export async function createJob(tx: Queryable, input: CreateJobInput, limits: JobLimits): Promise<{ job: AgentJob; replayed: boolean }> {
+  const project = await lockProject(tx, input.projectId);
+  if (input.idempotencyKey) {
+    const existing = await queryOne<JobRow & { first_prompt: string }>(
+      tx,
+      `SELECT j.*, m.prompt AS first_prompt FROM jobs j JOIN job_messages m ON m.job_id = j.id AND m.seq = 1
+       WHERE j.project_id = $1 AND j.idempotency_key = $2`,
+      [project.id, input.idempotencyKey],
+    );
+    if (existing) {
+      if (existing.first_prompt !== input.prompt) {
+        throw new InvalidInputError("Idempotency-Key was already used for a job with a different prompt", [
+          { field: "Idempotency-Key", message: "use a new key for a different request" },
+        ]);
+      }
+      return { job: toAgentJob(existing), replayed: true };
+    }
+  }
+  await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
+  const id = newId();
+  const source = input.source ?? "api";
+  const [dispatchKind, dispatchKey, dispatchPayload] = dispatchTaskRow(id, 1);
+  // One statement for the four rows: each statement is a round trip (and a parse) on the hot path.
+  const rows = await tx.query<JobRow>(
+    `WITH job AS (
+       INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7) RETURNING *
+     ), message AS (
+       INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author) VALUES ($1, 1, $2, $8, $13, $12)
+     ), event AS (
+       INSERT INTO job_events (job_id, type, from_status, to_status, cause) VALUES ($1, 'created', NULL, 'active', $13)
+     ), dispatch AS (
+       INSERT INTO tasks (kind, dedupe_key, payload) VALUES ($9, $10, $11)
+     )
+     SELECT * FROM job`,
+    [
+      id,
+      project.id,
+      project.repository,
+      branchOf(id),
+      project.baseRef,
+      project.model,
+      input.idempotencyKey,
+      input.prompt,
+      dispatchKind,
+      dispatchKey,
+      JSON.stringify(dispatchPayload),
+      input.author ?? null,
+      source,
+    ],
+  );
+  return { job: toAgentJob(rows[0] as JobRow), replayed: false };
+}
+
+export interface AddMessageInput {
+  projectId: string;
+  jobId: string;
+  prompt: string;
+  source: MessageSource;
+  author?: string | null;
+  /** A PR comment becomes a message once, however often GitHub delivers it. */
+  commentId?: number;
+}
+
+/**
+ * Adds a follow-up: re-activates and re-dispatches a finished job, or queues it on an active one.
+ * Throws JobArchivedError for a job whose pull request was closed.
+ */
+export async function addMessage(tx: Queryable, input: AddMessageInput, limits: JobLimits): Promise<{ job: AgentJob; dispatched: boolean }> {
+  const project = await lockProject(tx, input.projectId);
+  const row = await lockJob(tx, input.projectId, input.jobId);
+  const step = transition(row.status, "message");
+  if (!step.ok) {
+    const message = `Cannot add a message: ${step.reason}. Create a new job instead.`;
+    throw row.status === "archived" ? new JobArchivedError(message) : new ConflictError(message);
+  }
+  if (input.commentId !== undefined && (await isCommentRecorded(tx, input.commentId))) return { job: toAgentJob(row), dispatched: false };
+  if (input.source !== "comment") await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
+  await insertMessage(tx, row, { prompt: input.prompt, source: input.source, author: input.author ?? null, commentId: input.commentId ?? null });
+  if (!step.dispatch) {
+    await recordEvent(tx, row.id, "message_queued", row.status, row.status, input.source);
+    const touched = await tx.query<JobRow>(`UPDATE jobs SET updated_at = now() WHERE id = $1 RETURNING *`, [row.id]);
+    return { job: toAgentJob(touched[0] as JobRow), dispatched: false };
+  }
+  return { job: await startNextRun(tx, row, input.source), dispatched: true };
+}
+
+/** completed/failed → active on a new run attempt, dispatched after commit. */
+export async function startNextRun(tx: Queryable, row: JobRow, cause: EventCause): Promise<AgentJob> {
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET status = 'active', run_attempt = run_attempt + 1, error = NULL, updated_at = now(), last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [row.id],
+  );
+  const next = updated[0] as JobRow;
+  await recordEvent(tx, row.id, "reactivated", row.status, "active", cause);
+  await enqueueDispatch(tx, row.id, next.run_attempt);
+  await queueTrackingUpdate(tx, next);
+  return toAgentJob(next);
+}
+
+async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
+  const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [jobId, projectId]);
+  if (!row) throw notFound("Job");
+  return row;
+}
+
+export interface TriggerInput {
+  jobId: string;
+  trigger: Exclude<JobTrigger, "message">;
+  cause: EventCause;
+  /** Set for `run_failed`: the message shown to the client as `error`. */
+  error?: string;
+  detail?: string;
+  /** Only act when the job is still on this run attempt (stale reports and dispatches are ignored). */
+  runAttempt?: number;
+}
+
+/**
+ * Moves a job by a runner/GitHub/watchdog trigger. Returns null (and changes nothing) when the
+ * job is on another run attempt or the transition is not legal from its current status.
+ */
+export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<AgentJob | null> {
+  const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 FOR UPDATE`, [input.jobId]);
+  if (!row) throw notFound("Job");
+  if (input.runAttempt !== undefined && input.runAttempt !== row.run_attempt) return null;
+  const step = transition(row.status, input.trigger);
+  if (!step.ok) return null;
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET status = $2, error = $3, updated_at = now(),
+       archived_at = CASE WHEN $2 = 'archived' THEN now() ELSE archived_at END
+     WHERE id = $1 RETURNING *`,
+    [row.id, step.to, input.trigger === "run_failed" ? (input.error ?? "The run failed") : row.error],
+  );
+  await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.error ?? input.detail ?? null);
+  await queueTrackingUpdate(tx, row);
+  return toAgentJob(updated[0] as JobRow);
+}
+
+/**
+ * Links the job to its pull request and queues the tracking comment. A webhook (`replace: false`)
+ * fills in a PR only where none is known; the runner's report names the PR it pushed to.
+ * Returns whether anything changed.
+ */
+export async function attachPullRequest(tx: Queryable, jobId: string, pr: { number: number; url: string }, options: { replace: boolean }): Promise<boolean> {
+  const rows = await tx.query<JobRow>(
+    `UPDATE jobs SET pr_number = $2, pr_url = $3, updated_at = now()
+     WHERE id = $1 AND ($4::boolean OR pr_number IS NULL) AND (pr_number IS DISTINCT FROM $2 OR pr_url IS DISTINCT FROM $3) RETURNING *`,
+    [jobId, pr.number, pr.url, options.replace],
+  );
+  if (rows[0]) await queueTrackingUpdate(tx, rows[0]);
+  return rows.length > 0;
+}
+
+/** GitHub accepted the dispatch of this run attempt. */
+export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number): Promise<void> {
+  await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", `run attempt ${runAttempt}`);
+}
+
+/** The PR was merged or closed: the job is archived and takes no more messages. */
+export async function archiveJob(tx: Queryable, jobId: string, merged: boolean): Promise<AgentJob | null> {
+  return applyTrigger(tx, { jobId, trigger: "pr_closed", cause: "github", detail: merged ? "pull request merged" : "pull request closed" });
+}

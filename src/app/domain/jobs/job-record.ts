@@ -1,0 +1,103 @@
+import type { AgentJob, JobStatus } from "../../../shared/api-schemas.js";
+import { toIso, toIsoOrNull } from "../../store/db.js";
+
+/** A `jobs` row as the drivers return it. Only this folder reads job tables; everything else gets `JobInRepository` or `AgentJob`. */
+export interface JobRow {
+  id: string;
+  project_id: string;
+  status: JobStatus;
+  repository: string;
+  branch: string;
+  base_ref: string | null;
+  model: string;
+  run_attempt: number;
+  pr_number: number | null;
+  pr_url: string | null;
+  error: string | null;
+  idempotency_key: string | null;
+  tracking_comment_id: string | number | null;
+  created_at: unknown;
+  updated_at: unknown;
+  archived_at: unknown;
+}
+
+/** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
+export const VIEW_COLUMNS = "id, status, repository, branch, model, pr_url, error, created_at, updated_at, archived_at";
+export type JobViewRow = Pick<JobRow, "id" | "status" | "repository" | "branch" | "model" | "pr_url" | "error" | "created_at" | "updated_at" | "archived_at">;
+
+export function toAgentJob(row: JobViewRow): AgentJob {
+  return {
+    id: row.id,
+    status: row.status,
+    source: { repository: row.repository, ref: row.branch },
+    model: row.model,
+    prLink: row.pr_url,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    archivedAt: toIsoOrNull(row.archived_at),
+    error: row.error,
+  };
+}
+
+/** A job with its project's repository and App installation: what GitHub, dispatch and runner code act on. */
+export interface JobInRepository {
+  id: string;
+  projectId: string;
+  status: JobStatus;
+  runAttempt: number;
+  /** The repository's URL, as the API shows it. */
+  repository: string;
+  branch: string;
+  baseRef: string | null;
+  model: string;
+  prNumber: number | null;
+  trackingCommentId: number | null;
+  error: string | null;
+  /** owner/repo, lower-cased (how webhooks and OIDC tokens are matched). */
+  repoFullName: string;
+  repositoryId: number | null;
+  installationId: number | null;
+  installationSuspended: boolean;
+}
+
+export interface JobInRepositoryRow extends JobRow {
+  repo_full_name: string;
+  repository_id: string | number | null;
+  installation_id: string | number | null;
+  installation_suspended: boolean;
+}
+
+/** The one read of a job with its project; callers add WHERE (and FOR UPDATE OF j). */
+export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended
+  FROM jobs j JOIN projects p ON p.id = j.project_id`;
+
+const idOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
+
+/** bigint columns arrive as strings from PostgreSQL and as numbers from PGlite: converted here, once. */
+export function toJobInRepository(row: JobInRepositoryRow): JobInRepository {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    status: row.status,
+    runAttempt: row.run_attempt,
+    repository: row.repository,
+    branch: row.branch,
+    baseRef: row.base_ref,
+    model: row.model,
+    prNumber: row.pr_number,
+    trackingCommentId: idOrNull(row.tracking_comment_id),
+    error: row.error,
+    repoFullName: row.repo_full_name,
+    repositoryId: idOrNull(row.repository_id),
+    installationId: idOrNull(row.installation_id),
+    installationSuspended: row.installation_suspended,
+  };
+}
+
+const BRANCH_PREFIX = "inkwell/";
+
+/** The branch a job's runs work on and its PR comes from. */
+export const branchOf = (jobId: string) => `${BRANCH_PREFIX}${jobId}`;
+
+/** The job a branch belongs to, or null for any other branch. */
+export const jobIdOfBranch = (ref: string) => /^inkwell\/([a-z0-9]{1,64})$/.exec(ref)?.[1] ?? null;

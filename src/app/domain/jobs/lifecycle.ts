@@ -1,0 +1,44 @@
+import type { JobStatus } from "../../../shared/api-schemas.js";
+
+/**
+ * The job lifecycle (docs/architecture.md, "Job lifecycle") as data. Everything that changes a
+ * job's status asks `transition` first; the caller records the returned event.
+ */
+export type JobTrigger =
+  /** A follow-up (API, dashboard or PR comment). On `active` it is queued for the next run. */
+  | "message"
+  /** The runner reported success. */
+  | "run_succeeded"
+  /** The runner reported failure, the run ended without a report, dispatch failed, or the watchdog fired. */
+  | "run_failed"
+  /** The job's PR was merged or closed. */
+  | "pr_closed";
+
+export type Transition =
+  | { ok: true; to: JobStatus; dispatch: boolean }
+  | { ok: false; reason: string };
+
+const TABLE: Record<JobStatus, Partial<Record<JobTrigger, { to: JobStatus; dispatch: boolean }>>> = {
+  active: {
+    message: { to: "active", dispatch: false },
+    run_succeeded: { to: "completed", dispatch: false },
+    run_failed: { to: "failed", dispatch: false },
+    pr_closed: { to: "archived", dispatch: false },
+  },
+  completed: {
+    message: { to: "active", dispatch: true },
+    pr_closed: { to: "archived", dispatch: false },
+  },
+  failed: {
+    message: { to: "active", dispatch: true },
+    pr_closed: { to: "archived", dispatch: false },
+  },
+  archived: {},
+};
+
+export function transition(from: JobStatus, trigger: JobTrigger): Transition {
+  const next = TABLE[from][trigger];
+  if (next) return { ok: true, ...next };
+  if (from === "archived") return { ok: false, reason: "the job is archived (its pull request was closed)" };
+  return { ok: false, reason: `a job that is ${from} cannot take ${trigger.replace("_", " ")}` };
+}

@@ -1,0 +1,79 @@
+import type { JobMessage as RunnerJobMessage, MessageSource } from "../../../shared/runner-schemas.js";
+import type { Queryable } from "../../store/db.js";
+import { toIso } from "../../store/db.js";
+import { notFound } from "../errors.js";
+
+export interface JobMessage {
+  seq: number;
+  prompt: string;
+  source: MessageSource;
+  author: string | null;
+  at: string;
+}
+
+export async function insertMessage(
+  tx: Queryable,
+  job: { id: string; project_id: string },
+  message: { prompt: string; source: MessageSource; author: string | null; commentId: number | null },
+) {
+  await tx.query(
+    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id)
+     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM job_messages WHERE job_id = $1`,
+    [job.id, job.project_id, message.prompt, message.source, message.author, message.commentId],
+  );
+}
+
+/** A PR comment becomes a message once, however often GitHub delivers it: the one check of that rule. */
+export async function isCommentRecorded(db: Queryable, commentId: number): Promise<boolean> {
+  const seen = await db.query(`SELECT 1 FROM job_messages WHERE comment_id = $1`, [commentId]);
+  return seen.length > 0;
+}
+
+/** A job's messages, first first; NotFoundError when the job is not in this project. */
+export async function listJobMessages(db: Queryable, projectId: string, jobId: string): Promise<JobMessage[]> {
+  const rows = await db.query<{ seq: number; prompt: string; source: MessageSource; author: string | null; created_at: unknown }>(
+    `SELECT seq, prompt, source, author, created_at FROM job_messages WHERE job_id = $1 AND project_id = $2 ORDER BY seq`,
+    [jobId, projectId],
+  );
+  if (rows.length === 0) throw notFound("Job");
+  return rows.map((r) => ({ seq: r.seq, prompt: r.prompt, source: r.source, author: r.author, at: toIso(r.created_at) }));
+}
+
+/** The instruction each job started with (job lists show it), by job id. */
+export async function firstPrompts(db: Queryable, projectId: string, jobIds: string[]): Promise<Map<string, string>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = await db.query<{ job_id: string; prompt: string }>(
+    `SELECT job_id, prompt FROM job_messages WHERE project_id = $1 AND seq = 1 AND job_id = ANY($2::text[])`,
+    [projectId, jobIds],
+  );
+  return new Map(rows.map((r) => [r.job_id, r.prompt]));
+}
+
+/** Hands every message no run has taken yet to this run attempt. */
+export async function assignQueuedMessages(tx: Queryable, jobId: string, runAttempt: number): Promise<void> {
+  await tx.query(`UPDATE job_messages SET run_attempt = $2 WHERE job_id = $1 AND run_attempt IS NULL`, [jobId, runAttempt]);
+}
+
+/** Whether a message arrived that no run has taken (it starts the next run). */
+export async function hasQueuedMessages(tx: Queryable, jobId: string): Promise<boolean> {
+  const queued = await tx.query(`SELECT 1 FROM job_messages WHERE job_id = $1 AND run_attempt IS NULL LIMIT 1`, [jobId]);
+  return queued.length > 0;
+}
+
+/** Every message of the job for a run, and the seq of the first one this run is the first to see. */
+export async function messagesForRun(tx: Queryable, jobId: string, runAttempt: number): Promise<{ messages: RunnerJobMessage[]; newMessagesFrom: number }> {
+  const rows = await tx.query<{ seq: number; prompt: string; source: MessageSource; author: string | null; created_at: unknown; run_attempt: number | null }>(
+    `SELECT seq, prompt, source, author, created_at, run_attempt FROM job_messages WHERE job_id = $1 ORDER BY seq`,
+    [jobId],
+  );
+  const newMessagesFrom = rows.find((m) => m.run_attempt === runAttempt)?.seq ?? (rows.at(-1)?.seq ?? 0) + 1;
+  return {
+    messages: rows.map((m) => ({ seq: m.seq, prompt: m.prompt, source: m.source, author: m.author, createdAt: toIso(m.created_at) })),
+    newMessagesFrom,
+  };
+}
+
+/** The instructions in order, for the PR's tracking comment. */
+export async function instructionsOf(db: Queryable, jobId: string): Promise<{ prompt: string; source: MessageSource; author: string | null }[]> {
+  return db.query<{ prompt: string; source: MessageSource; author: string | null }>(`SELECT prompt, source, author FROM job_messages WHERE job_id = $1 ORDER BY seq`, [jobId]);
+}

@@ -1,0 +1,98 @@
+import type { AgentJob, JobEvent, JobListQuery } from "../../../shared/api-schemas.js";
+import type { Queryable } from "../../store/db.js";
+import { queryOne } from "../../store/db.js";
+import { notFound } from "../errors.js";
+import { eventsOf } from "./job-events.js";
+import {
+  jobIdOfBranch,
+  SELECT_JOB_IN_REPOSITORY,
+  toAgentJob,
+  toJobInRepository,
+  VIEW_COLUMNS,
+  type JobInRepository,
+  type JobInRepositoryRow,
+  type JobViewRow,
+} from "./job-record.js";
+
+export async function getJob(db: Queryable, projectId: string, jobId: string): Promise<AgentJob> {
+  const row = await queryOne<JobViewRow>(db, `SELECT ${VIEW_COLUMNS} FROM jobs WHERE id = $1 AND project_id = $2`, [jobId, projectId]);
+  if (!row) throw notFound("Job");
+  return toAgentJob(row);
+}
+
+export async function listJobs(db: Queryable, projectId: string, query: JobListQuery): Promise<{ jobs: AgentJob[]; hasMore: boolean }> {
+  const params: unknown[] = [projectId, query.limit + 1, query.offset];
+  let statusFilter = "";
+  if (query.status) {
+    params.push(query.status);
+    statusFilter = "AND status = $4";
+  }
+  const rows = await db.query<JobViewRow>(
+    `SELECT ${VIEW_COLUMNS} FROM jobs WHERE project_id = $1 ${statusFilter} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    params,
+  );
+  return { jobs: rows.slice(0, query.limit).map(toAgentJob), hasMore: rows.length > query.limit };
+}
+
+/** A job's transitions, oldest first; NotFoundError when the job is not in this project. */
+export async function listJobEvents(db: Queryable, projectId: string, jobId: string): Promise<JobEvent[]> {
+  await getJob(db, projectId, jobId);
+  return eventsOf(db, jobId);
+}
+
+/** A job with its transitions, reading the job once (the dashboard polls this). */
+export async function getJobWithEvents(db: Queryable, projectId: string, jobId: string): Promise<{ job: AgentJob; events: JobEvent[] }> {
+  const job = await getJob(db, projectId, jobId);
+  return { job, events: await eventsOf(db, jobId) };
+}
+
+async function oneJobInRepository(db: Queryable, where: string, params: unknown[]): Promise<JobInRepository | null> {
+  const row = await queryOne<JobInRepositoryRow>(db, `${SELECT_JOB_IN_REPOSITORY} WHERE ${where}`, params);
+  return row ? toJobInRepository(row) : null;
+}
+
+/** A job with its repository and installation, by id alone. */
+export function jobInRepositoryById(db: Queryable, jobId: string): Promise<JobInRepository | null> {
+  return oneJobInRepository(db, `j.id = $1`, [jobId]);
+}
+
+/** The job of a repository (owner/repo, any case), or null when it is another repository's or none. */
+export function jobInRepository(db: Queryable, jobId: string, repoFullName: string): Promise<JobInRepository | null> {
+  return oneJobInRepository(db, `j.id = $1 AND p.repo_full_name = $2`, [jobId, repoFullName.toLowerCase()]);
+}
+
+/** The job whose branch (`inkwell/<id>`) this is, in this repository; null for any other branch. */
+export async function jobOnBranch(db: Queryable, repoFullName: string, ref: string): Promise<JobInRepository | null> {
+  const jobId = jobIdOfBranch(ref);
+  return jobId ? jobInRepository(db, jobId, repoFullName) : null;
+}
+
+/** The job a pull request belongs to (where a PR comment becomes a follow-up). */
+export function jobOnPullRequest(db: Queryable, repoFullName: string, prNumber: number): Promise<JobInRepository | null> {
+  return oneJobInRepository(db, `p.repo_full_name = $1 AND j.pr_number = $2`, [repoFullName.toLowerCase(), prNumber]);
+}
+
+/** The job, when it still wants this run attempt dispatched (active, on that attempt); else null. */
+export async function jobForDispatch(db: Queryable, jobId: string, runAttempt: number): Promise<JobInRepository | null> {
+  const job = await jobInRepositoryById(db, jobId);
+  return job && job.status === "active" && job.runAttempt === runAttempt ? job : null;
+}
+
+/** The job, when this run attempt was dispatched but no workflow run has claimed it yet; else null. */
+export function jobWithUnclaimedRun(db: Queryable, jobId: string, runAttempt: number): Promise<JobInRepository | null> {
+  return oneJobInRepository(
+    db,
+    `j.id = $1 AND j.status = 'active' AND j.run_attempt = $2 AND NOT EXISTS (SELECT 1 FROM job_runs r WHERE r.job_id = j.id AND r.run_attempt = $2)`,
+    [jobId, runAttempt],
+  );
+}
+
+/** The run a GitHub workflow run claimed, if any. */
+export async function runOfWorkflowRun(db: Queryable, workflowRunId: number): Promise<{ jobId: string; runAttempt: number; reported: boolean } | null> {
+  const run = await queryOne<{ job_id: string; run_attempt: number; reported: boolean }>(
+    db,
+    `SELECT job_id, run_attempt, reported_at IS NOT NULL AS reported FROM job_runs WHERE workflow_run_id = $1`,
+    [workflowRunId],
+  );
+  return run ? { jobId: run.job_id, runAttempt: run.run_attempt, reported: run.reported } : null;
+}

@@ -1,0 +1,142 @@
+import type { AgentJob } from "../../../shared/api-schemas.js";
+import type { ClaimRequest, ClaimResponse, HeartbeatRequest, HeartbeatResponse, ReportRequest } from "../../../shared/runner-schemas.js";
+import type { Queryable } from "../../store/db.js";
+import { queryOne } from "../../store/db.js";
+import { ConflictError, ForbiddenError, notFound } from "../errors.js";
+import { applyTrigger, attachPullRequest, startNextRun } from "./commands.js";
+import { recordEvent } from "./job-events.js";
+import { SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
+import { queueTrackingUpdate } from "./job-tasks.js";
+import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messages.js";
+
+/** Who is asking, from a verified OIDC token. */
+export interface RunnerCaller {
+  repository: string;
+  repositoryId: number | null;
+}
+
+/** Locks the job and checks the token's repository is the job's (ForbiddenError otherwise). */
+async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): Promise<JobInRepositoryRow> {
+  const row = await queryOne<JobInRepositoryRow>(tx, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1 FOR UPDATE OF j`, [jobId]);
+  if (!row) throw notFound("Job");
+  const job = toJobInRepository(row);
+  const sameName = job.repoFullName === caller.repository.toLowerCase();
+  const sameId = job.repositoryId === null || caller.repositoryId === null || job.repositoryId === caller.repositoryId;
+  if (!sameName || !sameId) throw new ForbiddenError("This job belongs to another repository");
+  return row;
+}
+
+export interface ClaimResult {
+  context: ClaimResponse["job"];
+  installationId: number;
+}
+
+/**
+ * A run takes the job: one run per job and attempt. The same workflow run may claim again (a
+ * retried request); another run is refused with a conflict. Queued messages are handed to this run.
+ */
+export async function claimRun(tx: Queryable, request: ClaimRequest, caller: RunnerCaller, limits: { timeoutMinutes: number; heartbeatSeconds: number }): Promise<ClaimResult> {
+  const row = await lockJobFor(tx, request.jobId, caller);
+  const job = toJobInRepository(row);
+  if (job.status !== "active" || job.runAttempt !== request.runAttempt) {
+    throw new ConflictError(`The job is not waiting for run attempt ${request.runAttempt} (it is ${job.status}, attempt ${job.runAttempt})`);
+  }
+  if (job.installationId === null) throw new ConflictError(`The Inkwell GitHub App is no longer installed on ${job.repoFullName}`);
+  const existing = await queryOne<{ workflow_run_id: string | number | null }>(
+    tx,
+    `SELECT workflow_run_id FROM job_runs WHERE job_id = $1 AND run_attempt = $2`,
+    [job.id, request.runAttempt],
+  );
+  if (existing && Number(existing.workflow_run_id) !== request.workflowRunId) {
+    throw new ConflictError(`Run attempt ${request.runAttempt} of this job was already claimed by workflow run ${existing.workflow_run_id}`);
+  }
+  if (!existing) {
+    await tx.query(`INSERT INTO job_runs (job_id, run_attempt, workflow_run_id, workflow_run_url) VALUES ($1, $2, $3, $4)`, [
+      job.id,
+      request.runAttempt,
+      request.workflowRunId,
+      request.workflowRunUrl ?? null,
+    ]);
+    await assignQueuedMessages(tx, job.id, request.runAttempt);
+    await tx.query(`UPDATE jobs SET last_activity_at = now() WHERE id = $1`, [job.id]);
+    await recordEvent(tx, job.id, "claimed", "active", "active", "runner", request.workflowRunUrl ?? `workflow run ${request.workflowRunId}`);
+    await queueTrackingUpdate(tx, row);
+  }
+  const { messages, newMessagesFrom } = await messagesForRun(tx, job.id, request.runAttempt);
+  return {
+    installationId: job.installationId,
+    context: {
+      id: job.id,
+      runAttempt: job.runAttempt,
+      // As GitHub spells it (repo_full_name is lower-cased for matching).
+      repository: new URL(job.repository).pathname.replace(/^\/+/, ""),
+      branch: job.branch,
+      baseRef: job.baseRef,
+      prNumber: job.prNumber,
+      model: job.model,
+      messages,
+      newMessagesFrom,
+      limits,
+    },
+  };
+}
+
+async function runOf(tx: Queryable, jobId: string, runAttempt: number) {
+  const run = await queryOne<{ progress: string | null; reported_at: unknown }>(
+    tx,
+    `SELECT progress, reported_at FROM job_runs WHERE job_id = $1 AND run_attempt = $2 FOR UPDATE`,
+    [jobId, runAttempt],
+  );
+  if (!run) throw new ConflictError(`Run attempt ${runAttempt} of this job has not been claimed`);
+  return run;
+}
+
+/** Keeps the job alive (watchdog) and records a progress line; tells a run to stop when the job moved on. */
+export async function heartbeat(tx: Queryable, request: HeartbeatRequest, caller: RunnerCaller): Promise<HeartbeatResponse> {
+  const job = await lockJobFor(tx, request.jobId, caller);
+  const run = await runOf(tx, job.id, request.runAttempt);
+  const current = job.status === "active" && job.run_attempt === request.runAttempt;
+  await tx.query(
+    `UPDATE job_runs SET heartbeat_at = now(), progress = COALESCE($3, progress) WHERE job_id = $1 AND run_attempt = $2`,
+    [job.id, request.runAttempt, request.progress || null],
+  );
+  if (current) {
+    await tx.query(`UPDATE jobs SET last_activity_at = now() WHERE id = $1`, [job.id]);
+    if (request.progress && request.progress !== run.progress) await queueTrackingUpdate(tx, job);
+  }
+  return { status: job.status, cancel: !current };
+}
+
+/**
+ * The run's result. Idempotent per run attempt: a repeated report changes nothing and returns
+ * the job. Messages that arrived during the run start the next run at once.
+ */
+export async function reportRun(tx: Queryable, report: ReportRequest, caller: RunnerCaller): Promise<{ job: AgentJob; dispatched: boolean }> {
+  const job = await lockJobFor(tx, report.jobId, caller);
+  const run = await runOf(tx, job.id, report.runAttempt);
+  if (run.reported_at !== null) return { job: toAgentJob(job), dispatched: false };
+
+  await tx.query(`UPDATE job_runs SET reported_at = now(), outcome = $3, report = $4 WHERE job_id = $1 AND run_attempt = $2`, [
+    job.id,
+    report.runAttempt,
+    report.outcome,
+    JSON.stringify(report),
+  ]);
+  await tx.query(`UPDATE jobs SET model = COALESCE($2, model), updated_at = now() WHERE id = $1`, [job.id, report.model ?? null]);
+  const pr = report.outcome === "completed" ? report.pr : null;
+  if (pr) await attachPullRequest(tx, job.id, pr, { replace: true });
+  const moved = await applyTrigger(tx, {
+    jobId: job.id,
+    trigger: report.outcome === "completed" ? "run_succeeded" : "run_failed",
+    cause: "runner",
+    runAttempt: report.runAttempt,
+    ...(report.outcome === "failed" ? { error: report.error } : { detail: pr ? pr.url : "no changes" }),
+  });
+  const after = (await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1`, [job.id])) as JobRow;
+  // The comment shows the run's report even when the job did not move (archived meanwhile).
+  await queueTrackingUpdate(tx, after);
+  if (moved && (after.status === "completed" || after.status === "failed") && (await hasQueuedMessages(tx, job.id))) {
+    return { job: await startNextRun(tx, after, "runner"), dispatched: true };
+  }
+  return { job: toAgentJob(after), dispatched: false };
+}

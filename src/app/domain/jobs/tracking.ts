@@ -1,0 +1,63 @@
+import type { JobStatus } from "../../../shared/api-schemas.js";
+import type { MessageSource } from "../../../shared/runner-schemas.js";
+import type { Queryable } from "../../store/db.js";
+import { queryOne, toIso } from "../../store/db.js";
+import { instructionsOf } from "./messages.js";
+import { jobInRepositoryById } from "./queries.js";
+
+/** What the run reported that the tracking comment shows. */
+export interface RunReportFacts {
+  validation?: { passed: boolean; problems: string[] };
+  usage?: { inputTokens: number; outputTokens: number };
+  durationMs?: number;
+  model?: string;
+  summary?: string;
+}
+
+/** Everything the PR's tracking comment shows about a job. */
+export interface TrackingView {
+  jobId: string;
+  status: JobStatus;
+  error: string | null;
+  instructions: { prompt: string; source: MessageSource; author: string | null }[];
+  run: { attempt: number; url: string | null; progress: string | null; claimedAt: string; reportedAt: string | null; report: RunReportFacts | null } | null;
+}
+
+/** Where the comment goes, and what it says; null when the job has no PR or the App is gone. */
+export async function trackingCommentState(
+  db: Queryable,
+  jobId: string,
+): Promise<{ view: TrackingView; target: { installationId: number; repoFullName: string; prNumber: number; commentId: number | null } } | { skipped: string }> {
+  const job = await jobInRepositoryById(db, jobId);
+  if (!job || job.prNumber === null) return { skipped: "no pull request" };
+  if (job.installationId === null) return { skipped: "the App is not installed" };
+  const run = await queryOne<{ run_attempt: number; workflow_run_url: string | null; progress: string | null; claimed_at: unknown; reported_at: unknown; report: string | null }>(
+    db,
+    `SELECT run_attempt, workflow_run_url, progress, claimed_at, reported_at, report FROM job_runs WHERE job_id = $1 ORDER BY run_attempt DESC LIMIT 1`,
+    [jobId],
+  );
+  return {
+    view: {
+      jobId,
+      status: job.status,
+      error: job.error,
+      instructions: await instructionsOf(db, jobId),
+      run: run
+        ? {
+            attempt: run.run_attempt,
+            url: run.workflow_run_url,
+            progress: run.progress,
+            claimedAt: toIso(run.claimed_at),
+            reportedAt: run.reported_at === null ? null : toIso(run.reported_at),
+            report: run.report ? (JSON.parse(run.report) as RunReportFacts) : null,
+          }
+        : null,
+    },
+    target: { installationId: job.installationId, repoFullName: job.repoFullName, prNumber: job.prNumber, commentId: job.trackingCommentId },
+  };
+}
+
+/** The comment GitHub gave the tracking comment, so the next update edits it in place. */
+export async function recordTrackingComment(db: Queryable, jobId: string, commentId: number): Promise<void> {
+  await db.query(`UPDATE jobs SET tracking_comment_id = $2 WHERE id = $1`, [jobId, commentId]);
+}

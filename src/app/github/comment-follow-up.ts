@@ -1,0 +1,92 @@
+import type { Logger } from "pino";
+import { z } from "zod";
+import { JobArchivedError } from "../domain/errors.js";
+import { addMessage } from "../domain/jobs/commands.js";
+import { isCommentRecorded } from "../domain/jobs/messages.js";
+import { jobOnPullRequest } from "../domain/jobs/queries.js";
+import type { Db } from "../store/db.js";
+import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
+import { enqueueTask } from "../tasks/tasks.js";
+import type { GitHubApi } from "./github-api.js";
+import type { QueuedEvent } from "./webhook-events.js";
+
+export const REACTION_TASK = "reaction";
+
+const WRITERS = new Set(["admin", "maintain", "write"]);
+
+/**
+ * The text a comment addresses to the agent: after an @mention of the App or the command at its
+ * start. null when the comment is not for Inkwell.
+ */
+export function instructionIn(body: string, slug: string, command: string): string | null {
+  const trimmed = body.trim();
+  if (command && (trimmed === command || trimmed.startsWith(`${command} `) || trimmed.startsWith(`${command}\n`))) {
+    return trimmed.slice(command.length).trim() || null;
+  }
+  const mention = new RegExp(`(^|[^\\w/-])@${slug.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "i");
+  if (!mention.test(trimmed)) return null;
+  return trimmed.replace(new RegExp(mention.source, "gi"), "$1").replace(/[ \t]{2,}/g, " ").trim() || null;
+}
+
+/**
+ * Where a PR comment becomes a follow-up message of the PR's job: only a person's comment (no bot
+ * or app) that addresses the agent, on a job's PR that is not archived, taken once however often
+ * GitHub delivers it, from an author with write permission; it gets a 👀 reaction.
+ */
+export function commentFollowUp(
+  db: Db,
+  github: GitHubApi,
+  options: { command: string; rateLimitPerHour: number },
+  log: Logger,
+): (event: Extract<QueuedEvent, { type: "comment" }>) => Promise<TaskOutcome> {
+  return async (event) => {
+    const author = event.author;
+    if (author.type !== "User" || author.login.endsWith("[bot]") || event.viaApp) return { skipped: "comment by a bot or an app" };
+    const slug = await github.appSlug();
+    const prompt = instructionIn(event.body, slug, options.command);
+    if (!prompt) return { skipped: "comment does not address the agent" };
+    const job = await jobOnPullRequest(db, event.repo, event.prNumber);
+    if (!job) return { skipped: "not a job's pull request" };
+    if (job.status === "archived") return { skipped: "the job is archived" };
+    // Before asking GitHub for the author's permission: a redelivered comment costs no API call.
+    if (await isCommentRecorded(db, event.commentId)) return { skipped: "comment already taken" };
+    const permission = await github.permission(event.installationId, event.repo, author.login);
+    if (!WRITERS.has(permission)) {
+      log.debug({ login: author.login, permission }, "comment ignored: author cannot write to the repository");
+      return { skipped: `author has ${permission} permission` };
+    }
+    const taken = await db.transaction(async (tx) => {
+      await addMessage(
+        tx,
+        { projectId: job.projectId, jobId: job.id, prompt, source: "comment", author: author.login, commentId: event.commentId },
+        { defaultRateLimitPerHour: options.rateLimitPerHour },
+      );
+      await enqueueTask(tx, REACTION_TASK, `reaction:${event.kind}:${event.commentId}`, {
+        installationId: event.installationId,
+        repo: event.repo,
+        commentId: event.commentId,
+        kind: event.kind,
+      });
+      return true;
+    }).catch((error: unknown) => {
+      // Archived between the look-up and the write: nothing to do.
+      if (error instanceof JobArchivedError) return false;
+      throw error;
+    });
+    return taken ? { ok: true } : { skipped: "the job is archived" };
+  };
+}
+
+const reactionPayload = z.object({ installationId: z.number(), repo: z.string(), commentId: z.number(), kind: z.enum(["issue", "review"]) });
+
+/** The `reaction` task: 👀 on a comment Inkwell took as a message. */
+export function reactionTask(github: GitHubApi): TaskDefinition {
+  return defineTask({
+    kind: REACTION_TASK,
+    payload: reactionPayload,
+    async run(reaction) {
+      await github.react(reaction.installationId, reaction.repo, { id: reaction.commentId, kind: reaction.kind }, "eyes");
+      return { ok: true };
+    },
+  });
+}

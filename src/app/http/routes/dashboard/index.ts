@@ -1,0 +1,27 @@
+import { DashboardAssets } from "../../../dashboard/assets.js";
+import { DashboardController } from "../../../dashboard/controller.js";
+import type { Router } from "../../router.js";
+import type { Services } from "../../services.js";
+import { registerAnalyticsPages } from "./analytics.js";
+import { registerJobPages } from "./jobs.js";
+import { registerKeyPages } from "./keys.js";
+import { registerProjectPages } from "./projects.js";
+import { registerSetupPage } from "./setup.js";
+import { registerSignInRoutes } from "./sign-in.js";
+
+/**
+ * The dashboard (issue 6): server-rendered pages under /dashboard; each state change is a
+ * CSRF-checked form post. One file per section, like the page modules in dashboard/pages/.
+ */
+export function registerDashboardRoutes(router: Router, services: Services): void {
+  const dashboard = new DashboardController(services);
+  const assets = new DashboardAssets();
+
+  router.on("GET", "/dashboard/assets/:name", async (ctx) => assets.reply(ctx.params.name ?? "", ctx.req.headers["if-none-match"]));
+  registerSignInRoutes(router, dashboard);
+  registerProjectPages(router, dashboard);
+  registerKeyPages(router, dashboard);
+  registerAnalyticsPages(router, dashboard);
+  registerJobPages(router, dashboard);
+  registerSetupPage(router, dashboard);
+}

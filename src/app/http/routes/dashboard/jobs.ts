@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { jobStatusSchema, promptBodySchema } from "../../../../shared/api-schemas.js";
+import { wellFormedIdOf } from "../../../domain/ids.js";
+import { addMessage, createJob } from "../../../domain/jobs/commands.js";
+import { firstPrompts, listJobMessages } from "../../../domain/jobs/messages.js";
+import { getJobWithEvents, listJobs } from "../../../domain/jobs/queries.js";
+import type { DashboardController, SignedInRequest } from "../../../dashboard/controller.js";
+import { layout, projectPath } from "../../../dashboard/layout.js";
+import { noticeOf } from "../../../dashboard/notices.js";
+import { jobBody, jobLive, jobsBody } from "../../../dashboard/pages/jobs.js";
+import { htmlReply, offsetField, parseFields, redirect } from "../../../dashboard/request.js";
+import { randomToken, type DashboardUser } from "../../../dashboard/sessions.js";
+import type { Router } from "../../router.js";
+
+const JOBS_PER_PAGE = 25;
+
+const jobsQuerySchema = z.object({ status: jobStatusSchema.optional(), offset: offsetField });
+const idempotencyField = z.object({ idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional() });
+
+const jobIdOf = (params: Record<string, string>) => wellFormedIdOf(params.jobId, "Job");
+
+/** A job's author is a GitHub login; the operator has none. */
+const authorOf = (user: DashboardUser) => (user.kind === "github" ? user.login : null);
+
+const jobPath = (projectId: string, jobId: string) => `${projectPath(projectId, "jobs")}/${encodeURIComponent(jobId)}`;
+
+/** A project's jobs: the list with its create form, a job's page, its polled live fragment, and follow-ups. */
+export function registerJobPages(router: Router, dashboard: DashboardController): void {
+  const { db, config, tasks } = dashboard.services;
+  const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
+
+  const jobView = async (r: SignedInRequest) => {
+    const { project, access } = await dashboard.project(r);
+    const { job, events } = await getJobWithEvents(db, project.id, jobIdOf(r.ctx.params));
+    return { project, access, job, events };
+  };
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/jobs",
+    dashboard.page(async (r) => {
+      const { project, access } = await dashboard.project(r);
+      const q = parseFields(jobsQuerySchema, Object.fromEntries(r.ctx.url.searchParams));
+      const { jobs, hasMore } = await listJobs(db, project.id, { limit: JOBS_PER_PAGE, offset: q.offset, ...(q.status ? { status: q.status } : {}) });
+      const prompts = await firstPrompts(db, project.id, jobs.map((j) => j.id));
+      const body = jobsBody({ session: r.session, project, access, jobs, prompts, hasMore, status: q.status ?? null, offset: q.offset, limit: JOBS_PER_PAGE, idempotencyKey: randomToken(), now: Date.now() });
+      return htmlReply(200, layout({ title: "Jobs", session: r.session, project: { project, access, tab: "jobs" }, body }));
+    }),
+  );
+
+  router.on(
+    "POST",
+    "/dashboard/projects/:projectId/jobs",
+    dashboard.action(async (r, form) => {
+      const { project } = await dashboard.project(r, "write");
+      const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
+      const { idempotencyKey } = parseFields(idempotencyField, { idempotencyKey: form.idempotencyKey || undefined });
+      const { job, replayed } = await db.transaction((tx) =>
+        createJob(tx, { projectId: project.id, prompt, idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null, source: "dashboard", author: authorOf(r.session.user) }, limits),
+      );
+      if (!replayed) tasks.kick();
+      return redirect(`${jobPath(project.id, job.id)}?notice=job-created`);
+    }),
+  );
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/jobs/:jobId",
+    dashboard.page(async (r) => {
+      const { project, access, job, events } = await jobView(r);
+      const messages = await listJobMessages(db, project.id, job.id);
+      const body = jobBody({ session: r.session, project, access, job, messages, events });
+      return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), body }));
+    }),
+  );
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/jobs/:jobId/live",
+    dashboard.page(async (r) => {
+      const view = await jobView(r);
+      return htmlReply(200, jobLive(view), { "Inkwell-Job-Status": view.job.status });
+    }),
+  );
+
+  router.on(
+    "POST",
+    "/dashboard/projects/:projectId/jobs/:jobId/messages",
+    dashboard.action(async (r, form) => {
+      const { project } = await dashboard.project(r, "write");
+      const jobId = jobIdOf(r.ctx.params);
+      const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
+      const { dispatched } = await db.transaction((tx) => addMessage(tx, { projectId: project.id, jobId, prompt, source: "dashboard", author: authorOf(r.session.user) }, limits));
+      if (dispatched) tasks.kick();
+      return redirect(`${jobPath(project.id, jobId)}?notice=message-sent`);
+    }),
+  );
+}

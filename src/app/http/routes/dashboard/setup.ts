@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "../../../dashboard/assets.js";
+import type { DashboardController } from "../../../dashboard/controller.js";
+import { layout } from "../../../dashboard/layout.js";
+import { setupBody, workflowFor } from "../../../dashboard/pages/setup.js";
+import { htmlReply } from "../../../dashboard/request.js";
+import { appInstallUrl } from "../../../github/app-urls.js";
+import { setupGuide } from "../../../github/setup-guide.js";
+import type { Router } from "../../router.js";
+
+/** A project's setup: install the App (or the operator's steps without one), the workflow file, the beacon. */
+export function registerSetupPage(router: Router, dashboard: DashboardController): void {
+  const { config, github } = dashboard.services;
+  // Read on first use, not at start: a server that never shows this page does not need the file.
+  let workflowTemplate: string | null = null;
+
+  const installUrl = async () => {
+    // The slug is asked of GitHub; when it cannot answer, the page still renders, only without the link.
+    const slug = github ? await github.appSlug().catch(() => null) : null;
+    return slug ? appInstallUrl(config.githubServerUrl, slug) : null;
+  };
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/setup",
+    dashboard.page(async (r) => {
+      const { project, access } = await dashboard.project(r);
+      workflowTemplate ??= readFileSync(path.join(ROOT, "examples", "inkwell-workflow.yml"), "utf8");
+      const serviceUrl = config.publicUrl ?? r.origin;
+      const body = setupBody({ project, workflow: workflowFor(workflowTemplate, serviceUrl, project.model), installUrl: await installUrl(), appSteps: github ? null : setupGuide(config).steps, serviceUrl });
+      return htmlReply(200, layout({ title: "Setup", session: r.session, project: { project, access, tab: "setup" }, body }));
+    }),
+  );
+}

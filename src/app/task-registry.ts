@@ -1,0 +1,45 @@
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { dispatchTask } from "./dispatch/dispatch-task.js";
+import type { Dispatcher } from "./dispatch/dispatcher.js";
+import { reactionTask } from "./github/comment-follow-up.js";
+import { githubEventTask } from "./github/event-task.js";
+import type { GitHubApi } from "./github/github-api.js";
+import { trackingCommentTask } from "./github/tracking-comment.js";
+import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.js";
+import type { Db } from "./store/db.js";
+import type { TaskDefinition } from "./tasks/task-definition.js";
+import { enqueueTask } from "./tasks/tasks.js";
+
+export interface TaskRegistryDeps {
+  config: Config;
+  db: Db;
+  log: Logger;
+  dispatcher: Dispatcher;
+  /** null without GitHub App credentials: then only dispatch runs (and fails, saying how to set the App up). */
+  github: GitHubApi | null;
+  /** Look for the Inkwell workflow after a dispatch no run claimed (off when tests replace the dispatcher). */
+  checkWorkflow: boolean;
+}
+
+/** Every kind of background task this process runs: kind, payload schema and handler, in one table. */
+export function createTaskRegistry({ config, db, log, dispatcher, github, checkWorkflow }: TaskRegistryDeps): TaskDefinition[] {
+  const dispatch = dispatchTask(db, dispatcher, async (tx, dispatched) => {
+    if (checkWorkflow) {
+      await enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds);
+    }
+  });
+  if (!github) return [dispatch];
+  return [
+    dispatch,
+    workflowCheckTask(db, github),
+    githubEventTask(
+      db,
+      github,
+      { serverUrl: config.githubServerUrl, defaultModel: config.defaultModel, command: config.command, rateLimitPerHour: config.rateLimitPerHour },
+      log.child({ component: "github-events" }),
+    ),
+    reactionTask(github),
+    trackingCommentTask(db, github),
+  ];
+}

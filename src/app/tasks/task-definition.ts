@@ -1,0 +1,26 @@
+import type { z } from "zod";
+import type { Queryable } from "../store/db.js";
+
+export type TaskOutcome =
+  | { ok: true }
+  /** `retryable` failures run again with backoff until `maxTries`; then, or at once otherwise, the task is given up. */
+  | { ok: false; retryable: boolean; error: string }
+  /** Nothing to do any more (the world moved on). */
+  | { skipped: string };
+
+/**
+ * One kind of background task: its name, the payload it is queued with, and what carries it out.
+ * The worker parses each stored payload with `payload` before any handler sees it.
+ */
+export interface TaskDefinition<P = unknown> {
+  kind: string;
+  payload: z.ZodType<P>;
+  run(payload: P, attempt: number): Promise<TaskOutcome>;
+  /** Runs in the transaction that marks the task done. */
+  onDone?(tx: Queryable, payload: P): Promise<void>;
+  /** Runs in the transaction that marks the task failed for good. */
+  onGiveUp?(tx: Queryable, payload: P, error: string): Promise<void>;
+}
+
+/** Keeps `P` tied between the schema and the handlers, so a registry of mixed kinds stays type-checked. */
+export const defineTask = <P>(definition: TaskDefinition<P>): TaskDefinition => definition as TaskDefinition;

@@ -1,0 +1,58 @@
+import { CliError } from "./errors.js";
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  fetch: typeof fetch;
+}
+
+export type Credential = { kind: "operator"; token: string | undefined } | { kind: "project"; key: string | undefined };
+
+/** HTTP client of the Inkwell API for the CLI. Errors carry the server's message. */
+export class ApiClient {
+  constructor(private readonly options: ApiClientOptions) {}
+
+  async request<T>(method: string, path: string, credential: Credential, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+    const secret = credential.kind === "operator" ? credential.token : credential.key;
+    if (!secret) {
+      throw new CliError(
+        credential.kind === "operator"
+          ? "No operator token: pass --token or set INKWELL_ADMIN_TOKEN (on the server's machine it is in DATA_DIR/admin-token)"
+          : "No project API key: pass --key or set INKWELL_API_KEY (create one with `inkwell keys create --project ID`)",
+        2,
+      );
+    }
+    const url = new URL(path, this.options.baseUrl);
+    let response: Response;
+    try {
+      response = await this.options.fetch(url, {
+        method,
+        headers: {
+          Authorization: `Bearer ${secret}`,
+          Accept: "application/json",
+          ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+          ...init.headers,
+        },
+        body: init.body !== undefined ? JSON.stringify(init.body) : null,
+      });
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      throw new CliError(`Cannot reach Inkwell at ${this.options.baseUrl} (${cause}). Is the server running? Set --url or INKWELL_URL.`);
+    }
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      throw new CliError(`Inkwell answered ${response.status} with a body that is not JSON: is ${this.options.baseUrl} an Inkwell server?`);
+    }
+    if (!response.ok) {
+      const apiError = body as { error?: string; details?: { message: string }[] } | null;
+      const details = apiError?.details?.map((d) => `  - ${d.message}`).join("\n");
+      const retry = response.headers.get("retry-after");
+      throw new CliError(
+        `${response.status}: ${apiError?.error ?? response.statusText}${details ? `\n${details}` : ""}${retry ? `\nRetry after ${retry} s.` : ""}`,
+      );
+    }
+    return body as T;
+  }
+}

@@ -1,0 +1,143 @@
+import { readFileSync } from "node:fs";
+import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent } from "../../shared/api-schemas.js";
+import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
+import { CliError } from "../errors.js";
+import { age, fields, table } from "../format.js";
+
+/** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
+async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
+  if (ctx.values["prompt-file"]) {
+    try {
+      return readFileSync(ctx.values["prompt-file"], "utf8");
+    } catch (error) {
+      throw new CliError(`Cannot read --prompt-file: ${error instanceof Error ? error.message : String(error)}`, 2);
+    }
+  }
+  if (words.length === 1 && words[0] === "-") return ctx.io.readStdin();
+  return need(words.join(" "), "prompt (as arguments, --prompt-file FILE, or - for stdin)");
+}
+
+const jobFields = (j: AgentJob) =>
+  fields([
+    ["id", j.id],
+    ["status", j.status],
+    ["repository", j.source.repository],
+    ["branch", j.source.ref],
+    ["model", j.model],
+    ["pull request", j.prLink],
+    ["created", j.createdAt],
+    ["updated", j.updatedAt],
+    ["archived", j.archivedAt],
+    ...(j.error ? ([["error", j.error]] as [string, string][]) : []),
+  ]);
+
+export const jobs: Noun = {
+  name: "jobs",
+  commands: {
+    create: {
+      usage: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const prompt = await promptOf(ctx, ctx.args);
+        const idempotencyKey = ctx.values["idempotency-key"];
+        const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job`, ctx.projectKey, {
+          body: { prompt },
+          ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
+        });
+        print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
+      },
+    },
+
+    get: {
+      usage: "jobs get <jobId>",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const path = `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}`;
+        const job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
+        if (ctx.json) {
+          ctx.io.stdout(JSON.stringify(job, null, 2));
+          return;
+        }
+        const { events } = await ctx.client.request<{ events: JobEvent[] }>("GET", `${path}/events`, ctx.projectKey);
+        const history = table(
+          ["AT", "EVENT", "STATUS", "CAUSE"],
+          events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause]),
+        );
+        ctx.io.stdout(`${jobFields(job)}\n\nHistory:\n${history}`);
+      },
+    },
+
+    message: {
+      usage: "jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const [jobId, ...words] = ctx.args;
+        const prompt = await promptOf(ctx, words);
+        const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(jobId, "job id"))}/message`, ctx.projectKey, {
+          body: { prompt },
+        });
+        print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
+      },
+    },
+
+    list: {
+      usage: "jobs list [--status active|completed|failed|archived] [--limit N] [--offset N]",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const status = ctx.values.status;
+        if (status && !(JOB_STATUSES as readonly string[]).includes(status)) {
+          throw new CliError(`--status must be one of ${JOB_STATUSES.join(", ")}`, 2);
+        }
+        const query = new URLSearchParams();
+        if (status) query.set("status", status);
+        const limit = intOption(ctx.values.limit, "limit");
+        const offset = intOption(ctx.values.offset, "offset");
+        if (limit !== undefined) query.set("limit", String(limit));
+        if (offset !== undefined) query.set("offset", String(offset));
+        const page = await ctx.client.request<AgentJobList>("GET", `/v2/agent/${enc(projectId)}/jobs?${query}`, ctx.projectKey);
+        print(ctx, page, () => {
+          if (page.jobs.length === 0) return "No jobs.";
+          const rows = table(
+            ["ID", "STATUS", "AGE", "PULL REQUEST"],
+            page.jobs.map((j) => [j.id, j.status, age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
+          );
+          const next = (offset ?? 0) + page.jobs.length;
+          return page.hasMore ? `${rows}\n\nMore: inkwell jobs list --project ${projectId} --offset ${next}` : rows;
+        });
+      },
+    },
+
+    watch: {
+      usage: "jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const jobId = need(ctx.args[0], "job id");
+        const intervalMs = (intOption(ctx.values.interval, "interval") ?? 2) * 1000;
+        const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}`;
+        let last: AgentJob | null = null;
+        let failures = 0;
+        for (;;) {
+          let job: AgentJob;
+          try {
+            job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
+            failures = 0;
+          } catch (error) {
+            // A server restart or a blip must not end a watch; answers from the API (4xx) do.
+            if (!(error instanceof CliError) || !error.message.startsWith("Cannot reach") || ++failures > 30) throw error;
+            if (failures === 1) ctx.io.stderr(`inkwell: ${error.message} Retrying…`);
+            await ctx.io.sleep(Math.min(intervalMs * failures, 10_000));
+            continue;
+          }
+          if (!last || last.status !== job.status || last.prLink !== job.prLink || last.error !== job.error) {
+            if (ctx.json) ctx.io.stdout(JSON.stringify(job));
+            else ctx.io.stdout(`${new Date().toISOString().slice(11, 19)}  ${job.status}${job.prLink ? `  ${job.prLink}` : ""}${job.error ? `  ${job.error}` : ""}`);
+          }
+          last = job;
+          if (job.status === "failed") return 3;
+          if (job.status === "completed" || job.status === "archived") return 0;
+          await ctx.io.sleep(intervalMs);
+        }
+      },
+    },
+  },
+};

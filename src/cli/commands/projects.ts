@@ -1,0 +1,75 @@
+import { SALT_WINDOWS, type ProjectView } from "../../shared/admin-schemas.js";
+import { enc, intOption, need, print, type Noun } from "../command-context.js";
+import { CliError } from "../errors.js";
+import { fields, table } from "../format.js";
+
+const projectFields = (p: ProjectView) =>
+  fields([
+    ["id", p.id],
+    ["repository", p.repository],
+    ["base ref", p.ref ?? "(default branch)"],
+    ["model", p.model],
+    ["rate limit", `${p.rateLimitPerHour}/hour`],
+    ["analytics", `salt window ${p.analytics.saltWindow}; beacon origins: ${p.analytics.allowedOrigins.join(", ") || "none (the beacon is refused until one is added)"}`],
+    ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
+    ["created", p.createdAt],
+  ]);
+
+export const projects: Noun = {
+  name: "projects",
+  commands: {
+    create: {
+      usage: "projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
+      async run(ctx) {
+        const [repository] = ctx.args;
+        const body = {
+          repository: need(repository, "repository (owner/repo or URL)"),
+          ...(ctx.values.ref ? { ref: ctx.values.ref } : {}),
+          ...(ctx.values.name ? { name: ctx.values.name } : {}),
+          ...(ctx.values.model ? { model: ctx.values.model } : {}),
+          ...(ctx.values["rate-limit"] ? { rateLimitPerHour: intOption(ctx.values["rate-limit"], "rate-limit") } : {}),
+        };
+        const project = await ctx.client.request<ProjectView>("POST", "/admin/projects", ctx.operator, { body });
+        print(ctx, project, () => `Created project ${project.id}\n${projectFields(project)}`);
+      },
+    },
+
+    list: {
+      usage: "projects list",
+      async run(ctx) {
+        const { projects } = await ctx.client.request<{ projects: ProjectView[] }>("GET", "/admin/projects", ctx.operator);
+        print(ctx, projects, () =>
+          projects.length === 0
+            ? "No projects yet. Create one: inkwell projects create owner/repo"
+            : table(
+                ["ID", "REPOSITORY", "REF", "APP", "CREATED"],
+                projects.map((p) => [p.id, p.repository, p.ref, p.installation.installed ? "installed" : "not installed", p.createdAt]),
+              ),
+        );
+      },
+    },
+
+    get: {
+      usage: "projects get <projectId>",
+      async run(ctx) {
+        const id = need(ctx.args[0] ?? ctx.values.project, "project id");
+        const project = await ctx.client.request<ProjectView>("GET", `/admin/projects/${enc(id)}`, ctx.operator);
+        print(ctx, project, () => projectFields(project));
+      },
+    },
+
+    update: {
+      usage: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month]",
+      async run(ctx) {
+        const id = need(ctx.args[0] ?? ctx.values.project, "project id");
+        const saltWindow = ctx.values["salt-window"];
+        if (saltWindow && !(SALT_WINDOWS as readonly string[]).includes(saltWindow)) throw new CliError("--salt-window must be day, week or month", 2);
+        const origins = ctx.values["no-allowed-origins"] ? [] : ctx.values["allowed-origin"];
+        if (!saltWindow && !origins) throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins or --salt-window", 2);
+        const analytics = { ...(saltWindow ? { saltWindow } : {}), ...(origins ? { allowedOrigins: origins } : {}) };
+        const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body: { analytics } });
+        print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
+      },
+    },
+  },
+};

@@ -1,0 +1,36 @@
+import { parseArgs } from "node:util";
+
+/**
+ * Every option of every command, in one table: parsing is strict (a typo is a usage error, not
+ * silently ignored) and happens before the command is known, and many options are shared.
+ */
+const OPTIONS = {
+  url: { type: "string" },
+  token: { type: "string" },
+  key: { type: "string" },
+  project: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  ref: { type: "string" },
+  name: { type: "string" },
+  model: { type: "string" },
+  "rate-limit": { type: "string" },
+  "prompt-file": { type: "string" },
+  "idempotency-key": { type: "string" },
+  status: { type: "string" },
+  limit: { type: "string" },
+  offset: { type: "string" },
+  interval: { type: "string" },
+  from: { type: "string" },
+  to: { type: "string" },
+  all: { type: "boolean" },
+  format: { type: "string" },
+  "allowed-origin": { type: "string", multiple: true },
+  "no-allowed-origins": { type: "boolean" },
+  "salt-window": { type: "string" },
+} as const;
+
+/** Throws on an unknown option or a missing option value. */
+export const parseOptions = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+
+export type OptionValues = ReturnType<typeof parseOptions>["values"];

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "../../../../src/action/github/pull-request-body.js";
+
+describe("pull request text", () => {
+  it("reads back per-file reasons from the branch's commit messages, across runs", () => {
+    const first = commitMessage("Add retries page", "job1", 1, new Map([["docs/retries.mdx", ["New page."]], ["docs.json", ["Navigation."]]]));
+    const second = commitMessage("Tweak", "job1", 2, new Map([["docs/retries.mdx", ["Clarify the limit; per key."]]]));
+    expect(first).toBe("Add retries page\n\nInkwell job job1, run 1.\n\nChanges:\n- docs.json: Navigation.\n- docs/retries.mdx: New page.\n");
+    expect(reasonsFromCommits([first, "A human commit\n\nno changes list", second])).toEqual(
+      new Map([
+        ["docs.json", ["Navigation."]],
+        ["docs/retries.mdx", ["New page.", "Clarify the limit; per key."]],
+      ]),
+    );
+  });
+
+  it("takes the title from the answer's first line, cleaned, or falls back", () => {
+    expect(splitSummary('# "Document retries"\n\nAdded a page.', "fallback")).toEqual({ title: "Document retries", summary: "Added a page." });
+    expect(splitSummary("", "Docs: add retries")).toEqual({ title: "Docs: add retries", summary: "" });
+    expect(splitSummary("x".repeat(100), "f").title).toHaveLength(72);
+  });
+
+  it("lists changes per file, the instructions and the validation problems", () => {
+    const body = renderPullRequestBody({
+      summary: "Summary.",
+      jobId: "job1",
+      model: "anthropic/claude-sonnet-4-5",
+      messages: [
+        { seq: 1, prompt: "Add a page", source: "api", author: null, createdAt: "" },
+        { seq: 2, prompt: "Also\nthis", source: "comment", author: "carol", createdAt: "" },
+        { seq: 3, prompt: "And a table", source: "dashboard", author: "dora", createdAt: "" },
+        { seq: 4, prompt: "Fix a typo", source: "dashboard", author: null, createdAt: "" },
+      ],
+      files: [
+        { path: "a.mdx", status: "renamed", from: "old.mdx" },
+        { path: "b.mdx", status: "deleted" },
+      ],
+      reasons: new Map([["a.mdx", ["Renamed."]]]),
+      validation: { passed: false, problems: ["a.mdx:3: link '/x' does not resolve"] },
+      workflowRunUrl: "https://github.com/acme/docs/actions/runs/1",
+    });
+    expect(body).toContain("- `a.mdx` (renamed from `old.mdx`): Renamed.");
+    expect(body).toContain("- `b.mdx` (deleted)");
+    expect(body).toContain("1. via the API:\n   > Add a page");
+    expect(body).toContain("2. @carol in a comment:\n   > Also\n   > this");
+    expect(body).toContain("3. @dora on the dashboard:\n   > And a table");
+    expect(body).toContain("4. on the dashboard:\n   > Fix a typo");
+    expect(body).toContain("**1 problem(s) remain**");
+    expect(body).toContain("- a.mdx:3: link '/x' does not resolve");
+    expect(body).toContain("[workflow run](https://github.com/acme/docs/actions/runs/1)");
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { NO_PREVIOUS_DAY, reachDeltas, visitPairs, type Series } from "../../../../src/app/analytics/reach.js";
+import { random } from "../../../helpers/traffic.js";
+
+/** Distinct visitors with a day in [a, b), counted the slow way from the masks themselves. */
+const direct = (masks: number[], a: number, b: number) => masks.filter((m) => visitPairs(m).some(([d]) => d >= a && d < b)).length;
+
+/** The same, from (day, prev) counters only: first days inside the range. */
+const fromCounters = (counters: Map<string, number>, a: number, b: number) => {
+  let sum = 0;
+  for (const [key, n] of counters) {
+    const [d, prev] = key.split(":").map(Number) as [number, number];
+    if (d >= a && d < b && prev < a) sum += n;
+  }
+  return sum;
+};
+
+describe("reach counters: distinct visitors of any day range from (day, previous day) pairs", () => {
+  it("lists each day of a mask with the day before it", () => {
+    expect(visitPairs(0)).toEqual([]);
+    expect(visitPairs(0b1)).toEqual([[0, NO_PREVIOUS_DAY]]);
+    expect(visitPairs(0b1010_0100)).toEqual([
+      [2, NO_PREVIOUS_DAY],
+      [5, 2],
+      [7, 5],
+    ]);
+    expect(visitPairs(1 << 30)).toEqual([[30, NO_PREVIOUS_DAY]]);
+  });
+
+  it("counts every range of a 31-day month exactly while days arrive in any order", () => {
+    const rand = random(3);
+    const visitors = Array.from({ length: 300 }, () => 0);
+    const counters = new Map<string, number>();
+    for (let step = 0; step < 2_000; step++) {
+      const v = Math.floor(rand() * visitors.length);
+      const before = visitors[v] as number;
+      const after = before | (1 << Math.floor(rand() * 31));
+      visitors[v] = after;
+      reachDeltas({ human: [before, after], ai: [0, 0] }, (series: Series, day, prev, delta) => {
+        if (series !== "human") return;
+        const key = `${day}:${prev}`;
+        counters.set(key, (counters.get(key) ?? 0) + delta);
+      });
+    }
+    for (let a = 0; a < 31; a++) {
+      for (let b = a + 1; b <= 31; b++) expect(fromCounters(counters, a, b), `[${a}, ${b})`).toBe(direct(visitors, a, b));
+    }
+  });
+
+  it("feeds total from the union of human and AI days, and nothing when a mask does not change", () => {
+    const seen: string[] = [];
+    reachDeltas({ human: [0b001, 0b011], ai: [0b100, 0b100] }, (series, day, prev, delta) => seen.push(`${series} ${day}/${prev} ${delta}`));
+    expect(seen.sort()).toEqual(["human 1/0 1", "total 1/0 1", "total 2/0 -1", "total 2/1 1"].sort());
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { html, httpUrl, jsonScript, raw } from "../../../../src/app/dashboard/html.js";
+import { safeNext } from "../../../../src/app/dashboard/request.js";
+import { visitorsCsv } from "../../../../src/app/dashboard/visitors-csv.js";
+import { workflowFor } from "../../../../src/app/dashboard/pages/setup.js";
+
+describe("html template", () => {
+  it("escapes every interpolated value unless it is already safe markup", () => {
+    const path = `/docs/"><script>alert('x')</script>&`;
+    expect(html`<td title="${path}">${path}</td>`.value).toBe(
+      "<td title=\"/docs/&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;\">/docs/&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</td>",
+    );
+    expect(html`<ul>${["<a>", html`<li>${"<b>"}</li>`]}</ul>`.value).toBe("<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>");
+    expect(html`${null}${undefined}${false}${0}${raw("<br>")}`.value).toBe("0<br>");
+  });
+
+  it("keeps JSON for a script block from closing the element", () => {
+    const block = jsonScript("data", [{ path: "</script><script>alert(1)</script>" }]).value;
+    expect(block.match(/<\/script>/g)).toHaveLength(1);
+    expect(JSON.parse(block.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, ""))).toEqual([{ path: "</script><script>alert(1)</script>" }]);
+  });
+});
+
+describe("link targets", () => {
+  it("are http(s) only", () => {
+    expect(httpUrl("https://github.com/acme/docs/pull/7")).toBe("https://github.com/acme/docs/pull/7");
+    expect(httpUrl("HTTP://ghe.local/x")).toBe("HTTP://ghe.local/x");
+    for (const bad of ["javascript:alert(1)", " javascript:alert(1)", "data:text/html,x", "//evil.example", null, undefined, ""]) expect(httpUrl(bad)).toBeNull();
+  });
+});
+
+describe("visitors CSV", () => {
+  it("quotes what needs quoting and never lets a cell start a spreadsheet formula", () => {
+    const csv = visitorsCsv([
+      { path: "/docs/a,b", human: 3, ai: 1, total: 4 },
+      { path: '/say "hi"', human: 1, ai: 0, total: 1 },
+      { path: "=HYPERLINK(\"http://evil\")", human: 1, ai: 0, total: 1 },
+      { path: "-1+2", human: 0, ai: 1, total: 1 },
+    ]);
+    expect(csv.split("\r\n")).toEqual(["path,human,ai,total", '"/docs/a,b",3,1,4', '"/say ""hi""",1,0,1', `"'=HYPERLINK(""http://evil"")",1,0,1`, "'-1+2,0,1,1", ""]);
+  });
+});
+
+describe("return path after sign-in", () => {
+  it("accepts dashboard paths only", () => {
+    expect(safeNext("/dashboard/projects/abc/keys?x=1")).toBe("/dashboard/projects/abc/keys?x=1");
+    expect(safeNext("/dashboard")).toBe("/dashboard");
+    for (const bad of ["https://evil.example", "//evil.example/dashboard", "/dashboardx", "/dashboard\\..\\x", "/admin", "/dashboard/\r\nSet-Cookie: x=1", "/dashboard/中文", "", null, undefined]) {
+      expect(safeNext(bad), String(bad)).toBe("/dashboard");
+    }
+  });
+});
+
+describe("setup workflow", () => {
+  it("fills in this server's URL and the project's model", () => {
+    const template = "# Copy to .github/workflows/inkwell.yml in your docs repository.\nwith:\n  inkwell-url: https://inkwell.example.com\n  model: anthropic/claude-sonnet-4-5\n";
+    expect(workflowFor(template, "https://ink.acme.dev", "openai/gpt-5")).toBe("with:\n  inkwell-url: https://ink.acme.dev\n  model: openai/gpt-5\n");
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { TrackingView } from "../../../../src/app/domain/jobs/tracking.js";
+import { renderTrackingComment } from "../../../../src/app/github/tracking-comment.js";
+
+const base: TrackingView = {
+  jobId: "abc123",
+  status: "active",
+  error: null,
+  instructions: [
+    { prompt: "Add a page about webhooks", source: "api", author: null },
+    { prompt: "Also an example\nwith two lines", source: "comment", author: "alice" },
+  ],
+  run: { attempt: 2, url: "https://github.com/acme/docs/actions/runs/9", progress: "Editing docs/webhooks.mdx", claimedAt: "2026-11-21T10:00:00.000Z", reportedAt: null, report: null },
+};
+
+describe("tracking comment", () => {
+  it("while working: instructions, run link, progress", () => {
+    const body = renderTrackingComment(base);
+    expect(body).toMatch(/^<!-- inkwell:tracking:abc123 -->\n### Inkwell · ⏳ Working/);
+    expect(body).toContain("1. via the API:\n> Add a page about webhooks");
+    expect(body).toContain("2. @alice:\n> Also an example\n> with two lines");
+    expect(body).toContain("[workflow run](https://github.com/acme/docs/actions/runs/9) (attempt 2)");
+    expect(body).toContain("**Progress**: Editing docs/webhooks.mdx");
+  });
+
+  it("done: validation, duration, tokens, model, and no progress line", () => {
+    const body = renderTrackingComment({
+      ...base,
+      status: "completed",
+      run: { ...base.run!, reportedAt: "2026-11-21T10:02:05.000Z", report: { validation: { passed: false, problems: ["docs/a.mdx: broken link ./b"] }, usage: { inputTokens: 1234567, outputTokens: 890 }, model: "openai/gpt-5" } },
+    });
+    expect(body).toContain("### Inkwell · ✅ Done");
+    expect(body).not.toContain("Progress");
+    expect(body).toContain("**Validation**: 1 problem(s)\n- docs/a.mdx: broken link ./b");
+    expect(body).toContain("**Duration**: 2m 5s · **Tokens**: 1,234,567 in / 890 out · **Model**: openai/gpt-5");
+  });
+
+  it("says where an instruction without a GitHub author came from", () => {
+    const body = renderTrackingComment({ ...base, instructions: [{ prompt: "From the operator", source: "dashboard", author: null }] });
+    expect(body).toContain("1. on the dashboard:\n> From the operator");
+  });
+
+  it("never says working once the job left active", () => {
+    for (const status of ["completed", "failed", "archived"] as const) {
+      const body = renderTrackingComment({ ...base, status, error: status === "failed" ? 'The workflow run ended "cancelled"' : null });
+      expect(body).not.toMatch(/Working|updates as the agent works|Progress/);
+    }
+    expect(renderTrackingComment({ ...base, status: "failed", error: "boom" })).toContain("**Error**: boom");
+  });
+});

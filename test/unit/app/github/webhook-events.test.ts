@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { queuedEventSchema, toQueuedEvent } from "../../../../src/app/github/webhook-events.js";
+import {
+  installationCreated,
+  installationDeleted,
+  installationRepositories,
+  issueComment,
+  pullRequest,
+  reviewComment,
+  workflowRunCompleted,
+} from "../../../fixtures/webhooks.js";
+
+describe("a webhook delivery as a queued event", () => {
+  it.each([
+    ["installation", installationCreated(42, [{ full_name: "acme/docs", id: 7 }]), { type: "installation_linked", installationId: 42, repositories: [{ fullName: "acme/docs", id: 7 }] }],
+    ["installation", installationDeleted(42), { type: "installation_unlinked", installationId: 42, repositories: null }],
+    ["installation", { ...installationDeleted(42), action: "suspend" }, { type: "installation_suspended", installationId: 42, suspended: true }],
+    ["installation_repositories", installationRepositories(42, "removed", [{ full_name: "acme/docs", id: 7 }]), { type: "installation_unlinked", installationId: 42, repositories: ["acme/docs"] }],
+    ["pull_request", pullRequest("opened", "acme/docs", 5, "inkwell/abc"), { type: "pr_opened", repo: "acme/docs", number: 5, url: "https://github.com/acme/docs/pull/5", headRef: "inkwell/abc" }],
+    ["pull_request", pullRequest("closed", "acme/docs", 5, "inkwell/abc", { merged: true }), { type: "pr_closed", repo: "acme/docs", number: 5, headRef: "inkwell/abc", merged: true }],
+    [
+      "issue_comment",
+      issueComment("acme/docs", 5, { id: 99, body: "@inkwell-docs add a table", login: "alice" }),
+      { type: "comment", repo: "acme/docs", installationId: 42, prNumber: 5, commentId: 99, kind: "issue", body: "@inkwell-docs add a table", author: { login: "alice", type: "User" }, viaApp: false },
+    ],
+    ["pull_request_review_comment", reviewComment("acme/docs", 5, { id: 98, body: "/inkwell fix", login: "bob" }), { type: "comment", kind: "review", commentId: 98, prNumber: 5 }],
+    ["workflow_run", workflowRunCompleted("acme/docs", 1234, "failure", "inkwell abc #2"), { type: "workflow_run_completed", repo: "acme/docs", runId: 1234, conclusion: "failure", title: "inkwell abc #2" }],
+  ])("%s → the event the task acts on, which its payload schema accepts", (name, payload, expected) => {
+    const event = toQueuedEvent(name, payload);
+    expect(event).toMatchObject(expected);
+    expect(queuedEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+  });
+
+  it.each([
+    ["pull_request on a branch that is not a job's", "pull_request", pullRequest("opened", "acme/docs", 5, "feature/x")],
+    ["pull_request edited", "pull_request", pullRequest("edited", "acme/docs", 5, "inkwell/abc")],
+    ["a comment on an issue that is not a PR", "issue_comment", (() => { const p = issueComment("acme/docs", 5, { id: 1, body: "hi", login: "a" }); return { ...p, issue: { number: 5 } }; })()],
+    ["an event Inkwell does not act on", "star", { action: "created" }],
+    ["a payload that is not the event's shape", "pull_request", { action: "opened", pull_request: "nope" }],
+  ])("%s → nothing queued", (_what, name, payload) => {
+    expect(toQueuedEvent(name, payload)).toBeNull();
+  });
+});

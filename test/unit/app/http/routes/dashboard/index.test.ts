@@ -1,0 +1,43 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { registerDashboardRoutes } from "../../../../../../src/app/http/routes/dashboard/index.js";
+import { Router } from "../../../../../../src/app/http/router.js";
+import type { Services } from "../../../../../../src/app/http/services.js";
+
+// Registration touches no database or GitHub: only the config the sections read up front.
+const services = {
+  config: { dashboard: { oauth: { clientId: "Iv1.test", clientSecret: "secret" }, minPermission: "write", sessionHours: 12 }, githubServerUrl: "https://github.com", githubApiUrl: "https://api.github.com", rateLimitPerHour: 60 },
+  db: {},
+  github: null,
+  adminToken: "operator-token-for-tests",
+  log: pino({ level: "silent" }),
+} as unknown as Services;
+
+describe("registerDashboardRoutes", () => {
+  it("registers every dashboard page and form, each section's routes in order", () => {
+    const router = new Router();
+    registerDashboardRoutes(router, services);
+    expect(router.list().map(({ method, pattern }) => `${method} ${pattern}`)).toEqual([
+      "GET /dashboard/assets/:name",
+      "GET /dashboard/sign-in",
+      "POST /dashboard/sign-in",
+      "GET /dashboard/auth/github",
+      "GET /dashboard/auth/github/callback",
+      "POST /dashboard/sign-out",
+      "GET /dashboard",
+      "GET /dashboard/projects/:projectId",
+      "GET /dashboard/projects/:projectId/keys",
+      "POST /dashboard/projects/:projectId/keys",
+      "GET /dashboard/projects/:projectId/keys/:keyId/revoke",
+      "POST /dashboard/projects/:projectId/keys/:keyId/revoke",
+      "GET /dashboard/projects/:projectId/analytics",
+      "GET /dashboard/projects/:projectId/analytics.csv",
+      "GET /dashboard/projects/:projectId/jobs",
+      "POST /dashboard/projects/:projectId/jobs",
+      "GET /dashboard/projects/:projectId/jobs/:jobId",
+      "GET /dashboard/projects/:projectId/jobs/:jobId/live",
+      "POST /dashboard/projects/:projectId/jobs/:jobId/messages",
+      "GET /dashboard/projects/:projectId/setup",
+    ]);
+  });
+});

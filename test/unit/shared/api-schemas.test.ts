@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { jobListQuerySchema, parseUtcDay, promptBodySchema, visitorsQuerySchema } from "../../../src/shared/api-schemas.js";
+
+describe("parseUtcDay", () => {
+  it.each([
+    ["2026-03-01", "2026-03-01"],
+    ["2026-03-01T00:00:00Z", "2026-03-01"],
+    ["2026-03-01T23:30:00.123456-02:00", "2026-03-02"],
+    ["2026-03-01T01:00:00+05:30", "2026-02-28"],
+    ["2026-03-01T10:00+0100", "2026-03-01"],
+    ["2024-02-29", "2024-02-29"],
+  ])("%s → %s", (input, day) => {
+    expect(parseUtcDay(input)).toBe(day);
+  });
+
+  it.each(["2026-02-30", "2025-02-29", "2026-13-01", "26-03-01", "2026-03-01T25:00:00Z", "2026-03-01T10:00:00", "yesterday", "", "2026-03-01 10:00:00Z"])(
+    "refuses %j",
+    (input) => {
+      expect(parseUtcDay(input)).toBeNull();
+    },
+  );
+});
+
+describe("request schemas", () => {
+  it("trims prompts and keeps their inner text", () => {
+    expect(promptBodySchema.parse({ prompt: "  hi there \n" })).toEqual({ prompt: "hi there" });
+  });
+
+  it("job list query defaults and bounds", () => {
+    expect(jobListQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
+    expect(jobListQuerySchema.parse({ limit: "100", offset: "7", status: "failed" })).toEqual({ limit: 100, offset: 7, status: "failed" });
+    for (const bad of [{ limit: "0" }, { limit: "101" }, { limit: " 5" }, { offset: "-1" }, { offset: "0x10" }, { status: "ACTIVE" }]) {
+      expect(jobListQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("visitors query: whole-day ranges, dateFrom not after dateTo, limit 1..250", () => {
+    expect(visitorsQuerySchema.parse({})).toEqual({ limit: 50, offset: 0 });
+    expect(visitorsQuerySchema.safeParse({ dateFrom: "2026-03-02", dateTo: "2026-03-02" }).success).toBe(true);
+    expect(visitorsQuerySchema.safeParse({ dateFrom: "2026-03-03", dateTo: "2026-03-02" }).success).toBe(false);
+    // Compared as UTC dates: 23:30 at -02:00 on the 1st is the 2nd.
+    expect(visitorsQuerySchema.safeParse({ dateFrom: "2026-03-01T23:30:00-02:00", dateTo: "2026-03-01" }).success).toBe(false);
+    expect(visitorsQuerySchema.safeParse({ limit: "250" }).success).toBe(true);
+    expect(visitorsQuerySchema.safeParse({ limit: "251" }).success).toBe(false);
+  });
+});

@@ -1,34 +1,8 @@
 import { createHash } from "node:crypto";
-import { isIP } from "node:net";
+import { skip, firstSkipOr, readIp, readString, optionalString, readStatus, isoFromMs, parseJsonObject, isRecord, quote, type ParsedLine, type Skipped, type LoggedRequest } from "./log-fields.js";
 
 export const LOG_FORMATS = ["combined", "vercel", "cloudflare"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-
-export interface ImportHit {
-  timestamp: string;
-  path: string;
-  ip: string;
-  userAgent: string;
-  accept?: string;
-  referrer?: string;
-}
-
-export type SkipReason = "malformed" | "not-a-page-view" | "method" | "status";
-export type ParsedLine = { ok: true; hit: ImportHit } | { ok: false; reason: SkipReason; detail: string };
-
-type Skipped = Extract<ParsedLine, { ok: false }>;
-
-/** One request as a log format records it; the page-view rules run on this, the same for every format. */
-interface LoggedRequest {
-  ip: string;
-  timestamp: string;
-  method: string;
-  target: string;
-  status: number | undefined;
-  userAgent: string;
-  referrer: string | undefined;
-  accept: string | undefined;
-}
 
 const READERS: Record<LogFormat, (line: string) => LoggedRequest | Skipped> = {
   combined: readCombined,
@@ -243,67 +217,4 @@ function msFromEpoch(epoch: bigint): number {
   if (digits <= 14) return Number(epoch);
   if (digits <= 17) return Number(epoch / 1000n);
   return Number(epoch / 1_000_000n);
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Field readers shared by the formats
-
-function skip(reason: SkipReason, detail: string): Skipped {
-  return { ok: false, reason, detail };
-}
-
-type Unskipped<T> = { [K in keyof T]: Exclude<T[K], Skipped> };
-
-/** The fields, or the first of them (in the order given) that could not be read. */
-function firstSkipOr<T extends Record<string, unknown>>(fields: T): Unskipped<T> | Skipped {
-  const skipped = Object.values(fields).find(isSkipped);
-  return skipped ?? (fields as Unskipped<T>);
-}
-
-function isSkipped(value: unknown): value is Skipped {
-  return isRecord(value) && value.ok === false;
-}
-
-function readIp(value: unknown, field: string): string | Skipped {
-  if (typeof value !== "string" || value === "") return skip("malformed", `no ${field}`);
-  return isIP(value) !== 0 ? value : skip("malformed", `${field} ${quote(value)} is not an IP address`);
-}
-
-function readString(value: unknown, field: string): string | Skipped {
-  return typeof value === "string" && value !== "" ? value : skip("malformed", `no ${field}`);
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function readStatus(value: unknown, field: string): number | undefined | Skipped {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "string" && /^\d{3}$/.test(value)) return Number(value);
-  return skip("malformed", `${field} ${quote(value)} is not an HTTP status`);
-}
-
-function isoFromMs(ms: number): string | undefined {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-function parseJsonObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A value for a skip detail, cut short: the CLI prints these, and a garbage line can be long. */
-function quote(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

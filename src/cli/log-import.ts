@@ -3,7 +3,8 @@ import type { Readable } from "node:stream";
 import type { HitBatchResult } from "../shared/analytics-schemas.js";
 import { MAX_HITS_PER_BATCH } from "../shared/analytics-schemas.js";
 import { CliError } from "./errors.js";
-import { lineHitId, parseLogLine, type ImportHit, type LogFormat, type SkipReason } from "./log-formats.js";
+import type { ImportHit, SkipReason } from "./log-fields.js";
+import { lineHitId, parseLogLine, type LogFormat } from "./log-formats.js";
 
 export interface ImportSummary {
   lines: number;

@@ -53,7 +53,6 @@ export const createProjectSchema = z
     analytics: analyticsSettingsSchema.optional(),
   })
   .meta({ id: "CreateProjectRequest" });
-export type CreateProjectBody = z.infer<typeof createProjectSchema>;
 
 export const createKeySchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).meta({ id: "CreateKeyRequest" });
 

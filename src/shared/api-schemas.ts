@@ -24,7 +24,6 @@ export const promptSchema = z
   .meta({ description: "The instruction for the agent, 1..32,000 characters after trimming.", maxLength: MAX_PROMPT_CHARS });
 
 export const promptBodySchema = z.object({ prompt: promptSchema }).meta({ id: "PromptRequest" });
-export type PromptBody = z.infer<typeof promptBodySchema>;
 
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
@@ -71,7 +70,6 @@ export const errorSchema = z
     details: z.array(z.object({ message: z.string() })).optional(),
   })
   .meta({ id: "Error" });
-export type ApiErrorBody = z.infer<typeof errorSchema>;
 
 /** A query-string integer: digits only, so "1.5", "1e2", "" and " 3" are all refused. */
 export function queryInt(min: number, max: number, fallback: number) {

@@ -3,7 +3,6 @@
  * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
  */
 import { z } from "zod";
-import { agentJobSchema } from "./api-schemas.js";
 
 const jobRef = { jobId: z.string().regex(/^[a-z0-9]{1,64}$/), runAttempt: z.int().min(1) };
 
@@ -87,4 +86,3 @@ export const reportRequestSchema = z
   .meta({ id: "RunnerReportRequest" });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
 
-export const reportResponseSchema = agentJobSchema;

@@ -2,7 +2,6 @@ import crawlerUserAgents from "crawler-user-agents";
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
 
-export type TrafficClass = "human" | "ai" | "bot";
 export type AiCategory = "assistant" | "crawler" | "search";
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string } | { class: "bot" };
 export interface HitSignals {

@@ -11,4 +11,8 @@ const NOTICES = {
 export type Notice = (typeof NOTICES)[keyof typeof NOTICES];
 
 /** The notice a redirect asked for (`?notice=key-revoked`); null for none or an unknown one. */
-export const noticeOf = (url: URL): Notice | null => NOTICES[(url.searchParams.get("notice") ?? "") as keyof typeof NOTICES] ?? null;
+export const noticeOf = (url: URL): Notice | null => {
+  const name = url.searchParams.get("notice") ?? "";
+  // Own keys only: `?notice=toString` must not find Object.prototype's.
+  return Object.hasOwn(NOTICES, name) ? NOTICES[name as keyof typeof NOTICES] : null;
+};

@@ -8,4 +8,8 @@ describe("noticeOf", () => {
     expect(noticeOf(new URL("http://x/dashboard?notice=<b>hacked</b>"))).toBeNull();
     expect(noticeOf(new URL("http://x/dashboard"))).toBeNull();
   });
+
+  it("finds nothing under the names every object has", () => {
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) expect(noticeOf(new URL(`http://x/dashboard?notice=${name}`))).toBeNull();
+  });
 });

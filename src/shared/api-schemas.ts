@@ -56,7 +56,7 @@ export const jobEventSchema = z
     type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, …" }),
     from: jobStatusSchema.nullable(),
     to: jobStatusSchema.nullable(),
-    cause: z.string().meta({ description: "What caused it: api, comment, dispatcher, runner, github, watchdog." }),
+    cause: z.string().meta({ description: "What caused it: api, dashboard, comment, dispatcher, runner, github, watchdog." }),
     detail: z.string().nullable(),
     at: isoDateTime,
   })
@@ -67,7 +67,7 @@ export const jobEventListSchema = z.object({ events: z.array(jobEventSchema) }).
 export const errorSchema = z
   .object({
     error: z.string(),
-    details: z.array(z.object({ message: z.string() })).optional(),
+    details: z.array(z.object({ message: z.string(), field: z.string().optional().meta({ description: "The offending field or header, when there is one." }) })).optional(),
   })
   .meta({ id: "Error" });
 
@@ -132,15 +132,20 @@ export function parseUtcDay(value: string): string | null {
   const day = DAY_ONLY.exec(value);
   if (day) {
     const [, y, m, d] = day;
-    const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-    return date.toISOString().slice(0, 10) === value ? value : null;
+    return utcMidnight(Number(y), Number(m), Number(d)).toISOString().slice(0, 10) === value ? value : null;
   }
   if (!DATE_TIME.test(value)) return null;
   const local = DAY_ONLY.exec(value.slice(0, 10));
   if (!local) return null;
   const [, y, m, d] = local;
-  const localDay = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  if (localDay.toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
+  if (utcMidnight(Number(y), Number(m), Number(d)).toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Midnight UTC of a calendar date; unlike Date.UTC, years 0–99 stay themselves (not 1900–1999). */
+function utcMidnight(year: number, month: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date;
 }

@@ -18,7 +18,7 @@ export function newId(length = 20): string {
 
 const ID_PATTERN = /^[a-z0-9]{1,64}$/;
 
-export function isWellFormedId(value: string): boolean {
+function isWellFormedId(value: string): boolean {
   return ID_PATTERN.test(value);
 }
 

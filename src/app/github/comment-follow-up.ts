@@ -10,7 +10,7 @@ import { enqueueTask } from "../tasks/tasks.js";
 import type { GitHubApi } from "./github-api.js";
 import type { QueuedEvent } from "./webhook-events.js";
 
-export const REACTION_TASK = "reaction";
+const REACTION_TASK = "reaction";
 
 const WRITERS = new Set(["admin", "maintain", "write"]);
 

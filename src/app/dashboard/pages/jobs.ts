@@ -127,7 +127,7 @@ ${jobLive(view)}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>
 <ol class="messages">${view.messages.map(
-    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.author ? html`by @${m.author}` : "API or dashboard"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
+    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
   )}</ol>
 </section>
 ${

@@ -5,7 +5,7 @@ import { queryOne } from "../../store/db.js";
 import { ConflictError, ForbiddenError, notFound } from "../errors.js";
 import { applyTrigger, attachPullRequest, startNextRun } from "./commands.js";
 import { recordEvent } from "./job-events.js";
-import { SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
+import { SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
 import { queueTrackingUpdate } from "./job-tasks.js";
 import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messages.js";
 
@@ -15,15 +15,18 @@ export interface RunnerCaller {
   repositoryId: number | null;
 }
 
-/** Locks the job and checks the token's repository is the job's (ForbiddenError otherwise). */
-async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): Promise<JobInRepositoryRow> {
+/**
+ * Locks the job and checks the token's repository is the job's (ForbiddenError otherwise). Returns
+ * the row (for the commands that take one) and the job read from it.
+ */
+async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): Promise<{ row: JobInRepositoryRow; job: JobInRepository }> {
   const row = await queryOne<JobInRepositoryRow>(tx, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1 FOR UPDATE OF j`, [jobId]);
   if (!row) throw notFound("Job");
   const job = toJobInRepository(row);
   const sameName = job.repoFullName === caller.repository.toLowerCase();
   const sameId = job.repositoryId === null || caller.repositoryId === null || job.repositoryId === caller.repositoryId;
   if (!sameName || !sameId) throw new ForbiddenError("This job belongs to another repository");
-  return row;
+  return { row, job };
 }
 
 export interface ClaimResult {
@@ -36,8 +39,7 @@ export interface ClaimResult {
  * retried request); another run is refused with a conflict. Queued messages are handed to this run.
  */
 export async function claimRun(tx: Queryable, request: ClaimRequest, caller: RunnerCaller, limits: { timeoutMinutes: number; heartbeatSeconds: number }): Promise<ClaimResult> {
-  const row = await lockJobFor(tx, request.jobId, caller);
-  const job = toJobInRepository(row);
+  const { row, job } = await lockJobFor(tx, request.jobId, caller);
   if (job.status !== "active" || job.runAttempt !== request.runAttempt) {
     throw new ConflictError(`The job is not waiting for run attempt ${request.runAttempt} (it is ${job.status}, attempt ${job.runAttempt})`);
   }
@@ -93,16 +95,16 @@ async function runOf(tx: Queryable, jobId: string, runAttempt: number) {
 
 /** Keeps the job alive (watchdog) and records a progress line; tells a run to stop when the job moved on. */
 export async function heartbeat(tx: Queryable, request: HeartbeatRequest, caller: RunnerCaller): Promise<HeartbeatResponse> {
-  const job = await lockJobFor(tx, request.jobId, caller);
+  const { row, job } = await lockJobFor(tx, request.jobId, caller);
   const run = await runOf(tx, job.id, request.runAttempt);
-  const current = job.status === "active" && job.run_attempt === request.runAttempt;
+  const current = job.status === "active" && job.runAttempt === request.runAttempt;
   await tx.query(
     `UPDATE job_runs SET heartbeat_at = now(), progress = COALESCE($3, progress) WHERE job_id = $1 AND run_attempt = $2`,
     [job.id, request.runAttempt, request.progress || null],
   );
   if (current) {
     await tx.query(`UPDATE jobs SET last_activity_at = now() WHERE id = $1`, [job.id]);
-    if (request.progress && request.progress !== run.progress) await queueTrackingUpdate(tx, job);
+    if (request.progress && request.progress !== run.progress) await queueTrackingUpdate(tx, row);
   }
   return { status: job.status, cancel: !current };
 }
@@ -112,9 +114,9 @@ export async function heartbeat(tx: Queryable, request: HeartbeatRequest, caller
  * the job. Messages that arrived during the run start the next run at once.
  */
 export async function reportRun(tx: Queryable, report: ReportRequest, caller: RunnerCaller): Promise<{ job: AgentJob; dispatched: boolean }> {
-  const job = await lockJobFor(tx, report.jobId, caller);
+  const { row, job } = await lockJobFor(tx, report.jobId, caller);
   const run = await runOf(tx, job.id, report.runAttempt);
-  if (run.reported_at !== null) return { job: toAgentJob(job), dispatched: false };
+  if (run.reported_at !== null) return { job: toAgentJob(row), dispatched: false };
 
   await tx.query(`UPDATE job_runs SET reported_at = now(), outcome = $3, report = $4 WHERE job_id = $1 AND run_attempt = $2`, [
     job.id,

@@ -23,7 +23,7 @@ export interface TrackingView {
   run: { attempt: number; url: string | null; progress: string | null; claimedAt: string; reportedAt: string | null; report: RunReportFacts | null } | null;
 }
 
-/** Where the comment goes, and what it says; null when the job has no PR or the App is gone. */
+/** Where the comment goes, and what it says; `skipped` (with why) when the job has no PR or the App is gone. */
 export async function trackingCommentState(
   db: Queryable,
   jobId: string,

@@ -1,5 +1,6 @@
 /** Operator API shapes: validation, OpenAPI and CLI types from one place. */
 import { z } from "zod";
+import { storedText } from "./stored-values.js";
 
 /** How long one person stays one visitor: the life of the secret their visitor id is made with. */
 export const SALT_WINDOWS = ["day", "week", "month"] as const;
@@ -47,14 +48,14 @@ export const createProjectSchema = z
       .max(300)
       .meta({ description: "owner/repo or the repository's full URL." }),
     ref: refName.optional().meta({ description: "Base branch for pull requests; default: the repository's default branch." }),
-    name: z.string().trim().min(1).max(200).optional(),
-    model: z.string().trim().min(1).max(200).optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),
+    name: storedText(200, { trim: true, min: 1 }).optional(),
+    model: storedText(200, { trim: true, min: 1 }).optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),
     rateLimitPerHour: z.int().min(1).max(1_000_000).optional().meta({ description: "Job creations + messages per rolling hour; default from INKWELL_RATE_LIMIT_PER_HOUR." }),
     analytics: analyticsSettingsSchema.optional(),
   })
   .meta({ id: "CreateProjectRequest" });
 
-export const createKeySchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).meta({ id: "CreateKeyRequest" });
+export const createKeySchema = z.object({ name: storedText(200, { trim: true, min: 1 }).optional() }).meta({ id: "CreateKeyRequest" });
 
 export const projectSchema = z
   .object({

@@ -1,6 +1,7 @@
 /** Analytics ingestion and export shapes: validation, OpenAPI and CLI types from one place (docs/architecture.md, "Analytics"). */
 import { isIP } from "node:net";
 import { z } from "zod";
+import { storedText } from "./stored-values.js";
 import { countsSchema, visitorsQuerySchema } from "./api-schemas.js";
 
 export const MAX_HITS_PER_BATCH = 1_000;
@@ -24,11 +25,7 @@ const timestampSchema = z
 export const hitSchema = z
   .object({
     timestamp: timestampSchema,
-    path: z
-      .string({ error: "must be a string" })
-      .min(1)
-      .max(MAX_PATH_LENGTH)
-      .meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
+    path: storedText(MAX_PATH_LENGTH, { min: 1 }).meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
     ip: z
       .string({ error: "must be a string" })
       .max(64)
@@ -68,7 +65,7 @@ export type HitBatchResult = z.infer<typeof hitBatchResultSchema>;
 
 /** What the beacon script sends; the server adds time, IP and User-Agent. */
 export const beaconEventSchema = z.object({
-  path: z.string().min(1).max(MAX_PATH_LENGTH),
+  path: storedText(MAX_PATH_LENGTH, { min: 1 }),
   referrer: z.string().max(MAX_PATH_LENGTH).optional(),
 });
 

@@ -3,25 +3,15 @@
  * the OpenAPI document and the types the CLI and the Action use. Imports neither side.
  */
 import { z } from "zod";
+import { storedText } from "./stored-values.js";
 
 export const JOB_STATUSES = ["active", "completed", "archived", "failed"] as const;
 export const MAX_PROMPT_CHARS = 32_000;
 export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
 
-const codePoints = (s: string) => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
-export const promptSchema = z
-  .string({ error: "must be a string" })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .refine((s) => codePoints(s) <= MAX_PROMPT_CHARS, {
-    error: `must be at most ${MAX_PROMPT_CHARS} characters`,
-  })
-  .meta({ description: "The instruction for the agent, 1..32,000 characters after trimming.", maxLength: MAX_PROMPT_CHARS });
+export const promptSchema = storedText(MAX_PROMPT_CHARS, { trim: true, min: 1 }).meta({
+  description: "The instruction for the agent, 1..32,000 characters after trimming; no NUL or unpaired surrogate characters.",
+});
 
 export const promptBodySchema = z.object({ prompt: promptSchema }).meta({ id: "PromptRequest" });
 

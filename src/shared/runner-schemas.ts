@@ -3,8 +3,9 @@
  * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
  */
 import { z } from "zod";
+import { storedInt, storedText } from "./stored-values.js";
 
-const jobRef = { jobId: z.string().regex(/^[a-z0-9]{1,64}$/), runAttempt: z.int().min(1) };
+const jobRef = { jobId: z.string().regex(/^[a-z0-9]{1,64}$/), runAttempt: storedInt(1) };
 
 export const claimRequestSchema = z
   .object({
@@ -52,7 +53,7 @@ export const claimResponseSchema = z
 export type ClaimResponse = z.infer<typeof claimResponseSchema>;
 
 export const heartbeatRequestSchema = z
-  .object({ ...jobRef, progress: z.string().trim().max(300).optional().meta({ description: "A short line for the tracking comment." }) })
+  .object({ ...jobRef, progress: storedText(300, { trim: true }).optional().meta({ description: "A short line for the tracking comment." }) })
   .meta({ id: "RunnerHeartbeatRequest" });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequestSchema>;
 
@@ -62,13 +63,13 @@ export const heartbeatResponseSchema = z
 export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 
 const usageSchema = z.object({ inputTokens: z.int().min(0), outputTokens: z.int().min(0) });
-const validationSchema = z.object({ passed: z.boolean(), problems: z.array(z.string().max(1000)).max(200) });
+const validationSchema = z.object({ passed: z.boolean(), problems: z.array(storedText(1000)).max(200) });
 const runFacts = {
-  model: z.string().max(200).optional().meta({ description: "The model actually used." }),
+  model: storedText(200).optional().meta({ description: "The model actually used." }),
   usage: usageSchema.optional(),
   turns: z.int().min(0).optional(),
   durationMs: z.int().min(0).optional(),
-  filesChanged: z.array(z.string().max(500)).max(1000).optional(),
+  filesChanged: z.array(storedText(500)).max(1000).optional(),
   validation: validationSchema.optional(),
 };
 
@@ -78,10 +79,10 @@ export const reportRequestSchema = z
       ...jobRef,
       ...runFacts,
       outcome: z.literal("completed"),
-      pr: z.object({ number: z.int().min(1), url: z.url({ protocol: /^https?$/ }).max(500) }).nullable().meta({ description: "null when nothing changed." }),
-      summary: z.string().max(10_000).optional(),
+      pr: z.object({ number: storedInt(1), url: z.url({ protocol: /^https?$/ }).max(500) }).nullable().meta({ description: "null when nothing changed." }),
+      summary: storedText(10_000).optional(),
     }),
-    z.object({ ...jobRef, ...runFacts, outcome: z.literal("failed"), error: z.string().trim().min(1).max(4_000) }),
+    z.object({ ...jobRef, ...runFacts, outcome: z.literal("failed"), error: storedText(4_000, { trim: true, min: 1 }) }),
   ])
   .meta({ id: "RunnerReportRequest" });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;

@@ -161,6 +161,23 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(stale.status).toBe(409);
   });
 
+  it("refuses runner values the store cannot hold with a 400 naming the field", async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["heartbeat", { jobId, runAttempt: 2 ** 31, progress: "x" }, "runAttempt"],
+      ["heartbeat", { jobId, runAttempt: 1, progress: "a\u0000b" }, "progress"],
+      ["report", { jobId, runAttempt: 2 ** 31, outcome: "failed", error: "x" }, "runAttempt"],
+      ["report", { jobId, runAttempt: 1, outcome: "failed", error: "bad \ud800 surrogate" }, "error"],
+      ["report", { jobId, runAttempt: 1, outcome: "completed", pr: { number: 2 ** 31, url: `https://github.com/${REPO}/pull/1` } }, "pr.number"],
+      ["report", { jobId, runAttempt: 1, outcome: "completed", pr: null, summary: "\u0000" }, "summary"],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await runner(path, await runnerToken(), body);
+      expect(res.status, `${path} ${field}`).toBe(400);
+      expect(res.body.details.map((d: { field: string }) => d.field), `${path} ${field}`).toContain(field);
+    }
+    expect((await job(jobId)).body.status).toBe("active");
+  });
+
   it("heartbeats keep the job alive; the report completes it with the PR link and writes the tracking comment", async () => {
     const beat = await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 1, progress: "Editing docs/webhooks.mdx" });
     expect(beat).toEqual({ status: 200, body: { status: "active", cancel: false } });

@@ -72,6 +72,42 @@ describe("no request produces a 5xx", () => {
   });
 });
 
+describe("values the store cannot hold", () => {
+  const NUL = "a\u0000b";
+  const LONE_SURROGATE = "a\ud800b";
+
+  it("are refused at the edge with a 400 naming the field, on every kind of input, and nothing is stored", async () => {
+    const admin = { token: ADMIN_TOKEN };
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "A real job" } });
+    expect(created.status).toBe(201);
+    const cases: [string, string, { token: string; body: unknown }, string][] = [
+      ["POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: NUL } }, "prompt"],
+      ["POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: LONE_SURROGATE } }, "prompt"],
+      ["POST", `/v2/agent/${projectId}/job/${created.body.id}/message`, { token: key, body: { prompt: NUL } }, "prompt"],
+      ["POST", "/admin/projects", { ...admin, body: { repository: "acme/nul-name", name: NUL } }, "name"],
+      ["POST", "/admin/projects", { ...admin, body: { repository: "acme/nul-model", model: LONE_SURROGATE } }, "model"],
+      ["POST", `/admin/projects/${projectId}/keys`, { ...admin, body: { name: NUL } }, "name"],
+      ["POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits: [{ timestamp: Date.now(), path: `/docs/${NUL}`, ip: "203.0.113.9", userAgent: "Mozilla/5.0" }] } }, "path"],
+    ];
+    for (const [method, path, options, field] of cases) {
+      const res = await t.call(method, path, options);
+      const what = `${method} ${path} ${field}`;
+      if (path.endsWith("/hits")) {
+        expect(res.status, what).toBe(202);
+        expect(res.body.accepted, what).toBe(0);
+        expect(res.body.rejected[0].error, what).toMatch(new RegExp(`^${field}: must not contain NUL`));
+        continue;
+      }
+      expect(res.status, what).toBe(400);
+      expect(res.body.details, what).toContainEqual({ field, message: `${field}: must not contain NUL (U+0000) or unpaired surrogate characters` });
+    }
+    const jobs = await t.call("GET", `/v2/agent/${projectId}/jobs`, { token: key });
+    expect(jobs.body.jobs).toHaveLength(1);
+    const projects = await t.call("GET", "/admin/projects", admin);
+    expect(projects.body.projects.map((p: { repository: string }) => p.repository).filter((r: string) => r.includes("nul-"))).toEqual([]);
+  });
+});
+
 describe("health", () => {
   it("answers 503 when the store does not answer, and the API fails without leaking details", async () => {
     const own = await startTestServer();

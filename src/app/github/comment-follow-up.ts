@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
 import { z } from "zod";
+import { promptSchema } from "../../shared/api-schemas.js";
+import { describeIssues } from "../../shared/zod-issues.js";
 import { JobArchivedError } from "../domain/errors.js";
 import { addMessage } from "../domain/jobs/commands.js";
 import { isCommentRecorded } from "../domain/jobs/messages.js";
@@ -43,8 +45,12 @@ export function commentFollowUp(
     const author = event.author;
     if (author.type !== "User" || author.login.endsWith("[bot]") || event.viaApp) return { skipped: "comment by a bot or an app" };
     const slug = await github.appSlug();
-    const prompt = instructionIn(event.body, slug, options.command);
-    if (!prompt) return { skipped: "comment does not address the agent" };
+    const instruction = instructionIn(event.body, slug, options.command);
+    if (!instruction) return { skipped: "comment does not address the agent" };
+    // The same rules as an API prompt: a comment cannot store what the API would refuse.
+    const checked = promptSchema.safeParse(instruction);
+    if (!checked.success) return { skipped: `the instruction is not a valid prompt: ${describeIssues(checked.error, "prompt")}` };
+    const prompt = checked.data;
     const job = await jobOnPullRequest(db, event.repo, event.prNumber);
     if (!job) return { skipped: "not a job's pull request" };
     if (job.status === "archived") return { skipped: "the job is archived" };

@@ -6,7 +6,8 @@ import { startWebhookProxy } from "./github/webhook-proxy.js";
 import { createProbot, WEBHOOK_PATH } from "./github/webhooks.js";
 import { setupGuide } from "./github/setup-guide.js";
 import { createLogger } from "./logger.js";
-import { createInkwellServer } from "./server.js";
+import { bindHttpServer, createHttpServer, createInkwellServer } from "./server.js";
+import { DataDirInUseError, DataDirLock } from "./store/data-dir-lock.js";
 import { openStore } from "./store/open-store.js";
 import { packageVersion } from "./version.js";
 
@@ -19,6 +20,17 @@ async function main(): Promise<void> {
   if (admin.source === "generated") log.warn({ file: admin.file }, "generated an operator token and saved it with mode 0600; the CLI reads it from there on this machine");
   if (admin.source === "file") log.info({ file: admin.file }, "using the operator token saved under DATA_DIR");
 
+  // PGlite is one process's database: refuse a second process before it touches the store.
+  const dataDirLock = config.databaseUrl ? null : DataDirLock.acquire(config.dataDir);
+  // The port before the store: a port that is taken must fail the start before anything opens the data.
+  const httpServer = createHttpServer();
+  try {
+    await bindHttpServer(httpServer, config.port, config.host);
+  } catch (error) {
+    dataDirLock?.lock.release();
+    throw new Error(`Cannot listen on ${config.host ?? "all interfaces"}, port ${config.port}: ${(error as Error).message}. Is another server using it? Set PORT to a free port.`);
+  }
+  if (dataDirLock?.tookOverFrom) log.warn({ previous: dataDirLock.tookOverFrom }, "took over the data directory's lock from a process that is gone");
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   log.info({ store: db.kind, ...(db.kind === "pglite" ? { dataDir: config.dataDir } : {}) }, "store ready");
 
@@ -32,8 +44,9 @@ async function main(): Promise<void> {
     log.warn({ steps: setupGuide(config).steps }, "no GitHub App credentials: the API works, agent jobs fail until the App is registered (GET / shows how)");
   }
 
-  const inkwell = await createInkwellServer({ config, db, log, adminToken: admin.token, github, version: packageVersion() });
-  const { url } = await inkwell.listen(config.port, config.host);
+  const inkwell = await createInkwellServer({ config, db, log, adminToken: admin.token, github, version: packageVersion(), httpServer });
+  const { url, port } = await inkwell.listen(config.port, config.host);
+  dataDirLock?.lock.recordPort(port);
   log.info({ url, version: packageVersion() }, "Inkwell is listening");
   const stopProxy = config.app && config.webhookProxyUrl ? await startWebhookProxy(config.webhookProxyUrl, `${url}${WEBHOOK_PATH}`, log) : null;
 
@@ -45,6 +58,7 @@ async function main(): Promise<void> {
     await stopProxy?.();
     await inkwell.close();
     await db.close();
+    dataDirLock?.lock.release();
     log.info("stopped");
     process.exit(0);
   };
@@ -53,7 +67,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     console.error(error.message);
   } else {
     console.error("Inkwell failed to start:", error instanceof Error ? error.message : error);

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { Probot } from "probot";
 import { Analytics } from "./analytics/analytics.js";
@@ -37,9 +37,32 @@ export interface InkwellServerOptions {
   /** Replaces the dispatcher that follows from `github` (tests). */
   dispatcher?: Dispatcher;
   taskWorkerOptions?: TaskWorkerOptions;
+  /** An HTTP server already bound by the caller (main.ts binds before opening the store). */
+  httpServer?: Server;
   watchdogIntervalMs?: number;
   /** How the OIDC verifier fetches the issuer's keys (tests). */
   oidcFetch?: typeof fetch;
+}
+
+/**
+ * The process's HTTP server before the app is wired: it answers 503 "starting" until
+ * createInkwellServer takes it over. main.ts binds it before opening the store, so a port that
+ * is taken fails the start before anything touches the data.
+ */
+export function createHttpServer(): Server {
+  return createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, (_req, res) => {
+    send(res, { status: 503, body: { status: "starting", error: "Inkwell is starting; try again in a moment" }, headers: { "Retry-After": "1" } });
+  });
+}
+
+export function bindHttpServer(server: Server, port: number, host?: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 export interface InkwellServer {
@@ -101,7 +124,9 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const handle = createRequestHandler(router, webhookMiddleware, httpLog);
   let stopDuties: (() => void) | null = null;
 
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
+  const server = options.httpServer ?? createHttpServer();
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       httpLog.error({ err: error }, "request handler crashed");
       if (!res.headersSent) send(res, { status: 500, body: { error: "Internal error" } });
@@ -114,13 +139,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     router,
     services,
     async listen(port, host) {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
+      if (!server.listening) await bindHttpServer(server, port, host);
       await tasks.start();
       stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000 });
       const address = server.address();

@@ -1,4 +1,5 @@
-import { statSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processStore, startServerProcess, type ProcessStore, type ServerProcess } from "../helpers/process.js";
@@ -158,6 +159,34 @@ describe("the server as a process", () => {
     expect(server.output()).not.toContain(token);
     expect((await json(`${server.url}/admin/projects`, "GET", token)).status).toBe(200);
     expect(server.output()).toMatch(/no GitHub App credentials/);
+  });
+
+  it("one process per PGlite data directory: a second refuses before touching the store, naming the holder; a dead holder's lock is taken over", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-lock-proc-"));
+    const first = await start({ DATA_DIR: dataDir, INKWELL_ADMIN_TOKEN: TOKEN });
+    const firstPort = new URL(first.url).port;
+    const pid = first.child.pid as number;
+
+    const second = await startServerProcess({ DATA_DIR: dataDir, INKWELL_ADMIN_TOKEN: TOKEN }).catch((error: Error) => error.message);
+    expect(second).toMatch(new RegExp(`DATA_DIR ${dataDir} is in use by Inkwell process ${pid} .*listening on port ${firstPort}`));
+    expect(second).not.toMatch(/store ready/);
+    expect((await json(`${first.url}/admin/projects`, "GET", TOKEN)).status).toBe(200);
+
+    const otherDir = mkdtempSync(path.join(tmpdir(), "inkwell-lock-proc-"));
+    const samePort = await startServerProcess({ DATA_DIR: otherDir, INKWELL_ADMIN_TOKEN: TOKEN, PORT: firstPort }).catch((error: Error) => error.message);
+    expect(samePort).toMatch(new RegExp(`Cannot listen on 127.0.0.1, port ${firstPort}`));
+    expect(samePort).not.toMatch(/store ready/);
+    expect(existsSync(path.join(otherDir, "pglite"))).toBe(false);
+    expect(existsSync(path.join(otherDir, "inkwell.lock"))).toBe(false);
+
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const third = await start({ DATA_DIR: dataDir, INKWELL_ADMIN_TOKEN: TOKEN });
+    expect(third.output()).toMatch(/took over the data directory's lock from a process that is gone/);
+    expect((await json(`${third.url}/admin/projects`, "GET", TOKEN)).status).toBe(200);
+    third.child.kill("SIGTERM");
+    await third.exited;
+    expect(existsSync(path.join(dataDir, "inkwell.lock"))).toBe(false);
   });
 
   it("refuses to start on bad configuration, naming the variable", async () => {

@@ -66,7 +66,7 @@ export function queryInt(min: number, max: number, fallback: number) {
   const error = `must be an integer between ${min} and ${max}`;
   return z
     .string()
-    .regex(/^\d{1,9}$/, { error })
+    .regex(/^\d{1,10}$/, { error })
     .transform(Number)
     .pipe(
       z
@@ -89,7 +89,7 @@ export type JobListQuery = z.infer<typeof jobListQuerySchema>;
 const dateParam = z
   .string()
   .refine((s) => parseUtcDay(s) !== null, { error: "must be YYYY-MM-DD or an ISO 8601 date-time" })
-  .meta({ description: "YYYY-MM-DD or ISO 8601 date-time (its UTC date counts)." });
+  .meta({ description: "YYYY-MM-DD or ISO 8601 date-time (its UTC date counts; without an offset it is UTC)." });
 
 export const visitorsQuerySchema = z
   .object({
@@ -115,7 +115,8 @@ export const visitorsSchema = z
 export type Visitors = z.infer<typeof visitorsSchema>;
 
 const DAY_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** The UTC day (YYYY-MM-DD) a date parameter stands for, or null when it is not a valid date. */
 export function parseUtcDay(value: string): string | null {
@@ -129,7 +130,8 @@ export function parseUtcDay(value: string): string | null {
   if (!local) return null;
   const [, y, m, d] = local;
   if (utcMidnight(Number(y), Number(m), Number(d)).toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
-  const ms = Date.parse(value);
+  // A date-time without an offset is UTC (JavaScript would read it as local time).
+  const ms = Date.parse(ZONE.test(value) ? value : `${value}Z`);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
 }
 

@@ -162,7 +162,8 @@ describe("exports: GET /v1/analytics/{projectId}/visitors and /views", () => {
   it.each([
     ["dateFrom after dateTo", "dateFrom=2026-03-03&dateTo=2026-03-02", /dateFrom/],
     ["an impossible date", "dateFrom=2026-02-30", /dateFrom/],
-    ["a date-time without offset", "dateTo=2026-03-01T10:00:00", /dateTo/],
+    ["a date-time with a zone that is not one", "dateTo=2026-03-01T10:00:00X", /dateTo/],
+    ["an offset past the maximum", "offset=1000000001", /offset/],
     ["limit 0", "limit=0", /limit/],
     ["limit 251", "limit=251", /limit/],
     ["a fractional limit", "limit=1.5", /limit/],
@@ -190,6 +191,15 @@ describe("exports: GET /v1/analytics/{projectId}/visitors and /views", () => {
     expect(await ask(`dateTo=${day(2)}T00:30:00-01:00`)).toEqual(["/late", "/noon"]);
     // 00:30 at +01:00 on day 2 is still day 1 in UTC ('+' must be sent as %2B in a query string).
     expect(await ask(`dateFrom=${encodeURIComponent(`${day(2)}T00:30:00+01:00`)}`)).toEqual(["/late", "/noon"]);
+    // Without an offset a date-time is UTC, whatever the server's time zone.
+    expect(await ask(`dateFrom=${day(1)}T23:59:59&dateTo=${day(2)}T00:00:00`)).toEqual(["/late", "/noon"]);
+    expect(await ask(`dateTo=${day(1)}T23:59:59.999`)).toEqual([]);
+  });
+
+  it("accepts the documented maximum offset (and has nothing there)", async () => {
+    const answer = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?offset=1000000000`, { token: project.key });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ visitors: [], hasMore: false });
   });
 });
 

@@ -10,12 +10,29 @@ describe("parseUtcDay", () => {
     ["2026-03-01T10:00+0100", "2026-03-01"],
     ["2024-02-29", "2024-02-29"],
     ["0050-01-01", "0050-01-01"],
+    ["2026-11-16T00:00:00", "2026-11-16"],
+    ["2026-11-16T23:59:59.999", "2026-11-16"],
+    ["2026-11-16T23:30", "2026-11-16"],
     ["0099-12-31T12:00:00Z", "0099-12-31"],
   ])("%s → %s", (input, day) => {
     expect(parseUtcDay(input)).toBe(day);
   });
 
-  it.each(["2026-02-30", "2025-02-29", "0050-02-29", "2026-13-01", "26-03-01", "2026-03-01T25:00:00Z", "2026-03-01T10:00:00", "yesterday", "", "2026-03-01 10:00:00Z"])(
+  it("reads a date-time without an offset as UTC whatever the process's time zone", () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ["America/Los_Angeles", "Asia/Kolkata"]) {
+        process.env.TZ = tz;
+        expect(parseUtcDay("2026-11-16T23:30:00")).toBe("2026-11-16");
+        expect(parseUtcDay("2026-11-16T00:10")).toBe("2026-11-16");
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
+  it.each(["2026-02-30", "2025-02-29", "0050-02-29", "2026-13-01", "26-03-01", "2026-03-01T25:00:00Z", "2026-03-01T10:00:00X", "yesterday", "", "2026-03-01 10:00:00Z"])(
     "refuses %j",
     (input) => {
       expect(parseUtcDay(input)).toBeNull();
@@ -31,6 +48,9 @@ describe("request schemas", () => {
   it("job list query defaults and bounds", () => {
     expect(jobListQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
     expect(jobListQuerySchema.parse({ limit: "100", offset: "7", status: "failed" })).toEqual({ limit: 100, offset: 7, status: "failed" });
+    expect(jobListQuerySchema.parse({ offset: "1000000000" }).offset).toBe(1_000_000_000);
+    expect(jobListQuerySchema.safeParse({ offset: "1000000001" }).success).toBe(false);
+    expect(visitorsQuerySchema.parse({ offset: "1000000000" }).offset).toBe(1_000_000_000);
     for (const bad of [{ limit: "0" }, { limit: "101" }, { limit: " 5" }, { offset: "-1" }, { offset: "0x10" }, { status: "ACTIVE" }]) {
       expect(jobListQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }

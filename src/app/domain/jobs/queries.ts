@@ -73,9 +73,8 @@ export function jobOnPullRequest(db: Queryable, repoFullName: string, prNumber: 
 }
 
 /** The job, when it still wants this run attempt dispatched (active, on that attempt); else null. */
-export async function jobForDispatch(db: Queryable, jobId: string, runAttempt: number): Promise<JobInRepository | null> {
-  const job = await jobInRepositoryById(db, jobId);
-  return job && job.status === "active" && job.runAttempt === runAttempt ? job : null;
+export function jobForDispatch(db: Queryable, jobId: string, runAttempt: number): Promise<JobInRepository | null> {
+  return oneJobInRepository(db, `j.id = $1 AND j.status = 'active' AND j.run_attempt = $2`, [jobId, runAttempt]);
 }
 
 /** The job, when this run attempt was dispatched but no workflow run has claimed it yet; else null. */

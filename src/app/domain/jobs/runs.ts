@@ -135,8 +135,8 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     ...(report.outcome === "failed" ? { error: report.error } : { detail: pr ? pr.url : "no changes" }),
   });
   const after = (await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1`, [job.id])) as JobRow;
-  // The comment shows the run's report even when the job did not move (archived meanwhile).
-  await queueTrackingUpdate(tx, after);
+  // A move queued the comment's update already; the report shows in it even when the job did not move (archived meanwhile).
+  if (!moved) await queueTrackingUpdate(tx, after);
   if (moved && (after.status === "completed" || after.status === "failed") && (await hasQueuedMessages(tx, job.id))) {
     return { job: await startNextRun(tx, after, "runner"), dispatched: true };
   }

@@ -13,6 +13,11 @@ export const promptSchema = storedText(MAX_PROMPT_CHARS, { trim: true, min: 1 })
   description: "The instruction for the agent, 1..32,000 characters after trimming; no NUL or unpaired surrogate characters.",
 });
 
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, { error: "must be 1..255 visible ASCII characters" })
+  .meta({ description: "Same key and prompt, same job: a retry returns the job it created (header Idempotent-Replayed: true)." });
+
 export const promptBodySchema = z.object({ prompt: promptSchema }).meta({ id: "PromptRequest" });
 
 export const jobStatusSchema = z.enum(JOB_STATUSES);
@@ -89,7 +94,11 @@ export type JobListQuery = z.infer<typeof jobListQuerySchema>;
 const dateParam = z
   .string()
   .refine((s) => parseUtcDay(s) !== null, { error: "must be YYYY-MM-DD or an ISO 8601 date-time" })
-  .meta({ description: "YYYY-MM-DD or ISO 8601 date-time (its UTC date counts; without an offset it is UTC)." });
+  .meta({
+    description: "YYYY-MM-DD or ISO 8601 date-time (its UTC date counts; without an offset it is UTC).",
+    // The document states the strict forms; the server also takes a date-time without offset or seconds.
+    anyOf: [{ format: "date" }, { format: "date-time" }],
+  });
 
 export const visitorsQuerySchema = z
   .object({
@@ -114,25 +123,31 @@ export const visitorsSchema = z
   .meta({ id: "Visitors" });
 export type Visitors = z.infer<typeof visitorsSchema>;
 
-const DAY_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
+/**
+ * YYYY-MM-DD, optionally followed by a time (RFC 3339 or ISO 8601: `T`, `t` or a space; seconds and
+ * fraction optional; `Z`, `±hh`, `±hhmm` or `±hh:mm`; no offset means UTC).
+ */
+const DATE_PARAM = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt\s](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const FIRST_DAY = "0000-01-01";
+const LAST_DAY = "9999-12-31";
 
 /** The UTC day (YYYY-MM-DD) a date parameter stands for, or null when it is not a valid date. */
 export function parseUtcDay(value: string): string | null {
-  const day = DAY_ONLY.exec(value);
-  if (day) {
-    const [, y, m, d] = day;
-    return utcMidnight(Number(y), Number(m), Number(d)).toISOString().slice(0, 10) === value ? value : null;
-  }
-  if (!DATE_TIME.test(value)) return null;
-  const local = DAY_ONLY.exec(value.slice(0, 10));
-  if (!local) return null;
-  const [, y, m, d] = local;
-  if (utcMidnight(Number(y), Number(m), Number(d)).toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
-  // A date-time without an offset is UTC (JavaScript would read it as local time).
-  const ms = Date.parse(ZONE.test(value) ? value : `${value}Z`);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
+  const match = DATE_PARAM.exec(value);
+  if (!match) return null;
+  const [y, m, d, hour = 0, minute = 0, second = 0, , offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
+  const midnight = utcMidnight(y!, m!, d!);
+  if (midnight.toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
+  // A leap second (:60) belongs to the minute it ends.
+  if (hour! > 23 || minute! > 59 || second! > 60 || offsetHours! > 23 || offsetMinutes! > 59) return null;
+  const sign = match[7] === "-" ? -1 : 1;
+  const offsetMs = sign * (offsetHours! * 60 + offsetMinutes!) * 60_000;
+  const instant = midnight.getTime() + ((hour! * 60 + minute!) * 60 + Math.min(second!, 59)) * 1000 - offsetMs;
+  const day = new Date(instant).toISOString();
+  // An offset can push day 0000-01-01 into year -1 or 9999-12-31 into 10000: the range's edge is meant.
+  if (day.startsWith("-")) return FIRST_DAY;
+  if (day.startsWith("+")) return LAST_DAY;
+  return day.slice(0, 10);
 }
 
 /** Midnight UTC of a calendar date; unlike Date.UTC, years 0–99 stay themselves (not 1900–1999). */

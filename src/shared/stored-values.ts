@@ -24,18 +24,25 @@ export function codePoints(value: string): number {
   return count;
 }
 
+/** One storable character, as a JSON Schema (ECMA-262, Unicode mode) character class. */
+const STORABLE_CHAR = "[^\\u0000\\uD800-\\uDFFF]";
+/** Optional leading whitespace, one visible storable character, then anything storable: linear to match. */
+const TRIMMED_NON_EMPTY = `^\\s*[^\\s\\u0000\\uD800-\\uDFFF]${STORABLE_CHAR}*$`;
+
 /**
  * A stored string of at most `max` characters (code points), optionally trimmed first and
- * required to be non-empty. The description says what is enforced, for the OpenAPI document.
+ * required to be non-empty. The JSON Schema states every rule (length, content, "not only
+ * whitespace") so a request valid by the OpenAPI document is never refused.
  */
-export function storedText(max: number, options: { trim?: boolean; min?: number } = {}) {
+export function storedText(max: number, options: { trim?: boolean; min?: 0 | 1 } = {}) {
   const min = options.min ?? 0;
   const base = options.trim ? z.string({ error: "must be a string" }).trim() : z.string({ error: "must be a string" });
+  const pattern = options.trim && min === 1 ? TRIMMED_NON_EMPTY : `^${STORABLE_CHAR}*$`;
   return base
-    .refine((value) => value.length >= min, { error: min === 1 ? "must not be empty" : `must be at least ${min} characters` })
+    .refine((value) => value.length >= min, { error: "must not be empty" })
     .refine((value) => codePoints(value) <= max, { error: `must be at most ${max} characters` })
     .refine(isStorableText, { error: STORABLE_TEXT_ERROR })
-    .meta({ maxLength: max, ...(min > 0 ? { minLength: min } : {}) });
+    .meta({ maxLength: max, ...(min > 0 ? { minLength: min } : {}), pattern });
 }
 
 /** An integer that fits a PostgreSQL `integer` column, at least `min`. */

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Ajv2020 from "ajv/dist/2020.js";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { openApiContract } from "../helpers/openapi-contract.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 let t: TestServer;
@@ -22,7 +25,60 @@ function collectRefs(node: unknown, out: string[] = []): string[] {
   return out;
 }
 
+/** Every JSON Schema in the document: components, parameters, headers, request and response bodies. */
+function schemaPointers(doc: any): string[] {
+  const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+  const pointers = Object.keys(doc.components.schemas).map((name) => `/components/schemas/${name}`);
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      const base = `/paths/${escape(path)}/${method}`;
+      (op.parameters ?? []).forEach((_: unknown, i: number) => pointers.push(`${base}/parameters/${i}/schema`));
+      for (const type of Object.keys(op.requestBody?.content ?? {})) pointers.push(`${base}/requestBody/content/${escape(type)}/schema`);
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        for (const [type, media] of Object.entries<any>(response.content ?? {})) if (media.schema) pointers.push(`${base}/responses/${status}/content/${escape(type)}/schema`);
+        for (const header of Object.keys(response.headers ?? {})) pointers.push(`${base}/responses/${status}/headers/${escape(header)}/schema`);
+      }
+    }
+  }
+  return pointers;
+}
+
+const at = (doc: any, pointer: string) => pointer.split("/").slice(1).reduce((node, key) => node[key.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+
 describe("OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document (the OpenAPI Initiative's schema)", async () => {
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("every schema in it is valid JSON Schema 2020-12 and compiles in a strict validator", () => {
+    const meta = new Ajv2020.default({ strict: false });
+    const pointers = schemaPointers(doc);
+    expect(pointers.length).toBeGreaterThan(40);
+    for (const pointer of pointers) {
+      expect(meta.validateSchema(at(doc, pointer)), `${pointer}: ${JSON.stringify(meta.errors)}`).toBe(true);
+    }
+    const contract = openApiContract(doc);
+    for (const pointer of pointers) expect(() => contract.validatorAt(pointer), pointer).not.toThrow();
+  });
+
+  it("states the rules the server enforces on text: no NUL, no lone surrogate, not only whitespace", () => {
+    const contract = openApiContract(doc);
+    const prompt = contract.validatorAt("/components/schemas/PromptRequest");
+    expect(prompt({ prompt: "Fix the typo" })).toBe(true);
+    expect(prompt({ prompt: " \n\t " })).toBe(false);
+    expect(prompt({ prompt: "a\u0000b" })).toBe(false);
+    expect(prompt({ prompt: "a\ud800b" })).toBe(false);
+    expect(prompt({ prompt: "emoji 😀 and RTL \u202e text" })).toBe(true);
+    const key = contract.validatorAt("/paths/~1v2~1agent~1{projectId}~1job/post/parameters/1/schema");
+    expect(key("retry-7")).toBe(true);
+    expect(key("has space")).toBe(false);
+    const dateFrom = contract.validatorAt("/paths/~1v1~1analytics~1{projectId}~1visitors/get/parameters/1/schema");
+    expect(["2026-11-16", "2026-11-16T10:00:00Z", "2026-11-16 10:00:00+01:00"].map((d) => dateFrom(d))).toEqual([true, true, true]);
+    expect(["yesterday", "2026-02-30"].map((d) => dateFrom(d))).toEqual([false, false]);
+  });
+
   it("is OpenAPI 3.1 with the server's public URL", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: "https://docs-agent.example.com" }]);

@@ -45,6 +45,16 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
   throw new HttpError(400, `Invalid ${where === "body" ? "request body" : "query parameters"}: ${details.map((d) => d.message).join("; ")}`, details);
 }
 
+/** A request header validated by `schema`; undefined when the request does not send it. */
+export function validHeader<S extends z.ZodType>(schema: S, req: IncomingMessage, name: string): z.output<S> | undefined {
+  const raw = req.headers[name.toLowerCase()];
+  if (raw === undefined) return undefined;
+  const result = schema.safeParse(Array.isArray(raw) ? raw.join(",") : raw);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({ message: `${name}: ${issue.message}`, field: name }));
+  throw new HttpError(400, `Invalid ${name} header: ${details.map((d) => d.message).join("; ")}`, details);
+}
+
 /** A query string as a plain object; a repeated parameter is refused rather than silently picked. */
 export function queryObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};

@@ -5,6 +5,7 @@ import { beaconEventSchema, hitBatchResultSchema, hitBatchSchema, viewsQuerySche
 import {
   agentJobSchema,
   errorSchema,
+  idempotencyKeySchema,
   jobEventListSchema,
   jobListQuerySchema,
   jobListSchema,
@@ -23,17 +24,26 @@ function components(): Record<string, JsonSchema> {
     unrepresentable: "any",
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, JsonSchema> };
+  // The registry stamps each schema with `$id`/`id` = its own reference; JSON Schema 2020-12 forbids a
+  // fragment in `$id`, and the component's key already names it.
   for (const schema of Object.values(schemas)) {
     delete schema.$schema;
+    delete schema.$id;
     delete schema.id;
   }
   return schemas;
 }
 
+/** An inline JSON Schema (no `$schema`: the document's dialect applies). */
+function plainSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
 function queryParameters(schema: z.ZodObject) {
   return Object.entries(schema.shape).map(([name, field]) => {
-    const json = z.toJSONSchema(field as z.ZodType, { io: "output", unrepresentable: "any" }) as JsonSchema;
-    const { description, $schema: _, ...rest } = json;
+    // Query values arrive as strings; the output side shows what they mean (integer, enum, date).
+    const { description, ...rest } = plainSchema(field as z.ZodType, "output");
     return { name, in: "query", required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
@@ -75,7 +85,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           operationId: "createJob",
           summary: "Start an agent job with an instruction",
           security: projectKey,
-          parameters: [projectParam, { name: "Idempotency-Key", in: "header", required: false, description: "Same key, same job.", schema: { type: "string", maxLength: 255 } }],
+          parameters: [projectParam, { name: "Idempotency-Key", in: "header", required: false, schema: plainSchema(idempotencyKeySchema, "input") }],
           requestBody: { required: true, ...json(promptBodySchema) },
           responses: { 201: { description: "The job, `active`.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 413: ERR[413], 429: ERR[429] },
         },
@@ -157,7 +167,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           summary: "A page view from the browser beacon (/js/script.js); no key, the page's Origin must be allowed",
           security: [],
           parameters: [projectParam],
-          requestBody: { required: true, content: { "text/plain": { schema: z.toJSONSchema(beaconEventSchema) } } },
+          requestBody: { required: true, content: { "text/plain": { schema: plainSchema(beaconEventSchema, "input") } } },
           responses: { 202: { description: "Counted." }, 400: ERR[400], 403: errorResponse("The Origin is not one of the project's allowed origins."), 404: ERR[404], 413: ERR[413] },
         },
         options: { operationId: "beaconPreflight", security: [], parameters: [projectParam], responses: { 204: { description: "CORS preflight for an allowed origin." }, 403: ERR[403], 404: ERR[404] } },

@@ -1,18 +1,11 @@
-import { z } from "zod";
-import { jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
-import { HttpError } from "../http-error.js";
+import { idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { addMessage, createJob } from "../../domain/jobs/commands.js";
 import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
 import { authorizedProject } from "../auth.js";
-import { queryObject, readJson, validate } from "../body.js";
+import { queryObject, readJson, validate, validHeader } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
-
-const idempotencyKeySchema = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,255}$/, { error: "must be 1..255 visible ASCII characters" })
-  .optional();
 
 /** The agent-job API. Handlers parse and authorize; the domain module does the work. */
 export function registerAgentJobRoutes(router: Router, services: Services): void {
@@ -24,16 +17,10 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
 
   router.on("POST", "/v2/agent/:projectId/job", async (ctx) => {
     const projectId = await authorize(ctx);
-    const header = ctx.req.headers["idempotency-key"];
-    const keyCheck = idempotencyKeySchema.safeParse(Array.isArray(header) ? header.join(",") : header);
-    if (!keyCheck.success) {
-      throw new HttpError(400, "Invalid Idempotency-Key header: must be 1..255 visible ASCII characters", [
-        { message: "Idempotency-Key: must be 1..255 visible ASCII characters" },
-      ]);
-    }
+    const idempotencyKey = validHeader(idempotencyKeySchema, ctx.req, "Idempotency-Key") ?? null;
     const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const { job, replayed } = await db.transaction((tx) =>
-      createJob(tx, { projectId, prompt, idempotencyKey: keyCheck.data ?? null }, limits),
+      createJob(tx, { projectId, prompt, idempotencyKey }, limits),
     );
     if (!replayed) tasks.kick();
     const headers: Record<string, string> = replayed ? { "Idempotent-Replayed": "true" } : {};

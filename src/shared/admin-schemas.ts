@@ -6,6 +6,9 @@ import { storedText } from "./stored-values.js";
 export const SALT_WINDOWS = ["day", "week", "month"] as const;
 export type SaltWindow = (typeof SALT_WINDOWS)[number];
 
+/** GitHub's rules: an owner of up to 39 letters, digits and hyphens; a repository name not starting with a dot. */
+const OWNER_REPO_PATTERN = "^\\s*[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\\s*$";
+
 /** A branch name git would accept, conservatively. */
 const refName = z
   .string()
@@ -14,15 +17,24 @@ const refName = z
   .max(255)
   .regex(/^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|.*\.$)[A-Za-z0-9._/-]+$/, { error: "must be a valid branch name" });
 
+/** scheme://host[:port] with an optional trailing slash; the host is a name, an IPv4 or a bracketed IPv6 address. */
+const ORIGIN = /^\s*[hH][tT][tT][pP][sS]?:\/\/(\[[0-9A-Fa-f:.]+\]|[^\s/?#@:[\]\\]+)(:[0-9]{1,5})?\/?\s*$/u;
+
+/** The origin as browsers send it (lower case, default port dropped); as written when URL cannot read it. */
+function canonicalOrigin(value: string): string {
+  const origin = URL.canParse(value) ? new URL(value).origin : "null";
+  return (origin === "null" ? value.replace(/\/$/, "") : origin).toLowerCase();
+}
+
 /** Page origins allowed to send beacon views: scheme://host[:port], stored in lower case. */
 const allowedOriginsSchema = z
   .array(
     z
       .string()
       .trim()
-      .max(300)
-      .refine((value) => /^https?:\/\/[^/?#]+\/?$/i.test(value) && URL.canParse(value), { error: "must be an origin such as https://docs.example.com" })
-      .transform((value) => new URL(value).origin.toLowerCase()),
+      .max(300, { error: "must be at most 300 characters" })
+      .regex(ORIGIN, { error: "must be an origin such as https://docs.example.com" })
+      .transform(canonicalOrigin),
   )
   .max(50)
   .meta({ description: "Origins (scheme://host[:port]) whose pages may send views through the beacon script." });
@@ -44,9 +56,12 @@ export const createProjectSchema = z
     repository: z
       .string({ error: "must be a string" })
       .trim()
-      .min(1)
-      .max(300)
-      .meta({ description: "owner/repo or the repository's full URL." }),
+      .min(1, { error: "must not be empty" })
+      .max(300, { error: "must be at most 300 characters" })
+      .meta({
+        description: "owner/repo. The server also takes the repository's URL on its GitHub (GITHUB_SERVER_URL), with or without .git.",
+        pattern: OWNER_REPO_PATTERN,
+      }),
     ref: refName.optional().meta({ description: "Base branch for pull requests; default: the repository's default branch." }),
     name: storedText(200, { trim: true, min: 1 }).optional(),
     model: storedText(200, { trim: true, min: 1 }).optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),

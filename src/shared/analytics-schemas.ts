@@ -7,6 +7,14 @@ import { countsSchema, visitorsQuerySchema } from "./api-schemas.js";
 export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
 
+/**
+ * A page path (`/guide`) or a full http(s) URL (its path counts); no space or control character
+ * anywhere. Every value it matches is a page the server counts.
+ */
+const PAGE_CHAR = "[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]";
+export const PAGE_PATH_PATTERN = `^([hH][tT][tT][pP][sS]?://[^/?#\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]*)?(/${PAGE_CHAR}*)?$`;
+const pagePathSchema = storedText(MAX_PATH_LENGTH, { min: 1 }).meta({ pattern: PAGE_PATH_PATTERN });
+
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** An ISO 8601 date-time with an offset, or epoch milliseconds; parsed to epoch milliseconds. */
@@ -25,7 +33,7 @@ const timestampSchema = z
 export const hitSchema = z
   .object({
     timestamp: timestampSchema,
-    path: storedText(MAX_PATH_LENGTH, { min: 1 }).meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
+    path: pagePathSchema.meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
     ip: z
       .string({ error: "must be a string" })
       .max(64)
@@ -65,7 +73,7 @@ export type HitBatchResult = z.infer<typeof hitBatchResultSchema>;
 
 /** What the beacon script sends; the server adds time, IP and User-Agent. */
 export const beaconEventSchema = z.object({
-  path: storedText(MAX_PATH_LENGTH, { min: 1 }),
+  path: pagePathSchema,
   referrer: z.string().max(MAX_PATH_LENGTH).optional(),
 });
 

@@ -32,6 +32,12 @@ export class InvalidInputError extends DomainError {
   }
 }
 
+/**
+ * An Idempotency-Key sent again with a different request: well-formed, and refused because of what
+ * the key already stands for (the IETF Idempotency-Key draft answers 422).
+ */
+export class IdempotencyKeyReusedError extends InvalidInputError {}
+
 /** The request is valid but the current state does not allow it (already exists, already claimed…). */
 export class ConflictError extends DomainError {}
 

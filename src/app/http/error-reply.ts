@@ -2,6 +2,7 @@ import {
   ConflictError,
   DomainError,
   ForbiddenError,
+  IdempotencyKeyReusedError,
   InvalidInputError,
   NotConfiguredError,
   NotFoundError,
@@ -26,7 +27,8 @@ export function asHttpError(error: unknown): HttpError | null {
   if (!(error instanceof DomainError)) return null;
   if (error instanceof NotFoundError) return new HttpError(404, error.message);
   if (error instanceof InvalidInputError) {
-    return new HttpError(400, error.message, error.problems.length > 0 ? error.problems.map((p) => ({ message: `${p.field}: ${p.message}`, field: p.field })) : undefined);
+    const details = error.problems.length > 0 ? error.problems.map((p) => ({ message: `${p.field}: ${p.message}`, field: p.field })) : undefined;
+    return new HttpError(error instanceof IdempotencyKeyReusedError ? 422 : 400, error.message, details);
   }
   if (error instanceof ConflictError) return new HttpError(409, error.message);
   if (error instanceof RateLimitedError) return new HttpError(429, error.message, undefined, { "Retry-After": String(error.retryAfterSeconds) });

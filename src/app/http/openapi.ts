@@ -58,6 +58,7 @@ const ERR = {
   404: errorResponse("Not found."),
   409: errorResponse("The job is archived."),
   413: errorResponse("Request body too large."),
+  503: errorResponse("The server has no GitHub App or PUBLIC_URL configured, so runners cannot use it."),
   429: { ...errorResponse("Rate limit reached."), headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until a slot frees up." } } },
 };
 const projectParam = pathParam("projectId", "The project id.");
@@ -79,7 +80,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         operatorToken: { type: "http", scheme: "bearer", description: "The operator token (INKWELL_ADMIN_TOKEN)." },
       },
     },
-    paths: {
+    paths: withHttpLimits({
       "/v2/agent/{projectId}/job": {
         post: {
           operationId: "createJob",
@@ -87,7 +88,15 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: projectKey,
           parameters: [projectParam, { name: "Idempotency-Key", in: "header", required: false, schema: plainSchema(idempotencyKeySchema, "input") }],
           requestBody: { required: true, ...json(promptBodySchema) },
-          responses: { 201: { description: "The job, `active`.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 413: ERR[413], 429: ERR[429] },
+          responses: {
+            201: { description: "The job, `active`.", ...json(agentJobSchema) },
+            400: ERR[400],
+            401: ERR[401],
+            403: ERR[403],
+            413: ERR[413],
+            422: errorResponse("The Idempotency-Key was already used with a different prompt."),
+            429: ERR[429],
+          },
         },
       },
       "/v2/agent/{projectId}/job/{id}": {
@@ -168,7 +177,8 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: [],
           parameters: [projectParam],
           requestBody: { required: true, content: { "text/plain": { schema: plainSchema(beaconEventSchema, "input") } } },
-          responses: { 202: { description: "Counted." }, 400: ERR[400], 403: errorResponse("The Origin is not one of the project's allowed origins."), 404: ERR[404], 413: ERR[413] },
+          responses: {
+            202: { description: "Stored; counted by the next rollup.", content: { "application/json": { schema: { type: "object", properties: { accepted: { type: "integer", minimum: 0 } }, required: ["accepted"] } } } }, 400: ERR[400], 403: errorResponse("The Origin is not one of the project's allowed origins."), 404: ERR[404], 413: ERR[413] },
         },
         options: { operationId: "beaconPreflight", security: [], parameters: [projectParam], responses: { 204: { description: "CORS preflight for an allowed origin." }, 403: ERR[403], 404: ERR[404] } },
       },
@@ -235,6 +245,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
             403: errorResponse("The token's repository is not the job's."),
             404: ERR[404],
             409: errorResponse("The job is not waiting for this run, or another run claimed it."),
+            503: ERR[503],
           },
         },
       },
@@ -243,7 +254,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           operationId: "runHeartbeat",
           security: [{ runnerToken: [] }],
           requestBody: { required: true, ...json(heartbeatRequestSchema) },
-          responses: { 200: { description: "Whether to go on.", ...json(heartbeatResponseSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409] },
+          responses: { 200: { description: "Whether to go on.", ...json(heartbeatResponseSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 503: ERR[503] },
         },
       },
       "/v1/runner/report": {
@@ -252,12 +263,23 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           summary: "The run's result; idempotent per run attempt",
           security: [{ runnerToken: [] }],
           requestBody: { required: true, ...json(reportRequestSchema) },
-          responses: { 200: { description: "The job after the report.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409] },
+          responses: { 200: { description: "The job after the report.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 503: ERR[503] },
         },
       },
       "/healthz": {
         get: { operationId: "health", security: [], responses: { 200: { description: "The store answers." }, 503: { description: "The store does not answer." } } },
       },
-    },
+    }),
   };
+}
+
+/** Size limits that apply to every operation: the body cap (INKWELL_MAX_BODY_BYTES) and Node's limit on the request line and headers. */
+function withHttpLimits<P extends Record<string, Record<string, { responses: Record<number, unknown>; requestBody?: unknown }>>>(paths: P): P {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      if (operation.requestBody) operation.responses[413] ??= ERR[413];
+      operation.responses[431] = { description: "The request line and headers are over the HTTP server's limit (16 KiB); there is no body." };
+    }
+  }
+  return paths;
 }

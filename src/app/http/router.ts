@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { isStorableText } from "../../shared/stored-values.js";
 import { HttpError } from "./http-error.js";
 
 export interface Reply {
@@ -57,14 +58,14 @@ export class Router {
     for (const route of this.#routes) {
       const found = route.regex.exec(pathname);
       if (!found) continue;
+      const values = route.names.map((_, i) => decodeSegment(found[i + 1] ?? ""));
+      // A segment that does not decode to storable text names nothing: no route, so a plain 404.
+      if (values.some((value) => value === null)) continue;
       if (route.method !== method && !(method === "HEAD" && route.method === "GET")) {
         allowed.push(route.method);
         continue;
       }
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        params[name] = decodeSegment(found[i + 1] ?? "");
-      });
+      const params = Object.fromEntries(route.names.map((name, i) => [name, values[i] as string]));
       return { handler: route.handler, params, route: route.pattern };
     }
     if (allowed.length > 0) {
@@ -74,11 +75,11 @@ export class Router {
   }
 }
 
-function decodeSegment(segment: string): string {
+function decodeSegment(segment: string): string | null {
   try {
-    return decodeURIComponent(segment);
+    const decoded = decodeURIComponent(segment);
+    return isStorableText(decoded) ? decoded : null;
   } catch {
-    // Undecodable ids name nothing that exists.
-    return "\u0000";
+    return null;
   }
 }

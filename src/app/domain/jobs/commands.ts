@@ -2,7 +2,7 @@ import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { MessageSource } from "../../../shared/runner-schemas.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
-import { ConflictError, InvalidInputError, JobArchivedError, notFound } from "../errors.js";
+import { ConflictError, IdempotencyKeyReusedError, JobArchivedError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
 import { recordEvent, type EventCause } from "./job-events.js";
@@ -41,7 +41,7 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
     );
     if (existing) {
       if (existing.first_prompt !== input.prompt) {
-        throw new InvalidInputError("Idempotency-Key was already used for a job with a different prompt", [
+        throw new IdempotencyKeyReusedError("Idempotency-Key was already used for a job with a different prompt", [
           { field: "Idempotency-Key", message: "use a new key for a different request" },
         ]);
       }
@@ -96,9 +96,10 @@ export interface AddMessageInput {
 
 /**
  * Adds a follow-up: re-activates and re-dispatches a finished job, or queues it on an active one.
- * Throws JobArchivedError for a job whose pull request was closed.
+ * Throws JobArchivedError for a job whose pull request was closed. `alreadyTaken`: the comment was
+ * made a message before (another delivery of it, maybe on another instance), so nothing was added.
  */
-export async function addMessage(tx: Queryable, input: AddMessageInput, limits: JobLimits): Promise<{ job: AgentJob; dispatched: boolean }> {
+export async function addMessage(tx: Queryable, input: AddMessageInput, limits: JobLimits): Promise<{ job: AgentJob; dispatched: boolean; alreadyTaken?: true }> {
   const project = await lockProject(tx, input.projectId);
   const row = await lockJob(tx, input.projectId, input.jobId);
   const step = transition(row.status, "message");
@@ -106,7 +107,7 @@ export async function addMessage(tx: Queryable, input: AddMessageInput, limits: 
     const message = `Cannot add a message: ${step.reason}. Create a new job instead.`;
     throw row.status === "archived" ? new JobArchivedError(message) : new ConflictError(message);
   }
-  if (input.commentId !== undefined && (await isCommentRecorded(tx, input.commentId))) return { job: toAgentJob(row), dispatched: false };
+  if (input.commentId !== undefined && (await isCommentRecorded(tx, input.commentId))) return { job: toAgentJob(row), dispatched: false, alreadyTaken: true };
   if (input.source !== "comment") await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
   await insertMessage(tx, row, { prompt: input.prompt, source: input.source, author: input.author ?? null, commentId: input.commentId ?? null });
   if (!step.dispatch) {

@@ -5,6 +5,7 @@ import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
 import { isoToDay } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
 import type { DayRange } from "../../analytics/reports.js";
+import { wellFormedIdOf } from "../../domain/ids.js";
 import { HttpError } from "../http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
@@ -29,23 +30,24 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
 
   /** The page's Origin must be one the project allows; answers carry the CORS headers for it. */
   const allowedOrigin = async (ctx: RequestContext) => {
-    const { allowedOrigins } = await analytics.settings(ctx.params.projectId ?? "");
+    const projectId = wellFormedIdOf(ctx.params.projectId, "Project");
+    const { allowedOrigins } = await analytics.settings(projectId);
     const origin = ctx.req.headers.origin;
     if (!origin || !allowedOrigins.includes(origin.toLowerCase())) {
       throw new HttpError(
         403,
         origin
-          ? `Origin ${origin} is not allowed to send page views to this project; add it with: inkwell projects update ${ctx.params.projectId} --allowed-origin ${origin}`
+          ? `Origin ${origin} is not allowed to send page views to this project; add it with: inkwell projects update ${projectId} --allowed-origin ${origin}`
           : "Page views from the beacon must come from a browser page on one of the project's allowed origins (no Origin header)",
       );
     }
-    return { "Access-Control-Allow-Origin": origin, Vary: "Origin" };
+    return { projectId, cors: { "Access-Control-Allow-Origin": origin, Vary: "Origin" } };
   };
 
   router.on("OPTIONS", "/v1/analytics/:projectId/events", async (ctx) => ({
     status: 204,
     headers: {
-      ...(await allowedOrigin(ctx)),
+      ...(await allowedOrigin(ctx)).cors,
       "Access-Control-Allow-Methods": "POST",
       "Access-Control-Allow-Headers": "Content-Type",
       "Access-Control-Max-Age": "86400",
@@ -53,12 +55,12 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   }));
 
   router.on("POST", "/v1/analytics/:projectId/events", async (ctx) => {
-    const cors = await allowedOrigin(ctx);
+    const { projectId, cors } = await allowedOrigin(ctx);
     const event = validate(beaconEventSchema, await readJson(ctx.req, MAX_BEACON_BYTES), "body");
     const ip = clientIp(ctx.req, trustedProxies);
     if (!ip) throw new HttpError(400, "The client address could not be determined (malformed X-Forwarded-For from a trusted proxy)");
     const view: PageView = { at: Date.now(), path: event.path, ip, userAgent: headerText(ctx.req.headers["user-agent"]), accept: headerText(ctx.req.headers.accept) };
-    const result = await analytics.ingest(ctx.params.projectId ?? "", [{ index: 0, view }]);
+    const result = await analytics.ingest(projectId, [{ index: 0, view }]);
     const problem = result.rejected[0];
     if (problem) throw new HttpError(400, `Invalid page view: ${problem.error}`, [{ message: problem.error }], cors);
     return { status: 202, body: { accepted: result.accepted }, headers: cors };

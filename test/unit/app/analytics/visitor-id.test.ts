@@ -49,7 +49,12 @@ describe("page paths", () => {
     ["/guide?tab=curl#install", "/guide"],
     ["https://docs.example.com/api/auth/?x=1", "/api/auth"],
     ["/caf%C3%A9", "/caf%C3%A9"],
+    ["HTTPS://docs.example.com", "/"],
+    ["http://docs.example.com?utm=x", "/"],
+    ["https://xn--bad-punycode/guide/", "/guide"],
+    ["https://docs.example.com/café", "/café"],
     ["guide", null],
+    ["https://docs.example.com/with space", null],
     ["/with space", null],
     ["", null],
   ])("%s → %s", (input, expected) => {

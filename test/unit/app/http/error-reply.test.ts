@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ConflictError,
   ForbiddenError,
+  IdempotencyKeyReusedError,
   InvalidInputError,
   JobArchivedError,
   NotConfiguredError,
@@ -35,6 +36,12 @@ describe("domain errors at the HTTP edge", () => {
   it("names each invalid field in the details", () => {
     const http = asHttpError(new InvalidInputError("bad key", [{ field: "Idempotency-Key", message: "use a new key" }]));
     expect(http?.status).toBe(400);
+    expect(http?.details).toEqual([{ message: "Idempotency-Key: use a new key", field: "Idempotency-Key" }]);
+  });
+
+  it("answers a reused Idempotency-Key with 422, as the IETF draft says, still naming the field", () => {
+    const http = asHttpError(new IdempotencyKeyReusedError("reused", [{ field: "Idempotency-Key", message: "use a new key" }]));
+    expect(http?.status).toBe(422);
     expect(http?.details).toEqual([{ message: "Idempotency-Key: use a new key", field: "Idempotency-Key" }]);
   });
 

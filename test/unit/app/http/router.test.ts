@@ -32,10 +32,10 @@ describe("Router", () => {
     expect(router().match("GET", "/openapiXjson")).toBeNull();
   });
 
-  it("decodes percent-encoded segments, and turns undecodable ones into an id that names nothing", () => {
+  it("decodes percent-encoded segments; one that does not decode to storable text matches no route", () => {
     const r = router();
     expect(r.match("GET", "/v2/agent/a%20b/job/j")?.params.projectId).toBe("a b");
-    expect(r.match("GET", "/v2/agent/%E0%A4%A/job/j")?.params.projectId).toBe("\u0000");
+    for (const segment of ["%E0%A4%A", "%00", "a%00b", "%ED%A0%80"]) expect(r.match("GET", `/v2/agent/${segment}/job/j`), segment).toBeNull();
   });
 
   it("answers HEAD with the GET route", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError, InvalidInputError, JobArchivedError, NotFoundError, RateLimitedError } from "../../../../../src/app/domain/errors.js";
+import { ConflictError, IdempotencyKeyReusedError, JobArchivedError, NotFoundError, RateLimitedError } from "../../../../../src/app/domain/errors.js";
 import { addMessage, applyTrigger, archiveJob, attachPullRequest, createJob } from "../../../../../src/app/domain/jobs/commands.js";
 import { listJobMessages } from "../../../../../src/app/domain/jobs/messages.js";
 import { getJob, jobOnBranch, jobOnPullRequest, listJobEvents } from "../../../../../src/app/domain/jobs/queries.js";
@@ -55,8 +55,8 @@ describe("createJob", () => {
     const again = await create("Once", { idempotencyKey: "k1" });
     expect(again).toEqual({ job: first.job, replayed: true });
     const refused = await create("Something else", { idempotencyKey: "k1" }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(InvalidInputError);
-    expect((refused as InvalidInputError).problems).toEqual([{ field: "Idempotency-Key", message: "use a new key for a different request" }]);
+    expect(refused).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((refused as IdempotencyKeyReusedError).problems).toEqual([{ field: "Idempotency-Key", message: "use a new key for a different request" }]);
     expect(await tasks("dispatch", first.job.id)).toHaveLength(1);
   });
 

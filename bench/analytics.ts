@@ -2,6 +2,8 @@
 // visitors query against a naive COUNT(DISTINCT) over the raw events, on PostgreSQL and PGlite.
 // Scale: BENCH_VIEWS (default 10,000,000; visitors = views / 10, 5,000 paths), BENCH_STORES
 // (default "postgres,pglite"), BENCH_DATABASE_URL / TEST_DATABASE_URL for PostgreSQL.
+// BENCH_INSTANCES (default "1"; e.g. "1,2,3"): on PostgreSQL, the same traffic once per count,
+// sent round-robin through that many server processes on one database, and printed side by side.
 import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
 import { visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
 import type { Db } from "../src/app/store/db.js";
@@ -16,6 +18,7 @@ const PATHS = 5_000;
 const BATCH = 1_000;
 const IN_FLIGHT = 4;
 const STORES = (process.env.BENCH_STORES ?? "postgres,pglite").split(",").map((s) => s.trim());
+const INSTANCES = (process.env.BENCH_INSTANCES ?? "1").split(",").map((s) => Number(s.trim()));
 
 const UAS = {
   human: [
@@ -185,15 +188,20 @@ async function timeQueries(db: Db, kind: string, projectId: string) {
   return results;
 }
 
-async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
+async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>, instances: number) {
   const store = await setUpStore(kind);
+  const label = instances > 1 ? `${kind} ×${instances}` : kind;
   try {
-    const server = await startServer({ LOG_LEVEL: "info", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120", ...store.env });
-    // A failed run must not leave the server behind (it would go on counting and skew the next run).
-    process.once("exit", () => server.child.kill("SIGKILL"));
+    // Each instance its own data directory (PGlite's lock); on PostgreSQL they share the database.
+    const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+    for (let i = 0; i < instances; i++) servers.push(await startServer({ LOG_LEVEL: "info", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "120", ...store.env, ...(i > 0 ? { DATA_DIR: `${store.env.DATA_DIR}-${i}` } : {}) }));
+    const server = servers[0] as (typeof servers)[number];
+    // A failed run must not leave servers behind (they would go on counting and skew the next run).
+    process.once("exit", () => servers.forEach((s) => s.child.kill("SIGKILL")));
     const project = await call(`${server.url}/admin/projects`, "POST", TOKEN, JSON.stringify({ repository: `bench/docs-${kind}` }));
     const { key } = await call(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, "{}");
-    const hitsUrl = `${server.url}/v1/analytics/${project.id}/hits`;
+    let turn = 0;
+    const hitsUrl = () => `${(servers[turn++ % servers.length] as typeof server).url}/v1/analytics/${project.id}/hits`;
 
     const started = performance.now();
     let sent = 0;
@@ -201,16 +209,16 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
     const batches = plan.batches();
     const sender = async () => {
       for (let next = batches.next(); !next.done; next = batches.next()) {
-        const answer = await call(hitsUrl, "POST", key, next.value);
+        const answer = await call(hitsUrl(), "POST", key, next.value);
         if (answer.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(answer.rejected.slice(0, 3))}`);
         sent += answer.accepted;
         if (performance.now() - lastReport > 10_000) {
           lastReport = performance.now();
-          process.stderr.write(`  ${kind}: ${sent.toLocaleString("en")} hits accepted, ${Math.round(sent / ((lastReport - started) / 1000)).toLocaleString("en")}/s\n`);
+          process.stderr.write(`  ${label}: ${sent.toLocaleString("en")} hits accepted, ${Math.round(sent / ((lastReport - started) / 1000)).toLocaleString("en")}/s\n`);
         }
       }
     };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, sender));
+    await Promise.all(Array.from({ length: IN_FLIGHT * instances }, sender));
     const acceptedSeconds = (performance.now() - started) / 1000;
     // The visitors endpoint folds in everything accepted first; it says "pending" while that goes on.
     let first: { totals: unknown };
@@ -218,11 +226,12 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
       const res = await fetch(`${server.url}/v1/analytics/${project.id}/visitors?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
       first = (await res.json()) as { totals: unknown };
       if (res.headers.get("inkwell-counting") !== "pending") break;
-      process.stderr.write(`  ${kind}: counting… ${Math.round((performance.now() - started) / 1000)} s\n`);
+      process.stderr.write(`  ${label}: counting… ${Math.round((performance.now() - started) / 1000)} s\n`);
     }
     const countedSeconds = (performance.now() - started) / 1000;
-    server.child.kill("SIGTERM");
-    await new Promise((resolve) => server.child.once("exit", resolve));
+    const reportedSeconds = countedSeconds - acceptedSeconds;
+    for (const s of servers) s.child.kill("SIGTERM");
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.child.once("exit", resolve))));
 
     const db = await store.open();
     try {
@@ -234,6 +243,7 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
       console.log(
         JSON.stringify({
           store: kind,
+          instances,
           views: VIEWS,
           visitors: VISITORS,
           monthTotals: first.totals,
@@ -241,10 +251,12 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>) {
           ingestHitsPerSecond: Math.round(VIEWS / acceptedSeconds),
           countedSeconds: ms(countedSeconds),
           endToEndHitsPerSecond: Math.round(VIEWS / countedSeconds),
+          notPendingSecondsAfterLastBatch: ms(reportedSeconds),
           ...sizes,
         }),
       );
       console.table(results);
+      return { label, ingestHitsPerSecond: Math.round(VIEWS / acceptedSeconds), endToEndHitsPerSecond: Math.round(VIEWS / countedSeconds), notPendingSecondsAfterLastBatch: ms(reportedSeconds) };
     } finally {
       await db.close();
     }
@@ -269,5 +281,10 @@ if (queryOnly) {
   console.table(await timeQueries(db, "postgres", project?.id as string));
   await db.close();
 } else {
-  for (const kind of STORES) await benchStore(kind, plan);
+  const sideBySide = [];
+  for (const kind of STORES) {
+    for (const instances of kind === "postgres" ? INSTANCES : [1]) sideBySide.push(await benchStore(kind, plan, instances));
+  }
+  console.log("Side by side:");
+  console.table(sideBySide);
 }

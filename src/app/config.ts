@@ -42,6 +42,7 @@ const envSchema = z.object({
   INKWELL_DASHBOARD_MIN_PERMISSION: z.enum(["read", "triage", "write", "maintain", "admin"]).default("write"),
   INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000),
+  INKWELL_ANALYTICS_ROLLUP_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
 });
 
 export interface Config {
@@ -68,7 +69,7 @@ export interface Config {
   workflowCheckSeconds: number;
   /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed (beacon client IPs). */
   trustedProxies: string | undefined;
-  analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number };
+  analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number; rollupWorkers: number | undefined };
   dashboard: {
     /** The App's OAuth credentials (sign in with GitHub); null = the operator token signs in. */
     oauth: { clientId: string; clientSecret: string } | null;
@@ -136,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
       rawRetentionDays: e.INKWELL_ANALYTICS_RAW_RETENTION_DAYS,
       backfillDays: e.INKWELL_ANALYTICS_BACKFILL_DAYS,
       rollupChunkSize: e.INKWELL_ANALYTICS_ROLLUP_CHUNK,
+      rollupWorkers: e.INKWELL_ANALYTICS_ROLLUP_WORKERS,
     },
     dashboard: {
       oauth: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET } : null,

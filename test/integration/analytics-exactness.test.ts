@@ -15,8 +15,8 @@ let t: TestServer;
 const projects: Record<SaltWindow, { projectId: string; key: string }> = {} as never;
 
 beforeAll(async () => {
-  // Small rollup chunks: masks are updated across many chunks, and days arrive out of order.
-  t = await startTestServer({ env: { INKWELL_ANALYTICS_ROLLUP_CHUNK: "150" } });
+  // Small rollup chunks counted by four workers: masks are updated across many chunks, partitions in parallel (on PostgreSQL), and days arrive out of order.
+  t = await startTestServer({ env: { INKWELL_ANALYTICS_ROLLUP_CHUNK: "150", INKWELL_ANALYTICS_ROLLUP_WORKERS: "4" } });
   const shuffled = hits.map((_, i) => hits[(i * 7919) % hits.length] as GeneratedHit);
   for (const saltWindow of ["month", "week", "day"] as const) {
     projects[saltWindow] = await t.newProject(undefined, { analytics: { saltWindow } });

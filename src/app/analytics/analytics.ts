@@ -14,6 +14,8 @@ export interface AnalyticsOptions {
   rawRetentionDays: number;
   backfillDays: number;
   rollupChunkSize: number;
+  /** Partitions counted at once; default: 1 on PGlite (one connection), 4 on PostgreSQL. */
+  rollupWorkers?: number | undefined;
 }
 
 export interface ProjectAnalyticsSettings {
@@ -27,6 +29,8 @@ const REPORT_WAIT_MS = 5_000;
 /** Far above any docs site's page count; the aggregate per page is what is read, not views. */
 const EXPORT_ROW_LIMIT = 10_000_000;
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/** Leaves most of the pool (10 connections) to requests. */
+const DEFAULT_POSTGRES_ROLLUP_WORKERS = 4;
 
 /**
  * The analytics pipeline of one process: ingestion for every channel, the rollup behind it,
@@ -43,7 +47,11 @@ export class Analytics {
     private readonly options: AnalyticsOptions,
   ) {
     this.salts = new SaltStore(db);
-    this.rollup = new AnalyticsRollup(db, log, { chunkSize: options.rollupChunkSize, rawRetentionDays: options.rawRetentionDays });
+    this.rollup = new AnalyticsRollup(db, log, {
+      chunkSize: options.rollupChunkSize,
+      rawRetentionDays: options.rawRetentionDays,
+      workers: options.rollupWorkers ?? (db.kind === "postgres" ? DEFAULT_POSTGRES_ROLLUP_WORKERS : 1),
+    });
   }
 
   /** The project's analytics settings (cached briefly: the beacon endpoint asks on every view); 404 for no such project. */

@@ -14,6 +14,8 @@ type Column<Row> = readonly [field: keyof Row & string, column: string, type: Sq
 export interface PlanTable<Row> {
   /** The rows' fields this table stores (typed by them, so that only its rows can be written to it). */
   readonly fields: (keyof Row & string)[];
+  /** The fields of its key, in key order; null for a table whose rows only one partition writes (no need to order them). */
+  readonly keyFields: (keyof Row & string)[] | null;
   readonly upsert: string;
 }
 
@@ -21,11 +23,18 @@ export interface PlanTable<Row> {
  * `add`: a row is a delta, added to the stored counters (or inserted when there are none);
  * `replace`: a row is the new value.
  */
-function planTable<Row>(table: string, key: readonly Column<Row>[], values: readonly Column<Row>[], merge: "add" | "replace"): PlanTable<Row> {
+function planTable<Row>(
+  table: string,
+  key: readonly Column<Row>[],
+  values: readonly Column<Row>[],
+  merge: "add" | "replace",
+  writers: "partitions share it" | "one partition per row" = "partitions share it",
+): PlanTable<Row> {
   const columns = [...key, ...values];
   const set = values.map(([, column]) => (merge === "add" ? `${column} = t.${column} + excluded.${column}` : `${column} = excluded.${column}`));
   return {
     fields: columns.map(([field]) => field),
+    keyFields: writers === "partitions share it" ? key.map(([field]) => field) : null,
     upsert: `INSERT INTO ${table} AS t (${columns.map(([, column]) => column).join(", ")})
      SELECT ${columns.map(([field]) => `r."${field}"`).join(", ")}
      FROM json_to_recordset($1::json) AS r (${columns.map(([field, , type]) => `"${field}" ${type}`).join(", ")})
@@ -33,9 +42,26 @@ function planTable<Row>(table: string, key: readonly Column<Row>[], values: read
   };
 }
 
-/** Writes `rows` to `table` in one statement; none when there are no rows. */
+/**
+ * Writes `rows` to `table` in one statement, in key order; none when there are no rows. Rollup
+ * partitions update shared counters (a page's day, the site row) concurrently: taking row locks in
+ * one global order (table by table, key by key) is what keeps them from deadlocking.
+ */
 export async function upsertRows<Row extends object>(tx: Queryable, table: PlanTable<Row>, rows: readonly Row[]): Promise<void> {
-  if (rows.length > 0) await tx.query(table.upsert, [JSON.stringify(rows, table.fields)]);
+  if (rows.length === 0) return;
+  const { keyFields } = table;
+  const ordered = keyFields ? [...rows].sort((a, b) => compareKeys(a, b, keyFields)) : rows;
+  await tx.query(table.upsert, [JSON.stringify(ordered, table.fields)]);
+}
+
+function compareKeys<Row>(a: Row, b: Row, fields: readonly (keyof Row)[]): number {
+  for (const field of fields) {
+    const x = a[field];
+    const y = b[field];
+    // Any total order will do, as long as every transaction uses the same one.
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 const PROJECT = ["projectId", "project_id", "text"] as const;
@@ -58,6 +84,8 @@ export const VISITOR_MASKS = planTable<VisitorMask>(
     ["ai", "ai", "int"],
   ],
   "replace",
+  // Keyed by visitor, and a visitor's rows are all in one partition.
+  "one partition per row",
 );
 
 export const DAILY_VIEWS = planTable<DailyViews>(

@@ -10,7 +10,16 @@ export interface RollupOptions {
   chunkSize: number;
   /** Raw events are kept this many days (0: not kept at all; only the aggregates are). */
   rawRetentionDays: number;
+  /** Partitions this process counts at once (each one transaction and connection at a time). */
+  workers: number;
 }
+
+/**
+ * The inbox is split by the visitor's low bits (migration 7 stores `visitor & 15` as `part`): every
+ * mask of a visitor lives in one partition, so partitions never read or write the same mask and
+ * can be counted in parallel; the counters they share are additive upserts.
+ */
+export const ROLLUP_PARTITIONS = 16;
 
 interface InboxRow {
   project_id: string;
@@ -24,12 +33,19 @@ interface InboxRow {
   category: string | null;
 }
 
+/** A partition's turn: rows counted, and whether another worker (here or on another instance) held it. */
+interface PartitionTurn {
+  counted: number;
+  busy: boolean;
+}
+
 /**
- * Moves inbox rows into the aggregates, one transaction per chunk: views per day and page, AI
- * categories per day, per-visitor day masks and the first-visit / return counters of reach.ts,
- * and optionally the raw events. Rows leave the inbox in the same transaction that counts them,
- * so a crash re-counts nothing and loses nothing. One roller at a time (advisory lock), because
- * mask changes are read-modify-write.
+ * Moves inbox rows into the aggregates, one transaction per chunk of one partition: views per day
+ * and page, AI categories per day, per-visitor day masks and the first-visit / return counters of
+ * reach.ts, and optionally the raw events. Rows leave the inbox in the same transaction that counts
+ * them, so a crash re-counts nothing and loses nothing. A partition is counted by one worker at a
+ * time across all instances (an advisory lock per partition), because mask changes are
+ * read-modify-write; `locked()` excludes every partition at once.
  */
 export class AnalyticsRollup {
   readonly #pathIds = new Map<string, number>();
@@ -37,6 +53,8 @@ export class AnalyticsRollup {
   #again = false;
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
+  /** Where this process starts its passes: instances spread over the partitions instead of queueing on the same one. */
+  readonly #firstPartition = Math.floor(Math.random() * ROLLUP_PARTITIONS);
 
   constructor(
     private readonly db: Db,
@@ -46,7 +64,7 @@ export class AnalyticsRollup {
 
   /**
    * Rolls up everything in the inbox now. A call during a drain joins it: the flag makes the
-   * running drain take one more chunk after the current one, which sees every row committed
+   * running drain make one more pass after the current one, which sees every row committed
    * before the call. (Chaining a new drain per caller instead piled up thousands of empty runs
    * behind a long import.)
    */
@@ -58,12 +76,11 @@ export class AnalyticsRollup {
     const run = (async () => {
       let total = 0;
       try {
-        for (;;) {
+        do {
           this.#again = false;
-          const done = await this.#rollUpChunk();
-          total += done;
-          if (done < this.options.chunkSize && !this.#again) return total;
-        }
+          total += await this.#pass();
+        } while (this.#again);
+        return total;
       } finally {
         this.#running = null;
       }
@@ -101,22 +118,66 @@ export class AnalyticsRollup {
     await this.#running?.catch(() => undefined);
   }
 
-  /** Runs `fn` in `tx` holding the rollup's lock (no chunk is being counted meanwhile, on any instance). */
+  /** Runs `fn` in `tx` holding every partition (no chunk is being counted meanwhile, on any instance). */
   async locked<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
-    // Keyed by schema: deployments (or test runs) sharing one database in separate schemas do not wait on each other.
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':inkwell-analytics-rollup'))");
+    await tx.query(`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK})`);
     return fn();
   }
 
-  async #rollUpChunk(): Promise<number> {
+  /**
+   * Every partition until its inbox share is empty, `workers` at a time. Partitions another
+   * instance is counting are skipped first, then waited for and finished, so the pass ends only
+   * when everything committed before it has been counted.
+   */
+  async #pass(): Promise<number> {
+    const order = Array.from({ length: ROLLUP_PARTITIONS }, (_, i) => (this.#firstPartition + i) % ROLLUP_PARTITIONS);
+    let counted = 0;
+    const busy: number[] = [];
+    await this.#eachPartition(order, async (partition) => {
+      const turn = await this.#drainPartition(partition, "skip-if-busy");
+      counted += turn.counted;
+      if (turn.busy) busy.push(partition);
+    });
+    await this.#eachPartition(busy, async (partition) => {
+      counted += (await this.#drainPartition(partition, "wait")).counted;
+    });
+    return counted;
+  }
+
+  async #eachPartition(partitions: number[], work: (partition: number) => Promise<void>): Promise<void> {
+    const queue = [...partitions];
+    const worker = async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.workers, queue.length) }, worker));
+  }
+
+  async #drainPartition(partition: number, mode: "skip-if-busy" | "wait"): Promise<PartitionTurn> {
+    let counted = 0;
+    for (;;) {
+      const chunk = await this.#rollUpChunk(partition, mode);
+      counted += chunk.counted;
+      if (chunk.busy) return { counted, busy: true };
+      if (chunk.counted < this.options.chunkSize) return { counted, busy: false };
+    }
+  }
+
+  async #rollUpChunk(partition: number, mode: "skip-if-busy" | "wait"): Promise<PartitionTurn> {
     const learned = new Map<string, number>();
-    const count = await this.db.transaction((tx) => this.locked(tx, async () => {
+    const turn = await this.db.transaction(async (tx): Promise<PartitionTurn> => {
+      // Shared: any number of partitions at once; locked() takes it exclusively.
+      await tx.query(`SELECT pg_advisory_xact_lock_shared(${ROLLUP_LOCK})`);
+      if (mode === "wait") await tx.query(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK_SPACE}, $1)`, [partition]);
+      else {
+        const [got] = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${PARTITION_LOCK_SPACE}, $1) AS ok`, [partition]);
+        if (!got?.ok) return { counted: 0, busy: true };
+      }
       const rows = await tx.query<InboxRow>(
-        `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox ORDER BY id LIMIT $1)
+        `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox WHERE part = $2 ORDER BY id LIMIT $1)
          RETURNING project_id, at::text AS at, day, window_start, window_end, path, visitor::text AS visitor, class, category`,
-        [this.options.chunkSize],
+        [this.options.chunkSize, partition],
       );
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return { counted: 0, busy: false };
       const pathId = await this.#resolvePathIds(tx, rows, learned);
       await recordWindows(tx, rows);
       if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows, pathId);
@@ -131,11 +192,11 @@ export class AnalyticsRollup {
       }));
       const masks = chunkMasks(views);
       await writePlan(tx, planRollup(views, await readStoredMasks(tx, masks), masks));
-      return rows.length;
-    }));
+      return { counted: rows.length, busy: false };
+    });
     for (const [key, id] of learned) this.#pathIds.set(key, id);
     if (this.#pathIds.size > 200_000) this.#pathIds.clear();
-    return count;
+    return turn;
   }
 
   /** Path ids for the chunk; new ones are cached only after commit (a rollback would void them). */
@@ -144,7 +205,9 @@ export class AnalyticsRollup {
     const missing = new Map<string, InboxRow>();
     for (const row of rows) if (!this.#pathIds.has(keyOf(row))) missing.set(keyOf(row), row);
     if (missing.size > 0) {
-      const wanted = recordset([...missing.values()].map((r) => ({ p: r.project_id, path: r.path })));
+      // In key order, like every shared write (rollup-tables.ts): concurrent partitions must not deadlock on new paths.
+      const ordered = [...missing.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+      const wanted = recordset(ordered.map((r) => ({ p: r.project_id, path: r.path })));
       await tx.query(`INSERT INTO analytics_paths (project_id, path) SELECT r.p, r.path FROM json_to_recordset($1::json) AS r (p text, path text) ON CONFLICT DO NOTHING`, [wanted]);
       const found = await tx.query<{ id: number; project_id: string; path: string }>(
         `SELECT ap.id, ap.project_id, ap.path FROM json_to_recordset($1::json) AS r (p text, path text)
@@ -160,7 +223,7 @@ export class AnalyticsRollup {
 async function recordWindows(tx: Queryable, rows: InboxRow[]): Promise<void> {
   const windows = new Map<string, InboxRow>();
   for (const row of rows) windows.set(`${row.project_id}\n${row.window_start}`, row);
-  const list = [...windows.values()];
+  const list = [...windows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
   await tx.query(
     `INSERT INTO analytics_windows (project_id, window_start, window_end)
      SELECT r.p, r.ws, r.we FROM json_to_recordset($1::json) AS r (p text, ws int, we int) ON CONFLICT DO NOTHING`,
@@ -176,12 +239,23 @@ async function keepRawEvents(tx: Queryable, rows: InboxRow[], pathId: (row: Inbo
   );
 }
 
-/** Writes the plan, in the order the rollup always has (views first, then masks, then their counters). */
+/**
+ * Writes the plan: the partition's own masks first, then the counters partitions share, last, so
+ * their row locks are held for as short a time as possible before the commit.
+ */
 async function writePlan(tx: Queryable, plan: RollupPlan): Promise<void> {
+  await upsertRows(tx, VISITOR_MASKS, plan.maskWrites);
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
-  await upsertRows(tx, VISITOR_MASKS, plan.maskWrites);
   await upsertRows(tx, WINDOW_REACH, plan.windowReach);
   await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
   await upsertRows(tx, RETURNS, plan.returns);
 }
+
+/**
+ * Advisory lock keys, per schema so deployments (or test runs) sharing one database in separate
+ * schemas do not wait on each other: one bigint key for the whole rollup (taken shared by every
+ * chunk, exclusively by locked()), and a two-int key space for the partitions.
+ */
+const ROLLUP_LOCK = "hashtext(current_schema() || ':inkwell-analytics-rollup')";
+const PARTITION_LOCK_SPACE = "hashtext(current_schema() || ':inkwell-analytics-rollup-partition')";

@@ -97,9 +97,13 @@ export async function getProject(db: Queryable, id: string): Promise<Project> {
   return toProject(row);
 }
 
-/** Reads and locks the project row: serializes rate-limited writes of one project. */
+/**
+ * Reads and locks the project row: serializes rate-limited writes of one project. NO KEY UPDATE,
+ * not UPDATE: a transaction that holds a job's lock and inserts a row referencing the project
+ * (foreign key checks take KEY SHARE) must not wait for us while we wait for that job.
+ */
 export async function lockProject(tx: Queryable, id: string): Promise<Project> {
-  const row = await queryOne<ProjectRow>(tx, `SELECT * FROM projects WHERE id = $1 FOR UPDATE`, [id]);
+  const row = await queryOne<ProjectRow>(tx, `SELECT * FROM projects WHERE id = $1 FOR NO KEY UPDATE`, [id]);
   if (!row) throw notFound("Project");
   return toProject(row);
 }

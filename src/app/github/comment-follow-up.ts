@@ -61,25 +61,27 @@ export function commentFollowUp(
       log.debug({ login: author.login, permission }, "comment ignored: author cannot write to the repository");
       return { skipped: `author has ${permission} permission` };
     }
-    const taken = await db.transaction(async (tx) => {
-      await addMessage(
+    const skipped = await db.transaction(async (tx) => {
+      const added = await addMessage(
         tx,
         { projectId: job.projectId, jobId: job.id, prompt, source: "comment", author: author.login, commentId: event.commentId },
         { defaultRateLimitPerHour: options.rateLimitPerHour },
       );
+      // Another delivery of this comment took it meanwhile (checked under the job's lock): it reacts, not this one.
+      if (added.alreadyTaken) return "comment already taken";
       await enqueueTask(tx, REACTION_TASK, `reaction:${event.kind}:${event.commentId}`, {
         installationId: event.installationId,
         repo: event.repo,
         commentId: event.commentId,
         kind: event.kind,
       });
-      return true;
+      return null;
     }).catch((error: unknown) => {
       // Archived between the look-up and the write: nothing to do.
-      if (error instanceof JobArchivedError) return false;
+      if (error instanceof JobArchivedError) return "the job is archived";
       throw error;
     });
-    return taken ? { ok: true } : { skipped: "the job is archived" };
+    return skipped ? { skipped } : { ok: true };
   };
 }
 

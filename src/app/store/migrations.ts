@@ -315,4 +315,13 @@ DROP INDEX job_messages_rate_window;
 CREATE INDEX job_messages_rate_window ON job_messages (project_id, created_at) WHERE source <> 'comment';
 `,
   },
+  {
+    version: 7,
+    name: "analytics inbox rows carry their rollup partition (the visitor's low bits), so several workers count in parallel",
+    sql: `
+-- 16 partitions (ROLLUP_PARTITIONS in analytics/rollup.ts): every mask of a visitor is in one partition.
+ALTER TABLE analytics_inbox ADD COLUMN part smallint GENERATED ALWAYS AS ((visitor & 15)::smallint) STORED;
+CREATE INDEX analytics_inbox_part ON analytics_inbox (part, id);
+`,
+  },
 ];

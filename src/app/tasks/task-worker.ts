@@ -7,7 +7,11 @@ export interface TaskWorkerOptions {
   /** Backoff before try n+1: base * 2^(n-1), capped. */
   backoffBaseMs?: number;
   backoffCapMs?: number;
-  /** Rescans for due retries and for work other instances left. */
+  /**
+   * Rescans for due retries and for work other instances queued or left behind. Default: 30 s on an
+   * exclusive store (this worker knows every task it waits for), 1 s on a shared one (so no instance
+   * idles while another's work waits, e.g. after a crash once its lease ends).
+   */
   pollIntervalMs?: number;
   /** A claim older than this is taken to be from a dead worker and the task runs again. */
   claimTtlSeconds?: number;
@@ -52,7 +56,7 @@ export class TaskWorker {
       maxTries: 6,
       backoffBaseMs: 2_000,
       backoffCapMs: 60_000,
-      pollIntervalMs: 30_000,
+      pollIntervalMs: options.exclusiveStore ? 30_000 : 1_000,
       claimTtlSeconds: 60,
       exclusiveStore: false,
       concurrency: 4,

@@ -104,8 +104,9 @@ describe("addMessage", () => {
 
   it("takes a PR comment once, however often it is delivered", async () => {
     const { job } = await create("first");
-    await message(job.id, "from a comment", { source: "comment", author: "alice", commentId: 42 });
-    await message(job.id, "from a comment", { source: "comment", author: "alice", commentId: 42 });
+    expect((await message(job.id, "from a comment", { source: "comment", author: "alice", commentId: 42 })).alreadyTaken).toBeUndefined();
+    // The second delivery (maybe on another instance) is told, so it does not react to the comment again.
+    expect((await message(job.id, "from a comment", { source: "comment", author: "alice", commentId: 42 })).alreadyTaken).toBe(true);
     expect((await listJobMessages(db, projectId, job.id)).map((m) => m.source)).toEqual(["api", "comment"]);
   });
 });

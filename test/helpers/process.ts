@@ -46,7 +46,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      // A server that never said it listens must not outlive the test that started it.
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${output}`));
+    }, 30_000);
     const check = () => {
       const match = /"url":"(http:\/\/[^"]+)".*Inkwell is listening/.exec(output);
       if (match?.[1]) {

@@ -44,12 +44,15 @@ export async function setUpStore(kind: string): Promise<StoreSetup> {
   };
 }
 
+const inkwellSettings = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("INKWELL_")));
+
 export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, "lib/app/main.js"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", ...env },
+    // INKWELL_* settings in the bench's own environment reach the server (e.g. INKWELL_ANALYTICS_ROLLUP_WORKERS=2).
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", INKWELL_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", ...inkwellSettings(), ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {

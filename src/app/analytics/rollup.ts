@@ -33,10 +33,10 @@ interface InboxRow {
   category: string | null;
 }
 
-/** A partition's turn: rows counted, and whether another worker (here or on another instance) held it. */
-interface PartitionTurn {
+/** A worker's turn at some partitions: rows counted, and the partitions another worker (here or on another instance) held. */
+interface Turn {
   counted: number;
-  busy: boolean;
+  busy: number[];
 }
 
 /**
@@ -125,23 +125,24 @@ export class AnalyticsRollup {
   }
 
   /**
-   * Every partition until its inbox share is empty, `workers` at a time. Partitions another
-   * instance is counting are skipped first, then waited for and finished, so the pass ends only
+   * Every partition until its inbox share is empty. The partitions holding views are dealt out to
+   * the workers, and each worker counts its share together, one chunk across them (one worker
+   * counts the whole inbox in one chunk, as a single process on PGlite does). Partitions another
+   * worker holds are skipped first, then waited for and finished one by one, so the pass ends only
    * when everything committed before it has been counted.
    */
   async #pass(): Promise<number> {
     const waiting = new Set(await this.#partitionsWithViews());
     const order = Array.from({ length: ROLLUP_PARTITIONS }, (_, i) => (this.#firstPartition + i) % ROLLUP_PARTITIONS).filter((p) => waiting.has(p));
-    let counted = 0;
-    const busy: number[] = [];
-    await this.#eachPartition(order, async (partition) => {
-      const turn = await this.#drainPartition(partition, "skip-if-busy");
-      counted += turn.counted;
-      if (turn.busy) busy.push(partition);
-    });
-    await this.#eachPartition(busy, async (partition) => {
-      counted += (await this.#drainPartition(partition, "wait")).counted;
-    });
+    const shares = Array.from({ length: Math.min(this.options.workers, order.length) }, (_, w) => order.filter((_, i) => i % this.options.workers === w));
+    const turns = await Promise.all(shares.map((share) => this.#drain(share, "skip-if-busy")));
+    const busy = turns.flatMap((turn) => turn.busy);
+    let counted = turns.reduce((sum, turn) => sum + turn.counted, 0);
+    const queue = [...busy];
+    const finishBusy = async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) counted += (await this.#drain([next], "wait")).counted;
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.workers, queue.length) }, finishBusy));
     return counted;
   }
 
@@ -154,40 +155,43 @@ export class AnalyticsRollup {
     return rows.map((row) => row.part);
   }
 
-  async #eachPartition(partitions: number[], work: (partition: number) => Promise<void>): Promise<void> {
-    const queue = [...partitions];
-    const worker = async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.options.workers, queue.length) }, worker));
-  }
-
-  async #drainPartition(partition: number, mode: "skip-if-busy" | "wait"): Promise<PartitionTurn> {
-    let counted = 0;
-    for (;;) {
-      const chunk = await this.#rollUpChunk(partition, mode);
-      counted += chunk.counted;
-      if (chunk.busy) return { counted, busy: true };
-      if (chunk.counted < this.options.chunkSize) return { counted, busy: false };
+  /** Chunks across `partitions` until their inbox share is empty, leaving out those found busy. */
+  async #drain(partitions: number[], mode: "skip-if-busy" | "wait"): Promise<Turn> {
+    let remaining = partitions;
+    const turn: Turn = { counted: 0, busy: [] };
+    while (remaining.length > 0) {
+      const chunk = await this.#rollUpChunk(remaining, mode);
+      turn.counted += chunk.counted;
+      turn.busy.push(...chunk.busy);
+      remaining = remaining.filter((p) => !chunk.busy.includes(p));
+      if (chunk.counted < this.options.chunkSize) break;
     }
+    return turn;
   }
 
-  async #rollUpChunk(partition: number, mode: "skip-if-busy" | "wait"): Promise<PartitionTurn> {
+  async #rollUpChunk(partitions: number[], mode: "skip-if-busy" | "wait"): Promise<Turn> {
     const learned = new Map<string, number>();
-    const turn = await this.db.transaction(async (tx): Promise<PartitionTurn> => {
+    const turn = await this.db.transaction(async (tx): Promise<Turn> => {
       // Shared: any number of partitions at once; locked() takes it exclusively.
       await tx.query(`SELECT pg_advisory_xact_lock_shared(${ROLLUP_LOCK})`);
-      if (mode === "wait") await tx.query(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK_SPACE}, $1)`, [partition]);
-      else {
-        const [got] = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${PARTITION_LOCK_SPACE}, $1) AS ok`, [partition]);
-        if (!got?.ok) return { counted: 0, busy: true };
+      let held = partitions;
+      if (mode === "wait") {
+        for (const partition of partitions) await tx.query(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK_SPACE}, $1)`, [partition]);
+      } else {
+        const got = await tx.query<{ p: number }>(
+          `SELECT p FROM unnest($1::int[]) AS p WHERE pg_try_advisory_xact_lock(${PARTITION_LOCK_SPACE}, p)`,
+          [partitions],
+        );
+        held = got.map((row) => row.p);
       }
+      const busy = partitions.filter((p) => !held.includes(p));
+      if (held.length === 0) return { counted: 0, busy };
       const rows = await tx.query<InboxRow>(
-        `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox WHERE part = $2 ORDER BY id LIMIT $1)
+        `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox WHERE part = ANY($2::int[]) ORDER BY id LIMIT $1)
          RETURNING project_id, at::text AS at, day, window_start, window_end, path, visitor::text AS visitor, class, category`,
-        [this.options.chunkSize, partition],
+        [this.options.chunkSize, held],
       );
-      if (rows.length === 0) return { counted: 0, busy: false };
+      if (rows.length === 0) return { counted: 0, busy };
       const pathId = await this.#resolvePathIds(tx, rows, learned);
       await recordWindows(tx, rows);
       if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows, pathId);
@@ -202,7 +206,7 @@ export class AnalyticsRollup {
       }));
       const masks = chunkMasks(views);
       await writePlan(tx, planRollup(views, await readStoredMasks(tx, masks), masks));
-      return { counted: rows.length, busy: false };
+      return { counted: rows.length, busy };
     });
     for (const [key, id] of learned) this.#pathIds.set(key, id);
     if (this.#pathIds.size > 200_000) this.#pathIds.clear();

@@ -17,7 +17,8 @@ const TOKEN = "crash-test-operator-token-0123456789";
 
 const now = new Date();
 const firstDay = epochDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)) - 3;
-const hits = generateTraffic({ seed: 1_000_003, people: Math.max(50, Math.round(VIEWS / 8)), paths: 120, firstDay, days: 21, views: VIEWS });
+// The generator gives people IPv6 addresses with a 16-bit host part: at most 65,535 people.
+const hits = generateTraffic({ seed: 1_000_003, people: Math.min(60_000, Math.max(50, Math.round(VIEWS / 8))), paths: 120, firstDay, days: 21, views: VIEWS });
 
 let store: ProcessStore | undefined;
 let server: ServerProcess | undefined;

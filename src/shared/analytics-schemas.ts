@@ -11,8 +11,8 @@ export const MAX_PATH_LENGTH = 2_048;
  * A page path (`/guide`) or a full http(s) URL (its path counts); no space or control character
  * anywhere. Every value it matches is a page the server counts.
  */
-const PAGE_CHAR = "[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]";
-export const PAGE_PATH_PATTERN = `^([hH][tT][tT][pP][sS]?://[^/?#\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]*)?(/${PAGE_CHAR}*)?$`;
+const NOT_IN_A_PAGE = "\\u0000-\\u0020\\u007F\\uD800-\\uDFFF";
+export const PAGE_PATH_PATTERN = `^([hH][tT][tT][pP][sS]?://[^/?#${NOT_IN_A_PAGE}]*)?(/[^${NOT_IN_A_PAGE}]*)?$`;
 const pagePathSchema = storedText(MAX_PATH_LENGTH, { min: 1 }).meta({ pattern: PAGE_PATH_PATTERN });
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { OpenApiContract } from "./openapi-contract.js";
+import { nodeAt, type OpenApiContract } from "./openapi-contract.js";
 
 /**
  * fast-check arbitraries read off the published OpenAPI document: values a schema accepts, and
@@ -47,8 +47,7 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 /** Values `schema` accepts, checked by the document's own validator so nothing invalid slips through. */
 export function validValue(contract: OpenApiContract, pointer: string): fc.Arbitrary<unknown> {
   const validate = contract.validatorAt(pointer);
-  const schema = pointer.split("/").slice(1).reduce((node, key) => node[key.replace(/~1/g, "/").replace(/~0/g, "~")], contract.doc);
-  return valueOf(contract.doc, schema, 0).filter((value) => validate(value));
+  return valueOf(contract.doc, nodeAt(contract.doc, pointer), 0).filter((value) => validate(value));
 }
 
 function valueOf(doc: any, raw: Schema, depth: number): fc.Arbitrary<unknown> {

@@ -13,6 +13,13 @@ export interface OpenApiContract {
 }
 
 const DOC_ID = "https://inkwell.invalid/openapi.json";
+
+/** A path or media type as one JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export const pointerSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The node of `doc` at a JSON Pointer. */
+export const nodeAt = (doc: any, pointer: string): any =>
+  pointer.split("/").slice(1).reduce((node, key) => node[key.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
 const METHODS = new Set(["get", "post", "put", "patch", "delete", "options", "head"]);
 
 export function openApiContract(doc: any): OpenApiContract {
@@ -43,8 +50,6 @@ export function openApiContract(doc: any): OpenApiContract {
       .map(([method, operation]) => ({ method, path, operation })),
   );
 
-  const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-
   return {
     doc,
     operations,
@@ -59,7 +64,7 @@ export function openApiContract(doc: any): OpenApiContract {
       const type = (contentType ?? "").split(";")[0]!.trim();
       if (!media.includes(type)) return [`content type ${type || "(none)"} is not documented for ${operation.operationId} ${status}`];
       if (!response.content[type].schema) return [];
-      const validate = validatorAt(`/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}/content/${escape(type)}/schema`);
+      const validate = validatorAt(`/paths/${pointerSegment(path)}/${method.toLowerCase()}/responses/${status}/content/${pointerSegment(type)}/schema`);
       return validate(body) ? [] : (validate.errors ?? []).map((e) => `${operation.operationId} ${status} body ${e.instancePath} ${e.message}`);
     },
   };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import nock from "nock";
 import { appEnv, fakeGitHubApp, isolateGitHub, startOidcIssuer } from "../helpers/github.js";
 import { hostileJson, hostileString, validValue } from "../helpers/openapi-arbitraries.js";
-import { openApiContract, type OpenApiContract } from "../helpers/openapi-contract.js";
+import { openApiContract, pointerSegment, type OpenApiContract } from "../helpers/openapi-contract.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { storeKind } from "../helpers/store.js";
 
@@ -53,7 +53,6 @@ interface Request {
   body?: string | Uint8Array;
 }
 
-const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 const asParameter = (value: unknown) => String(value);
 
 /** The ids a path parameter names: mostly the real ones (so requests reach the logic), sometimes any valid id. */
@@ -71,7 +70,7 @@ function credentials(operation: any): Record<string, string> {
 
 /** A request the document says is valid for this operation. */
 function validRequest(path: string, method: string, operation: any): fc.Arbitrary<Request> {
-  const base = `/paths/${escape(path)}/${method}`;
+  const base = `/paths/${pointerSegment(path)}/${method}`;
   const parameters: any[] = operation.parameters ?? [];
   const parts = parameters.map((parameter, i) => {
     const pointer = `${base}/parameters/${i}/schema`;
@@ -80,7 +79,7 @@ function validRequest(path: string, method: string, operation: any): fc.Arbitrar
   });
   const mediaType = Object.keys(operation.requestBody?.content ?? {})[0];
   const body = mediaType
-    ? validValue(contract, `${base}/requestBody/content/${escape(mediaType)}/schema`).map((value) => JSON.stringify(value))
+    ? validValue(contract, `${base}/requestBody/content/${pointerSegment(mediaType)}/schema`).map((value) => JSON.stringify(value))
     : fc.constant(undefined);
   const maybeBody = operation.requestBody && !operation.requestBody.required ? fc.option(body, { nil: undefined }) : body;
   return fc.tuple(fc.tuple(...parts), maybeBody).map(([values, payload]) => {

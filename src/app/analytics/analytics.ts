@@ -14,7 +14,7 @@ export interface AnalyticsOptions {
   rawRetentionDays: number;
   backfillDays: number;
   rollupChunkSize: number;
-  /** Partitions counted at once; default: 1 on PGlite (one connection), 4 on PostgreSQL. */
+  /** Rollup workers, each counting its share of the partitions; default: 1 on PGlite (one connection), 4 on PostgreSQL. */
   rollupWorkers?: number | undefined;
 }
 

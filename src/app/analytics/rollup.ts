@@ -220,8 +220,7 @@ export class AnalyticsRollup {
     for (const row of rows) if (!this.#pathIds.has(keyOf(row))) missing.set(keyOf(row), row);
     if (missing.size > 0) {
       // In key order, like every shared write (rollup-tables.ts): concurrent partitions must not deadlock on new paths.
-      const ordered = [...missing.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
-      const wanted = recordset(ordered.map((r) => ({ p: r.project_id, path: r.path })));
+      const wanted = recordset(valuesInKeyOrder(missing).map((r) => ({ p: r.project_id, path: r.path })));
       await tx.query(`INSERT INTO analytics_paths (project_id, path) SELECT r.p, r.path FROM json_to_recordset($1::json) AS r (p text, path text) ON CONFLICT DO NOTHING`, [wanted]);
       const found = await tx.query<{ id: number; project_id: string; path: string }>(
         `SELECT ap.id, ap.project_id, ap.path FROM json_to_recordset($1::json) AS r (p text, path text)
@@ -234,10 +233,13 @@ export class AnalyticsRollup {
   }
 }
 
+/** A map's values in the order of its keys: the order shared inserts take their locks in. */
+const valuesInKeyOrder = <T>(map: Map<string, T>): T[] => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => value);
+
 async function recordWindows(tx: Queryable, rows: InboxRow[]): Promise<void> {
   const windows = new Map<string, InboxRow>();
   for (const row of rows) windows.set(`${row.project_id}\n${row.window_start}`, row);
-  const list = [...windows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+  const list = valuesInKeyOrder(windows);
   await tx.query(
     `INSERT INTO analytics_windows (project_id, window_start, window_end)
      SELECT r.p, r.ws, r.we FROM json_to_recordset($1::json) AS r (p text, ws int, we int) ON CONFLICT DO NOTHING`,

@@ -41,8 +41,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = fieldIssues(result.error, where).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
-  throw new HttpError(400, `Invalid ${where === "body" ? "request body" : "query parameters"}: ${details.map((d) => d.message).join("; ")}`, details);
+  throw invalid(result.error, where, where === "body" ? "request body" : "query parameters");
 }
 
 /** A request header validated by `schema`; undefined when the request does not send it. */
@@ -51,8 +50,13 @@ export function validHeader<S extends z.ZodType>(schema: S, req: IncomingMessage
   if (raw === undefined) return undefined;
   const result = schema.safeParse(Array.isArray(raw) ? raw.join(",") : raw);
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({ message: `${name}: ${issue.message}`, field: name }));
-  throw new HttpError(400, `Invalid ${name} header: ${details.map((d) => d.message).join("; ")}`, details);
+  throw invalid(result.error, name, `${name} header`);
+}
+
+/** The 400 for a failed parse: each issue names its field (`whole` when it is about the input itself). */
+function invalid(error: z.ZodError, whole: string, what: string): HttpError {
+  const details = fieldIssues(error, whole).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
+  return new HttpError(400, `Invalid ${what}: ${details.map((d) => d.message).join("; ")}`, details);
 }
 
 /** A query string as a plain object; a repeated parameter is refused rather than silently picked. */

@@ -8,6 +8,7 @@ import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
 import { aiCategoryViews, dailyVisitors, viewsReport, visitorsReport, type DayRange, type Page, type ReportOrder } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
+import { PageIds } from "./page-ids.js";
 import { SaltStore } from "./salts.js";
 
 export interface AnalyticsOptions {
@@ -38,6 +39,7 @@ const DEFAULT_POSTGRES_ROLLUP_WORKERS = 4;
  */
 export class Analytics {
   readonly salts: SaltStore;
+  readonly #pages: PageIds;
   readonly rollup: AnalyticsRollup;
   readonly #settings = new Map<string, { value: ProjectAnalyticsSettings; until: number }>();
 
@@ -47,6 +49,7 @@ export class Analytics {
     private readonly options: AnalyticsOptions,
   ) {
     this.salts = new SaltStore(db);
+    this.#pages = new PageIds(db);
     this.rollup = new AnalyticsRollup(db, log, {
       chunkSize: options.rollupChunkSize,
       rawRetentionDays: options.rawRetentionDays,
@@ -76,7 +79,7 @@ export class Analytics {
 
   async ingest(projectId: string, views: { index: number; view: PageView }[], now = Date.now()): Promise<IngestResult> {
     const { saltWindow } = await this.settings(projectId, now);
-    const result = await ingestPageViews(this.db, this.salts, projectId, views, { saltWindow, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS }, now);
+    const result = await ingestPageViews(this.db, { salts: this.salts, pages: this.#pages }, projectId, views, { saltWindow, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS }, now);
     if (result.accepted > result.duplicates) this.rollup.kick();
     return result;
   }

@@ -5,6 +5,7 @@ import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { DAY_MS, epochDay, windowOf } from "./days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "./traffic-class.js";
+import type { PageIds } from "./page-ids.js";
 import { normalizePagePath } from "./page-path.js";
 import { recordset } from "./recordset.js";
 import { normalizeIp, visitorId } from "./visitor-id.js";
@@ -54,7 +55,7 @@ interface InboxRow {
  */
 export async function ingestPageViews(
   db: Db,
-  salts: SaltStore,
+  { salts, pages }: { salts: SaltStore; pages: PageIds },
   projectId: string,
   views: { index: number; view: PageView }[],
   policy: IngestPolicy,
@@ -93,15 +94,16 @@ export async function ingestPageViews(
     });
   }
   if (rows.length === 0) return { accepted: 0, duplicates: 0, rejected };
+  const pageId = await pages.resolve(projectId, rows.map((row) => row.path));
   const written = await db.transaction(async (tx) => {
     const fresh = await claimHitKeys(tx, projectId, rows);
     const toWrite = rows.filter((row) => row.hitKey === null || fresh.delete(row.hitKey));
     if (toWrite.length > 0) {
       await tx.query(
-        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path, visitor, class, category)
+        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category)
          SELECT $1, r.at, r.d, r.ws, r.we, r.p, r.v, r.c, r.cat FROM json_to_recordset($2::json)
-           AS r (at timestamptz, d int, ws int, we int, p text, v bigint, c smallint, cat text)`,
-        [projectId, recordset(toWrite.map((r) => ({ at: r.at, d: r.day, ws: r.windowStart, we: r.windowEnd, p: r.path, v: r.visitor, c: r.classCode, cat: r.category })))],
+           AS r (at timestamptz, d int, ws int, we int, p int, v bigint, c smallint, cat text)`,
+        [projectId, recordset(toWrite.map((r) => ({ at: r.at, d: r.day, ws: r.windowStart, we: r.windowEnd, p: pageId.get(r.path), v: r.visitor, c: r.classCode, cat: r.category })))],
       );
     }
     return toWrite.length;

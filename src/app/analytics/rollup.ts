@@ -27,7 +27,7 @@ interface InboxRow {
   day: number;
   window_start: number;
   window_end: number;
-  path: string;
+  path_id: number;
   visitor: string;
   class: ClassCode;
   category: string | null;
@@ -48,7 +48,6 @@ interface Turn {
  * read-modify-write; `locked()` excludes every partition at once.
  */
 export class AnalyticsRollup {
-  readonly #pathIds = new Map<string, number>();
   #running: Promise<number> | null = null;
   #again = false;
   #timer: NodeJS.Timeout | null = null;
@@ -169,9 +168,8 @@ export class AnalyticsRollup {
     return turn;
   }
 
-  async #rollUpChunk(partitions: number[], mode: "skip-if-busy" | "wait"): Promise<Turn> {
-    const learned = new Map<string, number>();
-    const turn = await this.db.transaction(async (tx): Promise<Turn> => {
+  #rollUpChunk(partitions: number[], mode: "skip-if-busy" | "wait"): Promise<Turn> {
+    return this.db.transaction(async (tx): Promise<Turn> => {
       // Shared: any number of partitions at once; locked() takes it exclusively.
       await tx.query(`SELECT pg_advisory_xact_lock_shared(${ROLLUP_LOCK})`);
       let held = partitions;
@@ -186,20 +184,20 @@ export class AnalyticsRollup {
       }
       const busy = partitions.filter((p) => !held.includes(p));
       if (held.length === 0) return { counted: 0, busy };
+      // By place (ctid): only this partition's holder deletes its rows, so they cannot move meanwhile.
       const rows = await tx.query<InboxRow>(
-        `DELETE FROM analytics_inbox WHERE id IN (SELECT id FROM analytics_inbox WHERE part = ANY($2::int[]) ORDER BY id LIMIT $1)
-         RETURNING project_id, at::text AS at, day, window_start, window_end, path, visitor::text AS visitor, class, category`,
+        `DELETE FROM analytics_inbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM analytics_inbox WHERE part = ANY($2::int[]) ORDER BY id LIMIT $1))
+         RETURNING project_id, at::text AS at, day, window_start, window_end, path_id, visitor::text AS visitor, class, category`,
         [this.options.chunkSize, held],
       );
       if (rows.length === 0) return { counted: 0, busy };
-      const pathId = await this.#resolvePathIds(tx, rows, learned);
       await recordWindows(tx, rows);
-      if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows, pathId);
+      if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows);
       const views = rows.map((row): ChunkView => ({
         projectId: row.project_id,
         day: row.day,
         windowStart: row.window_start,
-        pathId: pathId(row),
+        pathId: row.path_id,
         visitor: row.visitor,
         trafficClass: row.class,
         category: row.category,
@@ -208,28 +206,6 @@ export class AnalyticsRollup {
       await writePlan(tx, planRollup(views, await readStoredMasks(tx, masks), masks));
       return { counted: rows.length, busy };
     });
-    for (const [key, id] of learned) this.#pathIds.set(key, id);
-    if (this.#pathIds.size > 200_000) this.#pathIds.clear();
-    return turn;
-  }
-
-  /** Path ids for the chunk; new ones are cached only after commit (a rollback would void them). */
-  async #resolvePathIds(tx: Queryable, rows: InboxRow[], learned: Map<string, number>): Promise<(row: InboxRow) => number> {
-    const keyOf = (row: InboxRow) => `${row.project_id}\n${row.path}`;
-    const missing = new Map<string, InboxRow>();
-    for (const row of rows) if (!this.#pathIds.has(keyOf(row))) missing.set(keyOf(row), row);
-    if (missing.size > 0) {
-      // In key order, like every shared write (rollup-tables.ts): concurrent partitions must not deadlock on new paths.
-      const wanted = recordset(valuesInKeyOrder(missing).map((r) => ({ p: r.project_id, path: r.path })));
-      await tx.query(`INSERT INTO analytics_paths (project_id, path) SELECT r.p, r.path FROM json_to_recordset($1::json) AS r (p text, path text) ON CONFLICT DO NOTHING`, [wanted]);
-      const found = await tx.query<{ id: number; project_id: string; path: string }>(
-        `SELECT ap.id, ap.project_id, ap.path FROM json_to_recordset($1::json) AS r (p text, path text)
-         JOIN analytics_paths ap ON ap.project_id = r.p AND ap.path = r.path`,
-        [wanted],
-      );
-      for (const row of found) learned.set(`${row.project_id}\n${row.path}`, row.id);
-    }
-    return (row) => (this.#pathIds.get(keyOf(row)) ?? learned.get(keyOf(row))) as number;
   }
 }
 
@@ -247,11 +223,11 @@ async function recordWindows(tx: Queryable, rows: InboxRow[]): Promise<void> {
   );
 }
 
-async function keepRawEvents(tx: Queryable, rows: InboxRow[], pathId: (row: InboxRow) => number): Promise<void> {
+async function keepRawEvents(tx: Queryable, rows: InboxRow[]): Promise<void> {
   await tx.query(
     `INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category)
      SELECT r.p, r.at, r.pa, r.v, r.c, r.cat FROM json_to_recordset($1::json) AS r (p text, at timestamptz, pa int, v bigint, c smallint, cat text)`,
-    [recordset(rows.map((r) => ({ p: r.project_id, at: r.at, pa: pathId(r), v: r.visitor, c: r.class, cat: r.category })))],
+    [recordset(rows.map((r) => ({ p: r.project_id, at: r.at, pa: r.path_id, v: r.visitor, c: r.class, cat: r.category })))],
   );
 }
 

@@ -324,4 +324,17 @@ ALTER TABLE analytics_inbox ADD COLUMN part smallint GENERATED ALWAYS AS ((visit
 CREATE INDEX analytics_inbox_part ON analytics_inbox (part, id);
 `,
   },
+  {
+    version: 8,
+    name: "analytics inbox rows carry their page's id (resolved when accepted) instead of its path, and are found through their partition's index only",
+    sql: `
+ALTER TABLE analytics_inbox ADD COLUMN path_id integer;
+INSERT INTO analytics_paths (project_id, path) SELECT DISTINCT project_id, path FROM analytics_inbox ORDER BY project_id, path ON CONFLICT DO NOTHING;
+UPDATE analytics_inbox i SET path_id = ap.id FROM analytics_paths ap WHERE ap.project_id = i.project_id AND ap.path = i.path;
+ALTER TABLE analytics_inbox ALTER COLUMN path_id SET NOT NULL;
+ALTER TABLE analytics_inbox DROP COLUMN path;
+-- The rollup deletes the rows it counts where they lie (ctid); (part, id) is the only index it needs.
+ALTER TABLE analytics_inbox DROP CONSTRAINT analytics_inbox_pkey;
+`,
+  },
 ];

@@ -2,8 +2,9 @@ import { NO_PREVIOUS_DAY, reachDeltas } from "./reach.js";
 import { CLASS_CODE, type ClassCode } from "./traffic-class.js";
 
 /**
- * What one rollup chunk changes, worked out without any I/O: the rollup reads the stored masks
- * the chunk touches, asks `planRollup` for the writes and counter deltas, and writes them.
+ * What one rollup chunk changes, worked out without any I/O: the rollup ORs the chunk's masks
+ * (`chunkMasks`) into the stored ones, which returns them as they were, asks `planRollup` for the
+ * counter deltas that widening implies, and writes them.
  */
 
 /** Path id 0 stands for the whole site (the totals row). */
@@ -77,8 +78,6 @@ export interface Returns extends FirstVisits {
 }
 
 export interface RollupPlan {
-  /** The whole new masks, only those that changed. */
-  maskWrites: VisitorMask[];
   dailyViews: DailyViews[];
   categoryViews: DailyCategoryViews[];
   /** Deltas from here on: counters that sum to zero are left out. */
@@ -119,14 +118,13 @@ export function chunkMasks(views: readonly ChunkView[]): ChunkMasks {
 }
 
 /**
- * Everything a chunk of views adds: the views and AI categories per day, and the per-visitor masks
- * it widens with the counters (reach.ts) that the widening implies. `stored` holds the masks
- * already stored for the chunk's keys (others are ignored; a key without one starts empty);
- * `masks` is `chunkMasks(views)` when the caller already has it.
+ * Everything a chunk of views adds to the counters: the views and AI categories per day, and the
+ * reach counters (reach.ts) implied by widening the stored per-visitor masks with the chunk's.
+ * `stored` holds the masks stored for the chunk's keys before it (others are ignored; a key
+ * without one starts empty); `masks` is `chunkMasks(views)` when the caller already has it.
  */
 export function planRollup(views: readonly ChunkView[], stored: readonly VisitorMask[], masks = chunkMasks(views)): RollupPlan {
   const storedByKey = new Map(stored.map((mask) => [maskKey(mask), mask]));
-  const maskWrites: VisitorMask[] = [];
   const windowReach = new Map<string, WindowReach>();
   const firstVisits = new Map<string, FirstVisits>();
   const returns = new Map<string, Returns>();
@@ -135,8 +133,7 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
     const human = before.human | added.human;
     const ai = before.ai | added.ai;
     if (human === before.human && ai === before.ai) continue;
-    const { projectId, windowStart, pathId, visitor } = added;
-    maskWrites.push({ projectId, windowStart, pathId, visitor, human, ai });
+    const { projectId, windowStart, pathId } = added;
     const newcomer: ReachCounts = {
       human: before.human === 0 && human !== 0 ? 1 : 0,
       ai: before.ai === 0 && ai !== 0 ? 1 : 0,
@@ -164,7 +161,6 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
     });
   }
   return {
-    maskWrites,
     ...countViews(views),
     windowReach: nonZero(windowReach),
     firstVisits: nonZero(firstVisits),

@@ -2,9 +2,10 @@ import type { Queryable } from "../store/db.js";
 import type { ChunkMasks, DailyCategoryViews, DailyViews, FirstVisits, Returns, VisitorMask, WindowReach } from "./rollup-plan.js";
 
 /**
- * The tables a rollup plan is written to, and the one statement that writes any of them: a chunk's
- * rows as one JSON parameter (see recordset.ts), upserted on the table's key. The JSON holds only
- * the table's fields (JSON.stringify's key list, which is also faster than copying the rows).
+ * The tables a rollup plan is written to: the per-visitor masks (mergeMasks), and the counters,
+ * each written by one statement: a chunk's rows as one JSON parameter (see recordset.ts), upserted
+ * on the table's key. The JSON holds only the table's fields (JSON.stringify's key list, which is
+ * also faster than copying the rows).
  */
 
 type SqlType = "text" | "smallint" | "int" | "bigint";
@@ -14,27 +15,18 @@ type Column<Row> = readonly [field: keyof Row & string, column: string, type: Sq
 export interface PlanTable<Row> {
   /** The rows' fields this table stores (typed by them, so that only its rows can be written to it). */
   readonly fields: (keyof Row & string)[];
-  /** The fields of its key, in key order; null for a table whose rows only one partition writes (no need to order them). */
-  readonly keyFields: (keyof Row & string)[] | null;
+  /** The fields of its key, in key order. */
+  readonly keyFields: (keyof Row & string)[];
   readonly upsert: string;
 }
 
-/**
- * `add`: a row is a delta, added to the stored counters (or inserted when there are none);
- * `replace`: a row is the new value.
- */
-function planTable<Row>(
-  table: string,
-  key: readonly Column<Row>[],
-  values: readonly Column<Row>[],
-  merge: "add" | "replace",
-  writers: "partitions share it" | "one partition per row" = "partitions share it",
-): PlanTable<Row> {
+/** A counter table: a row is a delta, added to the stored counters (or inserted when there are none). */
+function planTable<Row>(table: string, key: readonly Column<Row>[], values: readonly Column<Row>[]): PlanTable<Row> {
   const columns = [...key, ...values];
-  const set = values.map(([, column]) => (merge === "add" ? `${column} = t.${column} + excluded.${column}` : `${column} = excluded.${column}`));
+  const set = values.map(([, column]) => `${column} = t.${column} + excluded.${column}`);
   return {
     fields: columns.map(([field]) => field),
-    keyFields: writers === "partitions share it" ? key.map(([field]) => field) : null,
+    keyFields: key.map(([field]) => field),
     upsert: `INSERT INTO ${table} AS t (${columns.map(([, column]) => column).join(", ")})
      SELECT ${columns.map(([field]) => `r."${field}"`).join(", ")}
      FROM json_to_recordset($1::json) AS r (${columns.map(([field, , type]) => `"${field}" ${type}`).join(", ")})
@@ -49,8 +41,7 @@ function planTable<Row>(
  */
 export async function upsertRows<Row extends object>(tx: Queryable, table: PlanTable<Row>, rows: readonly Row[]): Promise<void> {
   if (rows.length === 0) return;
-  const { keyFields } = table;
-  const ordered = keyFields ? [...rows].sort((a, b) => compareKeys(a, b, keyFields)) : rows;
+  const ordered = [...rows].sort((a, b) => compareKeys(a, b, table.keyFields));
   await tx.query(table.upsert, [JSON.stringify(ordered, table.fields)]);
 }
 
@@ -69,24 +60,11 @@ const WINDOW = ["windowStart", "window_start", "int"] as const;
 const PATH = ["pathId", "path_id", "int"] as const;
 const DAY = ["day", "day", "int"] as const;
 const WINDOW_DAY = ["windowDay", "day", "int"] as const;
-const MASK_KEY = [PROJECT, WINDOW, PATH, ["visitor", "visitor", "bigint"]] as const;
 const REACH = [
   ["human", "human", "int"],
   ["ai", "ai", "int"],
   ["total", "total", "int"],
 ] as const;
-
-export const VISITOR_MASKS = planTable<VisitorMask>(
-  "analytics_visitor_days",
-  MASK_KEY,
-  [
-    ["human", "human", "int"],
-    ["ai", "ai", "int"],
-  ],
-  "replace",
-  // Keyed by visitor, and a visitor's rows are all in one partition.
-  "one partition per row",
-);
 
 export const DAILY_VIEWS = planTable<DailyViews>(
   "analytics_daily_views",
@@ -95,37 +73,48 @@ export const DAILY_VIEWS = planTable<DailyViews>(
     ["human", "human", "bigint"],
     ["ai", "ai", "bigint"],
     ["bot", "bot", "bigint"],
-  ],
-  "add",
+  ]
 );
 
 export const CATEGORY_VIEWS = planTable<DailyCategoryViews>(
   "analytics_daily_categories",
   [PROJECT, DAY, ["trafficClass", "class", "smallint"], ["category", "category", "text"]],
-  [["views", "views", "bigint"]],
-  "add",
+  [["views", "views", "bigint"]]
 );
 
-export const WINDOW_REACH = planTable<WindowReach>("analytics_window_reach", [PROJECT, WINDOW, PATH], REACH, "add");
+export const WINDOW_REACH = planTable<WindowReach>("analytics_window_reach", [PROJECT, WINDOW, PATH], REACH);
 
-export const FIRST_VISITS = planTable<FirstVisits>("analytics_first_visits", [PROJECT, WINDOW, WINDOW_DAY, PATH], REACH, "add");
+export const FIRST_VISITS = planTable<FirstVisits>("analytics_first_visits", [PROJECT, WINDOW, WINDOW_DAY, PATH], REACH);
 
 export const RETURNS = planTable<Returns>(
   "analytics_returns",
   [PROJECT, WINDOW, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH],
-  REACH,
-  "add",
+  REACH
 );
 
-const MASK_KEY_FIELDS = MASK_KEY.map(([field]) => field);
+const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai"] satisfies (keyof VisitorMask)[];
 
-/** The stored masks of the keys of `masks` (keys without one are absent). */
-export function readStoredMasks(tx: Queryable, masks: ChunkMasks): Promise<VisitorMask[]> {
+/**
+ * ORs the chunk's masks into the stored ones, in one statement, and returns the stored masks as
+ * they were before (keys without one are absent), which is what the counters are planned from.
+ * All parts of the statement read the same snapshot, so `before` never sees the write; a mask
+ * that gains no day is not rewritten. Masks are not ordered: a visitor's rows are all in one
+ * partition, which one worker holds.
+ */
+export function mergeMasks(tx: Queryable, masks: ChunkMasks): Promise<VisitorMask[]> {
   if (masks.size === 0) return Promise.resolve([]);
   return tx.query<VisitorMask>(
-    `SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai
-     FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint)
-     JOIN analytics_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
-    [JSON.stringify([...masks.values()], MASK_KEY_FIELDS)],
+    `WITH chunk AS (
+       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, human int, ai int)
+     ), merged AS (
+       INSERT INTO analytics_visitor_days AS t (project_id, window_start, path_id, visitor, human, ai)
+       SELECT "projectId", "windowStart", "pathId", visitor, human, ai FROM chunk
+       ON CONFLICT (project_id, window_start, path_id, visitor)
+       DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai
+       WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai
+     )
+     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai
+     FROM chunk k JOIN analytics_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
+    [JSON.stringify([...masks.values()], MASK_FIELDS)],
   );
 }

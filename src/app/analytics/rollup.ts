@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { recordset } from "./recordset.js";
 import { chunkMasks, planRollup, type ChunkView, type RollupPlan } from "./rollup-plan.js";
-import { CATEGORY_VIEWS, DAILY_VIEWS, FIRST_VISITS, readStoredMasks, RETURNS, upsertRows, VISITOR_MASKS, WINDOW_REACH } from "./rollup-tables.js";
+import { CATEGORY_VIEWS, DAILY_VIEWS, FIRST_VISITS, mergeMasks, RETURNS, upsertRows, WINDOW_REACH } from "./rollup-tables.js";
 import type { ClassCode } from "./traffic-class.js";
 
 export interface RollupOptions {
@@ -23,7 +23,6 @@ export const ROLLUP_PARTITIONS = 16;
 
 interface InboxRow {
   project_id: string;
-  at: string;
   day: number;
   window_start: number;
   window_end: number;
@@ -184,15 +183,9 @@ export class AnalyticsRollup {
       }
       const busy = partitions.filter((p) => !held.includes(p));
       if (held.length === 0) return { counted: 0, busy };
-      // By place (ctid): only this partition's holder deletes its rows, so they cannot move meanwhile.
-      const rows = await tx.query<InboxRow>(
-        `DELETE FROM analytics_inbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM analytics_inbox WHERE part = ANY($2::int[]) ORDER BY id LIMIT $1))
-         RETURNING project_id, at::text AS at, day, window_start, window_end, path_id, visitor::text AS visitor, class, category`,
-        [this.options.chunkSize, held],
-      );
+      const rows = await takeFromInbox(tx, held, this.options.chunkSize, this.options.rawRetentionDays > 0);
       if (rows.length === 0) return { counted: 0, busy };
       await recordWindows(tx, rows);
-      if (this.options.rawRetentionDays > 0) await keepRawEvents(tx, rows);
       const views = rows.map((row): ChunkView => ({
         projectId: row.project_id,
         day: row.day,
@@ -203,7 +196,7 @@ export class AnalyticsRollup {
         category: row.category,
       }));
       const masks = chunkMasks(views);
-      await writePlan(tx, planRollup(views, await readStoredMasks(tx, masks), masks));
+      await writePlan(tx, planRollup(views, await mergeMasks(tx, masks), masks));
       return { counted: rows.length, busy };
     });
   }
@@ -223,20 +216,28 @@ async function recordWindows(tx: Queryable, rows: InboxRow[]): Promise<void> {
   );
 }
 
-async function keepRawEvents(tx: Queryable, rows: InboxRow[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category)
-     SELECT r.p, r.at, r.pa, r.v, r.c, r.cat FROM json_to_recordset($1::json) AS r (p text, at timestamptz, pa int, v bigint, c smallint, cat text)`,
-    [recordset(rows.map((r) => ({ p: r.project_id, at: r.at, pa: r.path_id, v: r.visitor, c: r.class, cat: r.category })))],
+/**
+ * Deletes up to `limit` views of `partitions` from the inbox and returns them, keeping them as raw
+ * events in the same statement when asked (they never travel to this process and back). Rows are
+ * deleted where they lie (ctid): only the partitions' holder deletes them, so they cannot move
+ * meanwhile. In index order, without sorting: a backlog costs each chunk no more than the chunk.
+ */
+function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepRawEvents: boolean): Promise<InboxRow[]> {
+  return tx.query<InboxRow>(
+    `WITH taken AS (
+       DELETE FROM analytics_inbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM analytics_inbox WHERE part = ANY($2::int[]) LIMIT $1))
+       RETURNING project_id, at, day, window_start, window_end, path_id, visitor, class, category
+     ), kept AS (
+       INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category)
+       SELECT project_id, at, path_id, visitor, class, category FROM taken WHERE $3
+     )
+     SELECT project_id, day, window_start, window_end, path_id, visitor::text AS visitor, class, category FROM taken`,
+    [limit, partitions, keepRawEvents],
   );
 }
 
-/**
- * Writes the plan: the partition's own masks first, then the counters partitions share, last, so
- * their row locks are held for as short a time as possible before the commit.
- */
+/** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
 async function writePlan(tx: Queryable, plan: RollupPlan): Promise<void> {
-  await upsertRows(tx, VISITOR_MASKS, plan.maskWrites);
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
   await upsertRows(tx, WINDOW_REACH, plan.windowReach);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../store/db.js";
 import { classifyHit } from "./classify.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
-import { DAY_MS, epochDay, windowOf } from "./days.js";
+import { DAY_MS, epochDay, windowOf, type DayWindow } from "./days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import type { PageIds } from "./page-ids.js";
@@ -36,17 +36,22 @@ export interface IngestResult {
   rejected: { index: number; error: string }[];
 }
 
+/** A view as the inbox stores it; the field names are the JSON the insert reads. */
 interface InboxRow {
-  at: string;
+  /** Epoch milliseconds. */
+  at: number;
   day: number;
   windowStart: number;
   windowEnd: number;
   path: string;
+  pathId?: number;
   visitor: string;
   classCode: number;
   category: string | null;
   hitKey: string | null;
 }
+
+const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category"] satisfies (keyof InboxRow)[];
 
 /**
  * The ingestion pipeline every channel shares: check, classify, derive the visitor id, and write
@@ -64,6 +69,8 @@ export async function ingestPageViews(
   const rejected: IngestResult["rejected"] = [];
   const rows: InboxRow[] = [];
   const oldest = now - policy.backfillDays * DAY_MS;
+  // A batch spans a few days: each day's window and secret are looked up once.
+  const windows = new Map<number, { window: DayWindow; secret: Buffer }>();
   for (const { index, view } of views) {
     const problem =
       view.at > now + policy.futureToleranceMs
@@ -78,16 +85,20 @@ export async function ingestPageViews(
       continue;
     }
     const day = epochDay(view.at);
-    const window = windowOf(policy.saltWindow, day);
-    const secret = salts.cached(projectId, window, now) ?? (await salts.secretFor(projectId, window, now));
+    let keyed = windows.get(day);
+    if (!keyed) {
+      const window = windowOf(policy.saltWindow, day);
+      keyed = { window, secret: salts.cached(projectId, window, now) ?? (await salts.secretFor(projectId, window, now)) };
+      windows.set(day, keyed);
+    }
     const verdict = classifyHit({ userAgent: view.userAgent, path, accept: view.accept });
     rows.push({
-      at: new Date(view.at).toISOString(),
+      at: view.at,
       day,
-      windowStart: window.start,
-      windowEnd: window.end,
+      windowStart: keyed.window.start,
+      windowEnd: keyed.window.end,
       path,
-      visitor: visitorId(secret, ip, view.userAgent),
+      visitor: visitorId(keyed.secret, ip, view.userAgent),
       classCode: CLASS_CODE[verdict.class],
       category: verdict.class === "ai" ? verdict.category : null,
       hitKey: view.id === undefined ? null : hitKey(projectId, view.id),
@@ -95,15 +106,16 @@ export async function ingestPageViews(
   }
   if (rows.length === 0) return { accepted: 0, duplicates: 0, rejected };
   const pageId = await pages.resolve(projectId, rows.map((row) => row.path));
+  for (const row of rows) row.pathId = pageId(row.path);
   const written = await db.transaction(async (tx) => {
     const fresh = await claimHitKeys(tx, projectId, rows);
     const toWrite = rows.filter((row) => row.hitKey === null || fresh.delete(row.hitKey));
     if (toWrite.length > 0) {
       await tx.query(
         `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category)
-         SELECT $1, r.at, r.d, r.ws, r.we, r.p, r.v, r.c, r.cat FROM json_to_recordset($2::json)
-           AS r (at timestamptz, d int, ws int, we int, p int, v bigint, c smallint, cat text)`,
-        [projectId, recordset(toWrite.map((r) => ({ at: r.at, d: r.day, ws: r.windowStart, we: r.windowEnd, p: pageId.get(r.path), v: r.visitor, c: r.classCode, cat: r.category })))],
+         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.visitor, r."classCode", r.category
+         FROM json_to_recordset($2::json) AS r (at float8, day int, "windowStart" int, "windowEnd" int, "pathId" int, visitor bigint, "classCode" smallint, category text)`,
+        [projectId, JSON.stringify(toWrite, INBOX_FIELDS)],
       );
     }
     return toWrite.length;

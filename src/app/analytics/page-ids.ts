@@ -12,21 +12,19 @@ const MAX_CACHED = 200_000;
  * the counters).
  */
 export class PageIds {
-  readonly #cache = new Map<string, number>();
+  /** Per project, page path → id. */
+  readonly #cache = new Map<string, Map<string, number>>();
+  #cached = 0;
 
   constructor(private readonly db: Queryable) {}
 
-  /** The id of each of `paths` (deduplicated or not), in a map by path. */
-  async resolve(projectId: string, paths: Iterable<string>): Promise<Map<string, number>> {
-    const ids = new Map<string, number>();
+  /** A lookup of the id of each of `paths` (repeats welcome). */
+  async resolve(projectId: string, paths: Iterable<string>): Promise<(path: string) => number | undefined> {
+    // This project's map, kept even if another batch starts the memory over meanwhile.
+    const known = this.#cache.get(projectId) ?? new Map<string, number>();
     const missing = new Set<string>();
-    for (const path of paths) {
-      if (ids.has(path)) continue;
-      const cached = this.#cache.get(`${projectId}\n${path}`);
-      if (cached !== undefined) ids.set(path, cached);
-      else missing.add(path);
-    }
-    if (missing.size === 0) return ids;
+    for (const path of paths) if (!known.has(path)) missing.add(path);
+    if (missing.size === 0) return (path) => known.get(path);
     // In one order: two batches inserting the same new pages must not deadlock.
     const wanted = recordset([...missing].sort().map((path) => ({ path })));
     await this.db.query(
@@ -37,11 +35,18 @@ export class PageIds {
       `SELECT ap.id, ap.path FROM json_to_recordset($2::json) AS r (path text) JOIN analytics_paths ap ON ap.project_id = $1 AND ap.path = r.path`,
       [projectId, wanted],
     );
-    if (this.#cache.size + found.length > MAX_CACHED) this.#cache.clear();
-    for (const row of found) {
-      ids.set(row.path, row.id);
-      this.#cache.set(`${projectId}\n${row.path}`, row.id);
+    if (this.#cached + found.length > MAX_CACHED) {
+      this.#cache.clear();
+      this.#cached = 0;
     }
-    return ids;
+    const project = this.#cache.get(projectId) ?? new Map<string, number>();
+    this.#cache.set(projectId, project);
+    const fresh = new Map<string, number>();
+    for (const row of found) {
+      fresh.set(row.path, row.id);
+      if (!project.has(row.path)) this.#cached++;
+      project.set(row.path, row.id);
+    }
+    return (path) => known.get(path) ?? fresh.get(path);
   }
 }

@@ -188,8 +188,20 @@ async function timeQueries(db: Db, kind: string, projectId: string) {
   return results;
 }
 
+/** The PostgreSQL settings that bound a write-heavy run (buffers, checkpoints, WAL): printed so runs compare. */
+async function printServerSettings(db: Db): Promise<void> {
+  const rows = await db.query<{ name: string; setting: string }>(
+    `SELECT name, current_setting(name) AS setting FROM unnest(ARRAY['server_version', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'synchronous_commit']) AS name`,
+  );
+  console.log(`PostgreSQL: ${rows.map((row) => `${row.name}=${row.setting}`).join(", ")}`);
+}
+
 async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>, instances: number) {
   const store = await setUpStore(kind);
+  if (kind === "postgres") {
+    const db = await store.open();
+    await printServerSettings(db).finally(() => db.close());
+  }
   const label = instances > 1 ? `${kind} ×${instances}` : kind;
   try {
     // Each instance its own data directory (PGlite's lock); on PostgreSQL they share the database.

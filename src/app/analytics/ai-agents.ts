@@ -1,6 +1,7 @@
 /**
- * The curated table of AI user agents. It is checked before anything else (crawler-user-agents,
- * isbot), so an entry here decides the class of every User-Agent its pattern matches.
+ * The curated table of AI user agents, for agents no upstream list names well (the generated
+ * known-ai-agents.generated.ts has the rest). It is checked before anything else, so an entry here
+ * decides the class of every User-Agent its pattern matches.
  *
  * To add an agent:
  *  1. Append `{ name, pattern, category, operator, url? }` below. The first matching entry wins,

@@ -1,6 +1,7 @@
 import crawlerUserAgents from "crawler-user-agents";
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
+import { GENERATED_AI_AGENTS } from "./known-ai-agents.generated.js";
 
 export type AiCategory = "assistant" | "crawler" | "search";
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string } | { class: "bot" };
@@ -15,7 +16,8 @@ export const AI_CATEGORIES: readonly AiCategory[] = Object.freeze(["assistant", 
 /*
  * Decision order (first that applies):
  *  1. the curated table in ai-agents.ts;
- *  2. crawler-user-agents entries tagged `ai-crawler` (`search` when also `search-engine`);
+ *  2. the AI agents of maintained upstream lists (Matomo device-detector, crawler-user-agents,
+ *     ai.robots.txt), merged by `npm run update:agents` into known-ai-agents.generated.ts;
  *  3. a markdown fetch (path `.md`/`.mdx`/`llms.txt`/`llms-full.txt`, or an Accept header ranking
  *     markdown above HTML) by a non-browser (isbot says bot, or no User-Agent) is an AI assistant,
  *     except crawlers that crawler-user-agents knows as non-AI (search engines, SEO, monitors,
@@ -73,7 +75,7 @@ function remember(userAgent: string, verdict: UaVerdict): void {
 
 function decideUserAgent(userAgent: string): UaVerdict {
   if (userAgent.trim() === "") return NO_USER_AGENT_VERDICT;
-  const ai = curatedAgent(userAgent) ?? listedAiCrawler(userAgent);
+  const ai = curatedAgent(userAgent) ?? generatedAgent(userAgent);
   if (ai) return Object.freeze({ plain: ai, markdown: ai });
   if (!isbot(userAgent)) return HUMAN_VERDICT;
   if (matchesAny(KNOWN_NON_AI_BOTS, userAgent)) return BOT_VERDICT;
@@ -102,7 +104,7 @@ function matchesAny(regexps: readonly RegExp[], userAgent: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Known AI agents: the curated table, then crawler-user-agents' `ai-crawler` entries.
+// Known AI agents: the curated table, then the generated one from upstream lists.
 // Each list is tried as combined alternations; only a hit pays for finding which entry matched.
 
 interface KnownAgent {
@@ -126,6 +128,21 @@ function curatedAgent(userAgent: string): Classification | undefined {
   return CURATED.find((agent) => agent.pattern.test(userAgent))?.result;
 }
 
+const ANY_GENERATED = compileAlternation(
+  GENERATED_AI_AGENTS.map((agent) => agent.pattern),
+  "i",
+);
+const GENERATED = GENERATED_AI_AGENTS.map((agent) => ({ agent, pattern: new RegExp(agent.pattern, agent.flags) }));
+
+function generatedAgent(userAgent: string): Classification | undefined {
+  if (!matchesAny(ANY_GENERATED, userAgent)) return undefined;
+  for (const { agent, pattern } of GENERATED) {
+    const match = pattern.exec(userAgent);
+    if (match) return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""));
+  }
+  return undefined;
+}
+
 /** A crawler-user-agents entry; the package's ESM typings leave out `tags`. */
 interface ListedCrawler {
   readonly pattern: string;
@@ -134,29 +151,6 @@ interface ListedCrawler {
 
 const LISTED: readonly ListedCrawler[] = crawlerUserAgents;
 const hasTag = (entry: ListedCrawler, tag: string): boolean => entry.tags?.includes(tag) ?? false;
-
-const LISTED_AI_ENTRIES = LISTED.filter((entry) => hasTag(entry, "ai-crawler"));
-const ANY_LISTED_AI = compileAlternation(LISTED_AI_ENTRIES.map((entry) => entry.pattern));
-const LISTED_AI: readonly KnownAgent[] = LISTED_AI_ENTRIES.map((entry) => ({
-  pattern: new RegExp(entry.pattern),
-  result: aiResult(hasTag(entry, "search-engine") ? "search" : "crawler", nameFromPattern(entry.pattern)),
-}));
-
-function listedAiCrawler(userAgent: string): Classification | undefined {
-  if (!matchesAny(ANY_LISTED_AI, userAgent)) return undefined;
-  return LISTED_AI.find((entry) => entry.pattern.test(userAgent))?.result;
-}
-
-/** Turns a crawler-user-agents pattern such as `[cC]laude[bB]ot` or `PerplexityBot\/` into a name. */
-function nameFromPattern(pattern: string): string {
-  return pattern
-    .replace(/\[\\s\\S\]\*|\.\*/g, " ")
-    .replace(/\[(\w)(\w)\]/g, (_class, first: string, second: string) => (first === first.toUpperCase() ? first : second))
-    .replace(/\\(.)/g, "$1")
-    .replace(/[\^$]/g, "")
-    .replace(/\/$/, "")
-    .trim();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Bots that keep their class on markdown: crawlers crawler-user-agents knows and that are not AI.

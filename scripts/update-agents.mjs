@@ -1,0 +1,226 @@
+// npm run update:agents — merges the AI-agent knowledge of maintained upstream datasets into one
+// generated module with the provenance of every entry (vendor/agents/SOURCES.md lists the sources).
+// `--check` regenerates in memory and fails when the committed module differs (CI runs the test
+// that does the same).
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** An installed package's version (read from node_modules: not every package exports its package.json). */
+const installedVersion = (name) => JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+export const GENERATED_MODULE = path.join(ROOT, "src/app/analytics/known-ai-agents.generated.ts");
+
+/**
+ * Decisions on agents the sources disagree about, or that no User-Agent match should make AI.
+ * `bot`: stays an other bot (isbot still flags it); the reason is printed into the module.
+ */
+const CONTESTED = {
+  // General search crawlers that also feed AI features: their AI use is opted out of with a
+  // robots.txt token (Applebot-Extended, Google-Extended) that never appears as a User-Agent, and
+  // their crawl serves classic search first.
+  applebot: "general search crawler (AI use is the Applebot-Extended robots.txt token, not a User-Agent)",
+  petalbot: "general search crawler (Huawei Petal Search)",
+  // Google's generic crawler for research and product teams, not an AI product's.
+  googleother: "Google's generic crawler (research and development), not AI-specific",
+  "googleother-image": "Google's generic crawler (research and development), not AI-specific",
+  "googleother-video": "Google's generic crawler (research and development), not AI-specific",
+  // Link-preview fetchers: a person pasted a link into a chat or social app.
+  facebookexternalhit: "link-preview fetcher",
+  // Generic scraping frameworks and headless browsers: anyone runs them, for anything. Their
+  // markdown fetches still count as AI (classify.ts), their other views as bots.
+  scrapy: "generic scraping framework",
+  lightpanda: "generic headless browser",
+  // Tokens too generic to match as a word in a User-Agent without catching unrelated clients.
+  code: "token too generic to match",
+  cursor: "token too generic to match",
+  spider: "token too generic to match",
+  operator: "token too generic to match",
+  openai: "token too generic to match (OpenAI's agents have their own tokens)",
+  trae: "token too generic to match",
+  yak: "token too generic to match",
+  lcc: "token too generic to match",
+  useai: "token too generic to match",
+  wpbot: "token too generic to match",
+};
+
+const MATOMO_CATEGORIES = { "AI Agent": "assistant", "AI Assistant": "assistant", "AI Data Scraper": "crawler", "AI Search Crawler": "search" };
+
+/** An agent's identity across sources: lower case, without a version suffix. */
+const agentKey = (name) => name.toLowerCase().replace(/[\s/]+v?\d[\d.]*$/, "").trim();
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** `[OpenAI](https://openai.com)` → `OpenAI`; prose such as "Unclear at this time." → null. */
+function operatorFromMarkdown(text) {
+  const link = /^\[([^\]]+)\]\(/.exec(text);
+  if (link) return link[1].trim();
+  if (/^(unclear|unknown|no information)/i.test(text) || text.length > 60) return null;
+  return text.replace(/\.$/, "").trim() || null;
+}
+
+/** ai.robots.txt's `function` is free text: user-triggered fetches, AI search, or data collection. */
+function robotsCategory(entry) {
+  const text = `${entry.function} ${entry.description}`;
+  if (/assistant|agent|on behalf|user[- ]initiated|user prompts?|takes action/i.test(entry.function)) return "assistant";
+  if (/search/i.test(entry.function)) return "search";
+  if (/assistant|on behalf of (?:a )?users?|user[- ]initiated/i.test(text)) return "assistant";
+  return "crawler";
+}
+
+/** Turns a crawler-user-agents pattern such as `[cC]laude[bB]ot` or `PerplexityBot\/` into a name. */
+function nameFromPattern(pattern) {
+  return pattern
+    .replace(/\[\\s\\S\]\*|\.\*/g, " ")
+    .replace(/\[(\w)(\w)\]/g, (_class, first, second) => (first === first.toUpperCase() ? first : second))
+    .replace(/\\(.)/g, "$1")
+    .replace(/[\^$]/g, "")
+    .replace(/\/$/, "")
+    .trim();
+}
+
+function matomoEntries() {
+  const version = installedVersion("node-device-detector");
+  const bots = require("node-device-detector/regexes/bots.js");
+  const source = `matomo-device-detector (node-device-detector ${version})`;
+  return bots
+    .filter((bot) => MATOMO_CATEGORIES[bot.category])
+    .map((bot) => ({
+      name: bot.name,
+      // Matomo's own word boundary (node-device-detector's getBaseRegExp), case-insensitive.
+      pattern: `(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${bot.regex.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`,
+      flags: "i",
+      category: MATOMO_CATEGORIES[bot.category],
+      operator: bot.producer?.name ?? null,
+      url: bot.url ?? bot.producer?.url ?? null,
+      source,
+    }));
+}
+
+function crawlerListEntries() {
+  const version = installedVersion("crawler-user-agents");
+  const source = `crawler-user-agents ${version}`;
+  return require("crawler-user-agents")
+    .filter((entry) => entry.tags?.includes("ai-crawler"))
+    .map((entry) => {
+      const name = nameFromPattern(entry.pattern);
+      return {
+        name,
+        pattern: entry.pattern,
+        flags: "",
+        category: entry.tags.includes("search-engine") ? "search" : /-user\b/i.test(name) ? "assistant" : "crawler",
+        operator: null,
+        url: entry.url ?? null,
+        source,
+      };
+    });
+}
+
+function aiRobotsEntries() {
+  const meta = JSON.parse(readFileSync(path.join(ROOT, "vendor/agents/ai-robots-txt.meta.json"), "utf8"));
+  const robots = JSON.parse(readFileSync(path.join(ROOT, "vendor/agents/ai-robots-txt.json"), "utf8"));
+  const source = `ai.robots.txt ${meta.commit.slice(0, 7)} (${meta.committedAt})`;
+  return Object.entries(robots).map(([token, entry]) => ({
+    name: token,
+    // Whole words, case-insensitive, as ai.robots.txt's own server configurations match.
+    pattern: `\\b${escapeRegExp(token)}\\b`,
+    flags: "i",
+    category: robotsCategory(entry),
+    operator: operatorFromMarkdown(entry.operator),
+    url: /\]\((https?:[^)]+)\)/.exec(entry.operator)?.[1] ?? null,
+    source,
+  }));
+}
+
+/**
+ * Every source's entries in precedence order (Matomo, then crawler-user-agents, then
+ * ai.robots.txt): entries naming the same agent share the first source's name, category and
+ * operator (a later source fills in what earlier ones lack) and list every source that knows it.
+ */
+export function mergeAgents() {
+  const entries = [...matomoEntries(), ...crawlerListEntries(), ...aiRobotsEntries()];
+  const skipped = [];
+  const agents = new Map();
+  for (const entry of entries) {
+    const key = agentKey(entry.name.replace(/\$\d/g, ""));
+    if (CONTESTED[key]) {
+      skipped.push({ name: entry.name, source: entry.source, reason: CONTESTED[key] });
+      continue;
+    }
+    const agent = agents.get(key);
+    if (!agent) {
+      agents.set(key, { name: entry.name, category: entry.category, operator: entry.operator, url: entry.url, sources: [entry.source], patterns: [entry] });
+      continue;
+    }
+    agent.operator ??= entry.operator;
+    agent.url ??= entry.url;
+    if (!agent.sources.includes(entry.source)) agent.sources.push(entry.source);
+    agent.patterns.push(entry);
+  }
+  return { agents: [...agents.values()], skipped };
+}
+
+export function renderModule({ agents, skipped }) {
+  const rows = agents.flatMap((agent) =>
+    agent.patterns.map((p) =>
+      JSON.stringify({
+        // `$1` in a Matomo name is the entry's first capture group, filled in at match time.
+        name: p.name.includes("$") ? p.name : agent.name,
+        pattern: p.pattern,
+        flags: p.flags,
+        category: agent.category,
+        operator: agent.operator ?? "unknown",
+        url: agent.url,
+        from: p.source,
+        knownTo: agent.sources,
+      }),
+    ),
+  );
+  return `// Generated by \`npm run update:agents\` (scripts/update-agents.mjs): do not edit by hand.
+// Sources, versions and licences: vendor/agents/SOURCES.md. Contains data derived from Matomo
+// device-detector (LGPL-3.0-or-later), crawler-user-agents (MIT) and ai.robots.txt (MIT).
+import type { AiCategory } from "./classify.js";
+
+export interface GeneratedAiAgent {
+  /** The agent's name; \`$1\` stands for the pattern's first capture group. */
+  readonly name: string;
+  readonly pattern: string;
+  readonly flags: "" | "i";
+  readonly category: AiCategory;
+  readonly operator: string;
+  readonly url: string | null;
+  /** The source this pattern comes from. */
+  readonly from: string;
+  /** Every source that names this agent. */
+  readonly knownTo: readonly string[];
+}
+
+/** ${agents.length} agents, ${rows.length} patterns, first match wins. */
+export const GENERATED_AI_AGENTS: readonly GeneratedAiAgent[] = [
+${rows.map((row) => `  ${row},`).join("\n")}
+];
+
+/** Entries of the sources deliberately not counted as AI, and why (scripts/update-agents.mjs, CONTESTED). */
+export const NOT_COUNTED_AS_AI: readonly { name: string; source: string; reason: string }[] = [
+${skipped.map((row) => `  ${JSON.stringify(row)},`).join("\n")}
+];
+`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const merged = mergeAgents();
+  const text = renderModule(merged);
+  if (process.argv.includes("--check")) {
+    if (readFileSync(GENERATED_MODULE, "utf8") !== text) {
+      console.error(`${path.relative(ROOT, GENERATED_MODULE)} is out of date: run npm run update:agents and commit it.`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(GENERATED_MODULE, text);
+  }
+  const perSource = new Map();
+  for (const agent of merged.agents) for (const p of agent.patterns) perSource.set(p.source, (perSource.get(p.source) ?? 0) + 1);
+  console.log(`${merged.agents.length} AI agents from ${[...perSource].map(([s, n]) => `${s}: ${n}`).join(", ")}; ${merged.skipped.length} entries not counted as AI`);
+}

@@ -2,7 +2,12 @@
 // isbot consulted), and seen again (the per-User-Agent cache). Unseen strings are real templates
 // from test/fixtures/user-agents.json with a version number no other string has, so every one
 // misses the cache. BENCH_CLASSIFY_COUNT sets how many (default 20,000).
-import { readFileSync } from "node:fs";
+// BENCH_UA_LISTS names a directory of labelled User-Agent lists kept outside the repository (each
+// file `{"source": "...", "ai": [...], "browser": [...], "bot": [...]}`, any of the three lists):
+// the bench then prints, per list, the share classed as expected (AI agents AI, browsers human,
+// other bots not human).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { classifyHit } from "../src/app/analytics/classify.js";
 import { percentile } from "./percentile.js";
 
@@ -31,3 +36,26 @@ const repeatedTimes = time(fresh.slice(-5_000));
 const row = (times: number[]) => ({ p50_us: +percentile(times, 50).toFixed(2), p99_us: +percentile(times, 99).toFixed(2), max_us: +Math.max(...times).toFixed(1) });
 console.log(`classify: ${COUNT.toLocaleString("en")} unseen User-Agents from ${templates.length} real templates, then 5,000 of them again`);
 console.table({ unseen: row(unseenTimes), repeated: row(repeatedTimes) });
+
+const listsDir = process.env.BENCH_UA_LISTS;
+if (listsDir) {
+  const rows = [];
+  const misses: string[] = [];
+  for (const file of readdirSync(listsDir).filter((name) => name.endsWith(".json"))) {
+    const list = JSON.parse(readFileSync(path.join(listsDir, file), "utf8")) as { source?: string; ai?: string[]; browser?: string[]; bot?: string[] };
+    const checks = [
+      ["AI agents classed AI", list.ai, (c: string) => c === "ai"],
+      ["browsers classed human", list.browser, (c: string) => c === "human"],
+      ["other bots classed human", list.bot, (c: string) => c === "human"],
+    ] as const;
+    for (const [measure, userAgents, counts] of checks) {
+      if (!userAgents?.length) continue;
+      const hits = userAgents.filter((userAgent) => counts(classifyHit({ userAgent, path: "/docs/intro" }).class));
+      if (measure !== "other bots classed human") misses.push(...userAgents.filter((ua) => !hits.includes(ua)).slice(0, 5).map((ua) => `${file} ${measure} missed: ${ua}`));
+      else misses.push(...hits.slice(0, 5).map((ua) => `${file} counted human: ${ua}`));
+      rows.push({ list: list.source ?? file, measure, strings: userAgents.length, share: `${((100 * hits.length) / userAgents.length).toFixed(2)}%` });
+    }
+  }
+  console.table(rows);
+  if (process.env.BENCH_UA_MISSES) console.log(misses.join("\n"));
+}

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { requiredLiterals } from "./required-literals.mjs";
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -135,6 +136,19 @@ function aiRobotsEntries() {
 }
 
 /**
+ * Crawlers crawler-user-agents knows that are not AI: they keep their class on markdown fetches
+ * (classify.ts). HTTP libraries (`http-library`) and headless browsers (`browser-automation`) are
+ * left out on purpose: agents fetch through them, so their markdown reads count as AI.
+ */
+const NON_AI_BOT_TAGS = new Set(["search-engine", "seo", "monitoring", "advertising", "social-preview", "feed-reader", "archiver", "academic", "scanner"]);
+
+function nonAiBots() {
+  return require("crawler-user-agents")
+    .filter((entry) => !entry.tags?.includes("ai-crawler") && entry.tags?.some((tag) => NON_AI_BOT_TAGS.has(tag)))
+    .map((entry) => ({ pattern: entry.pattern, literals: requiredLiterals(entry.pattern) }));
+}
+
+/**
  * Every source's entries in precedence order (Matomo, then crawler-user-agents, then
  * ai.robots.txt): entries naming the same agent share the first source's name, category and
  * operator (a later source fills in what earlier ones lack) and list every source that knows it.
@@ -162,7 +176,7 @@ export function mergeAgents() {
   return { agents: [...agents.values()], skipped };
 }
 
-export function renderModule({ agents, skipped }) {
+export function renderModule({ agents, skipped }, nonAi = nonAiBots()) {
   const rows = agents.flatMap((agent) =>
     agent.patterns.map((p) =>
       JSON.stringify({
@@ -175,6 +189,7 @@ export function renderModule({ agents, skipped }) {
         url: agent.url,
         from: p.source,
         knownTo: agent.sources,
+        literals: requiredLiterals(p.pattern, p.flags),
       }),
     ),
   );
@@ -195,11 +210,18 @@ export interface GeneratedAiAgent {
   readonly from: string;
   /** Every source that names this agent. */
   readonly knownTo: readonly string[];
+  /** Lower-case strings one of which every match contains (null: none found); see literal-index.ts. */
+  readonly literals: readonly string[] | null;
 }
 
 /** ${agents.length} agents, ${rows.length} patterns, first match wins. */
 export const GENERATED_AI_AGENTS: readonly GeneratedAiAgent[] = [
 ${rows.map((row) => `  ${row},`).join("\n")}
+];
+
+/** crawler-user-agents' crawlers that are not AI (search engines, SEO, monitors, previews…), case-sensitive. */
+export const NON_AI_BOTS: readonly { pattern: string; literals: readonly string[] | null }[] = [
+${nonAi.map((row) => `  ${JSON.stringify(row)},`).join("\n")}
 ];
 
 /** Entries of the sources deliberately not counted as AI, and why (scripts/update-agents.mjs, CONTESTED). */

@@ -1,7 +1,7 @@
-import crawlerUserAgents from "crawler-user-agents";
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
-import { GENERATED_AI_AGENTS } from "./known-ai-agents.generated.js";
+import { GENERATED_AI_AGENTS, NON_AI_BOTS, type GeneratedAiAgent } from "./known-ai-agents.generated.js";
+import { LiteralIndex } from "./literal-index.js";
 
 export type AiCategory = "assistant" | "crawler" | "search";
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string } | { class: "bot" };
@@ -78,7 +78,7 @@ function decideUserAgent(userAgent: string): UaVerdict {
   const ai = curatedAgent(userAgent) ?? generatedAgent(userAgent);
   if (ai) return Object.freeze({ plain: ai, markdown: ai });
   if (!isbot(userAgent)) return HUMAN_VERDICT;
-  if (matchesAny(KNOWN_NON_AI_BOTS, userAgent)) return BOT_VERDICT;
+  if (KNOWN_NON_AI_BOTS.first(userAgent)) return BOT_VERDICT;
   return Object.freeze({ plain: BOT, markdown: aiResult("assistant", `markdown fetch (${clientName(userAgent)})`) });
 }
 
@@ -86,37 +86,17 @@ function aiResult(category: AiCategory, agent: string): Classification {
   return Object.freeze({ class: "ai", category, agent });
 }
 
-// V8 will not compile a RegExp of ~1,300 alternatives to machine code and interprets it (~8 ms a
-// test); alternations of 100 compile and a User-Agent goes through all 1,300 patterns in ~20 µs.
-const PATTERNS_PER_REGEXP = 100;
-
-function compileAlternation(sources: readonly string[], flags = ""): readonly RegExp[] {
-  const regexps: RegExp[] = [];
-  for (let start = 0; start < sources.length; start += PATTERNS_PER_REGEXP) {
-    const group = sources.slice(start, start + PATTERNS_PER_REGEXP);
-    regexps.push(new RegExp(group.map((source) => `(?:${source})`).join("|"), flags));
-  }
-  return regexps;
-}
-
-function matchesAny(regexps: readonly RegExp[], userAgent: string): boolean {
-  return regexps.some((regexp) => regexp.test(userAgent));
-}
-
 // ---------------------------------------------------------------------------------------------
-// Known AI agents: the curated table, then the generated one from upstream lists.
-// Each list is tried as combined alternations; only a hit pays for finding which entry matched.
+// Known AI agents: the curated table, then the generated one from upstream lists (through its
+// literal index: only patterns whose literal occurs in the User-Agent are run).
 
 interface KnownAgent {
   readonly pattern: RegExp;
   readonly result: Classification;
 }
 
-// Case-insensitive so the combined test finds every entry, whatever each entry's own flags.
-const ANY_CURATED = compileAlternation(
-  AI_AGENTS.map((agent) => agent.pattern.source),
-  "i",
-);
+// One case-insensitive test finds every entry whatever its own flags; only a hit looks for which.
+const ANY_CURATED = new RegExp(AI_AGENTS.map((agent) => `(?:${agent.pattern.source})`).join("|"), "i");
 
 const CURATED: readonly KnownAgent[] = AI_AGENTS.map((agent) => ({
   pattern: agent.pattern,
@@ -124,56 +104,24 @@ const CURATED: readonly KnownAgent[] = AI_AGENTS.map((agent) => ({
 }));
 
 function curatedAgent(userAgent: string): Classification | undefined {
-  if (!matchesAny(ANY_CURATED, userAgent)) return undefined;
+  if (!ANY_CURATED.test(userAgent)) return undefined;
   return CURATED.find((agent) => agent.pattern.test(userAgent))?.result;
 }
 
-const ANY_GENERATED = compileAlternation(
-  GENERATED_AI_AGENTS.map((agent) => agent.pattern),
-  "i",
-);
-const GENERATED = GENERATED_AI_AGENTS.map((agent) => ({ agent, pattern: new RegExp(agent.pattern, agent.flags) }));
+const GENERATED = new LiteralIndex<GeneratedAiAgent>(GENERATED_AI_AGENTS.map((agent) => ({ value: agent, pattern: agent.pattern, flags: agent.flags, literals: agent.literals })));
 
 function generatedAgent(userAgent: string): Classification | undefined {
-  if (!matchesAny(ANY_GENERATED, userAgent)) return undefined;
-  for (const { agent, pattern } of GENERATED) {
-    const match = pattern.exec(userAgent);
-    if (match) return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""));
-  }
-  return undefined;
+  const found = GENERATED.first(userAgent);
+  if (!found) return undefined;
+  const { value: agent, match } = found;
+  return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""));
 }
-
-/** A crawler-user-agents entry; the package's ESM typings leave out `tags`. */
-interface ListedCrawler {
-  readonly pattern: string;
-  readonly tags?: readonly string[];
-}
-
-const LISTED: readonly ListedCrawler[] = crawlerUserAgents;
-const hasTag = (entry: ListedCrawler, tag: string): boolean => entry.tags?.includes(tag) ?? false;
 
 // ---------------------------------------------------------------------------------------------
-// Bots that keep their class on markdown: crawlers crawler-user-agents knows and that are not AI.
-// HTTP libraries (`http-library`) and headless browsers (`browser-automation`) are left out on purpose:
-// agents fetch through them, so their markdown reads count as AI.
+// Bots that keep their class on markdown: crawlers crawler-user-agents knows and that are not AI
+// (which tags count is decided in scripts/update-agents.mjs).
 
-const NON_AI_BOT_TAGS = new Set([
-  "search-engine",
-  "seo",
-  "monitoring",
-  "advertising",
-  "social-preview",
-  "feed-reader",
-  "archiver",
-  "academic",
-  "scanner",
-]);
-
-const KNOWN_NON_AI_BOTS = compileAlternation(
-  LISTED.filter((entry) => !hasTag(entry, "ai-crawler") && (entry.tags ?? []).some((tag) => NON_AI_BOT_TAGS.has(tag))).map(
-    (entry) => entry.pattern,
-  ),
-);
+const KNOWN_NON_AI_BOTS = new LiteralIndex(NON_AI_BOTS.map((bot) => ({ value: true, pattern: bot.pattern, flags: "", literals: bot.literals })));
 
 /** A short, low-cardinality name for an unknown client: `curl`, `python-requests`, `HeadlessChrome`. */
 function clientName(userAgent: string): string {

@@ -11,7 +11,8 @@ const MIN_LENGTH = 3;
  * after folding both to lower case), or null when the pattern guarantees none of MIN_LENGTH.
  */
 export function requiredLiterals(source, flags = "") {
-  const ast = regexpTree.parse(`/${source}/${flags}`);
+  // RegExp#source escapes a bare `/` (valid inside a RegExp, not in the literal form parsed here).
+  const ast = regexpTree.parse(`/${new RegExp(source, flags).source}/${flags}`);
   const found = required(ast.body);
   return found && found.every((literal) => literal.length >= MIN_LENGTH) ? [...new Set(found)] : null;
 }

@@ -1,6 +1,6 @@
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
-import { GENERATED_AI_AGENTS, NON_AI_BOTS, type GeneratedAiAgent } from "./known-ai-agents.generated.js";
+import { GENERATED_AI_AGENTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
 import { LiteralIndex } from "./literal-index.js";
 
 export type AiCategory = "assistant" | "crawler" | "search";
@@ -108,12 +108,12 @@ function curatedAgent(userAgent: string): Classification | undefined {
   return CURATED.find((agent) => agent.pattern.test(userAgent))?.result;
 }
 
-const GENERATED = new LiteralIndex<GeneratedAiAgent>(GENERATED_AI_AGENTS.map((agent) => ({ value: agent, pattern: agent.pattern, flags: agent.flags, literals: agent.literals })));
+const GENERATED = new LiteralIndex(GENERATED_AI_AGENTS);
 
 function generatedAgent(userAgent: string): Classification | undefined {
   const found = GENERATED.first(userAgent);
   if (!found) return undefined;
-  const { value: agent, match } = found;
+  const { entry: agent, match } = found;
   return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""));
 }
 
@@ -121,7 +121,7 @@ function generatedAgent(userAgent: string): Classification | undefined {
 // Bots that keep their class on markdown: crawlers crawler-user-agents knows and that are not AI
 // (which tags count is decided in scripts/update-agents.mjs).
 
-const KNOWN_NON_AI_BOTS = new LiteralIndex(NON_AI_BOTS.map((bot) => ({ value: true, pattern: bot.pattern, flags: "", literals: bot.literals })));
+const KNOWN_NON_AI_BOTS = new LiteralIndex(NON_AI_BOTS);
 
 /** A short, low-cardinality name for an unknown client: `curl`, `python-requests`, `HeadlessChrome`. */
 function clientName(userAgent: string): string {

@@ -1,8 +1,8 @@
 /** A pattern with the lower-case literals one of which every match contains (null: none known). */
-export interface IndexedPattern<T> {
-  readonly value: T;
+export interface IndexedPattern {
   readonly pattern: string;
-  readonly flags: string;
+  /** Default: none (case-sensitive). */
+  readonly flags?: string;
   readonly literals: readonly string[] | null;
 }
 
@@ -26,18 +26,16 @@ const codeAt = (text: string, at: number) => ((text.charCodeAt(at) - 0x20) * ALP
  * compares only the literals starting with them. (An Aho–Corasick library was tried: the one at
  * hand matches grapheme clusters, so a combining mark hid a name, and it cost 5 µs a User-Agent.)
  */
-export class LiteralIndex<T> {
+export class LiteralIndex<T extends IndexedPattern> {
   readonly #regexps: RegExp[];
-  readonly #values: T[];
   readonly #always: number[] = [];
   readonly #patternsOfLiteral: number[][] = [];
   /** Literal ids by the code of their first three characters; `#starts` flags the codes in use. */
   readonly #literalsByStart = new Map<number, { literal: string; id: number }[]>();
   readonly #starts = new Uint8Array(ALPHABET ** 3);
 
-  constructor(patterns: readonly IndexedPattern<T>[]) {
+  constructor(private readonly patterns: readonly T[]) {
     this.#regexps = patterns.map((p) => new RegExp(p.pattern, p.flags));
-    this.#values = patterns.map((p) => p.value);
     const literalIds = new Map<string, number>();
     patterns.forEach((p, index) => {
       if (!p.literals || p.literals.length === 0 || !p.literals.every((literal) => literal.length >= 3 && PRINTABLE_ASCII.test(literal))) {
@@ -61,10 +59,10 @@ export class LiteralIndex<T> {
   }
 
   /** The first pattern, in list order, that matches `text`, with its match. */
-  first(text: string): { value: T; match: RegExpExecArray } | undefined {
+  first(text: string): { entry: T; match: RegExpExecArray } | undefined {
     for (const index of this.#candidates(text)) {
       const match = (this.#regexps[index] as RegExp).exec(text);
-      if (match) return { value: this.#values[index] as T, match };
+      if (match) return { entry: this.patterns[index] as T, match };
     }
     return undefined;
   }

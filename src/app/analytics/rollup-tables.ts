@@ -73,13 +73,13 @@ export const DAILY_VIEWS = planTable<DailyViews>(
     ["human", "human", "bigint"],
     ["ai", "ai", "bigint"],
     ["bot", "bot", "bigint"],
-  ]
+  ],
 );
 
 export const CATEGORY_VIEWS = planTable<DailyCategoryViews>(
   "analytics_daily_categories",
   [PROJECT, DAY, ["trafficClass", "class", "smallint"], ["category", "category", "text"]],
-  [["views", "views", "bigint"]]
+  [["views", "views", "bigint"]],
 );
 
 export const WINDOW_REACH = planTable<WindowReach>("analytics_window_reach", [PROJECT, WINDOW, PATH], REACH);
@@ -89,7 +89,7 @@ export const FIRST_VISITS = planTable<FirstVisits>("analytics_first_visits", [PR
 export const RETURNS = planTable<Returns>(
   "analytics_returns",
   [PROJECT, WINDOW, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH],
-  REACH
+  REACH,
 );
 
 const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai"] satisfies (keyof VisitorMask)[];

@@ -9,6 +9,8 @@ import { aiCategoryViews, dailyVisitors, viewsReport, visitorsReport, type DayRa
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { PageIds } from "./page-ids.js";
+import { AgentIds } from "./agent-ids.js";
+import { TRUST_EVERY_CLAIM, type AgentVerifier } from "./verification.js";
 import { SaltStore } from "./salts.js";
 
 export interface AnalyticsOptions {
@@ -17,11 +19,14 @@ export interface AnalyticsOptions {
   rollupChunkSize: number;
   /** Rollup workers, each counting its share of the partitions; default: 1 on PGlite (one connection), 4 on PostgreSQL. */
   rollupWorkers?: number | undefined;
+  /** Checks AI agents' claims against where their views came from; default: none checked (all unverifiable). */
+  verifier?: AgentVerifier | undefined;
 }
 
 export interface ProjectAnalyticsSettings {
   saltWindow: SaltWindow;
   allowedOrigins: string[];
+  markdownAsPage: boolean;
 }
 
 const SETTINGS_TTL_MS = 30_000;
@@ -40,6 +45,7 @@ const DEFAULT_POSTGRES_ROLLUP_WORKERS = 4;
 export class Analytics {
   readonly salts: SaltStore;
   readonly #pages: PageIds;
+  readonly #agents: AgentIds;
   readonly rollup: AnalyticsRollup;
   readonly #settings = new Map<string, { value: ProjectAnalyticsSettings; until: number }>();
 
@@ -50,6 +56,7 @@ export class Analytics {
   ) {
     this.salts = new SaltStore(db);
     this.#pages = new PageIds(db);
+    this.#agents = new AgentIds(db);
     this.rollup = new AnalyticsRollup(db, log, {
       chunkSize: options.rollupChunkSize,
       rawRetentionDays: options.rawRetentionDays,
@@ -61,13 +68,13 @@ export class Analytics {
   async settings(projectId: string, now = Date.now()): Promise<ProjectAnalyticsSettings> {
     const cached = this.#settings.get(projectId);
     if (cached && cached.until > now) return cached.value;
-    const rows = await this.db.query<{ analytics_salt_window: SaltWindow; analytics_origins: string[] }>(
-      `SELECT analytics_salt_window, analytics_origins FROM projects WHERE id = $1`,
+    const rows = await this.db.query<{ analytics_salt_window: SaltWindow; analytics_origins: string[]; analytics_markdown_as_page: boolean }>(
+      `SELECT analytics_salt_window, analytics_origins, analytics_markdown_as_page FROM projects WHERE id = $1`,
       [projectId],
     );
     const row = rows[0];
     if (!row) throw notFound("Project");
-    const value = { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins };
+    const value = { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins, markdownAsPage: row.analytics_markdown_as_page };
     if (this.#settings.size > 10_000) this.#settings.clear();
     this.#settings.set(projectId, { value, until: now + SETTINGS_TTL_MS });
     return value;
@@ -78,8 +85,15 @@ export class Analytics {
   }
 
   async ingest(projectId: string, views: { index: number; view: PageView }[], now = Date.now()): Promise<IngestResult> {
-    const { saltWindow } = await this.settings(projectId, now);
-    const result = await ingestPageViews(this.db, { salts: this.salts, pages: this.#pages }, projectId, views, { saltWindow, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS }, now);
+    const { saltWindow, markdownAsPage } = await this.settings(projectId, now);
+    const result = await ingestPageViews(
+      this.db,
+      { salts: this.salts, pages: this.#pages, agents: this.#agents, verifier: this.options.verifier ?? TRUST_EVERY_CLAIM },
+      projectId,
+      views,
+      { saltWindow, markdownAsPage, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS },
+      now,
+    );
     if (result.accepted > result.duplicates) this.rollup.kick();
     return result;
   }

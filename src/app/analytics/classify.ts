@@ -2,14 +2,18 @@ import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
 import { GENERATED_AI_AGENTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
 import { LiteralIndex } from "./literal-index.js";
+import { isMarkdownRead, readFormat } from "./read-format.js";
 
 export type AiCategory = "assistant" | "crawler" | "search";
-export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string } | { class: "bot" };
+export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string; operator: string } | { class: "bot" };
 export interface HitSignals {
   userAgent: string;
   path: string;
   accept?: string | undefined;
 }
+
+/** The operator of an agent known only by what it did (a markdown fetch by an unnamed client). */
+export const UNKNOWN_OPERATOR = "unknown";
 
 export const AI_CATEGORIES: readonly AiCategory[] = Object.freeze(["assistant", "crawler", "search"] as const);
 
@@ -32,7 +36,7 @@ export const AI_CATEGORIES: readonly AiCategory[] = Object.freeze(["assistant", 
 export function classifyHit(signals: HitSignals): Classification {
   const verdict = verdictFor(signals.userAgent);
   if (verdict.markdown === verdict.plain) return verdict.plain;
-  return isMarkdownRequest(signals.path, signals.accept) ? verdict.markdown : verdict.plain;
+  return isMarkdownRead(readFormat(signals.path, signals.accept)) ? verdict.markdown : verdict.plain;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -49,7 +53,7 @@ const BOT: Classification = Object.freeze({ class: "bot" });
 const HUMAN_VERDICT: UaVerdict = Object.freeze({ plain: HUMAN, markdown: HUMAN });
 const BOT_VERDICT: UaVerdict = Object.freeze({ plain: BOT, markdown: BOT });
 // Browsers always send a User-Agent, so an empty one reading markdown is a script, most likely an agent's.
-const NO_USER_AGENT_VERDICT: UaVerdict = Object.freeze({ plain: BOT, markdown: aiResult("assistant", "markdown fetch (no user agent)") });
+const NO_USER_AGENT_VERDICT: UaVerdict = Object.freeze({ plain: BOT, markdown: aiResult("assistant", "markdown fetch (no user agent)", UNKNOWN_OPERATOR) });
 
 const CACHE_LIMIT = 10_000;
 // Keeps the cache's memory bounded (~10 MB at worst) when clients send huge User-Agent headers.
@@ -79,11 +83,11 @@ function decideUserAgent(userAgent: string): UaVerdict {
   if (ai) return Object.freeze({ plain: ai, markdown: ai });
   if (!isbot(userAgent)) return HUMAN_VERDICT;
   if (KNOWN_NON_AI_BOTS.first(userAgent)) return BOT_VERDICT;
-  return Object.freeze({ plain: BOT, markdown: aiResult("assistant", `markdown fetch (${clientName(userAgent)})`) });
+  return Object.freeze({ plain: BOT, markdown: aiResult("assistant", `markdown fetch (${clientName(userAgent)})`, UNKNOWN_OPERATOR) });
 }
 
-function aiResult(category: AiCategory, agent: string): Classification {
-  return Object.freeze({ class: "ai", category, agent });
+function aiResult(category: AiCategory, agent: string, operator: string): Classification {
+  return Object.freeze({ class: "ai", category, agent, operator });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +104,7 @@ const ANY_CURATED = new RegExp(AI_AGENTS.map((agent) => `(?:${agent.pattern.sour
 
 const CURATED: readonly KnownAgent[] = AI_AGENTS.map((agent) => ({
   pattern: agent.pattern,
-  result: aiResult(agent.category, agent.name),
+  result: aiResult(agent.category, agent.name, agent.operator),
 }));
 
 function curatedAgent(userAgent: string): Classification | undefined {
@@ -114,7 +118,7 @@ function generatedAgent(userAgent: string): Classification | undefined {
   const found = GENERATED.first(userAgent);
   if (!found) return undefined;
   const { entry: agent, match } = found;
-  return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""));
+  return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""), agent.operator);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,63 +138,4 @@ function clientTokenStart(userAgent: string): number {
   const flagged = userAgent.startsWith("Mozilla/") ? isbotMatch(userAgent) : null;
   const at = flagged ? userAgent.indexOf(flagged) : -1;
   return at > 0 ? userAgent.slice(0, at).search(/[^\s;(),]*$/) : 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Markdown requests.
-
-// `.md` / `.mdx` pages and llms.txt / llms-full.txt in any directory; the query string is ignored.
-const MARKDOWN_PATH = /^[^?#]*(?:\.mdx?|(?:^|\/)llms(?:-full)?\.txt)(?:[?#]|$)/i;
-const MENTIONS_MARKDOWN = /markdown/i;
-const MARKDOWN_TYPES: ReadonlySet<string> = new Set(["text/markdown", "text/x-markdown"]);
-const HTML_TYPES: ReadonlySet<string> = new Set(["text/html", "application/xhtml+xml"]);
-
-function isMarkdownRequest(path: string, accept: string | undefined): boolean {
-  return MARKDOWN_PATH.test(path) || prefersMarkdown(accept);
-}
-
-interface MediaRange {
-  readonly type: string;
-  readonly q: number;
-  readonly index: number;
-}
-
-/**
- * True when the client ranks markdown above HTML: a higher q-value, or the same q-value and listed
- * first. Wildcard ranges (`text/*`, any type) are ignored: they are fallbacks, not a wish for HTML.
- * So `text/markdown, text/html` is markdown, `text/html, text/markdown` is not, and
- * `text/html;q=0.9, text/markdown` is.
- */
-function prefersMarkdown(accept: string | undefined): boolean {
-  if (accept === undefined || !MENTIONS_MARKDOWN.test(accept)) return false;
-  const ranges = parseAccept(accept);
-  const markdown = strongest(ranges, MARKDOWN_TYPES);
-  if (!markdown || markdown.q === 0) return false;
-  const html = strongest(ranges, HTML_TYPES);
-  return !html || markdown.q > html.q || (markdown.q === html.q && markdown.index < html.index);
-}
-
-function parseAccept(accept: string): MediaRange[] {
-  return accept.split(",").map((range, index) => {
-    const [type = "", ...params] = range.split(";");
-    return { type: type.trim().toLowerCase(), q: qValue(params), index };
-  });
-}
-
-function qValue(params: readonly string[]): number {
-  for (const param of params) {
-    const [key = "", value = ""] = param.split("=");
-    if (key.trim().toLowerCase() !== "q") continue;
-    const q = Number.parseFloat(value);
-    return Number.isNaN(q) ? 1 : Math.min(Math.max(q, 0), 1);
-  }
-  return 1;
-}
-
-function strongest(ranges: readonly MediaRange[], types: ReadonlySet<string>): MediaRange | undefined {
-  let best: MediaRange | undefined;
-  for (const range of ranges) {
-    if (types.has(range.type) && (!best || range.q > best.q)) best = range;
-  }
-  return best;
 }

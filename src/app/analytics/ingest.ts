@@ -8,6 +8,9 @@ import { CLASS_CODE } from "./traffic-class.js";
 import type { PageIds } from "./page-ids.js";
 import { normalizePagePath } from "./page-path.js";
 import { recordset } from "./recordset.js";
+import type { AgentIds, AgentFacts } from "./agent-ids.js";
+import { FORMAT_CODE, pageOfMarkdownTwin, readFormat } from "./read-format.js";
+import { VERIFICATION_CODE, type AgentVerifier } from "./verification.js";
 import { normalizeIp, visitorId } from "./visitor-id.js";
 
 /** One page view as it arrives, already shape-checked at the edge. */
@@ -18,6 +21,8 @@ export interface PageView {
   ip: string;
   userAgent: string;
   accept?: string | undefined;
+  /** The HTTP status the site answered with (access logs, server-side hits); the beacon's page loaded, so 200. */
+  status?: number | undefined;
   /** Idempotency id (log imports): a second hit with the same id is not counted again. */
   id?: string | undefined;
 }
@@ -28,6 +33,8 @@ export interface IngestPolicy {
   backfillDays: number;
   /** Clock skew tolerated for hits stamped in the future. */
   futureToleranceMs: number;
+  /** `/guide.md` and `/guide.mdx` count as reads of `/guide` in format markdown. */
+  markdownAsPage: boolean;
 }
 
 export interface IngestResult {
@@ -48,10 +55,23 @@ interface InboxRow {
   visitor: string;
   classCode: number;
   category: string | null;
+  agent: AgentFacts | null;
+  agentId?: number | undefined;
+  verification: number | null;
+  format: number;
+  status: number;
   hitKey: string | null;
 }
 
-const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category"] satisfies (keyof InboxRow)[];
+const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category", "agentId", "verification", "format", "status"] satisfies (keyof InboxRow)[];
+
+/** What the pipeline needs besides the store: salt secrets, page and agent ids, and the check of agents' claims. */
+export interface IngestContext {
+  salts: SaltStore;
+  pages: PageIds;
+  agents: AgentIds;
+  verifier: AgentVerifier;
+}
 
 /**
  * The ingestion pipeline every channel shares: check, classify, derive the visitor id, and write
@@ -60,7 +80,7 @@ const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visito
  */
 export async function ingestPageViews(
   db: Db,
-  { salts, pages }: { salts: SaltStore; pages: PageIds },
+  { salts, pages, agents, verifier }: IngestContext,
   projectId: string,
   views: { index: number; view: PageView }[],
   policy: IngestPolicy,
@@ -92,29 +112,44 @@ export async function ingestPageViews(
       windows.set(day, keyed);
     }
     const verdict = classifyHit({ userAgent: view.userAgent, path, accept: view.accept });
+    const format = readFormat(path, view.accept);
+    const ai = verdict.class === "ai" ? verdict : null;
+    const verification = ai ? verifier.verify(ai.agent, ip) : null;
+    // A spoofed claim is an unknown bot's view; its agent is kept only to report the spoofing.
+    const counted = verification === "spoofed" ? "bot" : verdict.class;
     rows.push({
       at: view.at,
       day,
       windowStart: keyed.window.start,
       windowEnd: keyed.window.end,
-      path,
+      path: policy.markdownAsPage && format === "markdown" ? pageOfMarkdownTwin(path) : path,
       visitor: visitorId(keyed.secret, ip, view.userAgent),
-      classCode: CLASS_CODE[verdict.class],
-      category: verdict.class === "ai" ? verdict.category : null,
+      classCode: CLASS_CODE[counted],
+      category: ai && counted === "ai" ? ai.category : null,
+      agent: ai && { name: ai.agent, operator: ai.operator, category: ai.category },
+      verification: verification && VERIFICATION_CODE[verification],
+      format: FORMAT_CODE[format],
+      status: view.status ?? 200,
       hitKey: view.id === undefined ? null : hitKey(projectId, view.id),
     });
   }
   if (rows.length === 0) return { accepted: 0, duplicates: 0, rejected };
   const pageId = await pages.resolve(projectId, rows.map((row) => row.path));
   for (const row of rows) row.pathId = pageId(row.path);
+  const withAgent = rows.filter((row) => row.agent !== null);
+  if (withAgent.length > 0) {
+    const agentId = await agents.resolve(withAgent.map((row) => row.agent as AgentFacts));
+    for (const row of withAgent) row.agentId = agentId((row.agent as AgentFacts).name);
+  }
   const written = await db.transaction(async (tx) => {
     const fresh = await claimHitKeys(tx, projectId, rows);
     const toWrite = rows.filter((row) => row.hitKey === null || fresh.delete(row.hitKey));
     if (toWrite.length > 0) {
       await tx.query(
-        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category)
-         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.visitor, r."classCode", r.category
-         FROM json_to_recordset($2::json) AS r (at float8, day int, "windowStart" int, "windowEnd" int, "pathId" int, visitor bigint, "classCode" smallint, category text)`,
+        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status)
+         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.visitor, r."classCode", r.category, r."agentId", r.verification, r.format, r.status
+         FROM json_to_recordset($2::json) AS r (at float8, day int, "windowStart" int, "windowEnd" int, "pathId" int, visitor bigint, "classCode" smallint, category text,
+           "agentId" int, verification smallint, format smallint, status smallint)`,
         [projectId, JSON.stringify(toWrite, INBOX_FIELDS)],
       );
     }

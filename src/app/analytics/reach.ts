@@ -24,29 +24,36 @@ export function visitPairs(mask: number): [day: number, prev: number][] {
   return pairs;
 }
 
-/** Which counter series a pair is added to. */
-export const SERIES = ["human", "ai", "total"] as const;
+/** Which counter series a pair is added to: total is the union of human and AI (bots are apart). */
+export const SERIES = ["human", "ai", "bot", "total"] as const;
 export type Series = (typeof SERIES)[number];
 
 export interface MaskChange {
   human: [before: number, after: number];
   ai: [before: number, after: number];
+  bot: [before: number, after: number];
 }
 
 /**
  * Calls `add(series, day, prev, delta)` for every counter change that turns the masks `before`
- * into `after` (total = union of human and AI days). Pairs present in both cancel.
+ * into `after` (total = union of human and AI days; bots only in their own series). Pairs present in both cancel.
  */
 export function reachDeltas(change: MaskChange, add: (series: Series, day: number, prev: number, delta: number) => void): void {
   const masks: Record<Series, [number, number]> = {
     human: change.human,
     ai: change.ai,
+    bot: change.bot,
     total: [change.human[0] | change.ai[0], change.human[1] | change.ai[1]],
   };
   for (const series of SERIES) {
     const [before, after] = masks[series];
-    if (before !== after) diffPairs(visitPairs(before), visitPairs(after), (day, prev, delta) => add(series, day, prev, delta));
+    pairDeltas(before, after, (day, prev, delta) => add(series, day, prev, delta));
   }
+}
+
+/** Calls `emit(day, prev, delta)` for every (day, prev) counter change that turns one mask `before` into `after`. */
+export function pairDeltas(before: number, after: number, emit: (day: number, prev: number, delta: number) => void): void {
+  if (before !== after) diffPairs(visitPairs(before), visitPairs(after), emit);
 }
 
 /** Both lists are in day order with one pair per day: a merge finds what was removed and added. */

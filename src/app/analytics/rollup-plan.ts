@@ -1,4 +1,5 @@
-import { NO_PREVIOUS_DAY, reachDeltas } from "./reach.js";
+import { NO_PREVIOUS_DAY, pairDeltas, reachDeltas } from "./reach.js";
+import { VERIFICATION_CODE } from "./verification.js";
 import { CLASS_CODE, type ClassCode } from "./traffic-class.js";
 
 /**
@@ -22,6 +23,14 @@ export interface ChunkView {
   trafficClass: ClassCode;
   /** The AI sub-category, for AI views. */
   category: string | null;
+  /** The AI agent the view claims to be (also when the claim was found spoofed), else null. */
+  agentId: number | null;
+  /** VERIFICATION_CODE of the agent's claim; null without an agent. */
+  verification: number | null;
+  /** FORMAT_CODE (read-format.ts). */
+  format: number;
+  /** The HTTP status the site answered with. */
+  status: number;
 }
 
 /** The days of a salt window on which one visitor viewed one page (or the site), as bit masks. */
@@ -32,12 +41,14 @@ export interface VisitorMask {
   visitor: string;
   human: number;
   ai: number;
+  bot: number;
 }
 
-/** Distinct-visitor counter deltas: `total` counts the union of human and AI. */
+/** Distinct-visitor counter deltas: `total` counts the union of human and AI; bots are apart. */
 export interface ReachCounts {
   human: number;
   ai: number;
+  bot: number;
   total: number;
 }
 
@@ -77,16 +88,80 @@ export interface Returns extends FirstVisits {
   previousWindowDay: number;
 }
 
+/** Views per project, epoch day, page and format, by class. */
+export interface DailyFormatViews extends DailyViews {
+  format: number;
+}
+
+/** An agent's views per project and epoch day, by how its claim checked out (spoofed views are not counted as the agent's). */
+export interface DailyAgentViews {
+  projectId: string;
+  day: number;
+  agentId: number;
+  verified: number;
+  spoofed: number;
+  unverifiable: number;
+}
+
+/** What an agent read per day: views of a page, and how many got a 4xx/5xx. */
+export interface DailyAgentPages {
+  projectId: string;
+  day: number;
+  agentId: number;
+  pathId: number;
+  views: number;
+  failed: number;
+}
+
+/** AI views answered with a 4xx/5xx, per page, status and agent. */
+export interface DailyFailures {
+  projectId: string;
+  day: number;
+  pathId: number;
+  status: number;
+  agentId: number;
+  views: number;
+}
+
+/** The days of a salt window on which one visitor, as one agent, read one page (or any page: path 0). */
+export interface AgentMask {
+  projectId: string;
+  windowStart: number;
+  agentId: number;
+  pathId: number;
+  visitor: string;
+  days: number;
+}
+
+/** Distinct visitors of an agent whose first day in the window is `windowDay`. */
+export interface AgentFirstVisits {
+  projectId: string;
+  windowStart: number;
+  agentId: number;
+  windowDay: number;
+  pathId: number;
+  visitors: number;
+}
+
+/** An agent's visitors with a view on `windowDay` whose previous day with a view was `previousWindowDay`. */
+export interface AgentReturns extends AgentFirstVisits {
+  previousWindowDay: number;
+}
+
 export interface RollupPlan {
   dailyViews: DailyViews[];
   categoryViews: DailyCategoryViews[];
+  formatViews: DailyFormatViews[];
+  agentViews: DailyAgentViews[];
+  agentPages: DailyAgentPages[];
+  failures: DailyFailures[];
   /** Deltas from here on: counters that sum to zero are left out. */
   windowReach: WindowReach[];
   firstVisits: FirstVisits[];
   returns: Returns[];
 }
 
-const NO_MASK = { human: 0, ai: 0 };
+const NO_MASK = { human: 0, ai: 0, bot: 0 };
 
 /** The chunk's masks by key: one per (project, window, page, visitor). */
 export type ChunkMasks = ReadonlyMap<string, VisitorMask>;
@@ -96,25 +171,77 @@ const maskKey = (of: Pick<VisitorMask, "projectId" | "windowStart" | "pathId" | 
   `${of.projectId}\n${of.windowStart}\n${pathId}\n${of.visitor}`;
 
 /**
- * The days the chunk's human and AI views set, one mask per (project, window, page, visitor) and
- * one per (project, window, site, visitor): the stored masks to read before planning. Bot views
- * set none.
+ * The days the chunk's views set, one mask per (project, window, page, visitor) and one per
+ * (project, window, site, visitor): the stored masks to read before planning.
  */
 export function chunkMasks(views: readonly ChunkView[]): ChunkMasks {
   const masks = new Map<string, VisitorMask>();
   const setDay = (view: ChunkView, pathId: number) => {
     const { projectId, windowStart, visitor } = view;
-    const mask = entry(masks, maskKey(view, pathId), () => ({ projectId, windowStart, pathId, visitor, human: 0, ai: 0 }));
-    const bit = 1 << (view.day - windowStart);
-    if (view.trafficClass === CLASS_CODE.human) mask.human |= bit;
-    else mask.ai |= bit;
+    const mask = entry(masks, maskKey(view, pathId), () => ({ projectId, windowStart, pathId, visitor, human: 0, ai: 0, bot: 0 }));
+    mask[CLASS_NAME[view.trafficClass]] |= 1 << (view.day - windowStart);
   };
   for (const view of views) {
-    if (view.trafficClass === CLASS_CODE.bot) continue;
     setDay(view, view.pathId);
     setDay(view, SITE_PATH_ID);
   }
   return masks;
+}
+
+/** The chunk's agent masks by key: one per (project, window, agent, page, visitor). */
+export type ChunkAgentMasks = ReadonlyMap<string, AgentMask>;
+
+const agentMaskKey = (of: Pick<AgentMask, "projectId" | "windowStart" | "agentId" | "pathId" | "visitor">) =>
+  `${of.projectId}\n${of.windowStart}\n${of.agentId}\n${of.pathId}\n${of.visitor}`;
+
+/** The days the chunk's views counted as an agent's set, per page and for any page (path 0). */
+export function chunkAgentMasks(views: readonly ChunkView[]): ChunkAgentMasks {
+  const masks = new Map<string, AgentMask>();
+  for (const view of views) {
+    if (view.trafficClass !== CLASS_CODE.ai || view.agentId === null) continue;
+    const { projectId, windowStart, agentId, visitor } = view;
+    for (const pathId of [view.pathId, SITE_PATH_ID]) {
+      const key = { projectId, windowStart, agentId, pathId, visitor };
+      entry(masks, agentMaskKey(key), () => ({ ...key, days: 0 })).days |= 1 << (view.day - windowStart);
+    }
+  }
+  return masks;
+}
+
+/**
+ * The first-visit and return counters of each agent (reach.ts) implied by widening the stored
+ * agent masks (`stored`, as they were before the chunk) with the chunk's.
+ */
+export interface AgentReachPlan {
+  firstVisits: AgentFirstVisits[];
+  returns: AgentReturns[];
+}
+
+export function planAgentReach(stored: readonly AgentMask[], masks: ChunkAgentMasks): AgentReachPlan {
+  const storedByKey = new Map(stored.map((mask) => [agentMaskKey(mask), mask.days]));
+  const firstVisits = new Map<string, AgentFirstVisits>();
+  const returns = new Map<string, AgentReturns>();
+  for (const [key, added] of masks) {
+    const before = storedByKey.get(key) ?? 0;
+    const { projectId, windowStart, agentId, pathId } = added;
+    pairDeltas(before, before | added.days, (windowDay, previousWindowDay, delta) => {
+      const counter =
+        previousWindowDay === NO_PREVIOUS_DAY
+          ? entry(firstVisits, `${projectId}\n${windowStart}\n${agentId}\n${windowDay}\n${pathId}`, () => ({ projectId, windowStart, agentId, windowDay, pathId, visitors: 0 }))
+          : entry(returns, `${projectId}\n${windowStart}\n${agentId}\n${windowDay}\n${previousWindowDay}\n${pathId}`, () => ({
+              projectId,
+              windowStart,
+              agentId,
+              windowDay,
+              previousWindowDay,
+              pathId,
+              visitors: 0,
+            }));
+      counter.visitors += delta;
+    });
+  }
+  const nonZeroVisitors = <T extends { visitors: number }>(counters: Map<string, T>) => [...counters.values()].filter((c) => c.visitors !== 0);
+  return { firstVisits: nonZeroVisitors(firstVisits), returns: nonZeroVisitors(returns) };
 }
 
 /**
@@ -132,21 +259,23 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
     const before = storedByKey.get(key) ?? NO_MASK;
     const human = before.human | added.human;
     const ai = before.ai | added.ai;
-    if (human === before.human && ai === before.ai) continue;
+    const bot = before.bot | added.bot;
+    if (human === before.human && ai === before.ai && bot === before.bot) continue;
     const { projectId, windowStart, pathId } = added;
     const newcomer: ReachCounts = {
       human: before.human === 0 && human !== 0 ? 1 : 0,
       ai: before.ai === 0 && ai !== 0 ? 1 : 0,
-      total: (before.human | before.ai) === 0 ? 1 : 0,
+      bot: before.bot === 0 && bot !== 0 ? 1 : 0,
+      total: (before.human | before.ai) === 0 && (human | ai) !== 0 ? 1 : 0,
     };
-    if (newcomer.human + newcomer.ai + newcomer.total > 0) {
-      const counter = entry(windowReach, `${projectId}\n${windowStart}\n${pathId}`, () => ({ projectId, windowStart, pathId, human: 0, ai: 0, total: 0 }));
+    if (newcomer.human + newcomer.ai + newcomer.bot + newcomer.total > 0) {
+      const counter = entry(windowReach, `${projectId}\n${windowStart}\n${pathId}`, () => ({ projectId, windowStart, pathId, human: 0, ai: 0, bot: 0, total: 0 }));
       addCounts(counter, newcomer);
     }
-    reachDeltas({ human: [before.human, human], ai: [before.ai, ai] }, (series, windowDay, previousWindowDay, delta) => {
+    reachDeltas({ human: [before.human, human], ai: [before.ai, ai], bot: [before.bot, bot] }, (series, windowDay, previousWindowDay, delta) => {
       const counter =
         previousWindowDay === NO_PREVIOUS_DAY
-          ? entry(firstVisits, `${projectId}\n${windowStart}\n${windowDay}\n${pathId}`, () => ({ projectId, windowStart, windowDay, pathId, human: 0, ai: 0, total: 0 }))
+          ? entry(firstVisits, `${projectId}\n${windowStart}\n${windowDay}\n${pathId}`, () => ({ projectId, windowStart, windowDay, pathId, human: 0, ai: 0, bot: 0, total: 0 }))
           : entry(returns, `${projectId}\n${windowStart}\n${windowDay}\n${previousWindowDay}\n${pathId}`, () => ({
               projectId,
               windowStart,
@@ -155,6 +284,7 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
               pathId,
               human: 0,
               ai: 0,
+              bot: 0,
               total: 0,
             }));
       counter[series] += delta;
@@ -168,30 +298,63 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
   };
 }
 
-/** Views per day and page by class (bots included), and AI views per day and sub-category. */
-function countViews(views: readonly ChunkView[]): Pick<RollupPlan, "dailyViews" | "categoryViews"> {
+type ViewCounters = Pick<RollupPlan, "dailyViews" | "categoryViews" | "formatViews" | "agentViews" | "agentPages" | "failures">;
+
+const isFailure = (status: number) => status >= 400;
+
+/**
+ * Views per day and page by class (bots included) and by format; AI views per day and
+ * sub-category; agents' views by verification, their pages, and the AI views that failed.
+ */
+function countViews(views: readonly ChunkView[]): ViewCounters {
   const daily = new Map<string, DailyViews>();
+  const formats = new Map<string, DailyFormatViews>();
   const categories = new Map<string, DailyCategoryViews>();
+  const agents = new Map<string, DailyAgentViews>();
+  const agentPages = new Map<string, DailyAgentPages>();
+  const failures = new Map<string, DailyFailures>();
   for (const view of views) {
-    const { projectId, day, pathId } = view;
-    const counter = entry(daily, `${projectId}\n${day}\n${pathId}`, () => ({ projectId, day, pathId, human: 0, ai: 0, bot: 0 }));
-    counter[CLASS_NAME[view.trafficClass]]++;
+    const { projectId, day, pathId, format, agentId, status } = view;
+    const className = CLASS_NAME[view.trafficClass];
+    entry(daily, `${projectId}\n${day}\n${pathId}`, () => ({ projectId, day, pathId, human: 0, ai: 0, bot: 0 }))[className]++;
+    entry(formats, `${projectId}\n${day}\n${pathId}\n${format}`, () => ({ projectId, day, pathId, format, human: 0, ai: 0, bot: 0 }))[className]++;
     const category = view.trafficClass === CLASS_CODE.ai ? view.category : null;
     if (category) entry(categories, `${projectId}\n${day}\n${category}`, () => ({ projectId, day, trafficClass: CLASS_CODE.ai, category, views: 0 })).views++;
+    if (agentId === null) continue;
+    const claims = entry(agents, `${projectId}\n${day}\n${agentId}`, () => ({ projectId, day, agentId, verified: 0, spoofed: 0, unverifiable: 0 }));
+    claims[VERIFICATION_NAME[view.verification ?? VERIFICATION_CODE.unverifiable] ?? "unverifiable"]++;
+    if (view.trafficClass !== CLASS_CODE.ai) continue;
+    const read = entry(agentPages, `${projectId}\n${day}\n${agentId}\n${pathId}`, () => ({ projectId, day, agentId, pathId, views: 0, failed: 0 }));
+    read.views++;
+    if (!isFailure(status)) continue;
+    read.failed++;
+    entry(failures, `${projectId}\n${day}\n${pathId}\n${status}\n${agentId}`, () => ({ projectId, day, pathId, status, agentId, views: 0 })).views++;
   }
-  return { dailyViews: [...daily.values()], categoryViews: [...categories.values()] };
+  return {
+    dailyViews: [...daily.values()],
+    formatViews: [...formats.values()],
+    categoryViews: [...categories.values()],
+    agentViews: [...agents.values()],
+    agentPages: [...agentPages.values()],
+    failures: [...failures.values()],
+  };
 }
+
+const VERIFICATION_NAME: Record<number, "verified" | "spoofed" | "unverifiable"> = Object.fromEntries(
+  Object.entries(VERIFICATION_CODE).map(([name, code]) => [code, name as "verified" | "spoofed" | "unverifiable"]),
+);
 
 const CLASS_NAME = { [CLASS_CODE.human]: "human", [CLASS_CODE.ai]: "ai", [CLASS_CODE.bot]: "bot" } as const;
 
 function addCounts(counter: ReachCounts, delta: ReachCounts): void {
   counter.human += delta.human;
   counter.ai += delta.ai;
+  counter.bot += delta.bot;
   counter.total += delta.total;
 }
 
 const nonZero = <T extends ReachCounts>(counters: Map<string, T>): T[] =>
-  [...counters.values()].filter((counter) => counter.human !== 0 || counter.ai !== 0 || counter.total !== 0);
+  [...counters.values()].filter((counter) => counter.human !== 0 || counter.ai !== 0 || counter.bot !== 0 || counter.total !== 0);
 
 /** The map's entry for `key`, created by `create` the first time. */
 function entry<T>(map: Map<string, T>, key: string, create: () => T): T {

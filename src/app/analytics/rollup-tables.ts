@@ -1,5 +1,21 @@
 import type { Queryable } from "../store/db.js";
-import type { ChunkMasks, DailyCategoryViews, DailyViews, FirstVisits, Returns, VisitorMask, WindowReach } from "./rollup-plan.js";
+import type {
+  AgentFirstVisits,
+  AgentMask,
+  AgentReturns,
+  ChunkAgentMasks,
+  ChunkMasks,
+  DailyAgentPages,
+  DailyAgentViews,
+  DailyCategoryViews,
+  DailyFailures,
+  DailyFormatViews,
+  DailyViews,
+  FirstVisits,
+  Returns,
+  VisitorMask,
+  WindowReach,
+} from "./rollup-plan.js";
 
 /**
  * The tables a rollup plan is written to: the per-visitor masks (mergeMasks), and the counters,
@@ -63,17 +79,53 @@ const WINDOW_DAY = ["windowDay", "day", "int"] as const;
 const REACH = [
   ["human", "human", "int"],
   ["ai", "ai", "int"],
+  ["bot", "bot", "int"],
   ["total", "total", "int"],
 ] as const;
+const AGENT = ["agentId", "agent_id", "int"] as const;
+const CLASS_VIEWS = [
+  ["human", "human", "bigint"],
+  ["ai", "ai", "bigint"],
+  ["bot", "bot", "bigint"],
+] as const;
 
-export const DAILY_VIEWS = planTable<DailyViews>(
-  "analytics_daily_views",
-  [PROJECT, DAY, PATH],
+export const DAILY_VIEWS = planTable<DailyViews>("analytics_daily_views", [PROJECT, DAY, PATH], CLASS_VIEWS);
+
+export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, ["format", "format", "smallint"]], CLASS_VIEWS);
+
+export const AGENT_VIEWS = planTable<DailyAgentViews>(
+  "analytics_daily_agents",
+  [PROJECT, DAY, AGENT],
   [
-    ["human", "human", "bigint"],
-    ["ai", "ai", "bigint"],
-    ["bot", "bot", "bigint"],
+    ["verified", "verified", "bigint"],
+    ["spoofed", "spoofed", "bigint"],
+    ["unverifiable", "unverifiable", "bigint"],
   ],
+);
+
+export const AGENT_PAGES = planTable<DailyAgentPages>(
+  "analytics_daily_agent_pages",
+  [PROJECT, DAY, AGENT, PATH],
+  [
+    ["views", "views", "bigint"],
+    ["failed", "failed", "bigint"],
+  ],
+);
+
+export const FAILURES = planTable<DailyFailures>(
+  "analytics_daily_failures",
+  [PROJECT, DAY, PATH, ["status", "status", "smallint"], AGENT],
+  [["views", "views", "bigint"]],
+);
+
+const AGENT_VISITORS = [["visitors", "visitors", "int"]] as const;
+
+export const AGENT_FIRST_VISITS = planTable<AgentFirstVisits>("analytics_agent_first_visits", [PROJECT, WINDOW, AGENT, WINDOW_DAY, PATH], AGENT_VISITORS);
+
+export const AGENT_RETURNS = planTable<AgentReturns>(
+  "analytics_agent_returns",
+  [PROJECT, WINDOW, AGENT, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH],
+  AGENT_VISITORS,
 );
 
 export const CATEGORY_VIEWS = planTable<DailyCategoryViews>(
@@ -92,7 +144,7 @@ export const RETURNS = planTable<Returns>(
   REACH,
 );
 
-const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai"] satisfies (keyof VisitorMask)[];
+const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai", "bot"] satisfies (keyof VisitorMask)[];
 
 /**
  * ORs the chunk's masks into the stored ones, in one statement, and returns the stored masks as
@@ -105,16 +157,37 @@ export function mergeMasks(tx: Queryable, masks: ChunkMasks): Promise<VisitorMas
   if (masks.size === 0) return Promise.resolve([]);
   return tx.query<VisitorMask>(
     `WITH chunk AS (
-       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, human int, ai int)
+       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, human int, ai int, bot int)
      ), merged AS (
-       INSERT INTO analytics_visitor_days AS t (project_id, window_start, path_id, visitor, human, ai)
-       SELECT "projectId", "windowStart", "pathId", visitor, human, ai FROM chunk
+       INSERT INTO analytics_visitor_days AS t (project_id, window_start, path_id, visitor, human, ai, bot)
+       SELECT "projectId", "windowStart", "pathId", visitor, human, ai, bot FROM chunk
        ON CONFLICT (project_id, window_start, path_id, visitor)
-       DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai
-       WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai
+       DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai, bot = t.bot | excluded.bot
+       WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai OR t.bot | excluded.bot <> t.bot
      )
-     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai
+     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai, d.bot
      FROM chunk k JOIN analytics_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
     [JSON.stringify([...masks.values()], MASK_FIELDS)],
+  );
+}
+
+const AGENT_MASK_FIELDS = ["projectId", "windowStart", "agentId", "pathId", "visitor", "days"] satisfies (keyof AgentMask)[];
+
+/** mergeMasks for the agents' masks (one statement; returns the stored masks as they were). */
+export function mergeAgentMasks(tx: Queryable, masks: ChunkAgentMasks): Promise<AgentMask[]> {
+  if (masks.size === 0) return Promise.resolve([]);
+  return tx.query<AgentMask>(
+    `WITH chunk AS (
+       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "agentId" int, "pathId" int, visitor bigint, days int)
+     ), merged AS (
+       INSERT INTO analytics_agent_visitor_days AS t (project_id, window_start, agent_id, path_id, visitor, days)
+       SELECT "projectId", "windowStart", "agentId", "pathId", visitor, days FROM chunk
+       ON CONFLICT (project_id, window_start, agent_id, path_id, visitor)
+       DO UPDATE SET days = t.days | excluded.days WHERE t.days | excluded.days <> t.days
+     )
+     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.agent_id AS "agentId", d.path_id AS "pathId", d.visitor::text AS visitor, d.days
+     FROM chunk k JOIN analytics_agent_visitor_days d
+       ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.agent_id = k."agentId" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
+    [JSON.stringify([...masks.values()], AGENT_MASK_FIELDS)],
   );
 }

@@ -1,8 +1,23 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { recordset } from "./recordset.js";
-import { chunkMasks, planRollup, type ChunkView, type RollupPlan } from "./rollup-plan.js";
-import { CATEGORY_VIEWS, DAILY_VIEWS, FIRST_VISITS, mergeMasks, RETURNS, upsertRows, WINDOW_REACH } from "./rollup-tables.js";
+import { chunkAgentMasks, chunkMasks, planAgentReach, planRollup, type AgentReachPlan, type ChunkView, type RollupPlan } from "./rollup-plan.js";
+import {
+  AGENT_FIRST_VISITS,
+  AGENT_PAGES,
+  AGENT_RETURNS,
+  AGENT_VIEWS,
+  CATEGORY_VIEWS,
+  DAILY_VIEWS,
+  FAILURES,
+  FIRST_VISITS,
+  FORMAT_VIEWS,
+  mergeAgentMasks,
+  mergeMasks,
+  RETURNS,
+  upsertRows,
+  WINDOW_REACH,
+} from "./rollup-tables.js";
 import type { ClassCode } from "./traffic-class.js";
 
 export interface RollupOptions {
@@ -30,6 +45,10 @@ interface InboxRow {
   visitor: string;
   class: ClassCode;
   category: string | null;
+  agent_id: number | null;
+  verification: number | null;
+  format: number;
+  status: number;
 }
 
 /** A worker's turn at some partitions: rows counted, and the partitions another worker (here or on another instance) held. */
@@ -194,9 +213,15 @@ export class AnalyticsRollup {
         visitor: row.visitor,
         trafficClass: row.class,
         category: row.category,
+        agentId: row.agent_id,
+        verification: row.verification,
+        format: row.format,
+        status: row.status,
       }));
       const masks = chunkMasks(views);
-      await writePlan(tx, planRollup(views, await mergeMasks(tx, masks), masks));
+      const agentMasks = chunkAgentMasks(views);
+      const plan = planRollup(views, await mergeMasks(tx, masks), masks);
+      await writePlan(tx, plan, planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks));
       return { counted: rows.length, busy };
     });
   }
@@ -226,23 +251,29 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
   return tx.query<InboxRow>(
     `WITH taken AS (
        DELETE FROM analytics_inbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM analytics_inbox WHERE part = ANY($2::int[]) LIMIT $1))
-       RETURNING project_id, at, day, window_start, window_end, path_id, visitor, class, category
+       RETURNING project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status
      ), kept AS (
-       INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category)
-       SELECT project_id, at, path_id, visitor, class, category FROM taken WHERE $3
+       INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category, agent_id, verification, format, status)
+       SELECT project_id, at, path_id, visitor, class, category, agent_id, verification, format, status FROM taken WHERE $3
      )
-     SELECT project_id, day, window_start, window_end, path_id, visitor::text AS visitor, class, category FROM taken`,
+     SELECT project_id, day, window_start, window_end, path_id, visitor::text AS visitor, class, category, agent_id, verification, format, status FROM taken`,
     [limit, partitions, keepRawEvents],
   );
 }
 
 /** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
-async function writePlan(tx: Queryable, plan: RollupPlan): Promise<void> {
+async function writePlan(tx: Queryable, plan: RollupPlan, agentReach: AgentReachPlan): Promise<void> {
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
+  await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
+  await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
+  await upsertRows(tx, AGENT_PAGES, plan.agentPages);
+  await upsertRows(tx, FAILURES, plan.failures);
   await upsertRows(tx, WINDOW_REACH, plan.windowReach);
   await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
   await upsertRows(tx, RETURNS, plan.returns);
+  await upsertRows(tx, AGENT_FIRST_VISITS, agentReach.firstVisits);
+  await upsertRows(tx, AGENT_RETURNS, agentReach.returns);
 }
 
 /**

@@ -343,4 +343,103 @@ ALTER TABLE analytics_inbox SET (autovacuum_vacuum_scale_factor = 0, autovacuum_
 ALTER TABLE analytics_visitor_days SET (fillfactor = 80);
 `,
   },
+  {
+    version: 9,
+    name: "analytics keep what was learned about each view: the AI agent and whether its address verified it, the format read and the response status; per-agent aggregates and visitor masks; bot visitors next to human and AI; markdown twins of a page can count as the page",
+    sql: `
+-- Shared by all projects: an agent's name, operator and category are facts about the agent, not the site.
+CREATE TABLE analytics_agents (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  name text NOT NULL UNIQUE,
+  operator text NOT NULL,
+  category text NOT NULL
+);
+
+-- verification: 0 unverifiable, 1 verified, 2 spoofed (a spoofed view's class is bot); null without an agent.
+-- format: 0 html, 1 markdown, 2 llms.txt, 3 other text.
+ALTER TABLE analytics_inbox ADD COLUMN agent_id integer, ADD COLUMN verification smallint, ADD COLUMN format smallint NOT NULL DEFAULT 0, ADD COLUMN status smallint NOT NULL DEFAULT 200;
+ALTER TABLE analytics_events ADD COLUMN agent_id integer, ADD COLUMN verification smallint, ADD COLUMN format smallint NOT NULL DEFAULT 0, ADD COLUMN status smallint NOT NULL DEFAULT 200;
+
+-- Bot visitors are counted from this version on (views before it set no bot days).
+ALTER TABLE analytics_visitor_days ADD COLUMN bot integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_window_reach ADD COLUMN bot integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_first_visits ADD COLUMN bot integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_returns ADD COLUMN bot integer NOT NULL DEFAULT 0;
+
+ALTER TABLE projects ADD COLUMN analytics_markdown_as_page boolean NOT NULL DEFAULT true;
+
+CREATE TABLE analytics_daily_formats (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  path_id integer NOT NULL,
+  format smallint NOT NULL,
+  human bigint NOT NULL,
+  ai bigint NOT NULL,
+  bot bigint NOT NULL,
+  PRIMARY KEY (project_id, day, path_id, format)
+);
+
+CREATE TABLE analytics_daily_agents (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  agent_id integer NOT NULL,
+  verified bigint NOT NULL,
+  spoofed bigint NOT NULL,
+  unverifiable bigint NOT NULL,
+  PRIMARY KEY (project_id, day, agent_id)
+);
+
+CREATE TABLE analytics_daily_agent_pages (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  views bigint NOT NULL,
+  failed bigint NOT NULL,
+  PRIMARY KEY (project_id, day, agent_id, path_id)
+);
+
+CREATE TABLE analytics_daily_failures (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  path_id integer NOT NULL,
+  status smallint NOT NULL,
+  agent_id integer NOT NULL,
+  views bigint NOT NULL,
+  PRIMARY KEY (project_id, day, path_id, status, agent_id)
+);
+
+-- Distinct visitors per agent (path 0: any page), the same (day, prev) counters as the site's (reach.ts).
+CREATE TABLE analytics_agent_visitor_days (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  visitor bigint NOT NULL,
+  days integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, agent_id, path_id, visitor)
+) WITH (fillfactor = 80);
+
+CREATE TABLE analytics_agent_first_visits (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  day smallint NOT NULL,
+  path_id integer NOT NULL,
+  visitors integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, agent_id, day, path_id)
+);
+
+CREATE TABLE analytics_agent_returns (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  day smallint NOT NULL,
+  prev smallint NOT NULL,
+  path_id integer NOT NULL,
+  visitors integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, agent_id, day, prev, path_id)
+);
+`,
+  },
 ];

@@ -112,24 +112,24 @@ describe("classifyHit: markdown fetches", () => {
   });
 
   it("names the client in the agent", () => {
-    expect(classify(CURL, "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (curl)" });
-    expect(classify(REQUESTS, "/a.md")).toMatchObject({ agent: "markdown fetch (python-requests)" });
+    expect(classify(CURL, "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (curl)", operator: "unknown" });
+    expect(classify(REQUESTS, "/a.md")).toMatchObject({ agent: "markdown fetch (python-requests)", operator: "unknown" });
     const headless = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36";
-    expect(classify(headless, "/a.md")).toMatchObject({ agent: "markdown fetch (HeadlessChrome)" });
+    expect(classify(headless, "/a.md")).toMatchObject({ agent: "markdown fetch (HeadlessChrome)", operator: "unknown" });
   });
 
   // Decision: no browser omits the User-Agent, so an empty one reading markdown is a script, counted as an agent.
   it("treats an empty or blank User-Agent as a bot, and as an assistant on markdown", () => {
     for (const ua of ["", "   "]) {
       expect(classify(ua, "/guide")).toEqual({ class: "bot" });
-      expect(classify(ua, "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (no user agent)" });
+      expect(classify(ua, "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (no user agent)", operator: "unknown" });
       expect(label(classify(ua, "/guide", "text/markdown"))).toBe("ai/assistant");
     }
   });
 
   it("keeps a known AI agent's own class on markdown", () => {
     const gptbot = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
-    expect(classify(gptbot, "/llms.txt")).toEqual({ class: "ai", category: "crawler", agent: "GPTBot" });
+    expect(classify(gptbot, "/llms.txt")).toEqual({ class: "ai", category: "crawler", agent: "GPTBot", operator: "OpenAI" });
   });
 });
 
@@ -142,15 +142,15 @@ describe("curated AI agent table", () => {
     expect(listedTags("YouBot")?.tags).toEqual(["search-engine"]);
     expect(listedTags("Amazonbot")?.tags).toEqual(["search-engine"]);
     const chatgpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
-    expect(classify(chatgpt)).toEqual({ class: "ai", category: "assistant", agent: "ChatGPT-User" });
-    expect(classify("YouBot (+http://www.you.com)")).toEqual({ class: "ai", category: "search", agent: "YouBot" });
+    expect(classify(chatgpt)).toEqual({ class: "ai", category: "assistant", agent: "ChatGPT-User", operator: "OpenAI" });
+    expect(classify("YouBot (+http://www.you.com)")).toEqual({ class: "ai", category: "search", agent: "YouBot", operator: "You.com" });
   });
 
   it("uses the upstream lists (known-ai-agents.generated.ts) for agents it does not list", () => {
     const vertex = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-CloudVertexBot; +https://cloud.google.com/enterprise-search) Chrome/W.X.Y.Z Safari/537.36";
     expect(AI_AGENTS.some((agent) => agent.pattern.test(vertex))).toBe(false);
     // Matomo device-detector, first in precedence, calls it an AI data scraper.
-    expect(classify(vertex)).toEqual({ class: "ai", category: "crawler", agent: "Google-CloudVertexBot" });
+    expect(classify(vertex)).toEqual({ class: "ai", category: "crawler", agent: "Google-CloudVertexBot", operator: "Google Inc." });
   });
 
   it.each(AI_AGENTS.map((agent) => [agent.name, agent] as const))("%s: valid entry, proven by a fixture User-Agent", (_name, agent) => {
@@ -160,7 +160,7 @@ describe("curated AI agent table", () => {
     const matching = CASES.filter((c) => agent.pattern.test(c.ua));
     expect(matching.length, `no fixture User-Agent matches ${agent.pattern}`).toBeGreaterThan(0);
     // At least one of them is classed by this entry, so an earlier entry does not shadow it.
-    expect(matching.map((c) => classify(c.ua))).toContainEqual({ class: "ai", category: agent.category, agent: agent.name });
+    expect(matching.map((c) => classify(c.ua))).toContainEqual({ class: "ai", category: agent.category, agent: agent.name, operator: agent.operator });
   });
 
   it("has unique names", () => {
@@ -182,14 +182,14 @@ describe("User-Agent cache", () => {
     const long = `${CURL} ${"x".repeat(2_000)}`;
     for (let round = 0; round < 2; round++) {
       expect(classify(long, "/guide")).toEqual({ class: "bot" });
-      expect(classify(long, "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (curl)" });
+      expect(classify(long, "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (curl)", operator: "unknown" });
     }
   });
 
   it("keeps answering correctly once it starts evicting", () => {
     for (let i = 0; i < 10_050; i++) classify(`probe-client/${i}`, "/guide");
     expect(classify("probe-client/0", "/guide")).toEqual({ class: "bot" });
-    expect(classify("probe-client/0", "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (probe-client)" });
+    expect(classify("probe-client/0", "/llms.txt")).toEqual({ class: "ai", category: "assistant", agent: "markdown fetch (probe-client)", operator: "unknown" });
     expect(classify(CHROME, "/guide")).toEqual({ class: "human" });
   });
 });

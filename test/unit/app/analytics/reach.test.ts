@@ -36,7 +36,7 @@ describe("reach counters: distinct visitors of any day range from (day, previous
       const before = visitors[v] as number;
       const after = before | (1 << Math.floor(rand() * 31));
       visitors[v] = after;
-      reachDeltas({ human: [before, after], ai: [0, 0] }, (series: Series, day, prev, delta) => {
+      reachDeltas({ human: [before, after], ai: [0, 0], bot: [0, 0] }, (series: Series, day, prev, delta) => {
         if (series !== "human") return;
         const key = `${day}:${prev}`;
         counters.set(key, (counters.get(key) ?? 0) + delta);
@@ -49,7 +49,13 @@ describe("reach counters: distinct visitors of any day range from (day, previous
 
   it("feeds total from the union of human and AI days, and nothing when a mask does not change", () => {
     const seen: string[] = [];
-    reachDeltas({ human: [0b001, 0b011], ai: [0b100, 0b100] }, (series, day, prev, delta) => seen.push(`${series} ${day}/${prev} ${delta}`));
+    reachDeltas({ human: [0b001, 0b011], ai: [0b100, 0b100], bot: [0b1000, 0b1000] }, (series, day, prev, delta) => seen.push(`${series} ${day}/${prev} ${delta}`));
     expect(seen.sort()).toEqual(["human 1/0 1", "total 1/0 1", "total 2/0 -1", "total 2/1 1"].sort());
+  });
+
+  it("keeps bot days in their own series, out of total", () => {
+    const seen: string[] = [];
+    reachDeltas({ human: [0, 0], ai: [0b1, 0b1], bot: [0b10, 0b110] }, (series, day, prev, delta) => seen.push(`${series} ${day}/${prev} ${delta}`));
+    expect(seen).toEqual(["bot 2/1 1"]);
   });
 });

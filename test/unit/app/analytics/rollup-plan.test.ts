@@ -16,17 +16,21 @@ const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView =>
   visitor: "42",
   trafficClass: CLASS_CODE.human,
   category: null,
+  agentId: null,
+  verification: null,
+  format: 0,
+  status: 200,
   ...options,
 });
 const ai = (windowDay: number, options: Partial<ChunkView> = {}) => view(windowDay, { trafficClass: CLASS_CODE.ai, category: "assistant", ...options });
-const stored = (pathId: number, human: number, ai = 0, visitor = "42"): VisitorMask => ({ projectId: PROJECT, windowStart: WINDOW_START, pathId, visitor, human, ai });
+const stored = (pathId: number, human: number, ai = 0, visitor = "42", bot = 0): VisitorMask => ({ projectId: PROJECT, windowStart: WINDOW_START, pathId, visitor, human, ai, bot });
 /** The same masks on the page and on the site row, as the rollup always stores them. */
 const storedOnPageAndSite = (human: number, ai = 0) => [stored(PAGE, human, ai), stored(SITE_PATH_ID, human, ai)];
 
 /** A plan's reach counters in a compact, order-free form: `path series windowDay/previousWindowDay delta`. */
 function reachLines(plan: RollupPlan): string[] {
   const lines: string[] = [];
-  const series = ["human", "ai", "total"] as const;
+  const series = ["human", "ai", "bot", "total"] as const;
   for (const c of plan.windowReach) for (const s of series) if (c[s] !== 0) lines.push(`window ${c.pathId} ${s} ${c[s]}`);
   for (const c of plan.firstVisits) for (const s of series) if (c[s] !== 0) lines.push(`first ${c.pathId} ${s} ${c.windowDay} ${c[s]}`);
   for (const c of plan.returns) for (const s of series) if (c[s] !== 0) lines.push(`return ${c.pathId} ${s} ${c.windowDay}/${c.previousWindowDay} ${c[s]}`);
@@ -101,10 +105,10 @@ describe("rollup plan: the writes and counter deltas one chunk of views implies"
     expect(plan.categoryViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, trafficClass: CLASS_CODE.ai, category: "assistant", views: 1 }]);
   });
 
-  it("counts bots as views only: no masks, no visitors, no category", () => {
+  it("counts bots in their own series: bot visitors, never in total, no category", () => {
     const plan = planRollup([view(3, { trafficClass: CLASS_CODE.bot, category: "crawler" })], []);
-    expect(chunkMasks([view(3, { trafficClass: CLASS_CODE.bot })]).size).toBe(0);
-    expect(reachLines(plan)).toEqual([]);
+    expect([...chunkMasks([view(3, { trafficClass: CLASS_CODE.bot })]).values()]).toEqual([stored(PAGE, 0, 0, "42", 1 << 3), stored(SITE_PATH_ID, 0, 0, "42", 1 << 3)]);
+    expect(reachLines(plan)).toEqual([`window ${PAGE} bot 1`, `window ${SITE_PATH_ID} bot 1`, `first ${PAGE} bot 3 1`, `first ${SITE_PATH_ID} bot 3 1`].sort());
     expect(plan.dailyViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, pathId: PAGE, human: 0, ai: 0, bot: 1 }]);
     expect(plan.categoryViews).toEqual([]);
   });

@@ -14,7 +14,7 @@ const READERS: Record<LogFormat, (line: string) => LoggedRequest | Skipped> = {
  * Parses one line (no trailing newline) of the given format. Blank lines are the caller's business (it skips them).
  * The first failed check is the reason, in this order: a line that records no visitor request (not-a-page-view), unreadable
  * fields (malformed), method, request target (malformed), assets and framework paths (not-a-page-view), status.
- * So a failed asset request counts as not-a-page-view, and `status` only counts page requests that failed.
+ * So a failed asset request counts as not-a-page-view, and `status` counts page requests answered with a redirect.
  */
 export function parseLogLine(format: LogFormat, line: string): ParsedLine {
   const request = READERS[format](line);
@@ -45,9 +45,9 @@ function pageView(request: LoggedRequest): ParsedLine {
   if (path === undefined) return skip("malformed", `request target ${quote(request.target)} is not a path`);
   const nonPage = nonPageDetail(path);
   if (nonPage !== undefined) return skip("not-a-page-view", nonPage);
-  if (!isPageStatus(request.status)) return skip("status", `status ${request.status} is neither 2xx nor 304`);
-  const { timestamp, ip, userAgent, referrer, accept } = request;
-  return { ok: true, hit: { timestamp, path, ip, userAgent, ...(accept ? { accept } : {}), ...(referrer ? { referrer } : {}) } };
+  if (!isPageStatus(request.status)) return skip("status", `status ${request.status} is not a page answer (2xx, 304, 4xx or 5xx)`);
+  const { timestamp, ip, userAgent, referrer, accept, status } = request;
+  return { ok: true, hit: { timestamp, path, ip, userAgent, ...(accept ? { accept } : {}), ...(referrer ? { referrer } : {}), ...(status !== undefined && status >= 400 ? { status } : {}) } };
 }
 
 /** The path of a request target, without query and fragment, percent-encoding untouched; undefined when it is no path. */
@@ -68,9 +68,13 @@ function nonPageDetail(path: string): string | undefined {
   return undefined;
 }
 
-/** A request without a status (a field the export left out) is judged on the rest alone. */
+/**
+ * A page answer: 2xx, 304, or a 4xx/5xx error (sent with its status: the server reports AI agents'
+ * failed fetches and counts no visit for them). A request without a status (a field the export
+ * left out) is judged on the rest alone.
+ */
 function isPageStatus(status: number | undefined): boolean {
-  return status === undefined || (status >= 200 && status <= 299) || status === 304;
+  return status === undefined || (status >= 200 && status <= 299) || status === 304 || (status >= 400 && status <= 599);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ const OPTIONS = {
   "allowed-origin": { type: "string", multiple: true },
   "no-allowed-origins": { type: "boolean" },
   "salt-window": { type: "string" },
+  "markdown-as-page": { type: "string" },
+  category: { type: "string" },
 } as const;
 
 /** Throws on an unknown option or a missing option value. */

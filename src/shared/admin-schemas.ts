@@ -46,6 +46,10 @@ export const analyticsSettingsSchema = z
       .optional()
       .meta({ description: "How long one person stays one visitor; only settable before the first view. Default month." }),
     allowedOrigins: allowedOriginsSchema.optional(),
+    markdownAsPage: z
+      .boolean()
+      .optional()
+      .meta({ description: "Count /x.md and /x.mdx as reads of /x in format markdown (default true); false keeps them pages of their own." }),
   })
   .meta({ id: "AnalyticsSettings" });
 
@@ -81,7 +85,7 @@ export const projectSchema = z
     model: z.string(),
     rateLimitPerHour: z.int(),
     installation: z.object({ installed: z.boolean(), id: z.int().nullable(), suspended: z.boolean() }),
-    analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()) }),
+    analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()), markdownAsPage: z.boolean() }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -105,3 +109,26 @@ export const createdKeySchema = apiKeySchema
   .extend({ key: z.string().meta({ description: "The secret key. Shown only in this response." }) })
   .meta({ id: "CreatedApiKey" });
 export type CreatedKeyView = z.infer<typeof createdKeySchema>;
+
+export const agentRangeListSchema = z
+  .object({
+    id: z.string(),
+    url: z.string().meta({ description: "Where the operator publishes the list." }),
+    operator: z.string(),
+    agents: z.array(z.string()).meta({ description: "The agents (User-Agent names) it verifies." }),
+    asOf: z.string().meta({ description: "When the list in use was published (its creationTime) or fetched." }),
+    prefixes: z.int().min(0),
+  })
+  .meta({ id: "AgentRangeList" });
+export type AgentRangeListView = z.infer<typeof agentRangeListSchema>;
+
+export const agentRangeRefreshSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    ok: z.boolean(),
+    prefixes: z.int().min(0).optional(),
+    asOf: z.string().optional(),
+    error: z.string().optional().meta({ description: "Why the list was not replaced (the copy in use stays)." }),
+  })
+  .meta({ id: "AgentRangeRefresh" });

@@ -2,7 +2,8 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { storedText } from "./stored-values.js";
-import { countsSchema, visitorsQuerySchema } from "./api-schemas.js";
+import { AI_CATEGORIES, READ_FORMATS } from "./analytics-vocabulary.js";
+import { countsSchema, rangeQuerySchema } from "./api-schemas.js";
 
 export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
@@ -41,6 +42,12 @@ export const hitSchema = z
       .meta({ description: "The client's IP address. Used only to derive the visitor id; never stored." }),
     userAgent: z.string({ error: "must be a string" }).max(1_024).meta({ description: "The client's User-Agent header. Never stored." }),
     accept: z.string().max(1_024).optional().meta({ description: "The request's Accept header (text/markdown fetches by non-browsers are AI)." }),
+    status: z
+      .int({ error: "must be an HTTP status code (100..599)" })
+      .min(100, { error: "must be an HTTP status code (100..599)" })
+      .max(599, { error: "must be an HTTP status code (100..599)" })
+      .optional()
+      .meta({ description: "The HTTP status the site answered with (default 200); 4xx/5xx answers to AI agents are reported as failures." }),
     referrer: z.string().max(MAX_PATH_LENGTH).optional().meta({ description: "The Referer header; accepted, not stored." }),
     id: z
       .string()
@@ -77,7 +84,66 @@ export const beaconEventSchema = z.object({
   referrer: z.string().max(MAX_PATH_LENGTH).optional(),
 });
 
-export const viewsQuerySchema = visitorsQuerySchema;
+export const readFormatSchema = z.enum(READ_FORMATS).meta({
+  description: "html: the page; markdown: its .md/.mdx twin or a markdown-negotiated fetch; llms.txt: llms.txt or llms-full.txt; text: other text files.",
+});
+
+export const viewsQuerySchema = rangeQuerySchema({ format: readFormatSchema.optional().meta({ description: "Only views of this format." }) });
+
+export const agentsQuerySchema = rangeQuerySchema({ category: z.enum(AI_CATEGORIES).optional().meta({ description: "Only agents of this AI category." }) });
+export const agentPagesQuerySchema = rangeQuerySchema({});
+/** An agent's name as the agents report gives it (URL-encoded in the path). */
+export const agentNameSchema = storedText(200, { min: 1 }).meta({ description: "The agent's name, as the agents report gives it." });
+export const failuresQuerySchema = rangeQuerySchema({});
+
+const verificationCountsSchema = z
+  .object({ verified: z.int().min(0), spoofed: z.int().min(0), unverifiable: z.int().min(0) })
+  .meta({
+    description:
+      "Views by how the agent's claim checked out: verified (address in the operator's published ranges), spoofed (it publishes ranges and the address is in none: counted as an unknown bot, not as this agent), unverifiable (nothing published to check).",
+  });
+
+export const agentsSchema = z
+  .object({
+    totals: z.object({ views: z.int().min(0), visitors: z.int().min(0) }),
+    agents: z.array(
+      z.object({
+        agent: z.string(),
+        operator: z.string(),
+        category: z.enum(AI_CATEGORIES),
+        verification: verificationCountsSchema,
+        views: z.int().min(0).meta({ description: "Views counted as this agent's (verified + unverifiable)." }),
+        visitors: z.int().min(0),
+        pages: z.int().min(0).meta({ description: "Distinct pages it read." }),
+      }),
+    ),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "Agents", description: "AI agents that read the project's pages, most views first (then by name)." });
+export type Agents = z.infer<typeof agentsSchema>;
+
+export const agentPagesSchema = z
+  .object({
+    pages: z.array(
+      z.object({
+        path: z.string(),
+        views: z.int().min(0),
+        visitors: z.int().min(0),
+        failed: z.int().min(0).meta({ description: "Views answered with a 4xx or 5xx status." }),
+      }),
+    ),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "AgentPages", description: "What one agent read, most views first (then by path)." });
+export type AgentPages = z.infer<typeof agentPagesSchema>;
+
+export const failuresSchema = z
+  .object({
+    failures: z.array(z.object({ path: z.string(), status: z.int().min(400).max(599), views: z.int().min(0), agents: z.array(z.string()) })),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "Failures", description: "Pages AI agents failed to fetch (4xx/5xx answers), most failed views first (then by path and status)." });
+export type Failures = z.infer<typeof failuresSchema>;
 
 export const viewsSchema = z
   .object({
@@ -85,5 +151,5 @@ export const viewsSchema = z
     views: z.array(countsSchema.extend({ path: z.string() })),
     hasMore: z.boolean(),
   })
-  .meta({ id: "Views", description: "Content views (page loads), not distinct visitors; total = human + ai." });
+  .meta({ id: "Views", description: "Content views (page loads), not distinct visitors; total = human + ai; bot: other bots' views, apart." });
 export type Views = z.infer<typeof viewsSchema>;

@@ -100,20 +100,32 @@ const dateParam = z
     anyOf: [{ format: "date" }, { format: "date-time" }],
   });
 
-export const visitorsQuerySchema = z
-  .object({
-    dateFrom: dateParam.optional().meta({ description: "First UTC day included." }),
-    dateTo: dateParam.optional().meta({ description: "UTC day after the last one included (exclusive)." }),
-    limit: queryInt(1, 250, 50),
-    offset: queryInt(0, 1_000_000_000, 0),
-  })
-  .refine((q) => !q.dateFrom || !q.dateTo || (parseUtcDay(q.dateFrom) ?? "") <= (parseUtcDay(q.dateTo) ?? ""), {
+const rangeQueryFields = {
+  dateFrom: dateParam.optional().meta({ description: "First UTC day included." }),
+  dateTo: dateParam.optional().meta({ description: "UTC day after the last one included (exclusive)." }),
+  limit: queryInt(1, 250, 50),
+  offset: queryInt(0, 1_000_000_000, 0),
+};
+
+const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || (parseUtcDay(q.dateFrom) ?? "") <= (parseUtcDay(q.dateTo) ?? "");
+
+/** The query of every analytics report: the visitors export's dates and paging, plus the report's own `extra` fields. */
+export function rangeQuerySchema<Extra extends z.ZodRawShape>(extra: Extra) {
+  return z.object({ ...rangeQueryFields, ...extra }).refine((q) => datesInOrder(q as { dateFrom?: string; dateTo?: string }), {
     error: "dateFrom must not be after dateTo",
     path: ["dateFrom"],
   });
+}
 
-/** Human, AI and their union (or sum, for views). */
-export const countsSchema = z.object({ human: z.int().min(0), ai: z.int().min(0), total: z.int().min(0) });
+export const visitorsQuerySchema = rangeQuerySchema({});
+
+/** Human, AI and their union (or sum, for views); other bots apart, never in total. */
+export const countsSchema = z.object({
+  human: z.int().min(0),
+  ai: z.int().min(0),
+  bot: z.int().min(0).meta({ description: "Other bots (search engines, monitors, scrapers, spoofed AI claims): not in total." }),
+  total: z.int().min(0),
+});
 export const visitorsSchema = z
   .object({
     totals: countsSchema,

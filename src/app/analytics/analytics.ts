@@ -1,6 +1,8 @@
 import type { Logger } from "pino";
 import type { Visitors } from "../../shared/api-schemas.js";
-import type { Views } from "../../shared/analytics-schemas.js";
+import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics-schemas.js";
+import type { AiCategory, ReadFormat } from "../../shared/analytics-vocabulary.js";
+import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "./agent-reports.js";
 import { notFound } from "../domain/errors.js";
 import type { Db } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
@@ -10,7 +12,9 @@ import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { PageIds } from "./page-ids.js";
 import { AgentIds } from "./agent-ids.js";
-import { TRUST_EVERY_CLAIM, type AgentVerifier } from "./verification.js";
+import type { AgentVerifier } from "./verification.js";
+import { vendoredRangeLists, type AgentRangeList } from "./agent-ranges.js";
+import { StoredRangeVerifier } from "./agent-range-store.js";
 import { SaltStore } from "./salts.js";
 
 export interface AnalyticsOptions {
@@ -19,8 +23,10 @@ export interface AnalyticsOptions {
   rollupChunkSize: number;
   /** Rollup workers, each counting its share of the partitions; default: 1 on PGlite (one connection), 4 on PostgreSQL. */
   rollupWorkers?: number | undefined;
-  /** Checks AI agents' claims against where their views came from; default: none checked (all unverifiable). */
+  /** Checks AI agents' claims against where their views came from; default: the published address ranges (agent-ranges.ts). */
   verifier?: AgentVerifier | undefined;
+  /** The release's address-range snapshots; default: vendor/agent-ranges. */
+  rangeLists?: readonly AgentRangeList[] | undefined;
 }
 
 export interface ProjectAnalyticsSettings {
@@ -46,6 +52,7 @@ export class Analytics {
   readonly salts: SaltStore;
   readonly #pages: PageIds;
   readonly #agents: AgentIds;
+  readonly ranges: StoredRangeVerifier;
   readonly rollup: AnalyticsRollup;
   readonly #settings = new Map<string, { value: ProjectAnalyticsSettings; until: number }>();
 
@@ -57,6 +64,7 @@ export class Analytics {
     this.salts = new SaltStore(db);
     this.#pages = new PageIds(db);
     this.#agents = new AgentIds(db);
+    this.ranges = new StoredRangeVerifier(db, options.rangeLists ?? vendoredRangeLists());
     this.rollup = new AnalyticsRollup(db, log, {
       chunkSize: options.rollupChunkSize,
       rawRetentionDays: options.rawRetentionDays,
@@ -88,7 +96,7 @@ export class Analytics {
     const { saltWindow, markdownAsPage } = await this.settings(projectId, now);
     const result = await ingestPageViews(
       this.db,
-      { salts: this.salts, pages: this.#pages, agents: this.#agents, verifier: this.options.verifier ?? TRUST_EVERY_CLAIM },
+      { salts: this.salts, pages: this.#pages, agents: this.#agents, verifier: this.options.verifier ?? (await this.ranges.current(now)) },
       projectId,
       views,
       { saltWindow, markdownAsPage, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS },
@@ -104,9 +112,27 @@ export class Analytics {
     return { report: await visitorsReport(this.db, projectId, range, page), pending };
   }
 
-  async views(projectId: string, range: DayRange, page: Page): Promise<{ report: Views; pending: boolean }> {
+  async views(projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<{ report: Views; pending: boolean }> {
     const pending = !(await this.#caughtUp());
-    return { report: await viewsReport(this.db, projectId, range, page), pending };
+    return { report: await viewsReport(this.db, projectId, range, page, format), pending };
+  }
+
+  async agents(projectId: string, range: DayRange, page: Page, category?: AiCategory): Promise<{ report: Agents; pending: boolean }> {
+    const pending = !(await this.#caughtUp());
+    return { report: await agentsReport(this.db, projectId, range, page, category), pending };
+  }
+
+  /** One agent's pages; 404 when no view ever claimed an agent of that name. */
+  async agentPages(projectId: string, agent: string, range: DayRange, page: Page): Promise<{ report: AgentPages; pending: boolean }> {
+    const agentId = await agentIdByName(this.db, agent);
+    if (agentId === null) throw notFound("Agent");
+    const pending = !(await this.#caughtUp());
+    return { report: await agentPagesReport(this.db, projectId, agentId, range, page), pending };
+  }
+
+  async failures(projectId: string, range: DayRange, page: Page): Promise<{ report: Failures; pending: boolean }> {
+    const pending = !(await this.#caughtUp());
+    return { report: await failuresReport(this.db, projectId, range, page), pending };
   }
 
   /** What the dashboard shows for a bounded range: the ordered per-page page, each day's visitors, AI views by sub-category. */

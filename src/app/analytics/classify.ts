@@ -1,10 +1,11 @@
+import type { AiCategory } from "../../shared/analytics-vocabulary.js";
+export { AI_CATEGORIES, type AiCategory } from "../../shared/analytics-vocabulary.js";
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
 import { GENERATED_AI_AGENTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
 import { LiteralIndex } from "./literal-index.js";
 import { isMarkdownRead, readFormat } from "./read-format.js";
 
-export type AiCategory = "assistant" | "crawler" | "search";
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string; operator: string } | { class: "bot" };
 export interface HitSignals {
   userAgent: string;
@@ -14,8 +15,6 @@ export interface HitSignals {
 
 /** The operator of an agent known only by what it did (a markdown fetch by an unnamed client). */
 export const UNKNOWN_OPERATOR = "unknown";
-
-export const AI_CATEGORIES: readonly AiCategory[] = Object.freeze(["assistant", "crawler", "search"] as const);
 
 /*
  * Decision order (first that applies):

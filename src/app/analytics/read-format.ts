@@ -1,10 +1,10 @@
+import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
+
 /**
  * What kind of document a view read: the page as HTML, its markdown twin (`/guide.md`, or any path
  * asked for with an Accept header ranking markdown above HTML), an llms.txt index, or other text
  * (`.txt`, `.json`, `.xml`, `.yaml`, `.csv`). Stored as a smallint (FORMAT_CODE).
  */
-export const READ_FORMATS = ["html", "markdown", "llms.txt", "text"] as const;
-export type ReadFormat = (typeof READ_FORMATS)[number];
 export const FORMAT_CODE: Record<ReadFormat, number> = { html: 0, markdown: 1, "llms.txt": 2, text: 3 };
 
 // The query string and fragment are ignored.

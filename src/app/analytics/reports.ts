@@ -1,6 +1,8 @@
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { Views } from "../../shared/analytics-schemas.js";
 import type { Queryable } from "../store/db.js";
+import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
+import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
 
 /** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
@@ -18,6 +20,7 @@ interface CountRow {
   path: string | null;
   human: string | number;
   ai: string | number;
+  bot: string | number;
   total: string | number;
 }
 
@@ -37,7 +40,12 @@ function orderSql(order: ReportOrder): string {
   return `${column} ${dir}, ap.path COLLATE "C"`;
 }
 
-const counts = (row: Omit<CountRow, "path"> | undefined) => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), total: Number(row?.total ?? 0) });
+const counts = (row: Omit<CountRow, "path"> | undefined) => ({
+  human: Number(row?.human ?? 0),
+  ai: Number(row?.ai ?? 0),
+  bot: Number(row?.bot ?? 0),
+  total: Number(row?.total ?? 0),
+});
 
 /**
  * Distinct visitors per page over whole UTC days (docs/architecture.md, "Analytics"), from the counters of reach.ts: for
@@ -54,24 +62,24 @@ export async function visitorsReport(db: Queryable, projectId: string, range: Da
   const rows = await db.query<CountRow & { site: boolean }>(
     `WITH parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $7::int[]) AS p (window_start, day_from, day_to, window_end)),
      reached AS (
-       SELECT w.path_id, w.human, w.ai, w.total FROM parts p
+       SELECT w.path_id, w.human, w.ai, w.bot, w.total FROM parts p
        JOIN analytics_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start
        WHERE p.whole
        UNION ALL
-       SELECT f.path_id, f.human, f.ai, f.total FROM parts p
+       SELECT f.path_id, f.human, f.ai, f.bot, f.total FROM parts p
        JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to
        WHERE NOT p.whole
        UNION ALL
-       SELECT r.path_id, r.human, r.ai, r.total FROM parts p
+       SELECT r.path_id, r.human, r.ai, r.bot, r.total FROM parts p
        JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
        WHERE p.day_from > 0
      ),
      per_path AS MATERIALIZED (
-       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM reached GROUP BY path_id HAVING sum(total) > 0
+       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0
      )
-     SELECT true AS site, 0 AS rank, NULL AS path, human, ai, total FROM per_path WHERE path_id = 0
+     SELECT true AS site, 0 AS rank, NULL AS path, human, ai, bot, total FROM per_path WHERE path_id = 0
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.total
+     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.bot, pp.total
       FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
       WHERE pp.path_id <> 0 ORDER BY ${orderSql(order)} LIMIT $5 OFFSET $6)
      ORDER BY rank`,
@@ -81,7 +89,7 @@ export async function visitorsReport(db: Queryable, projectId: string, range: Da
 }
 
 /** The salt windows overlapping a range, each with the range's days relative to the window's start. */
-async function windowParts(db: Queryable, projectId: string, range: DayRange) {
+export async function windowParts(db: Queryable, projectId: string, range: DayRange) {
   const windows = await db.query<{ window_start: number; window_end: number }>(
     `SELECT window_start, window_end FROM analytics_windows
      WHERE project_id = $1 AND ($2::int IS NULL OR window_end > $2) AND ($3::int IS NULL OR window_start < $3)`,
@@ -101,6 +109,7 @@ export interface DailyVisitors {
   day: number;
   human: number;
   ai: number;
+  bot: number;
   total: number;
 }
 
@@ -111,16 +120,16 @@ export interface DailyVisitors {
  */
 export async function dailyVisitors(db: Queryable, projectId: string, range: { from: number; to: number }): Promise<DailyVisitors[]> {
   const parts = await windowParts(db, projectId, range);
-  const rows = parts.length === 0 ? [] : await db.query<{ day: number; human: string | number; ai: string | number; total: string | number }>(
+  const rows = parts.length === 0 ? [] : await db.query<{ day: number; human: string | number; ai: string | number; bot: string | number; total: string | number }>(
     `WITH parts AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (window_start, day_from, day_to)),
      reached AS (
-       SELECT p.window_start + f.day AS day, f.human, f.ai, f.total FROM parts p
+       SELECT p.window_start + f.day AS day, f.human, f.ai, f.bot, f.total FROM parts p
        JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to AND f.path_id = 0
        UNION ALL
-       SELECT p.window_start + r.day, r.human, r.ai, r.total FROM parts p
+       SELECT p.window_start + r.day, r.human, r.ai, r.bot, r.total FROM parts p
        JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.path_id = 0
      )
-     SELECT day, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM reached GROUP BY day`,
+     SELECT day, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY day`,
     [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)],
   );
   const byDay = new Map(rows.map((r) => [Number(r.day), r]));
@@ -140,18 +149,24 @@ export async function aiCategoryViews(db: Queryable, projectId: string, range: D
   return rows.map((r) => ({ category: r.category, views: Number(r.views) }));
 }
 
-/** Content views per page over whole UTC days; total = human + ai (other bots are not counted). */
-export async function viewsReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Views> {
+/**
+ * Content views per page over whole UTC days; total = human + ai, other bots in their own column
+ * (totals count them on every page; rows list pages with content views). `format` narrows to
+ * views of one format (read-format.ts).
+ */
+export async function viewsReport(db: Queryable, projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<Views> {
+  const source = format === undefined ? "analytics_daily_views" : `analytics_daily_formats`;
   const rows = await db.query<CountRow & { site: boolean }>(
     `WITH per_path AS MATERIALIZED (
-       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(human + ai) AS total FROM analytics_daily_views
-       WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)
-       GROUP BY path_id HAVING sum(human + ai) > 0
+       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(human + ai) AS total FROM ${source}
+       WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)${format === undefined ? "" : ` AND format = ${FORMAT_CODE[format]}`}
+       GROUP BY path_id HAVING sum(human + ai + bot) > 0
      )
-     SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(total) AS total FROM per_path
+     SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM per_path
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY pp.total DESC, ap.path COLLATE "C"), ap.path, pp.human, pp.ai, pp.total
+     (SELECT false, row_number() OVER (ORDER BY pp.total DESC, ap.path COLLATE "C"), ap.path, pp.human, pp.ai, pp.bot, pp.total
       FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
+      WHERE pp.total > 0
       ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $4 OFFSET $5)
      ORDER BY rank`,
     [projectId, range.from, range.to, page.limit + 1, page.offset],
@@ -162,7 +177,7 @@ export async function viewsReport(db: Queryable, projectId: string, range: DayRa
 function shape<T>(
   rows: (CountRow & { site: boolean })[],
   page: Page,
-  build: (rows: { path: string; human: number; ai: number; total: number }[], hasMore: boolean, totals: ReturnType<typeof counts>) => T,
+  build: (rows: ({ path: string } & ReturnType<typeof counts>)[], hasMore: boolean, totals: ReturnType<typeof counts>) => T,
 ): T {
   const site = rows.find((r) => r.site);
   const paths = rows.filter((r) => !r.site).map((r) => ({ path: r.path as string, ...counts(r) }));

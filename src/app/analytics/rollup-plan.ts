@@ -170,8 +170,11 @@ export type ChunkMasks = ReadonlyMap<string, VisitorMask>;
 const maskKey = (of: Pick<VisitorMask, "projectId" | "windowStart" | "pathId" | "visitor">, pathId = of.pathId) =>
   `${of.projectId}\n${of.windowStart}\n${pathId}\n${of.visitor}`;
 
+/** A view answered with a 4xx/5xx read nothing: it counts only in the agent reports and failures. */
+const isFailure = (status: number) => status >= 400;
+
 /**
- * The days the chunk's views set, one mask per (project, window, page, visitor) and one per
+ * The days the chunk's views set (failed ones excepted), one mask per (project, window, page, visitor) and one per
  * (project, window, site, visitor): the stored masks to read before planning.
  */
 export function chunkMasks(views: readonly ChunkView[]): ChunkMasks {
@@ -182,6 +185,7 @@ export function chunkMasks(views: readonly ChunkView[]): ChunkMasks {
     mask[CLASS_NAME[view.trafficClass]] |= 1 << (view.day - windowStart);
   };
   for (const view of views) {
+    if (isFailure(view.status)) continue;
     setDay(view, view.pathId);
     setDay(view, SITE_PATH_ID);
   }
@@ -194,7 +198,7 @@ export type ChunkAgentMasks = ReadonlyMap<string, AgentMask>;
 const agentMaskKey = (of: Pick<AgentMask, "projectId" | "windowStart" | "agentId" | "pathId" | "visitor">) =>
   `${of.projectId}\n${of.windowStart}\n${of.agentId}\n${of.pathId}\n${of.visitor}`;
 
-/** The days the chunk's views counted as an agent's set, per page and for any page (path 0). */
+/** The days the chunk's views counted as an agent's set (failed fetches included: the agent came), per page and for any page (path 0). */
 export function chunkAgentMasks(views: readonly ChunkView[]): ChunkAgentMasks {
   const masks = new Map<string, AgentMask>();
   for (const view of views) {
@@ -300,8 +304,6 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
 
 type ViewCounters = Pick<RollupPlan, "dailyViews" | "categoryViews" | "formatViews" | "agentViews" | "agentPages" | "failures">;
 
-const isFailure = (status: number) => status >= 400;
-
 /**
  * Views per day and page by class (bots included) and by format; AI views per day and
  * sub-category; agents' views by verification, their pages, and the AI views that failed.
@@ -314,21 +316,27 @@ function countViews(views: readonly ChunkView[]): ViewCounters {
   const agentPages = new Map<string, DailyAgentPages>();
   const failures = new Map<string, DailyFailures>();
   for (const view of views) {
-    const { projectId, day, pathId, format, agentId, status } = view;
-    const className = CLASS_NAME[view.trafficClass];
-    entry(daily, `${projectId}\n${day}\n${pathId}`, () => ({ projectId, day, pathId, human: 0, ai: 0, bot: 0 }))[className]++;
-    entry(formats, `${projectId}\n${day}\n${pathId}\n${format}`, () => ({ projectId, day, pathId, format, human: 0, ai: 0, bot: 0 }))[className]++;
-    const category = view.trafficClass === CLASS_CODE.ai ? view.category : null;
-    if (category) entry(categories, `${projectId}\n${day}\n${category}`, () => ({ projectId, day, trafficClass: CLASS_CODE.ai, category, views: 0 })).views++;
+    const { projectId, day, pathId, agentId, status } = view;
+    const failed = isFailure(status);
+    if (!failed) countRead(view);
     if (agentId === null) continue;
     const claims = entry(agents, `${projectId}\n${day}\n${agentId}`, () => ({ projectId, day, agentId, verified: 0, spoofed: 0, unverifiable: 0 }));
     claims[VERIFICATION_NAME[view.verification ?? VERIFICATION_CODE.unverifiable] ?? "unverifiable"]++;
     if (view.trafficClass !== CLASS_CODE.ai) continue;
     const read = entry(agentPages, `${projectId}\n${day}\n${agentId}\n${pathId}`, () => ({ projectId, day, agentId, pathId, views: 0, failed: 0 }));
     read.views++;
-    if (!isFailure(status)) continue;
+    if (!failed) continue;
     read.failed++;
     entry(failures, `${projectId}\n${day}\n${pathId}\n${status}\n${agentId}`, () => ({ projectId, day, pathId, status, agentId, views: 0 })).views++;
+  }
+  /** A page served: views per page and class, per format, and AI views per sub-category. */
+  function countRead(view: ChunkView) {
+    const { projectId, day, pathId, format } = view;
+    const className = CLASS_NAME[view.trafficClass];
+    entry(daily, `${projectId}\n${day}\n${pathId}`, () => ({ projectId, day, pathId, human: 0, ai: 0, bot: 0 }))[className]++;
+    entry(formats, `${projectId}\n${day}\n${pathId}\n${format}`, () => ({ projectId, day, pathId, format, human: 0, ai: 0, bot: 0 }))[className]++;
+    const category = view.trafficClass === CLASS_CODE.ai ? view.category : null;
+    if (category) entry(categories, `${projectId}\n${day}\n${category}`, () => ({ projectId, day, trafficClass: CLASS_CODE.ai, category, views: 0 })).views++;
   }
   return {
     dailyViews: [...daily.values()],

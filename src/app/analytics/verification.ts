@@ -13,6 +13,3 @@ export interface AgentVerifier {
   /** `ip` is normalized (visitor-id.ts's normalizeIp): IPv4-mapped IPv6 already unwrapped. */
   verify(agent: string, ip: string): Verification;
 }
-
-/** For stores and tests that check nothing: every claim is taken as made. */
-export const TRUST_EVERY_CLAIM: AgentVerifier = { verify: () => "unverifiable" };

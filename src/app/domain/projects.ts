@@ -15,7 +15,7 @@ export interface Project {
   rateLimitPerHour: number | null;
   installationId: number | null;
   installationSuspended: boolean;
-  analytics: { saltWindow: SaltWindow; allowedOrigins: string[] };
+  analytics: { saltWindow: SaltWindow; allowedOrigins: string[]; markdownAsPage: boolean };
   createdAt: string;
   updatedAt: string;
 }
@@ -32,6 +32,7 @@ interface ProjectRow {
   installation_suspended: boolean;
   analytics_salt_window: SaltWindow;
   analytics_origins: string[];
+  analytics_markdown_as_page: boolean;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -46,7 +47,7 @@ const toProject = (row: ProjectRow): Project => ({
   rateLimitPerHour: row.rate_limit_per_hour,
   installationId: row.installation_id === null ? null : Number(row.installation_id),
   installationSuspended: row.installation_suspended,
-  analytics: { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins },
+  analytics: { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins, markdownAsPage: row.analytics_markdown_as_page },
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
 });
@@ -64,6 +65,7 @@ export interface NewProject {
 export interface AnalyticsSettingsChange {
   saltWindow?: SaltWindow | undefined;
   allowedOrigins?: string[] | undefined;
+  markdownAsPage?: boolean | undefined;
 }
 
 export async function createProject(db: Queryable, input: NewProject): Promise<Project> {
@@ -72,8 +74,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   ]);
   if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
-    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
     [
       newId(),
@@ -85,6 +87,7 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.rateLimitPerHour ?? null,
       input.analytics?.saltWindow ?? "month",
       input.analytics?.allowedOrigins ?? [],
+      input.analytics?.markdownAsPage ?? true,
     ],
   );
   if (!rows[0]) throw new ConflictError(`A project for ${input.repoFullName} already exists`);
@@ -122,9 +125,10 @@ export async function updateProjectAnalytics(tx: Queryable, id: string, change: 
   }
   const row = await queryOne<ProjectRow>(
     tx,
-    `UPDATE projects SET analytics_salt_window = COALESCE($2, analytics_salt_window), analytics_origins = COALESCE($3, analytics_origins), updated_at = now()
+    `UPDATE projects SET analytics_salt_window = COALESCE($2, analytics_salt_window), analytics_origins = COALESCE($3, analytics_origins),
+       analytics_markdown_as_page = COALESCE($4, analytics_markdown_as_page), updated_at = now()
      WHERE id = $1 RETURNING *`,
-    [id, change.saltWindow ?? null, change.allowedOrigins ?? null],
+    [id, change.saltWindow ?? null, change.allowedOrigins ?? null, change.markdownAsPage ?? null],
   );
   return toProject(row as ProjectRow);
 }

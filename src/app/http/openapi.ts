@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema } from "../../shared/runner-schemas.js";
-import { apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
-import { beaconEventSchema, hitBatchResultSchema, hitBatchSchema, viewsQuerySchema, viewsSchema } from "../../shared/analytics-schemas.js";
+import { agentRangeListSchema, agentRangeRefreshSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
+import {
+  agentPagesQuerySchema,
+  agentPagesSchema,
+  agentsQuerySchema,
+  agentsSchema,
+  beaconEventSchema,
+  failuresQuerySchema,
+  failuresSchema,
+  hitBatchResultSchema,
+  hitBatchSchema,
+  viewsQuerySchema,
+  viewsSchema,
+} from "../../shared/analytics-schemas.js";
 import {
   agentJobSchema,
   errorSchema,
@@ -154,6 +166,43 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "Counts ordered by total desc, then path asc; total = human + ai.", ...json(viewsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
         },
       },
+      "/v1/analytics/{projectId}/agents": {
+        get: {
+          operationId: "getAgents",
+          summary: "Which AI agents read the project's pages, with how their claims checked out, over whole UTC days",
+          security: projectKey,
+          parameters: [projectParam, ...queryParameters(agentsQuerySchema)],
+          responses: { 200: { description: "Agents ordered by views desc, then name.", ...json(agentsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
+        },
+      },
+      "/v1/analytics/{projectId}/agents/{agent}/pages": {
+        get: {
+          operationId: "getAgentPages",
+          summary: "What one AI agent read, and how often it got a 4xx/5xx, over whole UTC days",
+          security: projectKey,
+          parameters: [
+            projectParam,
+            { name: "agent", in: "path", required: true, description: "The agent's name as the agents report gives it (URL-encoded).", schema: { type: "string", minLength: 1, maxLength: 200 } },
+            ...queryParameters(agentPagesQuerySchema),
+          ],
+          responses: {
+            200: { description: "Pages ordered by views desc, then path.", ...json(agentPagesSchema) },
+            400: ERR[400],
+            401: ERR[401],
+            403: ERR[403],
+            404: errorResponse("No view ever claimed an agent of that name."),
+          },
+        },
+      },
+      "/v1/analytics/{projectId}/failures": {
+        get: {
+          operationId: "getFailures",
+          summary: "Pages AI agents failed to fetch (4xx/5xx answers), over whole UTC days",
+          security: projectKey,
+          parameters: [projectParam, ...queryParameters(failuresQuerySchema)],
+          responses: { 200: { description: "Failures ordered by views desc, then path and status.", ...json(failuresSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
+        },
+      },
       "/v1/analytics/{projectId}/hits": {
         post: {
           operationId: "sendHits",
@@ -207,6 +256,22 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           parameters: [pathParam("id", "Project id.")],
           requestBody: { required: true, ...json(updateProjectSchema) },
           responses: { 200: { description: "The project.", ...json(projectSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 409: errorResponse("The salt window cannot change once views were counted.") },
+        },
+      },
+      "/admin/agents/ranges": {
+        get: {
+          operationId: "listAgentRanges",
+          summary: "The address lists AI agents are verified against, and how old each is",
+          security: operator,
+          responses: { 200: { description: "The lists in use.", ...json(z.object({ lists: z.array(agentRangeListSchema) })) }, 401: ERR[401] },
+        },
+      },
+      "/admin/agents/refresh": {
+        post: {
+          operationId: "refreshAgentRanges",
+          summary: "Fetch every address list from its operator's URL (servers with internet); a list that fails keeps the copy in use",
+          security: operator,
+          responses: { 200: { description: "How each list fared.", ...json(z.object({ results: z.array(agentRangeRefreshSchema) })) }, 401: ERR[401] },
         },
       },
       "/admin/projects/{id}/keys": {

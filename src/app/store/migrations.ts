@@ -440,6 +440,19 @@ CREATE TABLE analytics_agent_returns (
   visitors integer NOT NULL,
   PRIMARY KEY (project_id, window_start, agent_id, day, prev, path_id)
 );
+
+-- The agents report reads only the any-page rows; one agent's pages are read by agent.
+CREATE INDEX analytics_agent_first_visits_any_page ON analytics_agent_first_visits (project_id, window_start, day) WHERE path_id = 0;
+CREATE INDEX analytics_agent_returns_any_page ON analytics_agent_returns (project_id, window_start, day) WHERE path_id = 0;
+CREATE INDEX analytics_daily_agent_pages_agent ON analytics_daily_agent_pages (project_id, agent_id, day);
+
+-- Address lists fetched by \`inkwell agents refresh\`; they replace the release's snapshot of the same id.
+CREATE TABLE analytics_agent_ranges (
+  id text PRIMARY KEY,
+  url text NOT NULL,
+  document jsonb NOT NULL,
+  fetched_at timestamptz NOT NULL
+);
 `,
   },
 ];

@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import type { HitBatchResult } from "../../shared/analytics-schemas.js";
+import type { AgentPages, Agents, Failures, HitBatchResult } from "../../shared/analytics-schemas.js";
+import { AI_CATEGORIES, READ_FORMATS } from "../../shared/analytics-vocabulary.js";
 import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
@@ -8,34 +9,94 @@ import { LOG_FORMATS, type LogFormat } from "../log-formats.js";
 import { formatSummary, importLog, progressLine } from "../log-import.js";
 import { sendWithRetry } from "../retry.js";
 
-type Row = { path: string; human: number; ai: number; total: number };
+type Row = { path: string; human: number; ai: number; bot: number; total: number };
 
-/** Visitors and views are the same report of a different count; `--all` follows the pages. */
-async function report(ctx: CommandContext, endpoint: "visitors" | "views") {
-  const projectId = projectOf(ctx);
+/** The dates and paging every report takes; `--all` follows the pages, gathering `rowsKey`. */
+async function fetchReport<Report extends { hasMore: boolean }>(
+  ctx: CommandContext,
+  path: string,
+  rowsKey: keyof Report & string,
+  extra: Record<string, string | undefined> = {},
+): Promise<{ page: Report; rows: unknown[]; nextOffset: number }> {
   const query = new URLSearchParams();
   if (ctx.values.from) query.set("dateFrom", ctx.values.from);
   if (ctx.values.to) query.set("dateTo", ctx.values.to);
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) query.set(name, value);
   const all = ctx.values.all ?? false;
   const limit = intOption(ctx.values.limit, "limit") ?? (all ? 250 : 50);
   let offset = intOption(ctx.values.offset, "offset") ?? 0;
-  type Report = { totals: { human: number; ai: number; total: number }; hasMore: boolean } & Record<typeof endpoint, Row[]>;
-  const rows: Row[] = [];
+  const rows: unknown[] = [];
   let page: Report;
   do {
     query.set("limit", String(limit));
     query.set("offset", String(offset));
-    page = await ctx.client.request<Report>("GET", `/v1/analytics/${enc(projectId)}/${endpoint}?${query}`, ctx.projectKey);
-    rows.push(...page[endpoint]);
+    page = await ctx.client.request<Report>("GET", `${path}?${query}`, ctx.projectKey);
+    rows.push(...(page[rowsKey] as unknown[]));
     offset += limit;
   } while (all && page.hasMore);
+  return { page, rows, nextOffset: offset };
+}
+
+const more = (hasMore: boolean, offset: number) => (hasMore ? `\n\nMore: add --offset ${offset} (or --all)` : "");
+
+/** Visitors and views are the same report of a different count. */
+async function report(ctx: CommandContext, endpoint: "visitors" | "views") {
+  const projectId = projectOf(ctx);
+  type Report = { totals: Omit<Row, "path">; hasMore: boolean } & Record<typeof endpoint, Row[]>;
+  const { page, rows, nextOffset } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, {
+    format: endpoint === "views" ? readFormatOption(ctx) : undefined,
+  });
   const result = { totals: page.totals, [endpoint]: rows, hasMore: page.hasMore };
   print(ctx, result, () => {
     const unit = endpoint === "visitors" ? "unique visitors" : "views";
-    const head = `Total ${unit}: ${page.totals.total} (human ${page.totals.human}, AI ${page.totals.ai})`;
+    const head = `Total ${unit}: ${page.totals.total} (human ${page.totals.human}, AI ${page.totals.ai}); other bots ${page.totals.bot}, not in the total`;
     if (rows.length === 0) return `${head}\nNo pages in this range.`;
-    const body = table(["PATH", "HUMAN", "AI", "TOTAL"], rows.map((r) => [r.path, r.human, r.ai, r.total]));
-    return `${head}\n\n${body}${page.hasMore ? `\n\nMore: add --offset ${offset} (or --all)` : ""}`;
+    const body = table(["PATH", "HUMAN", "AI", "TOTAL", "BOT"], (rows as Row[]).map((r) => [r.path, r.human, r.ai, r.total, r.bot]));
+    return `${head}\n\n${body}${more(page.hasMore, nextOffset)}`;
+  });
+}
+
+function readFormatOption(ctx: CommandContext): string | undefined {
+  const format = ctx.values.format;
+  if (format !== undefined && !(READ_FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${READ_FORMATS.join(", ")}`, 2);
+  return format;
+}
+
+async function agentsCommand(ctx: CommandContext) {
+  const projectId = projectOf(ctx);
+  const category = ctx.values.category;
+  if (category !== undefined && !(AI_CATEGORIES as readonly string[]).includes(category)) throw new CliError(`--category must be one of ${AI_CATEGORIES.join(", ")}`, 2);
+  const { page, rows, nextOffset } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", { category });
+  const agents = rows as Agents["agents"];
+  print(ctx, { totals: page.totals, agents, hasMore: page.hasMore }, () => {
+    const head = `AI agents: ${page.totals.views} views by ${page.totals.visitors} visitors`;
+    if (agents.length === 0) return `${head}\nNo AI agent read a page in this range.`;
+    const body = table(
+      ["AGENT", "OPERATOR", "CATEGORY", "VIEWS", "VISITORS", "PAGES", "VERIFIED", "UNVERIFIABLE", "SPOOFED"],
+      agents.map((a) => [a.agent, a.operator, a.category, a.views, a.visitors, a.pages, a.verification.verified, a.verification.unverifiable, a.verification.spoofed]),
+    );
+    return `${head}\n\n${body}${more(page.hasMore, nextOffset)}`;
+  });
+}
+
+async function agentPagesCommand(ctx: CommandContext) {
+  const projectId = projectOf(ctx);
+  const agent = need(ctx.args[0], "agent name (as analytics agents prints it)");
+  const { page, rows, nextOffset } = await fetchReport<AgentPages>(ctx, `/v1/analytics/${enc(projectId)}/agents/${enc(agent)}/pages`, "pages");
+  const pages = rows as AgentPages["pages"];
+  print(ctx, { pages, hasMore: page.hasMore }, () => {
+    if (pages.length === 0) return `${agent} read no page in this range.`;
+    return `${table(["PATH", "VIEWS", "VISITORS", "FAILED"], pages.map((p) => [p.path, p.views, p.visitors, p.failed]))}${more(page.hasMore, nextOffset)}`;
+  });
+}
+
+async function failuresCommand(ctx: CommandContext) {
+  const projectId = projectOf(ctx);
+  const { page, rows, nextOffset } = await fetchReport<Failures>(ctx, `/v1/analytics/${enc(projectId)}/failures`, "failures");
+  const failures = rows as Failures["failures"];
+  print(ctx, { failures, hasMore: page.hasMore }, () => {
+    if (failures.length === 0) return "No AI agent got a 4xx/5xx answer in this range.";
+    return `${table(["PATH", "STATUS", "VIEWS", "AGENTS"], failures.map((f) => [f.path, f.status, f.views, f.agents.join(", ")]))}${more(page.hasMore, nextOffset)}`;
   });
 }
 
@@ -60,8 +121,23 @@ export const analytics: Noun = {
     },
 
     views: {
-      usage: "analytics views    [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]",
+      usage: "analytics views    [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
       run: (ctx) => report(ctx, "views"),
+    },
+
+    agents: {
+      usage: "analytics agents   [--from DATE] [--to DATE] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]",
+      run: agentsCommand,
+    },
+
+    "agent-pages": {
+      usage: "analytics agent-pages <AGENT> [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]",
+      run: agentPagesCommand,
+    },
+
+    failures: {
+      usage: "analytics failures [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]",
+      run: failuresCommand,
     },
 
     import: {

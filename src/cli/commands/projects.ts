@@ -10,7 +10,11 @@ const projectFields = (p: ProjectView) =>
     ["base ref", p.ref ?? "(default branch)"],
     ["model", p.model],
     ["rate limit", `${p.rateLimitPerHour}/hour`],
-    ["analytics", `salt window ${p.analytics.saltWindow}; beacon origins: ${p.analytics.allowedOrigins.join(", ") || "none (the beacon is refused until one is added)"}`],
+    [
+      "analytics",
+      `salt window ${p.analytics.saltWindow}; beacon origins: ${p.analytics.allowedOrigins.join(", ") || "none (the beacon is refused until one is added)"}; ` +
+        `markdown twins (/x.md) ${p.analytics.markdownAsPage ? "count as their page" : "are pages of their own"}`,
+    ],
     ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
     ["created", p.createdAt],
   ]);
@@ -59,14 +63,22 @@ export const projects: Noun = {
     },
 
     update: {
-      usage: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month]",
+      usage: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false]",
       async run(ctx) {
         const id = need(ctx.args[0] ?? ctx.values.project, "project id");
         const saltWindow = ctx.values["salt-window"];
         if (saltWindow && !(SALT_WINDOWS as readonly string[]).includes(saltWindow)) throw new CliError("--salt-window must be day, week or month", 2);
         const origins = ctx.values["no-allowed-origins"] ? [] : ctx.values["allowed-origin"];
-        if (!saltWindow && !origins) throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins or --salt-window", 2);
-        const analytics = { ...(saltWindow ? { saltWindow } : {}), ...(origins ? { allowedOrigins: origins } : {}) };
+        const markdownAsPage = ctx.values["markdown-as-page"];
+        if (markdownAsPage !== undefined && markdownAsPage !== "true" && markdownAsPage !== "false") throw new CliError("--markdown-as-page must be true or false", 2);
+        if (!saltWindow && !origins && markdownAsPage === undefined) {
+          throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window or --markdown-as-page", 2);
+        }
+        const analytics = {
+          ...(saltWindow ? { saltWindow } : {}),
+          ...(origins ? { allowedOrigins: origins } : {}),
+          ...(markdownAsPage !== undefined ? { markdownAsPage: markdownAsPage === "true" } : {}),
+        };
         const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body: { analytics } });
         print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
       },

@@ -55,12 +55,12 @@ describe("importing an nginx/Apache access log (combined)", () => {
       "/llms-full.txt", // PerplexityBot
       "skip: not-a-page-view", // /robots.txt
       "skip: not-a-page-view", // /sitemap.xml
-      "skip: status", // 404
+      "/docs/old-page", // 404: imported with its status (failures report)
       "skip: method", // POST
       "/docs/getting-started", // HEAD
       "/docs/getting-started", // 304
       "skip: status", // 301
-      "skip: status", // scanner 404
+      "/wp-login.php", // scanner 404
       "skip: not-a-page-view", // /.well-known/
       "skip: malformed", // TLS handshake on the HTTP port
       "skip: malformed", // request line "-"
@@ -73,7 +73,7 @@ describe("importing an nginx/Apache access log (combined)", () => {
       "skip: not-a-page-view", // .woff2
       "/docs/%C3%BCber-uns", // percent-encoding kept
       "skip: method", // OPTIONS *
-      "skip: status", // 500
+      "/docs/getting-started", // 500
       "skip: malformed", // host name instead of IP
       "skip: malformed", // $time_iso8601 instead of $time_local
       "skip: malformed", // line cut off
@@ -147,7 +147,7 @@ describe("importing a Vercel log drain (NDJSON)", () => {
       "skip: method", // POST /_vercel/insights/view
       "/llms.txt", // GPTBot
       "/docs/guides/webhooks.md", // ClaudeBot
-      "skip: status", // 404
+      "/docs/missing-page", // 404
       "skip: status", // 308 trailing-slash redirect
       "skip: status", // -1: background revalidation
       "/docs/faq", // userAgent as a plain string
@@ -157,7 +157,7 @@ describe("importing a Vercel log drain (NDJSON)", () => {
       "/docs/getting-started", // HEAD
       "skip: not-a-page-view", // /favicon.ico
       "skip: not-a-page-view", // /sitemap.xml
-      "skip: status", // firewall 403
+      "/docs/getting-started", // firewall 403
       "/docs/guides/deploy", // PerplexityBot
       "/docs/getting-started", // 304
     ]);
@@ -200,7 +200,7 @@ describe("importing a Vercel log drain (NDJSON)", () => {
   it("says why a Vercel line is skipped", () => {
     expect(skipDetailOf("vercel", lines, 3)).toBe("lambda stdout line, not a request");
     expect(skipDetailOf("vercel", lines, 4)).toBe("build stdout line, not a request");
-    expect(skipDetailOf("vercel", lines, 12)).toBe("status -1 is neither 2xx nor 304");
+    expect(skipDetailOf("vercel", lines, 12)).toBe("status -1 is not a page answer (2xx, 304, 4xx or 5xx)");
     expect(skipDetailOf("vercel", lines, 15)).toBe("no proxy.clientIp");
     expect(skipDetailOf("vercel", lines, 16)).toBe("not a JSON object");
     expect(skipDetailOf("vercel", ['{"source":"external","message":"GET https://api.example.com 200"}'], 1)).toBe("external line without a proxy object");
@@ -226,8 +226,8 @@ describe("importing Cloudflare Logpush http_requests (NDJSON)", () => {
       "skip: not-a-page-view", // /cdn-cgi/ challenge
       "skip: not-a-page-view", // Worker subrequest
       "skip: method", // POST
-      "skip: status", // 404
-      "skip: status", // WAF 403
+      "/docs/old-page", // 404
+      "/docs/getting-started", // WAF 403
       "/docs/changelog", // ClientRequestPath only
       "/docs/install", // OriginResponseStatus only
       "skip: malformed", // timestamp without zone
@@ -301,9 +301,10 @@ describe("which requests are page views", () => {
     for (const path of [...assets, ...framework]) expect(outcomeOf(`GET ${path} HTTP/1.1`)).toBe("skip: not-a-page-view");
   });
 
-  it("keeps 2xx and 304 responses only", () => {
-    expect([200, 204, 206, 299, 304].map((status) => outcomeOf("GET /docs HTTP/1.1", status))).toEqual(Array(5).fill("/docs"));
-    expect([101, 301, 302, 307, 400, 401, 429, 500, 503].map((status) => outcomeOf("GET /docs HTTP/1.1", status))).toEqual(Array(9).fill("skip: status"));
+  it("keeps 2xx, 304 and 4xx/5xx answers (with their status), and skips redirects and informational ones", () => {
+    expect([200, 204, 206, 299, 304, 400, 401, 429, 500, 503].map((status) => outcomeOf("GET /docs HTTP/1.1", status))).toEqual(Array(10).fill("/docs"));
+    expect(hitOf("combined", [nginxLine("GET /docs HTTP/1.1", { status: 404 })], 1).status).toBe(404);
+    expect([101, 301, 302, 307, 308].map((status) => outcomeOf("GET /docs HTTP/1.1", status))).toEqual(Array(5).fill("skip: status"));
   });
 
   it("keeps GET and HEAD only, and judges an asset by its path before its status", () => {

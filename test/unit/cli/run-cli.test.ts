@@ -10,10 +10,12 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
   projects list
   projects get <projectId>
-  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month]
+  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false]
   keys create --project ID [--name NAME]
   keys list --project ID
   keys revoke --project ID <keyId>
+  agents ranges
+  agents refresh   (the server fetches each list from its operator; needs internet)
 
 Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):
   jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]
@@ -24,7 +26,10 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
 
 Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):
   analytics visitors [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
-  analytics views    [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
+  analytics views    [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]
+  analytics agents   [--from DATE] [--to DATE] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]
+  analytics agent-pages <AGENT> [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
+  analytics failures [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
   analytics import --format combined|vercel|cloudflare <FILE|->
 
 Global options:

@@ -1,4 +1,5 @@
-import { createKeySchema, createProjectSchema, updateProjectSchema, type ProjectView } from "../../../shared/admin-schemas.js";
+import { createKeySchema, createProjectSchema, updateProjectSchema, type AgentRangeListView, type ProjectView } from "../../../shared/admin-schemas.js";
+import type { AgentRangeList } from "../../analytics/agent-ranges.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
 import { HttpError } from "../http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
@@ -7,6 +8,15 @@ import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
+
+const rangeListView = (list: AgentRangeList): AgentRangeListView => ({
+  id: list.source.id,
+  url: list.source.url,
+  operator: list.source.operator,
+  agents: list.source.agents,
+  asOf: list.asOf,
+  prefixes: list.document.prefixes.length,
+});
 
 /** The operator API under /admin, authenticated with the operator token. */
 export function registerAdminRoutes(router: Router, services: Services): void {
@@ -64,6 +74,17 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     const project = await db.transaction((tx) => updateProjectAnalytics(tx, projectId, body.analytics));
     analytics.forgetSettings(projectId);
     return { status: 200, body: view(project) };
+  });
+
+  router.on("GET", "/admin/agents/ranges", async (ctx) => {
+    requireAdmin(ctx.req, adminToken);
+    const lists = await analytics.ranges.lists();
+    return { status: 200, body: { lists: lists.map(rangeListView) } };
+  });
+
+  router.on("POST", "/admin/agents/refresh", async (ctx) => {
+    requireAdmin(ctx.req, adminToken);
+    return { status: 200, body: { results: await analytics.ranges.refresh() } };
   });
 
   router.on("POST", "/admin/projects/:id/keys", async (ctx) => {

@@ -1,4 +1,13 @@
-import { beaconEventSchema, hitBatchSchema, hitSchema, viewsQuerySchema } from "../../../shared/analytics-schemas.js";
+import {
+  agentNameSchema,
+  agentPagesQuerySchema,
+  agentsQuerySchema,
+  beaconEventSchema,
+  failuresQuerySchema,
+  hitBatchSchema,
+  hitSchema,
+  viewsQuerySchema,
+} from "../../../shared/analytics-schemas.js";
 import { parseUtcDay, visitorsQuerySchema } from "../../../shared/api-schemas.js";
 import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
@@ -93,7 +102,31 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   router.on("GET", "/v1/analytics/:projectId/views", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(viewsQuerySchema, queryObject(ctx.url), "query");
-    const { report, pending } = await analytics.views(projectId, dayRange(query), query);
+    const { report, pending } = await analytics.views(projectId, dayRange(query), query, query.format);
+    return { status: 200, body: report, headers: pendingHeader(pending) };
+  });
+
+  router.on("GET", "/v1/analytics/:projectId/agents", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const query = validate(agentsQuerySchema, queryObject(ctx.url), "query");
+    const { report, pending } = await analytics.agents(projectId, dayRange(query), query, query.category);
+    return { status: 200, body: report, headers: pendingHeader(pending) };
+  });
+
+  router.on("GET", "/v1/analytics/:projectId/agents/:agent/pages", async (ctx) => {
+    const projectId = await authorize(ctx);
+    // A name no agent can have (too long, a NUL) names no agent: 404 like an unknown one.
+    const agent = agentNameSchema.safeParse(ctx.params.agent);
+    if (!agent.success) throw new HttpError(404, "Agent not found");
+    const query = validate(agentPagesQuerySchema, queryObject(ctx.url), "query");
+    const { report, pending } = await analytics.agentPages(projectId, agent.data, dayRange(query), query);
+    return { status: 200, body: report, headers: pendingHeader(pending) };
+  });
+
+  router.on("GET", "/v1/analytics/:projectId/failures", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const query = validate(failuresQuerySchema, queryObject(ctx.url), "query");
+    const { report, pending } = await analytics.failures(projectId, dayRange(query), query);
     return { status: 200, body: report, headers: pendingHeader(pending) };
   });
 }

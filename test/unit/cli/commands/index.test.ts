@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { agents } from "../../../../src/cli/commands/agents.js";
 import { analytics } from "../../../../src/cli/commands/analytics.js";
 import { COMMANDS_USAGE, NOUNS, findCommand } from "../../../../src/cli/commands/index.js";
 import { jobs } from "../../../../src/cli/commands/jobs.js";
@@ -8,14 +9,14 @@ import { projects } from "../../../../src/cli/commands/projects.js";
 const usageLines = (noun: (typeof NOUNS)[number]) => Object.values(noun.commands).map((command) => `  ${command.usage}`);
 
 describe("the command registry", () => {
-  it("has the four nouns, in the order the help lists them", () => {
-    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "jobs", "analytics"]);
+  it("has the five nouns, in the order the help lists them", () => {
+    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "agents", "jobs", "analytics"]);
   });
 
   it("builds the help from each noun's usage lines under its group's heading", () => {
     expect(COMMANDS_USAGE).toBe(
       [
-        ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys)].join("\n"),
+        ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(agents)].join("\n"),
         ["Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", ...usageLines(jobs)].join("\n"),
         ["Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):", ...usageLines(analytics)].join("\n"),
       ].join("\n\n"),
@@ -24,7 +25,7 @@ describe("the command registry", () => {
 
   it("documents each command under the words that run it", () => {
     const commands = NOUNS.flatMap((noun) => Object.entries(noun.commands).map(([action, command]) => ({ words: `${noun.name} ${action}`, command })));
-    expect(commands).toHaveLength(15);
+    expect(commands).toHaveLength(20);
     for (const { words, command } of commands) {
       expect(command.usage.split(/\s+/).slice(0, 2).join(" ")).toBe(words);
       const [noun, action] = words.split(" ");

@@ -1,0 +1,137 @@
+import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
+import type { AiCategory } from "../../shared/analytics-vocabulary.js";
+import type { Queryable } from "../store/db.js";
+import { windowParts, type DayRange, type Page } from "./reports.js";
+
+type Num = string | number;
+
+/** Day range conditions on a daily table's `day` ($2 and $3). */
+const IN_RANGE = `($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)`;
+
+/**
+ * Distinct visitors per agent (and page) from the agents' first-visit and return counters, the
+ * same way the visitors report reads the site's (reach.ts): `parts` are the salt windows
+ * overlapping the range ($4 window starts, $5 first and $6 end days relative to them). `pathFilter`
+ * picks path 0 (any page) or the pages.
+ */
+const reachedSql = (pathFilter: string, agentFilter: string) => `
+  parts AS (SELECT * FROM unnest($4::int[], $5::int[], $6::int[]) AS p (window_start, day_from, day_to)),
+  reached AS (
+    SELECT f.agent_id, f.path_id, f.visitors FROM parts p
+    JOIN analytics_agent_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to
+    WHERE ${pathFilter.replaceAll("#", "f")} AND ${agentFilter.replaceAll("#", "f")}
+    UNION ALL
+    SELECT r.agent_id, r.path_id, r.visitors FROM parts p
+    JOIN analytics_agent_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
+    WHERE p.day_from > 0 AND ${pathFilter.replaceAll("#", "r")} AND ${agentFilter.replaceAll("#", "r")}
+  )`;
+
+async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
+  const parts = await windowParts(db, projectId, range);
+  return [projectId, range.from, range.to, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)];
+}
+
+/**
+ * Which AI agents read the project's pages over whole UTC days: views by how each claim checked
+ * out, distinct visitors and pages read, most views first. A visitor (address + User-Agent) is
+ * always the same one agent, so visitors of several agents add up to the totals. Spoofed views are
+ * not the agent's: they count only in `verification.spoofed`. Cost grows with agents × days.
+ */
+export async function agentsReport(db: Queryable, projectId: string, range: DayRange, page: Page, category?: string): Promise<Agents> {
+  const params = await rangeParams(db, projectId, range);
+  const rows = await db.query<{
+    site: boolean;
+    agent: string | null;
+    operator: string | null;
+    category: string | null;
+    verified: Num;
+    spoofed: Num;
+    unverifiable: Num;
+    views: Num;
+    visitors: Num;
+    pages: Num;
+  }>(
+    `WITH ${reachedSql("#.path_id = 0", "true")},
+     claims AS (
+       SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(unverifiable) AS unverifiable
+       FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id
+     ),
+     visitors AS (SELECT agent_id, sum(visitors) AS visitors FROM reached GROUP BY agent_id),
+     pages AS (SELECT agent_id, count(DISTINCT path_id) AS pages FROM analytics_daily_agent_pages WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id),
+     agents AS MATERIALIZED (
+       SELECT a.name, a.operator, a.category, c.verified, c.spoofed, c.unverifiable, c.verified + c.unverifiable AS views,
+              COALESCE(v.visitors, 0) AS visitors, COALESCE(pg.pages, 0) AS pages
+       FROM claims c JOIN analytics_agents a ON a.id = c.agent_id
+       LEFT JOIN visitors v ON v.agent_id = c.agent_id LEFT JOIN pages pg ON pg.agent_id = c.agent_id
+       WHERE $9::text IS NULL OR a.category = $9
+     )
+     SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
+            COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY views DESC, name COLLATE "C"), name, operator, category, verified, spoofed, unverifiable, views, visitors, pages
+      FROM agents ORDER BY views DESC, name COLLATE "C" LIMIT $7 OFFSET $8)
+     ORDER BY rank`,
+    [...params, page.limit + 1, page.offset, category ?? null],
+  );
+  const totals = rows.find((r) => r.site);
+  const agents = rows
+    .filter((r) => !r.site)
+    .map((r) => ({
+      agent: r.agent as string,
+      operator: r.operator as string,
+      category: r.category as AiCategory,
+      verification: { verified: Number(r.verified), spoofed: Number(r.spoofed), unverifiable: Number(r.unverifiable) },
+      views: Number(r.views),
+      visitors: Number(r.visitors),
+      pages: Number(r.pages),
+    }));
+  return {
+    totals: { views: Number(totals?.views ?? 0), visitors: Number(totals?.visitors ?? 0) },
+    agents: agents.slice(0, page.limit),
+    hasMore: agents.length > page.limit,
+  };
+}
+
+/** The id of the agent of this name, if any view ever claimed it. */
+export async function agentIdByName(db: Queryable, name: string): Promise<number | null> {
+  const rows = await db.query<{ id: number }>(`SELECT id FROM analytics_agents WHERE name = $1`, [name]);
+  return rows[0]?.id ?? null;
+}
+
+/** What one agent read over whole UTC days: views, distinct visitors and views answered 4xx/5xx per page, most read first. */
+export async function agentPagesReport(db: Queryable, projectId: string, agentId: number, range: DayRange, page: Page): Promise<AgentPages> {
+  const params = await rangeParams(db, projectId, range);
+  const rows = await db.query<{ path: string; views: Num; visitors: Num; failed: Num }>(
+    `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $9")},
+     read AS (
+       SELECT path_id, sum(views) AS views, sum(failed) AS failed FROM analytics_daily_agent_pages
+       WHERE project_id = $1 AND agent_id = $9 AND ${IN_RANGE} GROUP BY path_id
+     ),
+     visitors AS (SELECT path_id, sum(visitors) AS visitors FROM reached GROUP BY path_id)
+     SELECT ap.path, r.views, COALESCE(v.visitors, 0) AS visitors, r.failed
+     FROM read r JOIN analytics_paths ap ON ap.id = r.path_id LEFT JOIN visitors v ON v.path_id = r.path_id
+     ORDER BY r.views DESC, ap.path COLLATE "C" LIMIT $7 OFFSET $8`,
+    [...params, page.limit + 1, page.offset, agentId],
+  );
+  const pages = rows.map((r) => ({ path: r.path, views: Number(r.views), visitors: Number(r.visitors), failed: Number(r.failed) }));
+  return { pages: pages.slice(0, page.limit), hasMore: pages.length > page.limit };
+}
+
+/** Pages AI agents failed to fetch (a 4xx/5xx answer) over whole UTC days, per status, most failed views first. */
+export async function failuresReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Failures> {
+  const rows = await db.query<{ path: string; status: number; views: Num; agents: string[] }>(
+    `WITH failed AS (
+       SELECT path_id, status, agent_id, sum(views) AS views FROM analytics_daily_failures
+       WHERE project_id = $1 AND ${IN_RANGE} GROUP BY path_id, status, agent_id
+     ),
+     per_page AS (
+       SELECT f.path_id, f.status, sum(f.views) AS views, array_agg(a.name ORDER BY a.name COLLATE "C") AS agents
+       FROM failed f JOIN analytics_agents a ON a.id = f.agent_id GROUP BY f.path_id, f.status
+     )
+     SELECT ap.path, pp.status, pp.views, pp.agents FROM per_page pp JOIN analytics_paths ap ON ap.id = pp.path_id
+     ORDER BY pp.views DESC, ap.path COLLATE "C", pp.status LIMIT $4 OFFSET $5`,
+    [projectId, range.from, range.to, page.limit + 1, page.offset],
+  );
+  const failures = rows.map((r) => ({ path: r.path, status: Number(r.status), views: Number(r.views), agents: r.agents }));
+  return { failures: failures.slice(0, page.limit), hasMore: failures.length > page.limit };
+}

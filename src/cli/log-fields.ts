@@ -12,6 +12,8 @@ export interface ImportHit {
   userAgent: string;
   accept?: string;
   referrer?: string;
+  /** Set only for a 4xx/5xx answer (the server reports AI agents' failed fetches). */
+  status?: number;
 }
 
 export type SkipReason = "malformed" | "not-a-page-view" | "method" | "status";

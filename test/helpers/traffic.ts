@@ -1,4 +1,5 @@
 /** Generated traffic with a known answer: the brute-force side of the analytics exactness tests. */
+import { readFileSync } from "node:fs";
 import { DAY_MS } from "../../src/app/analytics/days.js";
 
 export const USER_AGENTS = {
@@ -18,17 +19,46 @@ export const USER_AGENTS = {
   ],
 } as const;
 
-export type Kind = keyof typeof USER_AGENTS;
+/** The AI agents of USER_AGENTS.ai (same order), which publish address ranges, and one that does not. */
+const VERIFIABLE_AGENTS = [
+  { name: "ChatGPT-User", operator: "OpenAI", category: "assistant", list: "openai-chatgpt-user" },
+  { name: "GPTBot", operator: "OpenAI", category: "crawler", list: "openai-gptbot" },
+  { name: "PerplexityBot", operator: "Perplexity", category: "search", list: "perplexity-bot" },
+] as const;
+const UNVERIFIABLE_AGENT = {
+  name: "Meta-ExternalAgent",
+  operator: "Meta",
+  category: "crawler",
+  userAgent: "meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+} as const;
+/** A script: its markdown and llms.txt reads are an AI assistant's, its page reads a bot's. */
+const FETCHER = { name: "markdown fetch (curl)", operator: "unknown", category: "assistant", userAgent: "curl/8.5.0" } as const;
+
+export type Kind = "human" | "ai" | "bot";
+export type Verification = "verified" | "spoofed" | "unverifiable";
+export type Format = "html" | "markdown" | "llms.txt";
 
 export interface GeneratedHit {
   timestamp: string;
+  /** The path as sent. */
   path: string;
+  /** The page it counts for (markdown twins fold into their page). */
+  page: string;
   ip: string;
   userAgent: string;
+  /** How the hit is counted: a spoofed AI claim is a bot. */
   kind: Kind;
+  /** The AI agent the hit claims to be, verified or not. */
+  agent: { name: string; operator: string; category: string; verification: Verification } | null;
+  format: Format;
+  /** Only set when not 200. */
+  status?: number;
   /** Who the test says this is, whatever form the IP was sent in. */
   person: string;
 }
+
+/** What the hits API is sent for a generated hit. */
+export const wireHit = ({ timestamp, path, ip, userAgent, status }: GeneratedHit) => ({ timestamp, path, ip, userAgent, ...(status === undefined ? {} : { status }) });
 
 /** Deterministic PRNG (mulberry32). */
 export function random(seed: number): () => number {
@@ -44,18 +74,68 @@ export function random(seed: number): () => number {
 
 export const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 
+/** The IPv4 prefixes of a vendored operator list, as [first address, size]. */
+function publishedRanges(list: string): [number, number][] {
+  const document = JSON.parse(readFileSync(new URL(`../../vendor/agent-ranges/${list}.json`, import.meta.url), "utf8")) as { prefixes: { ipv4Prefix?: string }[] };
+  return document.prefixes.flatMap(({ ipv4Prefix }) => {
+    if (!ipv4Prefix) return [];
+    const [base = "", bits = "32"] = ipv4Prefix.split("/");
+    return [[base.split(".").reduce((value, octet) => value * 256 + Number(octet), 0), 2 ** (32 - Number(bits))] as [number, number]];
+  });
+}
+
 /**
- * People (an IP + a UA of one kind) viewing pages on several days around `firstDay`. Some IPv4
- * people are sometimes sent as IPv4-mapped IPv6: they must still be one visitor.
+ * The n-th of the addresses an operator publishes, and how many times the list wrapped before it
+ * (callers vary the User-Agent by it, so that every n is a distinct visitor).
+ */
+export function publishedAddress(list: string, n: number): { ip: string; round: number } {
+  const ranges = publishedRanges(list);
+  const total = ranges.reduce((sum, [, size]) => sum + size, 0);
+  let rest = n % total;
+  for (const [start, size] of ranges) {
+    if (rest < size) {
+      const address = start + rest;
+      return { ip: [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join("."), round: Math.floor(n / total) };
+    }
+    rest -= size;
+  }
+  throw new Error("unreachable");
+}
+
+type PersonKind = "human" | "verified" | "spoofer" | "unverifiable" | "bot" | "fetcher";
+
+/**
+ * People (an IP + a UA) viewing pages on several days around `firstDay`: humans, AI agents from
+ * their operators' published addresses, agents' User-Agents copied onto other addresses
+ * (spoofers), an agent whose operator publishes nothing, bots, and a script fetching markdown.
+ * Pages are also read as their markdown twin and llms.txt; some answers are 404 or 500. Some IPv4
+ * people are sometimes sent as IPv4-mapped IPv6: they must still be one visitor (and still verify).
  */
 export function generateTraffic(options: { seed: number; people: number; paths: number; firstDay: number; days: number; views: number }): GeneratedHit[] {
   const rand = random(options.seed);
+  const verifiedSoFar = VERIFIABLE_AGENTS.map(() => 0);
   const people = Array.from({ length: options.people }, (_, i) => {
     const r = rand();
-    const kind: Kind = r < 0.7 ? "human" : r < 0.9 ? "ai" : "bot";
-    const v6 = rand() < 0.15;
-    const ip = v6 ? `2001:db8::${(i + 1).toString(16)}` : `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-    return { id: `p${i}`, kind, ip, v6, userAgent: pick(rand, USER_AGENTS[kind]), homeDay: Math.floor(rand() * options.days) };
+    const kind: PersonKind = r < 0.6 ? "human" : r < 0.72 ? "verified" : r < 0.78 ? "spoofer" : r < 0.83 ? "unverifiable" : r < 0.93 ? "bot" : "fetcher";
+    const agentIndex = Math.floor(rand() * VERIFIABLE_AGENTS.length);
+    const v6 = kind !== "verified" && rand() < 0.15;
+    const published = kind === "verified" ? publishedAddress(VERIFIABLE_AGENTS[agentIndex]!.list, verifiedSoFar[agentIndex]!++) : null;
+    const ip = published
+      ? published.ip
+      : v6
+          ? `2001:db8::${(i + 1).toString(16)}`
+          : `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    const userAgent =
+      kind === "human"
+        ? pick(rand, USER_AGENTS.human)
+        : kind === "verified" || kind === "spoofer"
+          ? `${USER_AGENTS.ai[agentIndex]!}${published && published.round > 0 ? ` r${published.round}` : ""}`
+          : kind === "unverifiable"
+            ? UNVERIFIABLE_AGENT.userAgent
+            : kind === "bot"
+              ? pick(rand, USER_AGENTS.bot)
+              : FETCHER.userAgent;
+    return { id: `p${i}`, kind, agentIndex, ip, v6, userAgent, homeDay: Math.floor(rand() * options.days) };
   });
   const hits: GeneratedHit[] = [];
   for (let n = 0; n < options.views; n++) {
@@ -63,14 +143,33 @@ export function generateTraffic(options: { seed: number; people: number; paths: 
     // Most views near the person's home day, some anywhere: people return on several days.
     const offset = rand() < 0.6 ? person.homeDay : Math.floor(rand() * options.days);
     const at = (options.firstDay + offset) * DAY_MS + Math.floor(rand() * DAY_MS);
-    const pathIndex = Math.floor(Math.pow(rand(), 2) * options.paths);
+    const page = `/docs/page-${Math.floor(Math.pow(rand(), 2) * options.paths)}`;
+    const f = rand();
+    const format: Format = f < 0.75 ? "html" : f < 0.95 ? "markdown" : "llms.txt";
+    const s = rand();
+    const status = s < 0.05 ? 404 : s < 0.07 ? 500 : undefined;
     const mapped = !person.v6 && rand() < 0.3;
+    const counted = format === "llms.txt" ? "/llms.txt" : page;
+    const claimed = VERIFIABLE_AGENTS[person.agentIndex]!;
+    const agent =
+      person.kind === "verified" || person.kind === "spoofer"
+        ? { name: claimed.name, operator: claimed.operator, category: claimed.category, verification: person.kind === "verified" ? ("verified" as const) : ("spoofed" as const) }
+        : person.kind === "unverifiable"
+          ? { name: UNVERIFIABLE_AGENT.name, operator: UNVERIFIABLE_AGENT.operator, category: UNVERIFIABLE_AGENT.category, verification: "unverifiable" as const }
+          : person.kind === "fetcher" && format !== "html"
+            ? { name: FETCHER.name, operator: FETCHER.operator, category: FETCHER.category, verification: "unverifiable" as const }
+            : null;
+    const kind: Kind = person.kind === "human" ? "human" : agent && agent.verification !== "spoofed" ? "ai" : "bot";
     hits.push({
       timestamp: new Date(at).toISOString(),
-      path: `/docs/page-${pathIndex}`,
+      path: format === "html" ? page : format === "markdown" ? `${page}.md` : "/llms.txt",
+      page: counted,
       ip: mapped ? `::ffff:${person.ip}` : person.ip,
       userAgent: person.userAgent,
-      kind: person.kind,
+      kind,
+      agent,
+      format,
+      ...(status === undefined ? {} : { status }),
       person: person.id,
     });
   }
@@ -80,48 +179,119 @@ export function generateTraffic(options: { seed: number; people: number; paths: 
 export interface Counts {
   human: number;
   ai: number;
+  bot: number;
   total: number;
 }
 
+const dayOf = (hit: GeneratedHit) => Math.floor(Date.parse(hit.timestamp) / DAY_MS);
+const inRange = (hit: GeneratedHit, from: number | null, to: number | null) => {
+  const day = dayOf(hit);
+  return (from === null || day >= from) && (to === null || day < to);
+};
+const failed = (hit: GeneratedHit) => (hit.status ?? 200) >= 400;
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * The answer by brute force: for each page, the distinct (window, person) pairs with a view of
- * that kind on a day in [from, to). `windowStart(day)` is the project's salt window.
+ * The answer by brute force: for each page, the distinct (window, person) pairs with a served view
+ * of that kind on a day in [from, to). `windowStart(day)` is the project's salt window. Rows list
+ * pages with human or AI visitors; totals cover every page.
  */
 export function bruteForceVisitors(hits: GeneratedHit[], from: number | null, to: number | null, windowStart: (day: number) => number) {
-  const sets = new Map<string, { human: Set<string>; ai: Set<string>; total: Set<string> }>();
-  const site = { human: new Set<string>(), ai: new Set<string>(), total: new Set<string>() };
+  type Sets = Record<keyof Counts, Set<string>>;
+  const sets = new Map<string, Sets>();
+  const empty = (): Sets => ({ human: new Set(), ai: new Set(), bot: new Set(), total: new Set() });
+  const site = empty();
   for (const hit of hits) {
-    if (hit.kind === "bot") continue;
-    const day = Math.floor(Date.parse(hit.timestamp) / DAY_MS);
-    if ((from !== null && day < from) || (to !== null && day >= to)) continue;
-    const who = `${windowStart(day)}:${hit.person}`;
-    let entry = sets.get(hit.path);
-    if (!entry) sets.set(hit.path, (entry = { human: new Set(), ai: new Set(), total: new Set() }));
+    if (failed(hit) || !inRange(hit, from, to)) continue;
+    const who = `${windowStart(dayOf(hit))}:${hit.person}`;
+    let entry = sets.get(hit.page);
+    if (!entry) sets.set(hit.page, (entry = empty()));
     for (const target of [entry, site]) {
       target[hit.kind].add(who);
-      target.total.add(who);
+      if (hit.kind !== "bot") target.total.add(who);
     }
   }
-  const rows = [...sets].map(([path, s]) => ({ path, human: s.human.size, ai: s.ai.size, total: s.total.size }));
-  rows.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { totals: { human: site.human.size, ai: site.ai.size, total: site.total.size }, visitors: rows };
+  const size = (s: Sets): Counts => ({ human: s.human.size, ai: s.ai.size, bot: s.bot.size, total: s.total.size });
+  const rows = [...sets].map(([path, s]) => ({ path, ...size(s) })).filter((row) => row.total > 0);
+  rows.sort((a, b) => b.total - a.total || byteOrder(a.path, b.path));
+  return { totals: size(site), visitors: rows };
 }
 
-export function bruteForceViews(hits: GeneratedHit[], from: number | null, to: number | null) {
+/** Served views per page by class (of one format, when given); rows list pages with human or AI views. */
+export function bruteForceViews(hits: GeneratedHit[], from: number | null, to: number | null, format?: Format) {
   const byPath = new Map<string, Counts>();
-  const totals = { human: 0, ai: 0, total: 0 };
+  const totals: Counts = { human: 0, ai: 0, bot: 0, total: 0 };
   for (const hit of hits) {
-    if (hit.kind === "bot") continue;
-    const day = Math.floor(Date.parse(hit.timestamp) / DAY_MS);
-    if ((from !== null && day < from) || (to !== null && day >= to)) continue;
-    let entry = byPath.get(hit.path);
-    if (!entry) byPath.set(hit.path, (entry = { human: 0, ai: 0, total: 0 }));
+    if (failed(hit) || !inRange(hit, from, to) || (format !== undefined && hit.format !== format)) continue;
+    let entry = byPath.get(hit.page);
+    if (!entry) byPath.set(hit.page, (entry = { human: 0, ai: 0, bot: 0, total: 0 }));
     for (const target of [entry, totals]) {
       target[hit.kind]++;
-      target.total++;
+      if (hit.kind !== "bot") target.total++;
     }
   }
-  const rows = [...byPath].map(([path, c]) => ({ path, ...c }));
-  rows.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const rows = [...byPath].map(([path, c]) => ({ path, ...c })).filter((row) => row.total > 0);
+  rows.sort((a, b) => b.total - a.total || byteOrder(a.path, b.path));
   return { totals, views: rows };
+}
+
+/** The agents report by brute force: claims by verification; views, visitors and pages of the unspoofed ones (failed fetches included). */
+export function bruteForceAgents(hits: GeneratedHit[], from: number | null, to: number | null, windowStart: (day: number) => number, category?: string) {
+  const agents = new Map<string, { agent: string; operator: string; category: string; verification: Record<Verification, number>; visitors: Set<string>; pages: Set<string> }>();
+  for (const hit of hits) {
+    if (!hit.agent || !inRange(hit, from, to) || (category !== undefined && hit.agent.category !== category)) continue;
+    const { name, operator, category: agentCategory, verification } = hit.agent;
+    let entry = agents.get(name);
+    if (!entry) {
+      entry = { agent: name, operator, category: agentCategory, verification: { verified: 0, spoofed: 0, unverifiable: 0 }, visitors: new Set(), pages: new Set() };
+      agents.set(name, entry);
+    }
+    entry.verification[verification]++;
+    if (verification === "spoofed") continue;
+    entry.visitors.add(`${windowStart(dayOf(hit))}:${hit.person}`);
+    entry.pages.add(hit.page);
+  }
+  const rows = [...agents.values()].map(({ visitors, pages, ...rest }) => ({
+    ...rest,
+    views: rest.verification.verified + rest.verification.unverifiable,
+    visitors: visitors.size,
+    pages: pages.size,
+  }));
+  rows.sort((a, b) => b.views - a.views || byteOrder(a.agent, b.agent));
+  return {
+    totals: { views: rows.reduce((sum, r) => sum + r.views, 0), visitors: rows.reduce((sum, r) => sum + r.visitors, 0) },
+    agents: rows,
+  };
+}
+
+/** One agent's pages by brute force (its unspoofed hits, failed ones included and counted). */
+export function bruteForceAgentPages(hits: GeneratedHit[], agent: string, from: number | null, to: number | null, windowStart: (day: number) => number) {
+  const pages = new Map<string, { views: number; visitors: Set<string>; failed: number }>();
+  for (const hit of hits) {
+    if (hit.agent?.name !== agent || hit.agent.verification === "spoofed" || !inRange(hit, from, to)) continue;
+    let entry = pages.get(hit.page);
+    if (!entry) pages.set(hit.page, (entry = { views: 0, visitors: new Set(), failed: 0 }));
+    entry.views++;
+    entry.visitors.add(`${windowStart(dayOf(hit))}:${hit.person}`);
+    if (failed(hit)) entry.failed++;
+  }
+  const rows = [...pages].map(([path, e]) => ({ path, views: e.views, visitors: e.visitors.size, failed: e.failed }));
+  rows.sort((a, b) => b.views - a.views || byteOrder(a.path, b.path));
+  return { pages: rows };
+}
+
+/** AI fetches answered 4xx/5xx by brute force, per page and status. */
+export function bruteForceFailures(hits: GeneratedHit[], from: number | null, to: number | null) {
+  const failures = new Map<string, { path: string; status: number; views: number; agents: Set<string> }>();
+  for (const hit of hits) {
+    if (hit.kind !== "ai" || !hit.agent || !failed(hit) || !inRange(hit, from, to)) continue;
+    const key = `${hit.page}\n${hit.status}`;
+    let entry = failures.get(key);
+    if (!entry) failures.set(key, (entry = { path: hit.page, status: hit.status as number, views: 0, agents: new Set() }));
+    entry.views++;
+    entry.agents.add(hit.agent.name);
+  }
+  const rows = [...failures.values()].map((f) => ({ ...f, agents: [...f.agents].sort(byteOrder) }));
+  rows.sort((a, b) => b.views - a.views || byteOrder(a.path, b.path) || a.status - b.status);
+  return { failures: rows };
 }

@@ -78,7 +78,7 @@ describe("server-side batch: POST /v1/analytics/{projectId}/hits", () => {
     expect(errors[7]).toMatch(/^path:/);
     expect(errors[8]).toMatch(/^hit:/);
     const counted = await visitors("limit=250");
-    expect(counted.body.visitors).toContainEqual({ path: "/mixed", human: 2, ai: 0, total: 2 });
+    expect(counted.body.visitors).toContainEqual({ path: "/mixed", human: 2, ai: 0, bot: 0, total: 2 });
   });
 
   it("counts a hit with an id once, however often it is sent", async () => {
@@ -87,7 +87,7 @@ describe("server-side batch: POST /v1/analytics/{projectId}/hits", () => {
     expect((await postHits({ hits: batch }, key, projectId)).body).toEqual({ accepted: 3, duplicates: 1, rejected: [] });
     expect((await postHits({ hits: batch }, key, projectId)).body).toEqual({ accepted: 3, duplicates: 3, rejected: [] });
     const views = await t.call("GET", `/v1/analytics/${projectId}/views`, { token: key });
-    expect(views.body.totals).toEqual({ human: 2, ai: 0, total: 2 });
+    expect(views.body.totals).toEqual({ human: 2, ai: 0, bot: 0, total: 2 });
   });
 });
 
@@ -131,7 +131,7 @@ describe("browser beacon: GET /js/script.js and POST /v1/analytics/{projectId}/e
       expect((await beacon({ Origin: ORIGIN, "User-Agent": CHROME, "X-Forwarded-For": forwarded }, { path: "/spoof" }, projectId)).status).toBe(202);
     }
     const counted = await visitors("", projectId, key);
-    expect(counted.body.totals).toEqual({ human: 1, ai: 0, total: 1 });
+    expect(counted.body.totals).toEqual({ human: 1, ai: 0, bot: 0, total: 1 });
   });
 
   it("behind a trusted proxy, the client is the nearest untrusted X-Forwarded-For hop", async () => {
@@ -145,7 +145,7 @@ describe("browser beacon: GET /js/script.js and POST /v1/analytics/{projectId}/e
       expect((await send("7.7.7.7, 203.0.113.1")).status).toBe(202);
       expect((await send("203.0.113.2")).status).toBe(202);
       const counted = await proxied.call("GET", `/v1/analytics/${projectId}/visitors`, { token: key });
-      expect(counted.body.totals).toEqual({ human: 2, ai: 0, total: 2 });
+      expect(counted.body.totals).toEqual({ human: 2, ai: 0, bot: 0, total: 2 });
     } finally {
       await proxied.close();
     }
@@ -209,7 +209,7 @@ describe("operator: analytics settings", () => {
     const patch = (body: unknown) => t.call("PATCH", `/admin/projects/${projectId}`, { token: ADMIN_TOKEN, body });
     const updated = await patch({ analytics: { allowedOrigins: ["https://Docs.Example.com/", "http://localhost:3001"], saltWindow: "week" } });
     expect(updated.status).toBe(200);
-    expect(updated.body.analytics).toEqual({ saltWindow: "week", allowedOrigins: ["https://docs.example.com", "http://localhost:3001"] });
+    expect(updated.body.analytics).toEqual({ saltWindow: "week", allowedOrigins: ["https://docs.example.com", "http://localhost:3001"], markdownAsPage: true });
     expect((await patch({ analytics: { allowedOrigins: ["https://docs.example.com/path"] } })).status).toBe(400);
     expect((await patch({ analytics: { saltWindow: "year" } })).status).toBe(400);
     expect((await t.call("PATCH", `/admin/projects/${projectId}`, { body: { analytics: {} } })).status).toBe(401);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { processStore, startServerProcess, type ProcessStore, type ServerProcess } from "../helpers/process.js";
 import { storeKind } from "../helpers/store.js";
-import { bruteForceViews, bruteForceVisitors, generateTraffic, random } from "../helpers/traffic.js";
+import { bruteForceViews, bruteForceVisitors, generateTraffic, random, wireHit } from "../helpers/traffic.js";
 
 /**
  * kill -9 at random points while a backfill is accepted and counted by several rollup workers:
@@ -46,7 +46,7 @@ describe("counting survives kill -9 at any point", () => {
     // Every hit carries an id, so a batch whose answer was lost in a kill can be sent again safely.
     const batches: string[] = [];
     for (let i = 0; i < hits.length; i += BATCH) {
-      const slice = hits.slice(i, i + BATCH).map(({ timestamp, path, ip, userAgent }, j) => ({ id: `crash-${i + j}`, timestamp, path, ip, userAgent }));
+      const slice = hits.slice(i, i + BATCH).map((hit, j) => ({ id: `crash-${i + j}`, ...wireHit(hit) }));
       batches.push(JSON.stringify({ hits: slice }));
     }
     const rand = random(20261123);

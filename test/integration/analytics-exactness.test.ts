@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SaltWindow } from "../../src/shared/admin-schemas.js";
 import { dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { bruteForceViews, bruteForceVisitors, generateTraffic, random, type GeneratedHit } from "../helpers/traffic.js";
+import {
+  bruteForceAgentPages,
+  bruteForceAgents,
+  bruteForceFailures,
+  bruteForceViews,
+  bruteForceVisitors,
+  generateTraffic,
+  random,
+  wireHit,
+  type GeneratedHit,
+} from "../helpers/traffic.js";
 
 // Two weeks around the start of last month: a month boundary, several week boundaries, always in the past.
 const now = new Date();
@@ -21,7 +31,7 @@ beforeAll(async () => {
   for (const saltWindow of ["month", "week", "day"] as const) {
     projects[saltWindow] = await t.newProject(undefined, { analytics: { saltWindow } });
     for (let i = 0; i < shuffled.length; i += 500) {
-      const batch = shuffled.slice(i, i + 500).map(({ timestamp, path, ip, userAgent }) => ({ timestamp, path, ip, userAgent }));
+      const batch = shuffled.slice(i, i + 500).map(wireHit);
       const answer = await t.call("POST", `/v1/analytics/${projects[saltWindow].projectId}/hits`, { token: projects[saltWindow].key, body: { hits: batch } });
       expect(answer.status).toBe(202);
       expect(answer.body).toEqual({ accepted: batch.length, duplicates: 0, rejected: [] });
@@ -33,21 +43,23 @@ afterAll(() => t.close());
 const query = (from: number | null, to: number | null, extra = "") =>
   [from !== null ? `dateFrom=${dayToIso(from)}` : "", to !== null ? `dateTo=${dayToIso(to)}` : "", extra].filter(Boolean).join("&");
 
-async function allRows(saltWindow: SaltWindow, endpoint: "visitors" | "views", from: number | null, to: number | null, limit: number) {
+/** Every row of a report, page by page; `path` is the report's path under the project, `rowsKey` where its rows are. */
+async function allRows(saltWindow: SaltWindow, path: string, from: number | null, to: number | null, limit: number, rowsKey = path, extra = "") {
   const { projectId, key } = projects[saltWindow];
   const rows: unknown[] = [];
   let totals: unknown;
+  const at = (offset: number, size: number) => `/v1/analytics/${projectId}/${path}?${query(from, to, [`limit=${size}&offset=${offset}`, extra].filter(Boolean).join("&"))}`;
   for (let offset = 0; ; offset += limit) {
-    const page = await t.call("GET", `/v1/analytics/${projectId}/${endpoint}?${query(from, to, `limit=${limit}&offset=${offset}`)}`, { token: key });
+    const page = await t.call("GET", at(offset, limit), { token: key });
     expect(page.status).toBe(200);
-    const list = page.body[endpoint] as unknown[];
+    const list = page.body[rowsKey] as unknown[];
     expect(list.length).toBeLessThanOrEqual(limit);
     rows.push(...list);
     totals = page.body.totals;
     if (!page.body.hasMore) {
       // hasMore is false exactly when nothing lies beyond this page.
-      const beyond = await t.call("GET", `/v1/analytics/${projectId}/${endpoint}?${query(from, to, `limit=1&offset=${offset + limit}`)}`, { token: key });
-      expect(beyond.body[endpoint]).toEqual([]);
+      const beyond = await t.call("GET", at(offset + limit, 1), { token: key });
+      expect(beyond.body[rowsKey]).toEqual([]);
       return { totals, rows };
     }
     expect(list.length).toBe(limit);
@@ -102,6 +114,52 @@ describe("content views", () => {
     expect(got.totals).toEqual(expected.totals);
     expect(got.rows).toEqual(expected.views);
   });
+
+  it.each(["html", "markdown", "llms.txt"] as const)("views of format %s equal a plain count of that format's hits", async (format) => {
+    const [from, to] = [lastMonth - 3, lastMonth + 4];
+    const expected = bruteForceViews(hits, from, to, format);
+    expect(expected.views.length).toBeGreaterThan(0);
+    const got = await allRows("month", "views", from, to, 11, "views", `format=${encodeURIComponent(format)}`);
+    expect(got.totals).toEqual(expected.totals);
+    expect(got.rows).toEqual(expected.views);
+  });
+});
+
+describe.each(["month", "week"] as const)("AI agents with a %s salt window", (saltWindow) => {
+  const windowStart = (day: number) => windowOf(saltWindow, day).start;
+
+  it.each(ranges)("%s: the agents report equals a brute-force count, with and without a category", async (_name, from, to) => {
+    const expected = bruteForceAgents(hits, from, to, windowStart);
+    const got = await allRows(saltWindow, "agents", from, to, 2);
+    expect(got.totals).toEqual(expected.totals);
+    expect(got.rows).toEqual(expected.agents);
+    const crawlers = bruteForceAgents(hits, from, to, windowStart, "crawler");
+    const gotCrawlers = await allRows(saltWindow, "agents", from, to, 250, "agents", "category=crawler");
+    expect(gotCrawlers).toEqual({ totals: crawlers.totals, rows: crawlers.agents });
+  });
+
+  it.each(ranges)("%s: each agent's pages and the failures equal a brute-force count", async (_name, from, to) => {
+    for (const agent of bruteForceAgents(hits, null, null, windowStart).agents) {
+      const expected = bruteForceAgentPages(hits, agent.agent, from, to, windowStart);
+      const got = await allRows(saltWindow, `agents/${encodeURIComponent(agent.agent)}/pages`, from, to, 6, "pages");
+      expect({ agent: agent.agent, pages: got.rows }).toEqual({ agent: agent.agent, pages: expected.pages });
+    }
+    const failures = await allRows(saltWindow, "failures", from, to, 4, "failures");
+    expect(failures.rows).toEqual(bruteForceFailures(hits, from, to).failures);
+  });
+
+  it("the traffic has what the reports must tell apart: verified, spoofed and unverifiable claims, failures, every category", () => {
+    const all = bruteForceAgents(hits, null, null, windowStart).agents;
+    expect(all.map((a) => a.category).sort()).toEqual(expect.arrayContaining(["assistant", "crawler", "search"]));
+    for (const kind of ["verified", "spoofed", "unverifiable"] as const) expect(all.some((a) => a.verification[kind] > 0), kind).toBe(true);
+    expect(bruteForceFailures(hits, null, null).failures.length).toBeGreaterThan(3);
+  });
+
+  it("an agent no view ever claimed is 404", async () => {
+    const { projectId, key } = projects[saltWindow];
+    const answer = await t.call("GET", `/v1/analytics/${projectId}/agents/${encodeURIComponent("NoSuchBot")}/pages`, { token: key });
+    expect(answer.status).toBe(404);
+  });
 });
 
 describe("identity", () => {
@@ -124,8 +182,8 @@ describe("identity", () => {
     });
     expect(sent.body).toMatchObject({ accepted: 5, rejected: [] });
     const visitors = await t.call("GET", `/v1/analytics/${projectId}/visitors`, { token: key });
-    expect(visitors.body).toEqual({ totals: { human: 2, ai: 0, total: 2 }, visitors: [{ path: "/a", human: 2, ai: 0, total: 2 }], hasMore: false });
+    expect(visitors.body).toEqual({ totals: { human: 2, ai: 0, bot: 1, total: 2 }, visitors: [{ path: "/a", human: 2, ai: 0, bot: 1, total: 2 }], hasMore: false });
     const views = await t.call("GET", `/v1/analytics/${projectId}/views`, { token: key });
-    expect(views.body.views).toEqual([{ path: "/a", human: 4, ai: 0, total: 4 }]);
+    expect(views.body.views).toEqual([{ path: "/a", human: 4, ai: 0, bot: 1, total: 4 }]);
   });
 });

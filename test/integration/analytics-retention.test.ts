@@ -25,7 +25,7 @@ describe("analytics retention", () => {
     await analytics.ingest(project.id, [view("192.0.2.1", "a"), { ...view("192.0.2.2"), index: 1 }], now);
     const range = { from: lastMonth.start, to: lastMonth.end };
     const { report: before } = await analytics.visitors(project.id, range, { limit: 10, offset: 0 });
-    expect(before.totals).toEqual({ human: 2, ai: 0, total: 2 });
+    expect(before.totals).toEqual({ human: 2, ai: 0, bot: 0, total: 2 });
 
     // The secret was used at `now`, after the window ended: it lives until now + 48 h.
     const [salt] = await store.db.query<{ delete_after: Date | string }>(`SELECT delete_after FROM analytics_salts WHERE project_id = $1`, [project.id]);

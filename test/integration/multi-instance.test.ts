@@ -10,7 +10,7 @@ import { startFakeGitHubApp, type AppCall } from "../helpers/fake-github-app.js"
 import { appEnv, sign, startOidcIssuer } from "../helpers/github.js";
 import { processStore, type ProcessStore } from "../helpers/process.js";
 import { storeKind } from "../helpers/store.js";
-import { bruteForceViews, bruteForceVisitors, generateTraffic } from "../helpers/traffic.js";
+import { bruteForceViews, bruteForceVisitors, generateTraffic, wireHit } from "../helpers/traffic.js";
 
 /**
  * Issue 15, item 5: many instances over one PostgreSQL. Three server processes share one database;
@@ -230,7 +230,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
         for (let b = 0; b < HIT_BATCHES; b++) {
           // Spread over the whole load: batch b goes once b/HIT_BATCHES of the jobs exist.
           await eventually("jobs to be created", () => created >= Math.floor((b * JOBS) / HIT_BATCHES), 60_000);
-          const batch = hits.slice(b * 250, (b + 1) * 250).map(({ timestamp, path: page, ip, userAgent, id }) => ({ timestamp, path: page, ip, userAgent, id }));
+          const batch = hits.slice(b * 250, (b + 1) * 250).map((hit) => ({ ...wireHit(hit), id: hit.id }));
           const answer = await cluster.sendIdempotent("POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits: batch } });
           if (answer.status !== 202) throw new Error(`hits answered ${answer.status}: ${JSON.stringify(answer.body)}`);
           hitAnswers.push(answer.body);

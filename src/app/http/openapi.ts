@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema } from "../../shared/runner-schemas.js";
-import { agentRangeListSchema, agentRangeRefreshSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
+import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import {
   agentPagesQuerySchema,
   agentPagesSchema,
@@ -263,7 +263,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           operationId: "listAgentRanges",
           summary: "The address lists AI agents are verified against, and how old each is",
           security: operator,
-          responses: { 200: { description: "The lists in use.", ...json(z.object({ lists: z.array(agentRangeListSchema) })) }, 401: ERR[401] },
+          responses: { 200: { description: "The lists in use.", ...json(agentRangeListsSchema) }, 401: ERR[401] },
         },
       },
       "/admin/agents/refresh": {
@@ -271,7 +271,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           operationId: "refreshAgentRanges",
           summary: "Fetch every address list from its operator's URL (servers with internet); a list that fails keeps the copy in use",
           security: operator,
-          responses: { 200: { description: "How each list fared.", ...json(z.object({ results: z.array(agentRangeRefreshSchema) })) }, 401: ERR[401] },
+          responses: { 200: { description: "How each list fared.", ...json(agentRangeRefreshResultsSchema) }, 401: ERR[401] },
         },
       },
       "/admin/projects/{id}/keys": {

@@ -19,6 +19,9 @@ export const USER_AGENTS = {
   ],
 } as const;
 
+/** The vendored address list of each agent of USER_AGENTS.ai (same order). */
+export const AI_ADDRESS_LISTS = ["openai-chatgpt-user", "openai-gptbot", "perplexity-bot"] as const;
+
 /** The AI agents of USER_AGENTS.ai (same order), which publish address ranges, and one that does not. */
 const VERIFIABLE_AGENTS = [
   { name: "ChatGPT-User", operator: "OpenAI", category: "assistant", list: "openai-chatgpt-user" },

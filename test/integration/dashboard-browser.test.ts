@@ -6,7 +6,7 @@ import { DAY_MS } from "../../src/app/analytics/days.js";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import { launchChromium } from "../helpers/browser.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
-import { USER_AGENTS } from "../helpers/traffic.js";
+import { AI_ADDRESS_LISTS, publishedAddress, USER_AGENTS } from "../helpers/traffic.js";
 
 // Code passed to page.evaluate runs in the page; the test project is type-checked without DOM types.
 declare const document: any;
@@ -43,20 +43,28 @@ const problems: string[] = [];
 const today = Math.floor(Date.now() / DAY_MS);
 const iso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-/** Seeds views over the 12 days before today (all in the past, whatever the time of day): people browsing several pages, some of them AI agents, some bots. */
+/**
+ * Seeds views over the 12 days before today (all in the past, whatever the time of day): people
+ * browsing several pages, some of them AI agents (from their operators' addresses, and one copying
+ * an agent's User-Agent from elsewhere), some bots; some AI fetches are of markdown, some fail.
+ */
 async function seedTraffic(projectId: string, key: string) {
   const hits = [];
   for (let person = 0; person < 90; person++) {
     const kind = person % 5 === 0 ? "ai" : person % 11 === 0 ? "bot" : "human";
     const agents = USER_AGENTS[kind];
-    const userAgent = agents[person % agents.length] as string;
+    const agentIndex = person % agents.length;
+    const userAgent = agents[agentIndex] as string;
+    const spoofer = person === 45;
+    const ip = kind === "ai" && !spoofer ? publishedAddress(AI_ADDRESS_LISTS[agentIndex] as string, person).ip : `198.51.100.${person}`;
     for (let visit = 0; visit < 1 + (person % 4); visit++) {
       const day = today - 1 - ((person * 7 + visit * 3) % 12);
       hits.push({
         timestamp: new Date(day * DAY_MS + ((person * 37 + visit) % 86_000) * 1000).toISOString(),
-        path: `/docs/page-${(person + visit * 5) % 70}`,
-        ip: `198.51.100.${person}`,
+        path: `/docs/page-${(person + visit * 5) % 70}${kind === "ai" && visit === 1 ? ".md" : ""}`,
+        ip,
         userAgent,
+        ...(kind === "ai" && visit === 2 ? { status: 404 } : {}),
       });
     }
   }
@@ -259,6 +267,42 @@ describe("dashboard in a real browser", () => {
     const bad = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=2026-02-30&to=2026-03-01`);
     expect(bad.status()).toBe(400);
     expect(await bad.text()).toContain("from: is not a real date");
+    await page.close();
+  });
+
+  it("shows the AI agents the API reports, how their claims checked out, what they read and what failed", async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?days=30`);
+    await tabTo(page, "nav a[href$='/agents']");
+    await Promise.all([page.waitForURL(/\/agents$/), page.keyboard.press("Enter")]);
+    await page.goto(`${page.url()}?days=30`);
+    const shownFrom = await page.inputValue("#from");
+    const dayAfter = iso(Date.parse(await page.inputValue("#to")) / DAY_MS + 1);
+    const range = `dateFrom=${shownFrom}&dateTo=${dayAfter}`;
+    const api = await t.call("GET", `/v1/analytics/${project.projectId}/agents?${range}&limit=250`, { token: project.key });
+    expect(api.body.agents.length).toBeGreaterThan(1);
+    const num = (text: string | null) => Number((text ?? "").replace(/,/g, ""));
+    expect(num(await page.textContent("#agents-views"))).toBe(api.body.totals.views);
+    expect(num(await page.textContent("#agents-visitors"))).toBe(api.body.totals.visitors);
+    const spoofed = api.body.agents.reduce((sum: number, a: any) => sum + a.verification.spoofed, 0);
+    expect(spoofed).toBeGreaterThan(0);
+    expect(num(await page.textContent("#agents-spoofed"))).toBe(spoofed);
+    const rows = await page.$$eval("#agents-table tbody tr", (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td: any) => td.textContent.trim())));
+    expect(rows.map(([agent, , , views, visitors, pages]) => ({ agent, views: num(views ?? ""), visitors: num(visitors ?? ""), pages: num(pages ?? "") }))).toEqual(
+      api.body.agents.map((a: any) => ({ agent: a.agent, views: a.views, visitors: a.visitors, pages: a.pages })),
+    );
+    expect(await page.textContent("#formats-table")).toContain("Markdown");
+    const failures = await t.call("GET", `/v1/analytics/${project.projectId}/failures?${range}&limit=20`, { token: project.key });
+    expect(failures.body.failures.length).toBeGreaterThan(0);
+    expect(await page.$$eval("#failures-table tbody tr", (trs: any[]) => trs.length)).toBe(failures.body.failures.length);
+
+    // One agent: the pages it read, as the API lists them.
+    const agent = api.body.agents[0].agent as string;
+    await Promise.all([page.waitForURL(new RegExp(`/agents/${encodeURIComponent(agent)}`)), page.click(`#agents-table a:text-is("${agent}")`)]);
+    const pages = await t.call("GET", `/v1/analytics/${project.projectId}/agents/${encodeURIComponent(agent)}/pages?${range}&limit=250`, { token: project.key });
+    const shown = await page.$$eval("#agent-pages-table tbody tr", (trs: any[]) => trs.map((tr) => tr.querySelector("td").textContent.trim()));
+    expect(shown).toEqual(pages.body.pages.map((p: any) => p.path));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "agents-desktop.png"), fullPage: true });
     await page.close();
   });
 

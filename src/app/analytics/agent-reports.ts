@@ -1,6 +1,7 @@
 import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
-import type { AiCategory } from "../../shared/analytics-vocabulary.js";
+import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../shared/analytics-vocabulary.js";
 import type { Queryable } from "../store/db.js";
+import { FORMAT_CODE } from "./read-format.js";
 import { windowParts, type DayRange, type Page } from "./reports.js";
 
 type Num = string | number;
@@ -134,4 +135,29 @@ export async function failuresReport(db: Queryable, projectId: string, range: Da
   );
   const failures = rows.map((r) => ({ path: r.path, status: Number(r.status), views: Number(r.views), agents: r.agents }));
   return { failures: failures.slice(0, page.limit), hasMore: failures.length > page.limit };
+}
+
+/** Served views per format over a range, by class (html first, then the order of READ_FORMATS). */
+export async function formatSplit(db: Queryable, projectId: string, range: DayRange): Promise<{ format: ReadFormat; human: number; ai: number; bot: number }[]> {
+  const rows = await db.query<{ format: number; human: Num; ai: Num; bot: Num }>(
+    `SELECT format, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot FROM analytics_daily_formats
+     WHERE project_id = $1 AND ${IN_RANGE} GROUP BY format ORDER BY format`,
+    [projectId, range.from, range.to],
+  );
+  return rows.flatMap((r) => {
+    const format = READ_FORMATS.find((name) => FORMAT_CODE[name] === Number(r.format));
+    return format ? [{ format, human: Number(r.human), ai: Number(r.ai), bot: Number(r.bot) }] : [];
+  });
+}
+
+/** One agent's views per day of a bounded range (zeros included), and the spoofed claims of its name. */
+export async function agentDailyViews(db: Queryable, projectId: string, agentId: number, range: { from: number; to: number }) {
+  const rows = await db.query<{ day: number; views: Num; spoofed: Num }>(
+    `SELECT day, verified + unverifiable AS views, spoofed FROM analytics_daily_agents WHERE project_id = $1 AND agent_id = $4 AND ${IN_RANGE}`,
+    [projectId, range.from, range.to, agentId],
+  );
+  const byDay = new Map(rows.map((r) => [Number(r.day), r]));
+  const days: { day: number; views: number; spoofed: number }[] = [];
+  for (let day = range.from; day < range.to; day++) days.push({ day, views: Number(byDay.get(day)?.views ?? 0), spoofed: Number(byDay.get(day)?.spoofed ?? 0) });
+  return days;
 }

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics-schemas.js";
 import type { AiCategory, ReadFormat } from "../../shared/analytics-vocabulary.js";
-import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "./agent-reports.js";
+import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit } from "./agent-reports.js";
 import { notFound } from "../domain/errors.js";
 import type { Db } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
@@ -144,6 +144,26 @@ export class Analytics {
       aiCategoryViews(this.db, projectId, range),
     ]);
     return { report, daily, aiCategories, pending };
+  }
+
+  /** What the dashboard's agents page shows for a bounded range: the agents, the format split and the worst failures. */
+  async agentsOverview(projectId: string, range: { from: number; to: number }, page: Page) {
+    const pending = !(await this.#caughtUp());
+    const [agents, formats, failures] = await Promise.all([
+      agentsReport(this.db, projectId, range, page),
+      formatSplit(this.db, projectId, range),
+      failuresReport(this.db, projectId, range, { limit: 20, offset: 0 }),
+    ]);
+    return { agents, formats, failures, pending };
+  }
+
+  /** One agent on the dashboard: its pages and its views per day; 404 for a name no view claimed. */
+  async agentOverview(projectId: string, agent: string, range: { from: number; to: number }, page: Page) {
+    const agentId = await agentIdByName(this.db, agent);
+    if (agentId === null) throw notFound("Agent");
+    const pending = !(await this.#caughtUp());
+    const [pages, daily] = await Promise.all([agentPagesReport(this.db, projectId, agentId, range, page), agentDailyViews(this.db, projectId, agentId, range)]);
+    return { pages, daily, pending };
   }
 
   /** Every per-page row of a range in the given order (CSV export): one query, so one consistent read. */

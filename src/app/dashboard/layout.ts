@@ -3,11 +3,12 @@ import type { ProjectAccess } from "./access.js";
 import { html, type SafeHtml } from "./html.js";
 import type { Session } from "./sessions.js";
 
-export type ProjectTab = "keys" | "analytics" | "jobs" | "setup";
+export type ProjectTab = "keys" | "analytics" | "agents" | "jobs" | "setup";
 
 const TABS: { tab: ProjectTab; label: string }[] = [
   { tab: "keys", label: "API keys" },
   { tab: "analytics", label: "Analytics" },
+  { tab: "agents", label: "AI agents" },
   { tab: "jobs", label: "Jobs" },
   { tab: "setup", label: "Setup" },
 ];

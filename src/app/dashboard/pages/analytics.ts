@@ -65,23 +65,28 @@ function sortHeader(view: AnalyticsView, column: (typeof COLUMNS)[number], base:
   return html`<th scope="col"${column.numeric ? html` class="num"` : ""}${ariaSort ? html` aria-sort="${ariaSort}"` : ""}><a href="${base}?${analyticsQuery(view, { order: next, offset: 0 })}">${column.label}<span class="sort-mark" aria-hidden="true">${active ? (view.order.dir === "asc" ? " ▲" : " ▼") : ""}</span><span class="visually-hidden">, sort ${next.dir === "asc" ? "ascending" : "descending"}</span></a></th>`;
 }
 
+/** The date range picker of the analytics pages: presets, or From and To. */
+export function rangeForm(base: string, range: AnalyticsRangeView): SafeHtml {
+  return html`<form method="get" action="${base}" class="range-form" aria-label="Date range">
+<fieldset><legend>Range</legend>
+<div class="presets">${PRESETS.map(
+    (days) => html`<a class="button ${range.preset === days ? "" : "secondary"}" href="${base}?days=${days}"${range.preset === days ? html` aria-current="true"` : ""}>Last ${days} days</a>`,
+  )}</div>
+<div class="custom-range">
+<label for="from">From</label> <input type="date" id="from" name="from" value="${range.from}" required>
+<label for="to">To (inclusive)</label> <input type="date" id="to" name="to" value="${range.to}" required>
+<button type="submit" class="secondary">Apply</button>
+</div>
+</fieldset>
+</form>`;
+}
+
 export function analyticsBody(view: AnalyticsView): SafeHtml {
   const base = projectPath(view.project.id, "analytics");
   const { totals } = view.report;
   const first = view.report.visitors.length > 0 ? view.offset + 1 : 0;
   const last = view.offset + view.report.visitors.length;
-  return html`<form method="get" action="${base}" class="range-form" aria-label="Date range">
-<fieldset><legend>Range</legend>
-<div class="presets">${PRESETS.map(
-    (days) => html`<a class="button ${view.range.preset === days ? "" : "secondary"}" href="${base}?days=${days}"${view.range.preset === days ? html` aria-current="true"` : ""}>Last ${days} days</a>`,
-  )}</div>
-<div class="custom-range">
-<label for="from">From</label> <input type="date" id="from" name="from" value="${view.range.from}" required>
-<label for="to">To (inclusive)</label> <input type="date" id="to" name="to" value="${view.range.to}" required>
-<button type="submit" class="secondary">Apply</button>
-</div>
-</fieldset>
-</form>
+  return html`${rangeForm(base, view.range)}
 <p class="help">Whole UTC days, ${view.range.from} to ${view.range.to}. Unique visitors are exact; a person counts once per salt window (${view.project.analytics.saltWindow}).</p>
 ${view.pending ? html`<p class="notice notice-info" role="status">Some recently received views are still being counted; reload in a moment for the complete numbers.</p>` : ""}
 <section aria-labelledby="totals-heading">

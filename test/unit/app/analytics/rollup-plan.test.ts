@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { NO_PREVIOUS_DAY } from "../../../../src/app/analytics/reach.js";
-import { chunkMasks, planRollup, SITE_PATH_ID, type ChunkView, type RollupPlan, type VisitorMask } from "../../../../src/app/analytics/rollup-plan.js";
+import {
+  chunkAgentMasks,
+  chunkMasks,
+  planAgentReach,
+  planRollup,
+  SITE_PATH_ID,
+  type AgentMask,
+  type ChunkView,
+  type RollupPlan,
+  type VisitorMask,
+} from "../../../../src/app/analytics/rollup-plan.js";
 import { CLASS_CODE, type ClassCode } from "../../../../src/app/analytics/traffic-class.js";
 import { random } from "../../../helpers/traffic.js";
 
@@ -225,5 +235,72 @@ describe("rollup plan: the writes and counter deltas one chunk of views implies"
         expect(counters.get(`category|${v.projectId}|${v.day}|${v.category}`)).toBe(inCategory);
       }
     }
+  });
+});
+
+describe("rollup plan: what agents' views add", () => {
+  const AGENT = 3;
+  const agentView = (windowDay: number, options: Partial<ChunkView> = {}) => ai(windowDay, { agentId: AGENT, verification: 1, ...options });
+
+  it("counts a verified agent's view as its view, on its page, with a visitor mask per page and for any page", () => {
+    const views = [agentView(3)];
+    const plan = planRollup(views, []);
+    expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 1, spoofed: 0, unverifiable: 0 }]);
+    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 0 }]);
+    expect(plan.failures).toEqual([]);
+    expect([...chunkAgentMasks(views).values()].map((m) => [m.pathId, m.days])).toEqual([
+      [PAGE, 1 << 3],
+      [SITE_PATH_ID, 1 << 3],
+    ]);
+  });
+
+  it("keeps a spoofed claim out of the agent's views, pages and visitors: it is only reported as spoofed", () => {
+    const views = [view(3, { trafficClass: CLASS_CODE.bot, agentId: AGENT, verification: 2 })];
+    const plan = planRollup(views, []);
+    expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 0, spoofed: 1, unverifiable: 0 }]);
+    expect(plan.agentPages).toEqual([]);
+    expect(chunkAgentMasks(views).size).toBe(0);
+    expect(plan.dailyViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, pathId: PAGE, human: 0, ai: 0, bot: 1 }]);
+  });
+
+  it("counts a failed fetch (4xx/5xx) only in the agent's pages and the failures, never as a view or a visit", () => {
+    const views = [agentView(3, { status: 404, verification: 0 })];
+    const plan = planRollup(views, []);
+    expect(plan.dailyViews).toEqual([]);
+    expect(plan.formatViews).toEqual([]);
+    expect(plan.categoryViews).toEqual([]);
+    expect(reachLines(plan)).toEqual([]);
+    expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 0, spoofed: 0, unverifiable: 1 }]);
+    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 1 }]);
+    expect(plan.failures).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, pathId: PAGE, status: 404, agentId: AGENT, views: 1 }]);
+  });
+
+  it("counts views per format by class", () => {
+    const plan = planRollup([view(3, { format: 1 }), agentView(3, { format: 1 }), view(3)], []);
+    expect(plan.formatViews.map((f) => [f.format, f.human, f.ai, f.bot]).sort()).toEqual([
+      [0, 1, 0, 0],
+      [1, 1, 1, 0],
+    ]);
+  });
+
+  it("turns widened agent masks into first visits and returns, as for the site", () => {
+    const stored: AgentMask[] = [{ projectId: PROJECT, windowStart: WINDOW_START, agentId: AGENT, pathId: SITE_PATH_ID, visitor: "42", days: 1 << 3 }];
+    const masks = chunkAgentMasks([agentView(1), agentView(5)]);
+    const reach = planAgentReach(stored, masks);
+    const lines = [
+      ...reach.firstVisits.map((c) => `first ${c.pathId} ${c.windowDay} ${c.visitors}`),
+      ...reach.returns.map((c) => `return ${c.pathId} ${c.windowDay}/${c.previousWindowDay} ${c.visitors}`),
+    ].sort();
+    // Site (any page): days {3} become {1, 3, 5}; the page had nothing stored: {1, 5}.
+    expect(lines).toEqual(
+      [
+        `first ${SITE_PATH_ID} 3 -1`,
+        `first ${SITE_PATH_ID} 1 1`,
+        `return ${SITE_PATH_ID} 3/1 1`,
+        `return ${SITE_PATH_ID} 5/3 1`,
+        `first ${PAGE} 1 1`,
+        `return ${PAGE} 5/1 1`,
+      ].sort(),
+    );
   });
 });

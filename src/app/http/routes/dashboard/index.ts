@@ -2,6 +2,7 @@ import { DashboardAssets } from "../../../dashboard/assets.js";
 import { DashboardController } from "../../../dashboard/controller.js";
 import type { Router } from "../../router.js";
 import type { Services } from "../../services.js";
+import { registerAgentPages } from "./agents.js";
 import { registerAnalyticsPages } from "./analytics.js";
 import { registerJobPages } from "./jobs.js";
 import { registerKeyPages } from "./keys.js";
@@ -22,6 +23,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerProjectPages(router, dashboard);
   registerKeyPages(router, dashboard);
   registerAnalyticsPages(router, dashboard);
+  registerAgentPages(router, dashboard);
   registerJobPages(router, dashboard);
   registerSetupPage(router, dashboard);
 }

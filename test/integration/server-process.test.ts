@@ -110,11 +110,11 @@ describe("the server as a process", () => {
 
     const second = await start(env);
     const visitors = await json(`${second.url}/v1/analytics/${projectId}/visitors`, "GET", key);
-    expect(visitors.body.totals).toEqual({ human: 1000, ai: 0, total: 1000 });
+    expect(visitors.body.totals).toEqual({ human: 1000, ai: 0, bot: 0, total: 1000 });
     const perPage = visitors.body.visitors.map((v: { total: number }) => v.total);
     expect(perPage.reduce((a: number, b: number) => a + b, 0)).toBe(1000);
     const views = await json(`${second.url}/v1/analytics/${projectId}/views`, "GET", key);
-    expect(views.body.totals).toEqual({ human: 1000, ai: 0, total: 1000 });
+    expect(views.body.totals).toEqual({ human: 1000, ai: 0, bot: 0, total: 1000 });
   });
 
   it("finishes an in-flight request on SIGTERM before exiting", async () => {

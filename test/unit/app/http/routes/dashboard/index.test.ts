@@ -32,6 +32,8 @@ describe("registerDashboardRoutes", () => {
       "POST /dashboard/projects/:projectId/keys/:keyId/revoke",
       "GET /dashboard/projects/:projectId/analytics",
       "GET /dashboard/projects/:projectId/analytics.csv",
+      "GET /dashboard/projects/:projectId/agents",
+      "GET /dashboard/projects/:projectId/agents/:agent",
       "GET /dashboard/projects/:projectId/jobs",
       "POST /dashboard/projects/:projectId/jobs",
       "GET /dashboard/projects/:projectId/jobs/:jobId",

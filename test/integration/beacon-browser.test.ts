@@ -72,7 +72,7 @@ describe("the beacon in a real browser", () => {
     expect(await waitForViews({ "/docs/one": 2, "/docs/two": 1 })).toEqual({ "/docs/one": 2, "/docs/two": 1 });
     expect(errors).toEqual([]);
     const visitors = await t.call("GET", `/v1/analytics/${project.projectId}/visitors`, { token: project.key });
-    expect(visitors.body.totals).toEqual({ human: 1, ai: 0, total: 1 });
+    expect(visitors.body.totals).toEqual({ human: 1, ai: 0, bot: 0, total: 1 });
     await context.close();
   });
 

@@ -204,17 +204,19 @@ describe("dashboard in a real browser", () => {
     expect(num(await page.textContent("#total-human"))).toBe(api.body.totals.human);
     expect(num(await page.textContent("#total-ai"))).toBe(api.body.totals.ai);
     expect(num(await page.textContent("#total-all"))).toBe(api.body.totals.total);
+    expect(num(await page.textContent("#total-bot"))).toBe(api.body.totals.bot);
     expect(api.body.totals.ai).toBeGreaterThan(0);
+    expect(api.body.totals.bot).toBeGreaterThan(0);
 
     const tableRows = async () =>
       page.$$eval("#pages-table tbody tr", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
-    const shown = (await tableRows()).map(([p, h, a, tot]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), total: num(tot ?? "") }));
+    const shown = (await tableRows()).map(([p, h, a, tot, b]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), bot: num(b ?? ""), total: num(tot ?? "") }));
     expect(shown).toEqual(api.body.visitors.slice(0, 50));
     expect(api.body.visitors.length).toBeGreaterThan(50);
 
     // The next page of the table is the API's next page.
     await Promise.all([page.waitForURL(/offset=50/), page.click(".pager a[rel=next]")]);
-    const second = (await tableRows()).map(([p, h, a, tot]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), total: num(tot ?? "") }));
+    const second = (await tableRows()).map(([p, h, a, tot, b]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), bot: num(b ?? ""), total: num(tot ?? "") }));
     expect(second).toEqual(api.body.visitors.slice(50, 100));
     expect(await page.locator(".pager a[rel=next]").count()).toBe(api.body.visitors.length > 100 ? 1 : 0);
     await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?days=30`);
@@ -260,8 +262,8 @@ describe("dashboard in a real browser", () => {
     expect(csv.status()).toBe(200);
     expect(csv.headers()["content-disposition"]).toMatch(/attachment; filename="inkwell-visitors-.*\.csv"/);
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("path,human,ai,total");
-    expect(lines.slice(1)).toEqual(api.body.visitors.map((r: any) => `${r.path},${r.human},${r.ai},${r.total}`));
+    expect(lines[0]).toBe("path,human,ai,total,bot");
+    expect(lines.slice(1)).toEqual(api.body.visitors.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot}`));
 
     // Bad input gets a page that says what is wrong.
     const bad = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=2026-02-30&to=2026-03-01`);

@@ -95,6 +95,7 @@ ${view.pending ? html`<p class="notice notice-info" role="status">Some recently 
 <div><dt>Human visitors</dt><dd id="total-human">${number(totals.human)}</dd></div>
 <div><dt>AI visitors</dt><dd id="total-ai">${number(totals.ai)}</dd></div>
 <div><dt>Unique visitors</dt><dd id="total-all">${number(totals.total)}</dd></div>
+<div><dt>Other bots (not in the total)</dt><dd id="total-bot">${number(totals.bot)}</dd></div>
 </dl>
 </section>
 <section aria-labelledby="chart-heading">
@@ -114,8 +115,8 @@ ${
     ? html`<p>No visits in this range.${view.offset > 0 ? html` <a href="${base}?${analyticsQuery(view, { offset: 0 })}">Back to the first page</a>` : ""}</p>`
     : html`<div class="table-wrap"><table id="pages-table">
 <caption>Rows ${first}–${last}${view.report.hasMore ? "" : ` of ${last}`}</caption>
-<thead><tr>${COLUMNS.map((c) => sortHeader(view, c, base))}</tr></thead>
-<tbody>${view.report.visitors.map((row) => html`<tr><td class="path">${row.path}</td><td class="num">${number(row.human)}</td><td class="num">${number(row.ai)}</td><td class="num">${number(row.total)}</td></tr>`)}</tbody>
+<thead><tr>${COLUMNS.map((c) => sortHeader(view, c, base))}<th scope="col" class="num">Other bots</th></tr></thead>
+<tbody>${view.report.visitors.map((row) => html`<tr><td class="path">${row.path}</td><td class="num">${number(row.human)}</td><td class="num">${number(row.ai)}</td><td class="num">${number(row.total)}</td><td class="num">${number(row.bot)}</td></tr>`)}</tbody>
 </table></div>
 <nav class="pager" aria-label="Pages of the table">
 ${view.offset > 0 ? html`<a class="button secondary" rel="prev" href="${base}?${analyticsQuery(view, { offset: Math.max(0, view.offset - view.limit) })}">Previous ${view.limit}</a>` : ""}

@@ -32,12 +32,12 @@ describe("link targets", () => {
 describe("visitors CSV", () => {
   it("quotes what needs quoting and never lets a cell start a spreadsheet formula", () => {
     const csv = visitorsCsv([
-      { path: "/docs/a,b", human: 3, ai: 1, total: 4 },
-      { path: '/say "hi"', human: 1, ai: 0, total: 1 },
-      { path: "=HYPERLINK(\"http://evil\")", human: 1, ai: 0, total: 1 },
-      { path: "-1+2", human: 0, ai: 1, total: 1 },
+      { path: "/docs/a,b", human: 3, ai: 1, bot: 2, total: 4 },
+      { path: '/say "hi"', human: 1, ai: 0, bot: 0, total: 1 },
+      { path: "=HYPERLINK(\"http://evil\")", human: 1, ai: 0, bot: 0, total: 1 },
+      { path: "-1+2", human: 0, ai: 1, bot: 0, total: 1 },
     ]);
-    expect(csv.split("\r\n")).toEqual(["path,human,ai,total", '"/docs/a,b",3,1,4', '"/say ""hi""",1,0,1', `"'=HYPERLINK(""http://evil"")",1,0,1`, "'-1+2,0,1,1", ""]);
+    expect(csv.split("\r\n")).toEqual(["path,human,ai,total,bot", '"/docs/a,b",3,1,4,2', '"/say ""hi""",1,0,1,0', `"'=HYPERLINK(""http://evil"")",1,0,1,0`, "'-1+2,0,1,1,0", ""]);
   });
 });
 

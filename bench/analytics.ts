@@ -1,5 +1,7 @@
 // npm run bench:analytics — a deterministic month of docs traffic through the batch API, then the
-// visitors query against a naive COUNT(DISTINCT) over the raw events, on PostgreSQL and PGlite.
+// visitors query against a naive COUNT(DISTINCT) over the raw events, and the AI agent reports, on
+// PostgreSQL and PGlite. AI people send from their operators' published addresses (one in ten
+// copies the User-Agent elsewhere: spoofed), AI agents read markdown twins, 3% of requests fail.
 // Scale: BENCH_VIEWS (default 10,000,000; visitors = views / 10, 5,000 paths), BENCH_STORES
 // (default "postgres,pglite"), BENCH_DATABASE_URL / TEST_DATABASE_URL for PostgreSQL.
 // BENCH_INSTANCES (default "1"; e.g. "1,2,3"): on PostgreSQL, the same traffic once per count,
@@ -7,7 +9,9 @@
 import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
 import { visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
 import type { Db } from "../src/app/store/db.js";
-import { random } from "../test/helpers/traffic.js";
+import { publishedAddress, random } from "../test/helpers/traffic.js";
+import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/agent-reports.js";
+import { viewsReport } from "../src/app/analytics/reports.js";
 import { percentile } from "./percentile.js";
 import { call, PG_URL, setUpStore, startServer, timeIt, TOKEN } from "./bench-server.js";
 import { openStore } from "../src/app/store/open-store.js";
@@ -47,6 +51,8 @@ const UAS = {
   ],
 } as const;
 const KINDS = ["human", "ai", "bot"] as const;
+/** The vendored address list each AI User-Agent (UAS.ai, same order) is verified against: AI people send from it, but for one in ten that copies the User-Agent. */
+const AI_LISTS = ["openai-chatgpt-user", "openai-gptbot", "anthropic-bots", "anthropic-bots", "perplexity-bot", "openai-searchbot"] as const;
 
 // The month: last calendar month, so every day is in the past and within the backfill horizon.
 const today = new Date();
@@ -129,8 +135,17 @@ function planTraffic() {
           const k = KINDS[kind[p] as number] as keyof typeof UAS;
           const pool = UAS[k];
           const at = new Date((MONTH_START + d) * DAY_MS + Math.floor(next() * DAY_MS)).toISOString();
-          const ip = p % 10 === 9 ? `2001:db8::${(p >> 16).toString(16)}:${(p & 0xffff).toString(16)}` : `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}`;
-          hits.push(`{"timestamp":"${at}","path":"${pathFor(next)}","ip":"${ip}","userAgent":${JSON.stringify(pool[p % pool.length])}}`);
+          const published = k === "ai" && p % 10 !== 3 ? publishedAddress(AI_LISTS[p % pool.length] as string, p) : null;
+          const ip = published
+            ? published.ip
+            : p % 10 === 9
+              ? `2001:db8::${(p >> 16).toString(16)}:${(p & 0xffff).toString(16)}`
+              : `10.${(p >> 16) & 255}.${(p >> 8) & 255}.${p & 255}`;
+          const userAgent = `${pool[p % pool.length]}${published && published.round > 0 ? ` r${published.round}` : ""}`;
+          // AI agents read markdown twins too; a few of every kind's requests fail.
+          const path = `${pathFor(next)}${k === "ai" && next() < 0.3 ? ".md" : ""}`;
+          const status = next() < 0.03 ? ',"status":404' : "";
+          hits.push(`{"timestamp":"${at}","path":"${path}","ip":"${ip}","userAgent":${JSON.stringify(userAgent)}${status}}`);
           if (hits.length === BATCH) {
             yield `{"hits":[${hits.join(",")}]}`;
             hits = [];
@@ -184,6 +199,27 @@ async function timeQueries(db: Db, kind: string, projectId: string) {
         speedup: `${Math.round(percentile(naive, 50) / percentile(times, 50))}x`,
       });
     }
+  }
+  return results;
+}
+
+/** The AI agent reports and the filtered views export over the month (p50/p95 of 15 runs each). */
+async function timeAgentQueries(db: Db, kind: string, projectId: string) {
+  const month: DayRange = { from: MONTH_START, to: MONTH_END };
+  const first = { limit: 50, offset: 0 };
+  const gptbot = await agentIdByName(db, "GPTBot");
+  const reports: [string, () => Promise<unknown>][] = [
+    ["agents", () => agentsReport(db, projectId, month, first)],
+    ["agents ?category=crawler", () => agentsReport(db, projectId, month, first, "crawler")],
+    ["agents/GPTBot/pages", () => agentPagesReport(db, projectId, gptbot as number, month, first)],
+    ["failures", () => failuresReport(db, projectId, month, first)],
+    ["views ?format=markdown", () => viewsReport(db, projectId, month, first, "markdown")],
+  ];
+  const results: Record<string, unknown>[] = [];
+  for (const [report, run] of reports) {
+    await run();
+    const times = await timeIt(15, run);
+    results.push({ store: kind, report: `${report} (full month)`, p50_ms: ms(percentile(times, 50)), p95_ms: ms(percentile(times, 95)) });
   }
   return results;
 }
@@ -252,6 +288,7 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>, in
     const db = await store.open();
     try {
       const results = await timeQueries(db, kind, project.id);
+      const agentResults = await timeAgentQueries(db, kind, project.id);
       const [sizes] = await db.query<Record<string, string>>(
         `SELECT (SELECT count(*) FROM analytics_events) AS raw_events, (SELECT count(*) FROM analytics_visitor_days) AS visitor_day_masks,
                 (SELECT count(*) FROM analytics_first_visits) AS first_visit_rows, (SELECT count(*) FROM analytics_returns) AS return_rows`,
@@ -270,6 +307,7 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>, in
         }),
       );
       console.table(results);
+      console.table(agentResults);
       return { label, ...rates };
     } finally {
       await db.close();
@@ -293,6 +331,7 @@ if (queryOnly) {
   const db = await openStore({ databaseUrl: url.toString() });
   const [project] = await db.query<{ id: string }>("SELECT id FROM projects LIMIT 1");
   console.table(await timeQueries(db, "postgres", project?.id as string));
+  console.table(await timeAgentQueries(db, "postgres", project?.id as string));
   await db.close();
 } else {
   const sideBySide = [];

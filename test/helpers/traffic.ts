@@ -77,14 +77,21 @@ export function random(seed: number): () => number {
 
 export const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 
+const rangesByList = new Map<string, [number, number][]>();
+
 /** The IPv4 prefixes of a vendored operator list, as [first address, size]. */
 function publishedRanges(list: string): [number, number][] {
-  const document = JSON.parse(readFileSync(new URL(`../../vendor/agent-ranges/${list}.json`, import.meta.url), "utf8")) as { prefixes: { ipv4Prefix?: string }[] };
-  return document.prefixes.flatMap(({ ipv4Prefix }) => {
+  const known = rangesByList.get(list);
+  if (known) return known;
+  // From the working directory (the repository's root, for tests and benchmarks): the benchmarks run bundled elsewhere.
+  const document = JSON.parse(readFileSync(`vendor/agent-ranges/${list}.json`, "utf8")) as { prefixes: { ipv4Prefix?: string }[] };
+  const ranges = document.prefixes.flatMap(({ ipv4Prefix }) => {
     if (!ipv4Prefix) return [];
     const [base = "", bits = "32"] = ipv4Prefix.split("/");
     return [[base.split(".").reduce((value, octet) => value * 256 + Number(octet), 0), 2 ** (32 - Number(bits))] as [number, number]];
   });
+  rangesByList.set(list, ranges);
+  return ranges;
 }
 
 /**

@@ -6,6 +6,8 @@ import { createProject } from "../../src/app/domain/projects.js";
 import { openTestStore, type TestStore } from "../helpers/store.js";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+// An AI agent whose operator publishes no addresses: counted as claimed, with its own visitor masks.
+const META_AGENT = "meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)";
 let store: TestStore;
 beforeAll(async () => {
   store = await openTestStore();
@@ -21,11 +23,12 @@ describe("analytics retention", () => {
     // "Now" is mid-month; the views are from the previous month.
     const now = Date.UTC(2026, 10, 15, 12);
     const lastMonth = windowOf("month", epochDay(Date.UTC(2026, 9, 10)));
-    const view = (ip: string, id?: string) => ({ index: 0, view: { at: Date.UTC(2026, 9, 10, 9), path: "/old", ip, userAgent: CHROME, ...(id ? { id } : {}) } });
-    await analytics.ingest(project.id, [view("192.0.2.1", "a"), { ...view("192.0.2.2"), index: 1 }], now);
+    const view = (ip: string, id?: string, userAgent = CHROME) => ({ index: 0, view: { at: Date.UTC(2026, 9, 10, 9), path: "/old", ip, userAgent, ...(id ? { id } : {}) } });
+    await analytics.ingest(project.id, [view("192.0.2.1", "a"), { ...view("192.0.2.2"), index: 1 }, { ...view("192.0.2.3", undefined, META_AGENT), index: 2 }], now);
     const range = { from: lastMonth.start, to: lastMonth.end };
     const { report: before } = await analytics.visitors(project.id, range, { limit: 10, offset: 0 });
-    expect(before.totals).toEqual({ human: 2, ai: 0, bot: 0, total: 2 });
+    expect(before.totals).toEqual({ human: 2, ai: 1, bot: 0, total: 3 });
+    expect(await count(`SELECT count(*) AS n FROM analytics_agent_visitor_days WHERE project_id = $1`, [project.id])).toBe(2);
 
     // The secret was used at `now`, after the window ended: it lives until now + 48 h.
     const [salt] = await store.db.query<{ delete_after: Date | string }>(`SELECT delete_after FROM analytics_salts WHERE project_id = $1`, [project.id]);
@@ -33,16 +36,19 @@ describe("analytics retention", () => {
     expect((await analytics.prune(now + 2 * DAY_MS - 1)).salts).toBe(0);
 
     const pruned = await analytics.prune(now + 2 * DAY_MS);
-    expect(pruned).toMatchObject({ salts: 1, visitorDays: 4 });
+    // Page and site masks of three visitors, and the agent's page and any-page masks of one.
+    expect(pruned).toMatchObject({ salts: 1, visitorDays: 8 });
     expect(await count(`SELECT count(*) AS n FROM analytics_salts WHERE project_id = $1`, [project.id])).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM analytics_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM analytics_agent_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);
+    expect((await analytics.agents(project.id, range, { limit: 10, offset: 0 })).report.totals).toEqual({ views: 1, visitors: 1 });
     expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).report.totals).toEqual(before.totals);
 
     // A backfill into that window after the deletion gets a new secret: the same person is a new visitor id.
     const later = now + 3 * DAY_MS;
     await analytics.ingest(project.id, [view("192.0.2.1")], later);
     expect(await count(`SELECT count(*) AS n FROM analytics_salts WHERE project_id = $1`, [project.id])).toBe(1);
-    expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).report.totals.total).toBe(3);
+    expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).report.totals.total).toBe(4);
   });
 
   it("deletes raw events past their retention and idempotency ids past the backfill horizon", async () => {

@@ -24,7 +24,7 @@ const unseen = (n: number) => {
 const time = (userAgents: string[]) =>
   userAgents.map((userAgent) => {
     const started = process.hrtime.bigint();
-    classifyHit({ userAgent, path: "/docs/intro" });
+    classifyHit({ userAgent, format: "html" });
     return Number(process.hrtime.bigint() - started) / 1_000;
   });
 
@@ -53,7 +53,7 @@ if (listsDir) {
       if (!userAgents?.length) continue;
       const counted: string[] = [];
       const missed: string[] = [];
-      for (const userAgent of userAgents) (classifyHit({ userAgent, path: "/docs/intro" }).class === asClass ? counted : missed).push(userAgent);
+      for (const userAgent of userAgents) (classifyHit({ userAgent, format: "html" }).class === asClass ? counted : missed).push(userAgent);
       const shown = wrong === "counted" ? counted : missed;
       misses.push(...shown.slice(0, 5).map((ua) => `${file} ${measure}, ${wrong}: ${ua}`));
       rows.push({ list: list.source ?? file, measure, strings: userAgents.length, share: `${((100 * counted.length) / userAgents.length).toFixed(2)}%` });

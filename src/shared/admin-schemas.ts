@@ -132,6 +132,7 @@ export const agentRangeRefreshSchema = z
     error: z.string().optional().meta({ description: "Why the list was not replaced (the copy in use stays)." }),
   })
   .meta({ id: "AgentRangeRefresh" });
+export type AgentRangeRefreshView = z.infer<typeof agentRangeRefreshSchema>;
 
 export const agentRangeListsSchema = z.object({ lists: z.array(agentRangeListSchema) }).meta({ id: "AgentRangeLists" });
 export const agentRangeRefreshResultsSchema = z.object({ results: z.array(agentRangeRefreshSchema) }).meta({ id: "AgentRangeRefreshResults" });

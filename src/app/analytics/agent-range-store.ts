@@ -1,16 +1,10 @@
+import type { AgentRangeRefreshView } from "../../shared/admin-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { RangeVerifier, rangeDocumentSchema, type AgentRangeList, type RangeDocument } from "./agent-ranges.js";
 import type { AgentVerifier } from "./verification.js";
 
 /** How one list fared in a refresh. */
-export interface RangeRefresh {
-  id: string;
-  url: string;
-  ok: boolean;
-  prefixes?: number;
-  asOf?: string;
-  error?: string;
-}
+export type RangeRefresh = AgentRangeRefreshView;
 
 const FETCH_TIMEOUT_MS = 15_000;
 /** Google's largest list is about 150 kB; anything far beyond is not a range list. */

@@ -124,8 +124,7 @@ export class Analytics {
 
   /** One agent's pages; 404 when no view ever claimed an agent of that name. */
   async agentPages(projectId: string, agent: string, range: DayRange, page: Page): Promise<{ report: AgentPages; pending: boolean }> {
-    const agentId = await agentIdByName(this.db, agent);
-    if (agentId === null) throw notFound("Agent");
+    const agentId = await this.#agentId(agent);
     const pending = !(await this.#caughtUp());
     return { report: await agentPagesReport(this.db, projectId, agentId, range, page), pending };
   }
@@ -159,8 +158,7 @@ export class Analytics {
 
   /** One agent on the dashboard: its pages and its views per day; 404 for a name no view claimed. */
   async agentOverview(projectId: string, agent: string, range: { from: number; to: number }, page: Page) {
-    const agentId = await agentIdByName(this.db, agent);
-    if (agentId === null) throw notFound("Agent");
+    const agentId = await this.#agentId(agent);
     const pending = !(await this.#caughtUp());
     const [pages, daily] = await Promise.all([agentPagesReport(this.db, projectId, agentId, range, page), agentDailyViews(this.db, projectId, agentId, range)]);
     return { pages, daily, pending };
@@ -170,6 +168,13 @@ export class Analytics {
   async allVisitorRows(projectId: string, range: DayRange, order: ReportOrder) {
     await this.#caughtUp();
     return (await visitorsReport(this.db, projectId, range, { limit: EXPORT_ROW_LIMIT, offset: 0 }, order)).visitors;
+  }
+
+  /** The id of the agent of this name; 404 when no view ever claimed it. */
+  async #agentId(name: string): Promise<number> {
+    const agentId = await agentIdByName(this.db, name);
+    if (agentId === null) throw notFound("Agent");
+    return agentId;
   }
 
   /** Drains the inbox, waiting at most REPORT_WAIT_MS; the drain goes on in the background. */

@@ -1,16 +1,16 @@
-import type { AiCategory } from "../../shared/analytics-vocabulary.js";
+import type { AiCategory, ReadFormat } from "../../shared/analytics-vocabulary.js";
 export { AI_CATEGORIES, type AiCategory } from "../../shared/analytics-vocabulary.js";
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
 import { GENERATED_AI_AGENTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
 import { LiteralIndex } from "./literal-index.js";
-import { isMarkdownRead, readFormat } from "./read-format.js";
+import { isMarkdownRead } from "./read-format.js";
 
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string; operator: string } | { class: "bot" };
 export interface HitSignals {
   userAgent: string;
-  path: string;
-  accept?: string | undefined;
+  /** What the request read (read-format.ts): the caller works it out once, from path and Accept header. */
+  format: ReadFormat;
 }
 
 /** The operator of an agent known only by what it did (a markdown fetch by an unnamed client). */
@@ -28,14 +28,14 @@ export const UNKNOWN_OPERATOR = "unknown";
  *  4. isbot (and an empty User-Agent) says bot;
  *  5. human.
  * Steps 1, 2 and 4 depend on the User-Agent alone and are cached per User-Agent; step 3 also needs
- * the path and Accept header, so the cache stores both outcomes and the request picks one.
+ * the format read, so the cache stores both outcomes and the request picks one.
  *
  * Returned objects are shared and frozen: copy before changing one.
  */
 export function classifyHit(signals: HitSignals): Classification {
   const verdict = verdictFor(signals.userAgent);
   if (verdict.markdown === verdict.plain) return verdict.plain;
-  return isMarkdownRead(readFormat(signals.path, signals.accept)) ? verdict.markdown : verdict.plain;
+  return isMarkdownRead(signals.format) ? verdict.markdown : verdict.plain;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -111,8 +111,8 @@ export async function ingestPageViews(
       keyed = { window, secret: salts.cached(projectId, window, now) ?? (await salts.secretFor(projectId, window, now)) };
       windows.set(day, keyed);
     }
-    const verdict = classifyHit({ userAgent: view.userAgent, path, accept: view.accept });
     const format = readFormat(path, view.accept);
+    const verdict = classifyHit({ userAgent: view.userAgent, format });
     const ai = verdict.class === "ai" ? verdict : null;
     const verification = ai ? verifier.verify(ai.agent, ip) : null;
     // A spoofed claim is an unknown bot's view; its agent is kept only to report the spoofing.

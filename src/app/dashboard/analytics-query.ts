@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseUtcDay } from "../../shared/api-schemas.js";
-import { dayToIso, isoToDay } from "../analytics/days.js";
+import { dayToIso, epochDay, isoToDay } from "../analytics/days.js";
 import type { ReportOrder } from "../analytics/reports.js";
 import { HttpError } from "../http/http-error.js";
 import { PRESETS, type AnalyticsRangeView } from "./pages/analytics.js";
@@ -39,6 +39,9 @@ export interface AnalyticsQuery {
  * The analytics page's query string: a preset (`?days=7`, 30 by default) ending `today`, or
  * `?from=…&to=…` (whole UTC days, both included, at most MAX_RANGE_DAYS); 400 saying what to fix.
  */
+/** The query of an analytics page's URL, its presets ending today. */
+export const analyticsQueryOf = (url: URL, now = Date.now()) => parseAnalyticsQuery(Object.fromEntries(url.searchParams), epochDay(now));
+
 export function parseAnalyticsQuery(params: Record<string, string>, today: number): AnalyticsQuery {
   const q = parseFields(analyticsQuerySchema, params);
   const preset = q.from ? null : Number(q.days ?? DEFAULT_PRESET);

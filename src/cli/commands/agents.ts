@@ -1,15 +1,6 @@
-import type { AgentRangeListView } from "../../shared/admin-schemas.js";
+import type { AgentRangeListView, AgentRangeRefreshView } from "../../shared/admin-schemas.js";
 import { print, type Noun } from "../command-context.js";
 import { table } from "../format.js";
-
-interface RangeRefresh {
-  id: string;
-  url: string;
-  ok: boolean;
-  prefixes?: number;
-  asOf?: string;
-  error?: string;
-}
 
 /** The address lists AI agents are verified against (operator commands). */
 export const agents: Noun = {
@@ -26,7 +17,7 @@ export const agents: Noun = {
     refresh: {
       usage: "agents refresh   (the server fetches each list from its operator; needs internet)",
       async run(ctx) {
-        const { results } = await ctx.client.request<{ results: RangeRefresh[] }>("POST", "/admin/agents/refresh", ctx.operator);
+        const { results } = await ctx.client.request<{ results: AgentRangeRefreshView[] }>("POST", "/admin/agents/refresh", ctx.operator);
         const failed = results.filter((r) => !r.ok);
         print(ctx, results, () => {
           const body = table(

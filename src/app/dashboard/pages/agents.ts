@@ -3,7 +3,7 @@ import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { Project } from "../../domain/projects.js";
 import { html, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
-import { rangeForm, type AnalyticsRangeView } from "./analytics.js";
+import { countingNotice, rangeForm, type AnalyticsRangeView } from "./analytics.js";
 
 export interface AgentsView {
   project: Project;
@@ -18,8 +18,6 @@ const FORMAT_LABELS: Record<ReadFormat, string> = { html: "HTML pages", markdown
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—");
 const rangeQuery = (range: AnalyticsRangeView) => (range.preset ? `days=${range.preset}` : `from=${range.from}&to=${range.to}`);
-const pendingNotice = (pending: boolean) =>
-  pending ? html`<p class="notice notice-info" role="status">Some recently received views are still being counted; reload in a moment for the complete numbers.</p>` : "";
 
 /** Who reads the docs among AI agents: views, visitors, pages and how many claims verified; formats read; failed fetches. */
 export function agentsBody(view: AgentsView): SafeHtml {
@@ -30,7 +28,7 @@ export function agentsBody(view: AgentsView): SafeHtml {
   const spoofed = agents.reduce((sum, a) => sum + a.verification.spoofed, 0);
   return html`${rangeForm(base, view.range)}
 <p class="help">Whole UTC days, ${view.range.from} to ${view.range.to}. An agent is verified when its address is in the ranges its operator publishes; a claim from elsewhere is spoofed and counted as an unknown bot, not as the agent.</p>
-${pendingNotice(view.pending)}
+${countingNotice(view.pending)}
 <dl class="totals">
 <div><dt>AI views</dt><dd id="agents-views">${number(totals.views)}</dd></div>
 <div><dt>AI visitors</dt><dd id="agents-visitors">${number(totals.visitors)}</dd></div>
@@ -89,7 +87,7 @@ export function agentBody(view: AgentView): SafeHtml {
   const base = `${projectPath(view.project.id, "agents")}/${encodeURIComponent(view.agent)}`;
   return html`<p><a href="${projectPath(view.project.id, "agents")}?${rangeQuery(view.range)}">All agents</a></p>
 ${rangeForm(base, view.range)}
-${pendingNotice(view.pending)}
+${countingNotice(view.pending)}
 <section aria-labelledby="agent-pages-heading">
 <h2 id="agent-pages-heading">Pages ${view.agent} read</h2>
 ${

@@ -65,6 +65,10 @@ function sortHeader(view: AnalyticsView, column: (typeof COLUMNS)[number], base:
   return html`<th scope="col"${column.numeric ? html` class="num"` : ""}${ariaSort ? html` aria-sort="${ariaSort}"` : ""}><a href="${base}?${analyticsQuery(view, { order: next, offset: 0 })}">${column.label}<span class="sort-mark" aria-hidden="true">${active ? (view.order.dir === "asc" ? " ▲" : " ▼") : ""}</span><span class="visually-hidden">, sort ${next.dir === "asc" ? "ascending" : "descending"}</span></a></th>`;
 }
 
+/** Said while views accepted before the request are still being counted. */
+export const countingNotice = (pending: boolean): SafeHtml | "" =>
+  pending ? html`<p class="notice notice-info" role="status">Some recently received views are still being counted; reload in a moment for the complete numbers.</p>` : "";
+
 /** The date range picker of the analytics pages: presets, or From and To. */
 export function rangeForm(base: string, range: AnalyticsRangeView): SafeHtml {
   return html`<form method="get" action="${base}" class="range-form" aria-label="Date range">
@@ -88,7 +92,7 @@ export function analyticsBody(view: AnalyticsView): SafeHtml {
   const last = view.offset + view.report.visitors.length;
   return html`${rangeForm(base, view.range)}
 <p class="help">Whole UTC days, ${view.range.from} to ${view.range.to}. Unique visitors are exact; a person counts once per salt window (${view.project.analytics.saltWindow}).</p>
-${view.pending ? html`<p class="notice notice-info" role="status">Some recently received views are still being counted; reload in a moment for the complete numbers.</p>` : ""}
+${countingNotice(view.pending)}
 <section aria-labelledby="totals-heading">
 <h2 id="totals-heading" class="visually-hidden">Totals</h2>
 <dl class="totals">

@@ -19,6 +19,7 @@ import { HttpError } from "../http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import { clientIp } from "../client-ip.js";
+import { countingHeader } from "../counting-header.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
 
@@ -96,21 +97,21 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     const projectId = await authorize(ctx);
     const query = validate(visitorsQuerySchema, queryObject(ctx.url), "query");
     const { report, pending } = await analytics.visitors(projectId, dayRange(query), query);
-    return { status: 200, body: report, headers: pendingHeader(pending) };
+    return { status: 200, body: report, headers: countingHeader(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/views", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(viewsQuerySchema, queryObject(ctx.url), "query");
     const { report, pending } = await analytics.views(projectId, dayRange(query), query, query.format);
-    return { status: 200, body: report, headers: pendingHeader(pending) };
+    return { status: 200, body: report, headers: countingHeader(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/agents", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(agentsQuerySchema, queryObject(ctx.url), "query");
     const { report, pending } = await analytics.agents(projectId, dayRange(query), query, query.category);
-    return { status: 200, body: report, headers: pendingHeader(pending) };
+    return { status: 200, body: report, headers: countingHeader(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/agents/:agent/pages", async (ctx) => {
@@ -120,19 +121,17 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     if (!agent.success) throw new HttpError(404, "Agent not found");
     const query = validate(agentPagesQuerySchema, queryObject(ctx.url), "query");
     const { report, pending } = await analytics.agentPages(projectId, agent.data, dayRange(query), query);
-    return { status: 200, body: report, headers: pendingHeader(pending) };
+    return { status: 200, body: report, headers: countingHeader(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/failures", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(failuresQuerySchema, queryObject(ctx.url), "query");
     const { report, pending } = await analytics.failures(projectId, dayRange(query), query);
-    return { status: 200, body: report, headers: pendingHeader(pending) };
+    return { status: 200, body: report, headers: countingHeader(pending) };
   });
 }
 
-/** Tells the client that views accepted before its request are still being counted (e.g. during a big import). */
-const pendingHeader = (pending: boolean): Record<string, string> => (pending ? { "Inkwell-Counting": "pending" } : {});
 
 function dayRange(query: { dateFrom?: string | undefined; dateTo?: string | undefined }): DayRange {
   const day = (value: string | undefined) => (value === undefined ? null : isoToDay(parseUtcDay(value) as string));

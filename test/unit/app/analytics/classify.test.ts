@@ -3,6 +3,7 @@ import crawlerUserAgents from "crawler-user-agents";
 import { describe, expect, it } from "vitest";
 import { AI_AGENTS } from "../../../../src/app/analytics/ai-agents.js";
 import { AI_CATEGORIES, classifyHit, type AiCategory, type Classification } from "../../../../src/app/analytics/classify.js";
+import { readFormat } from "../../../../src/app/analytics/read-format.js";
 
 type Expected = "human" | "bot" | `ai/${AiCategory}`;
 interface FixtureRow {
@@ -45,7 +46,7 @@ const CURL = "curl/8.4.0";
 const REQUESTS = "python-requests/2.32.3";
 
 const label = (c: Classification): Expected => (c.class === "ai" ? `ai/${c.category}` : c.class);
-const classify = (userAgent: string, path = "/guide", accept?: string) => classifyHit({ userAgent, path, accept });
+const classify = (userAgent: string, path = "/guide", accept?: string) => classifyHit({ userAgent, format: readFormat(path, accept) });
 
 /** Every case whose classification differs from the fixture, as readable lines. */
 function mismatches(path: string, expectedOf: (c: Case) => Expected): string[] {

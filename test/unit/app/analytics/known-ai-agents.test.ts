@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AI_CATEGORIES, classifyHit } from "../../../../src/app/analytics/classify.js";
 import { GENERATED_AI_AGENTS, NOT_COUNTED_AS_AI } from "../../../../src/app/analytics/known-ai-agents.generated.js";
 
-const classify = (userAgent: string) => classifyHit({ userAgent, path: "/docs/intro" });
+const classify = (userAgent: string) => classifyHit({ userAgent, format: "html" });
 
 describe("AI agents from upstream lists (npm run update:agents)", () => {
   it("the committed module is what the script makes of the installed packages and the snapshot", () => {

@@ -1,16 +1,15 @@
-import { dayToIso, epochDay } from "../../../analytics/days.js";
-import { parseAnalyticsQuery } from "../../../dashboard/analytics-query.js";
+import { dayToIso } from "../../../analytics/days.js";
+import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";
 import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout, projectLabel } from "../../../dashboard/layout.js";
 import { analyticsBody } from "../../../dashboard/pages/analytics.js";
 import { htmlReply } from "../../../dashboard/request.js";
 import { visitorsCsv } from "../../../dashboard/visitors-csv.js";
+import { countingHeader } from "../../counting-header.js";
 import type { Router } from "../../router.js";
 
 /** Like the API's `limit`. */
 const ROWS_PER_PAGE = 50;
-
-const queryOf = (url: URL) => parseAnalyticsQuery(Object.fromEntries(url.searchParams), epochDay(Date.now()));
 
 /** A project's analytics page and its CSV download (every row of the same range and order). */
 export function registerAnalyticsPages(router: Router, dashboard: DashboardController): void {
@@ -21,11 +20,11 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
     "/dashboard/projects/:projectId/analytics",
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
-      const query = queryOf(r.ctx.url);
+      const query = analyticsQueryOf(r.ctx.url);
       const overview = await analytics.overview(project.id, query.days, { limit: ROWS_PER_PAGE, offset: query.offset }, query.order);
       const daily = overview.daily.map(({ day, ...visitors }) => ({ date: dayToIso(day), ...visitors }));
       const body = analyticsBody({ project, ...query, limit: ROWS_PER_PAGE, report: overview.report, daily, aiCategories: overview.aiCategories, pending: overview.pending });
-      return htmlReply(200, layout({ title: "Analytics", session: r.session, project: { project, access, tab: "analytics" }, body }), overview.pending ? { "Inkwell-Counting": "pending" } : {});
+      return htmlReply(200, layout({ title: "Analytics", session: r.session, project: { project, access, tab: "analytics" }, body }), countingHeader(overview.pending));
     }),
   );
 
@@ -34,7 +33,7 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
     "/dashboard/projects/:projectId/analytics.csv",
     dashboard.page(async (r) => {
       const { project } = await dashboard.project(r);
-      const query = queryOf(r.ctx.url);
+      const query = analyticsQueryOf(r.ctx.url);
       const rows = await analytics.allVisitorRows(project.id, query.days, query.order);
       const filename = `inkwell-visitors-${projectLabel(project).replace(/[^A-Za-z0-9_-]+/g, "-")}-${query.range.from}-to-${query.range.to}.csv`;
       return {

@@ -31,6 +31,14 @@ const timestampSchema = z
   })
   .meta({ description: "When the page was served: ISO 8601 date-time with offset, or epoch milliseconds." });
 
+const HOST_PATTERN = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+/** A header value as received: visible ASCII and spaces (RFC 9110 field-value, without obs-text). */
+const headerValue = z
+  .string({ error: "must be a string" })
+  .max(8_192)
+  .regex(/^[\x20-\x7E]*$/, { error: "must be a header value (printable ASCII)" })
+  .optional();
+
 export const hitSchema = z
   .object({
     timestamp: timestampSchema,
@@ -55,6 +63,27 @@ export const hitSchema = z
       .max(128)
       .optional()
       .meta({ description: "Optional idempotency id: a hit whose id was already accepted for this project is not counted again (log imports set it)." }),
+    method: z
+      .string()
+      .regex(/^[A-Z]{1,16}$/, { error: "must be an HTTP method in capitals (GET, HEAD, ...)" })
+      .optional()
+      .meta({ description: "The request's method (default GET); only a Web Bot Auth signature covering `@method` needs it." }),
+    host: z
+      .string()
+      .max(255)
+      .regex(HOST_PATTERN, { error: "must be a host name or address with an optional port (docs.example.com)" })
+      .optional()
+      .meta({ description: "The request's Host header (the `@authority` a Web Bot Auth signature covers); required with `signatureAgent` unless `path` is a full URL." }),
+    signature: headerValue.meta({ description: "The request's `Signature` header (Web Bot Auth, RFC 9421)." }),
+    signatureInput: headerValue.meta({ description: "The request's `Signature-Input` header." }),
+    signatureAgent: headerValue.meta({
+      description: "The request's `Signature-Agent` header. With `signature` and `signatureInput`, a known agent's signature is checked against its published keys: valid → the agent, verified; invalid or replayed → spoofed.",
+    }),
+  })
+  .superRefine((hit, ctx) => {
+    if (hit.signatureAgent !== undefined && hit.host === undefined && !/^https?:\/\//i.test(hit.path)) {
+      ctx.addIssue({ code: "custom", path: ["host"], message: "is required with signatureAgent unless path is a full URL (it is the @authority the agent signed)" });
+    }
   })
   .meta({ id: "Hit" });
 export type Hit = z.output<typeof hitSchema>;

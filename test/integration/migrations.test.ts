@@ -21,7 +21,7 @@ describe("migrations", () => {
   it("concurrent starts apply each migration exactly once", async () => {
     store = await openTestStore({ migrated: false });
     const results = await Promise.all([migrate(store.db), migrate(store.db), migrate(store.db)]);
-    expect(results.flat().sort()).toEqual(migrations.map((m) => m.version));
+    expect(results.flat().sort((a, b) => a - b)).toEqual(migrations.map((m) => m.version));
   });
 
   it("2 carries pending dispatches of the old outbox into the task queue", async () => {

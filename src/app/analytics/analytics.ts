@@ -16,6 +16,8 @@ import type { AgentVerifier } from "./verification.js";
 import { vendoredRangeLists, type AgentRangeList } from "./agent-ranges.js";
 import { StoredRangeVerifier } from "./agent-range-store.js";
 import { SaltStore } from "./salts.js";
+import { KeyDirectories } from "./key-directory.js";
+import { vendoredSignatureAgents, WebBotAuth, type SignatureAgent } from "./web-bot-auth.js";
 
 export interface AnalyticsOptions {
   rawRetentionDays: number;
@@ -27,6 +29,10 @@ export interface AnalyticsOptions {
   verifier?: AgentVerifier | undefined;
   /** The release's address-range snapshots; default: vendor/agent-ranges. */
   rangeLists?: readonly AgentRangeList[] | undefined;
+  /** The Web Bot Auth signing agents; default: vendor/web-bot-auth. */
+  signatureAgents?: readonly SignatureAgent[] | undefined;
+  /** How agents' key directories are fetched (tests). */
+  fetch?: typeof fetch | undefined;
 }
 
 export interface ProjectAnalyticsSettings {
@@ -53,6 +59,7 @@ export class Analytics {
   readonly #pages: PageIds;
   readonly #agents: AgentIds;
   readonly ranges: StoredRangeVerifier;
+  readonly #signatures: WebBotAuth;
   readonly rollup: AnalyticsRollup;
   readonly #settings = new Map<string, { value: ProjectAnalyticsSettings; until: number }>();
 
@@ -65,6 +72,7 @@ export class Analytics {
     this.#pages = new PageIds(db);
     this.#agents = new AgentIds(db);
     this.ranges = new StoredRangeVerifier(db, options.rangeLists ?? vendoredRangeLists());
+    this.#signatures = new WebBotAuth(options.signatureAgents ?? vendoredSignatureAgents(), new KeyDirectories({ fetch: options.fetch }));
     this.rollup = new AnalyticsRollup(db, log, {
       chunkSize: options.rollupChunkSize,
       rawRetentionDays: options.rawRetentionDays,
@@ -96,7 +104,7 @@ export class Analytics {
     const { saltWindow, markdownAsPage } = await this.settings(projectId, now);
     const result = await ingestPageViews(
       this.db,
-      { salts: this.salts, pages: this.#pages, agents: this.#agents, verifier: this.options.verifier ?? (await this.ranges.current(now)) },
+      { salts: this.salts, pages: this.#pages, agents: this.#agents, verifier: this.options.verifier ?? (await this.ranges.current(now)), signatures: this.#signatures },
       projectId,
       views,
       { saltWindow, markdownAsPage, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS },
@@ -194,7 +202,7 @@ export class Analytics {
     await this.rollup.drain();
     const { windows, ...pruned } = await this.db.transaction((tx) => this.rollup.locked(tx, () => pruneAnalytics(tx, this.options, now)));
     for (const w of windows) this.salts.forget(w.projectId, w.windowStart);
-    if (pruned.salts + pruned.rawEvents + pruned.hitIds > 0) this.log.info(pruned, "analytics retention pass deleted expired data");
+    if (pruned.salts + pruned.rawEvents + pruned.hitIds + pruned.signatureUses > 0) this.log.info(pruned, "analytics retention pass deleted expired data");
     return pruned;
   }
 }

@@ -10,7 +10,8 @@ import { normalizePagePath } from "./page-path.js";
 import { recordset } from "./recordset.js";
 import type { AgentIds, AgentFacts } from "./agent-ids.js";
 import { FORMAT_CODE, pageOfMarkdownTwin, readFormat } from "./read-format.js";
-import { VERIFICATION_CODE, type AgentVerifier } from "./verification.js";
+import { VERIFICATION_CODE, type AgentVerifier, type Verification } from "./verification.js";
+import type { SignatureCheck, SignedRequest, WebBotAuth } from "./web-bot-auth.js";
 import { normalizeIp, visitorId } from "./visitor-id.js";
 
 /** One page view as it arrives, already shape-checked at the edge. */
@@ -25,6 +26,8 @@ export interface PageView {
   status?: number | undefined;
   /** Idempotency id (log imports): a second hit with the same id is not counted again. */
   id?: string | undefined;
+  /** The request as signed, when it names a Web Bot Auth signing agent (server-side hits). */
+  signed?: SignedRequest | undefined;
 }
 
 export interface IngestPolicy {
@@ -61,6 +64,8 @@ interface InboxRow {
   format: number;
   status: number;
   hitKey: string | null;
+  /** A verified signature's identity; its second use anywhere in the project is a replay. */
+  replay: { key: string; expiresAt: number } | null;
 }
 
 const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category", "agentId", "verification", "format", "status"] satisfies (keyof InboxRow)[];
@@ -71,6 +76,7 @@ export interface IngestContext {
   pages: PageIds;
   agents: AgentIds;
   verifier: AgentVerifier;
+  signatures: WebBotAuth;
 }
 
 /**
@@ -80,7 +86,7 @@ export interface IngestContext {
  */
 export async function ingestPageViews(
   db: Db,
-  { salts, pages, agents, verifier }: IngestContext,
+  { salts, pages, agents, verifier, signatures }: IngestContext,
   projectId: string,
   views: { index: number; view: PageView }[],
   policy: IngestPolicy,
@@ -91,7 +97,8 @@ export async function ingestPageViews(
   const oldest = now - policy.backfillDays * DAY_MS;
   // A batch spans a few days: each day's window and secret are looked up once.
   const windows = new Map<number, { window: DayWindow; secret: Buffer }>();
-  for (const { index, view } of views) {
+  const signed = await Promise.all(views.map(({ view }) => (view.signed ? signatures.check(view.signed, view.at) : null)));
+  for (const [position, { index, view }] of views.entries()) {
     const problem =
       view.at > now + policy.futureToleranceMs
         ? "timestamp: is in the future"
@@ -112,11 +119,7 @@ export async function ingestPageViews(
       windows.set(day, keyed);
     }
     const format = readFormat(path, view.accept);
-    const verdict = classifyHit({ userAgent: view.userAgent, format });
-    const ai = verdict.class === "ai" ? verdict : null;
-    const verification = ai ? verifier.verify(ai.agent, ip) : null;
-    // A spoofed claim is an unknown bot's view; its agent is kept only to report the spoofing.
-    const counted = verification === "spoofed" ? "bot" : verdict.class;
+    const reader = identify(view.userAgent, format, ip, verifier, signed[position] ?? null);
     rows.push({
       at: view.at,
       day,
@@ -124,13 +127,14 @@ export async function ingestPageViews(
       windowEnd: keyed.window.end,
       path: policy.markdownAsPage && format === "markdown" ? pageOfMarkdownTwin(path) : path,
       visitor: visitorId(keyed.secret, ip, view.userAgent),
-      classCode: CLASS_CODE[counted],
-      category: ai && counted === "ai" ? ai.category : null,
-      agent: ai && { name: ai.agent, operator: ai.operator, category: ai.category },
-      verification: verification && VERIFICATION_CODE[verification],
+      classCode: CLASS_CODE[reader.counted],
+      category: reader.agent && reader.counted === "ai" ? reader.agent.category : null,
+      agent: reader.agent,
+      verification: reader.verification && VERIFICATION_CODE[reader.verification],
       format: FORMAT_CODE[format],
       status: view.status ?? 200,
       hitKey: view.id === undefined ? null : hitKey(projectId, view.id),
+      replay: reader.replay,
     });
   }
   if (rows.length === 0) return { accepted: 0, duplicates: 0, rejected };
@@ -144,6 +148,11 @@ export async function ingestPageViews(
   const written = await db.transaction(async (tx) => {
     const fresh = await claimHitKeys(tx, projectId, rows);
     const toWrite = rows.filter((row) => row.hitKey === null || fresh.delete(row.hitKey));
+    for (const row of await replayedSignatures(tx, projectId, toWrite)) {
+      row.classCode = CLASS_CODE.bot;
+      row.category = null;
+      row.verification = VERIFICATION_CODE.spoofed;
+    }
     if (toWrite.length > 0) {
       await tx.query(
         `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status)
@@ -156,6 +165,49 @@ export async function ingestPageViews(
     return toWrite.length;
   });
   return { accepted: rows.length, duplicates: rows.length - written, rejected };
+}
+
+interface Reader {
+  counted: keyof typeof CLASS_CODE;
+  agent: AgentFacts | null;
+  verification: Verification | null;
+  replay: InboxRow["replay"];
+}
+
+/**
+ * Who read the page. A Web Bot Auth signature that proves or disproves an agent decides (whatever
+ * the User-Agent says); otherwise the User-Agent does, and an AI agent's claim is checked against
+ * its operator's address ranges. A spoofed claim is an unknown bot's view; its agent is kept only
+ * to report the spoofing.
+ */
+function identify(userAgent: string, format: ReturnType<typeof readFormat>, ip: string, verifier: AgentVerifier, signed: SignatureCheck | null): Reader {
+  if (signed?.outcome === "verified" || signed?.outcome === "invalid") {
+    const { agent, operator, category } = signed.agent;
+    const verified = signed.outcome === "verified";
+    return { counted: verified ? "ai" : "bot", agent: { name: agent, operator, category }, verification: verified ? "verified" : "spoofed", replay: signed.replay ?? null };
+  }
+  const verdict = classifyHit({ userAgent, format });
+  if (verdict.class !== "ai") return { counted: verdict.class, agent: null, verification: null, replay: null };
+  const verification = verifier.verify(verdict.agent, ip);
+  return {
+    counted: verification === "spoofed" ? "bot" : "ai",
+    agent: { name: verdict.agent, operator: verdict.operator, category: verdict.category },
+    verification,
+    replay: null,
+  };
+}
+
+/** Records the verified signatures about to be written; returns the rows whose signature was used before (or twice in the batch). */
+async function replayedSignatures(tx: Pick<Db, "query">, projectId: string, rows: InboxRow[]): Promise<InboxRow[]> {
+  const signed = rows.filter((row) => row.replay !== null);
+  if (signed.length === 0) return [];
+  const inserted = await tx.query<{ signature: string }>(
+    `INSERT INTO analytics_signature_uses (project_id, signature, expires_at)
+     SELECT $1, r.k, to_timestamp(r.e / 1000) FROM json_to_recordset($2::json) AS r (k text, e float8) ON CONFLICT DO NOTHING RETURNING signature`,
+    [projectId, recordset([...new Map(signed.map((row) => [row.replay?.key, { k: row.replay?.key, e: row.replay?.expiresAt }])).values()])],
+  );
+  const fresh = new Set(inserted.map((row) => row.signature));
+  return signed.filter((row) => !fresh.delete(row.replay?.key as string));
 }
 
 /** Records the batch's idempotency ids; returns those not seen before (each at most once). */

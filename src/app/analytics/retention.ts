@@ -11,14 +11,18 @@ export interface Pruned {
   visitorDays: number;
   rawEvents: number;
   hitIds: number;
+  signatureUses: number;
 }
+
+/** A replay of a signature arrives while it is valid or it is expired anyway; a day covers any clock skew. */
+const SIGNATURE_USE_GRACE_MS = DAY_MS;
 
 /**
  * Deletes what the privacy rules (docs/architecture.md, "Analytics") and the operator's settings say must go: salt secrets past their
  * deletion time, with the per-visitor day masks of their windows, the site's and the agents' (no later view can carry those
  * visitor ids, so the masks would never change again; the counters derived from them stay);
  * raw events past their retention; idempotency ids older than the backfill horizon (hits that old
- * are refused anyway). Runs under the rollup's lock, after a drain, so no inbox row of a deleted
+ * are refused anyway); Web Bot Auth signatures seen, a day after they expired. Runs under the rollup's lock, after a drain, so no inbox row of a deleted
  * window is still waiting to be counted with its secret.
  */
 export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now: number): Promise<Pruned & { windows: { projectId: string; windowStart: number }[] }> {
@@ -49,11 +53,16 @@ export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now
     `WITH gone AS (DELETE FROM analytics_hit_ids WHERE day < $1 RETURNING 1) SELECT count(*) AS n FROM gone`,
     [epochDay(now) - policy.backfillDays - 1],
   );
+  const signatures = await tx.query<{ n: string | number }>(
+    `WITH gone AS (DELETE FROM analytics_signature_uses WHERE expires_at < $1 RETURNING 1) SELECT count(*) AS n FROM gone`,
+    [new Date(now - SIGNATURE_USE_GRACE_MS)],
+  );
   return {
     salts: salts.length,
     visitorDays,
     rawEvents: Number(raw[0]?.n ?? 0),
     hitIds: Number(ids[0]?.n ?? 0),
+    signatureUses: Number(signatures[0]?.n ?? 0),
     windows: salts.map((s) => ({ projectId: s.project_id, windowStart: s.window_start })),
   };
 }

@@ -455,4 +455,18 @@ CREATE TABLE analytics_agent_ranges (
 );
 `,
   },
+  {
+    version: 10,
+    name: "web bot auth signatures seen",
+    sql: `
+-- Verified Web Bot Auth signatures, so a second use of one is caught as a replay (web-bot-auth.ts).
+CREATE TABLE analytics_signature_uses (
+  project_id text NOT NULL,
+  signature text NOT NULL,
+  expires_at timestamptz NOT NULL,
+  PRIMARY KEY (project_id, signature)
+);
+CREATE INDEX analytics_signature_uses_expiry ON analytics_signature_uses (expires_at);
+`,
+  },
 ];

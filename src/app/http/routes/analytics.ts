@@ -13,6 +13,7 @@ import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
 import { isoToDay } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
+import { signedRequestOf } from "../../analytics/web-bot-auth.js";
 import type { DayRange } from "../../analytics/reports.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { HttpError } from "../http-error.js";
@@ -83,7 +84,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     const views: { index: number; view: PageView }[] = [];
     hits.forEach((hit, index) => {
       const parsed = hitSchema.safeParse(hit);
-      if (parsed.success) views.push({ index, view: { ...parsed.data, at: parsed.data.timestamp } });
+      if (parsed.success) views.push({ index, view: { ...parsed.data, at: parsed.data.timestamp, signed: signedRequestOf(parsed.data) } });
       else rejected.push({ index, error: describeIssues(parsed.error, "hit") });
     });
     const result = views.length > 0 ? await analytics.ingest(projectId, views) : { accepted: 0, duplicates: 0, rejected: [] };

@@ -2,8 +2,8 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { storedText } from "./stored-values.js";
-import { AI_CATEGORIES, READ_FORMATS } from "./analytics-vocabulary.js";
-import { countsSchema, rangeQuerySchema } from "./api-schemas.js";
+import { AI_CATEGORIES } from "./analytics-vocabulary.js";
+import { countsSchema, rangeQuerySchema, readFormatSchema } from "./api-schemas.js";
 
 export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
@@ -113,9 +113,6 @@ export const beaconEventSchema = z.object({
   referrer: z.string().max(MAX_PATH_LENGTH).optional(),
 });
 
-export const readFormatSchema = z.enum(READ_FORMATS).meta({
-  description: "html: the page; markdown: its .md/.mdx twin or a markdown-negotiated fetch; llms.txt: llms.txt or llms-full.txt; text: other text files.",
-});
 
 export const viewsQuerySchema = rangeQuerySchema({ format: readFormatSchema.optional().meta({ description: "Only views of this format." }) });
 

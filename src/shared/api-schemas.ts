@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { storedText } from "./stored-values.js";
+import { READ_FORMATS } from "./analytics-vocabulary.js";
 
 export const JOB_STATUSES = ["active", "completed", "archived", "failed"] as const;
 export const MAX_PROMPT_CHARS = 32_000;
@@ -117,7 +118,13 @@ export function rangeQuerySchema<Extra extends z.ZodRawShape>(extra: Extra) {
   });
 }
 
-export const visitorsQuerySchema = rangeQuerySchema({});
+export const readFormatSchema = z.enum(READ_FORMATS).meta({
+  description: "html: the page; markdown: its .md/.mdx twin or a markdown-negotiated fetch; llms.txt: llms.txt or llms-full.txt; text: other text files.",
+});
+
+export const visitorsQuerySchema = rangeQuerySchema({
+  format: readFormatSchema.optional().meta({ description: "Only visitors who read the page in this format (the counts are distinct visitors of those reads)." }),
+});
 
 /** Human, AI and their union (or sum, for views); other bots apart, never in total. */
 export const countsSchema = z.object({

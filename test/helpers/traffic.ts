@@ -1,5 +1,6 @@
 /** Generated traffic with a known answer: the brute-force side of the analytics exactness tests. */
 import { readFileSync } from "node:fs";
+import type { ReadFormat } from "../../src/shared/analytics-vocabulary.js";
 import { DAY_MS } from "../../src/app/analytics/days.js";
 
 export const USER_AGENTS = {
@@ -39,7 +40,7 @@ const FETCHER = { name: "markdown fetch (curl)", operator: "unknown", category: 
 
 export type Kind = "human" | "ai" | "bot";
 export type Verification = "verified" | "spoofed" | "unverifiable";
-export type Format = "html" | "markdown" | "llms.txt";
+export type Format = ReadFormat;
 
 export interface GeneratedHit {
   timestamp: string;
@@ -155,24 +156,24 @@ export function generateTraffic(options: { seed: number; people: number; paths: 
     const at = (options.firstDay + offset) * DAY_MS + Math.floor(rand() * DAY_MS);
     const page = `/docs/page-${Math.floor(Math.pow(rand(), 2) * options.paths)}`;
     const f = rand();
-    const format: Format = f < 0.75 ? "html" : f < 0.95 ? "markdown" : "llms.txt";
+    const format: Format = f < 0.73 ? "html" : f < 0.93 ? "markdown" : f < 0.97 ? "llms.txt" : "text";
     const s = rand();
     const status = s < 0.05 ? 404 : s < 0.07 ? 500 : undefined;
     const mapped = !person.v6 && rand() < 0.3;
-    const counted = format === "llms.txt" ? "/llms.txt" : page;
+    const counted = format === "llms.txt" ? "/llms.txt" : format === "text" ? `${page}.txt` : page;
     const claimed = VERIFIABLE_AGENTS[person.agentIndex]!;
     const agent =
       person.kind === "verified" || person.kind === "spoofer"
         ? { name: claimed.name, operator: claimed.operator, category: claimed.category, verification: person.kind === "verified" ? ("verified" as const) : ("spoofed" as const) }
         : person.kind === "unverifiable"
           ? { name: UNVERIFIABLE_AGENT.name, operator: UNVERIFIABLE_AGENT.operator, category: UNVERIFIABLE_AGENT.category, verification: "unverifiable" as const }
-          : person.kind === "fetcher" && format !== "html"
+          : person.kind === "fetcher" && (format === "markdown" || format === "llms.txt")
             ? { name: FETCHER.name, operator: FETCHER.operator, category: FETCHER.category, verification: "unverifiable" as const }
             : null;
     const kind: Kind = person.kind === "human" ? "human" : agent && agent.verification !== "spoofed" ? "ai" : "bot";
     hits.push({
       timestamp: new Date(at).toISOString(),
-      path: format === "html" ? page : format === "markdown" ? `${page}.md` : "/llms.txt",
+      path: format === "markdown" ? `${page}.md` : counted,
       page: counted,
       ip: mapped ? `::ffff:${person.ip}` : person.ip,
       userAgent: person.userAgent,
@@ -203,16 +204,16 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The answer by brute force: for each page, the distinct (window, person) pairs with a served view
- * of that kind on a day in [from, to). `windowStart(day)` is the project's salt window. Rows list
+ * of that kind (in that format, when given) on a day in [from, to). `windowStart(day)` is the project's salt window. Rows list
  * pages with human or AI visitors; totals cover every page.
  */
-export function bruteForceVisitors(hits: GeneratedHit[], from: number | null, to: number | null, windowStart: (day: number) => number) {
+export function bruteForceVisitors(hits: GeneratedHit[], from: number | null, to: number | null, windowStart: (day: number) => number, format?: Format) {
   type Sets = Record<keyof Counts, Set<string>>;
   const sets = new Map<string, Sets>();
   const empty = (): Sets => ({ human: new Set(), ai: new Set(), bot: new Set(), total: new Set() });
   const site = empty();
   for (const hit of hits) {
-    if (failed(hit) || !inRange(hit, from, to)) continue;
+    if (failed(hit) || !inRange(hit, from, to) || (format !== undefined && hit.format !== format)) continue;
     const who = `${windowStart(dayOf(hit))}:${hit.person}`;
     let entry = sets.get(hit.page);
     if (!entry) sets.set(hit.page, (entry = empty()));

@@ -107,6 +107,18 @@ describe.each(["month", "week", "day"] as const)("exact unique visitors with a %
   });
 });
 
+describe.each(["month", "week"] as const)("unique visitors of one format with a %s salt window", (saltWindow) => {
+  const windowStart = (day: number) => windowOf(saltWindow, day).start;
+
+  it.each(["html", "markdown", "llms.txt", "text"] as const)("format %s: totals and every page equal a brute-force count over several ranges", async (format) => {
+    for (const [name, from, to] of [ranges[0], ranges[2], ranges[ranges.length - 1]] as [string, number | null, number | null][]) {
+      const expected = bruteForceVisitors(hits, from, to, windowStart, format);
+      const got = await allRows(saltWindow, "visitors", from, to, 13, "visitors", `format=${encodeURIComponent(format)}`);
+      expect({ name, ...got }).toEqual({ name, totals: expected.totals, rows: expected.visitors });
+    }
+  });
+});
+
 describe("content views", () => {
   it.each(ranges)("%s: views per page equal a plain count of human and AI hits", async (_name, from, to) => {
     const expected = bruteForceViews(hits, from, to);
@@ -115,7 +127,7 @@ describe("content views", () => {
     expect(got.rows).toEqual(expected.views);
   });
 
-  it.each(["html", "markdown", "llms.txt"] as const)("views of format %s equal a plain count of that format's hits", async (format) => {
+  it.each(["html", "markdown", "llms.txt", "text"] as const)("views of format %s equal a plain count of that format's hits", async (format) => {
     const [from, to] = [lastMonth - 3, lastMonth + 4];
     const expected = bruteForceViews(hits, from, to, format);
     expect(expected.views.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { notFound } from "../domain/errors.js";
 import type { Db } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
-import { aiCategoryViews, dailyVisitors, viewsReport, visitorsReport, type DayRange, type Page, type ReportOrder } from "./reports.js";
+import { aiCategoryViews, dailyVisitors, DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange, type Page, type ReportOrder } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { PageIds } from "./page-ids.js";
@@ -115,9 +115,9 @@ export class Analytics {
   }
 
   /** Visitors after folding in what was accepted before the call; `pending` when that took too long. */
-  async visitors(projectId: string, range: DayRange, page: Page): Promise<{ report: Visitors; pending: boolean }> {
+  async visitors(projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<{ report: Visitors; pending: boolean }> {
     const pending = !(await this.#caughtUp());
-    return { report: await visitorsReport(this.db, projectId, range, page), pending };
+    return { report: await visitorsReport(this.db, projectId, range, page, DEFAULT_ORDER, format), pending };
   }
 
   async views(projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<{ report: Views; pending: boolean }> {

@@ -56,23 +56,33 @@ const counts = (row: Omit<CountRow, "path"> | undefined) => ({
  * (COLLATE "C"), the same on every store and locale. Cost grows with pages × days in the
  * range, never with views or visitors.
  */
-export async function visitorsReport(db: Queryable, projectId: string, range: DayRange, page: Page, order = DEFAULT_ORDER): Promise<Visitors> {
+export async function visitorsReport(db: Queryable, projectId: string, range: DayRange, page: Page, order = DEFAULT_ORDER, format?: ReadFormat): Promise<Visitors> {
   const parts = await windowParts(db, projectId, range);
   if (parts.length === 0) return { totals: counts(undefined), visitors: [], hasMore: false };
-  const rows = await db.query<CountRow & { site: boolean }>(
-    `WITH parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $7::int[]) AS p (window_start, day_from, day_to, window_end)),
-     reached AS (
+  // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
+  const sources = [
+    ...(format === undefined || format === "html" ? [{ prefix: "analytics", where: "" }] : []),
+    ...(format === undefined ? [] : [{ prefix: "analytics_format", where: ` AND format = ${FORMAT_CODE[format]}` }]),
+  ];
+  const reached = sources
+    .map(
+      ({ prefix, where }) => `
        SELECT w.path_id, w.human, w.ai, w.bot, w.total FROM parts p
-       JOIN analytics_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start
+       JOIN ${prefix}_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start${where}
        WHERE p.whole
        UNION ALL
        SELECT f.path_id, f.human, f.ai, f.bot, f.total FROM parts p
-       JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to
+       JOIN ${prefix}_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start${where} AND f.day >= p.day_from AND f.day < p.day_to
        WHERE NOT p.whole
        UNION ALL
        SELECT r.path_id, r.human, r.ai, r.bot, r.total FROM parts p
-       JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
-       WHERE p.day_from > 0
+       JOIN ${prefix}_returns r ON r.project_id = $1 AND r.window_start = p.window_start${where} AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
+       WHERE p.day_from > 0`,
+    )
+    .join("\n       UNION ALL");
+  const rows = await db.query<CountRow & { site: boolean }>(
+    `WITH parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $7::int[]) AS p (window_start, day_from, day_to, window_end)),
+     reached AS (${reached}
      ),
      per_path AS MATERIALIZED (
        SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0

@@ -19,7 +19,7 @@ const SIGNATURE_USE_GRACE_MS = DAY_MS;
 
 /**
  * Deletes what the privacy rules (docs/architecture.md, "Analytics") and the operator's settings say must go: salt secrets past their
- * deletion time, with the per-visitor day masks of their windows, the site's and the agents' (no later view can carry those
+ * deletion time, with the per-visitor day masks of their windows, the site's, the formats' and the agents' (no later view can carry those
  * visitor ids, so the masks would never change again; the counters derived from them stay);
  * raw events past their retention; idempotency ids older than the backfill horizon (hits that old
  * are refused anyway); Web Bot Auth signatures seen, a day after they expired. Runs under the rollup's lock, after a drain, so no inbox row of a deleted
@@ -39,7 +39,10 @@ export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now
        ), agents_gone AS (
          DELETE FROM analytics_agent_visitor_days d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
          WHERE d.project_id = s.project_id AND d.window_start = s.window_start RETURNING 1
-       ) SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FROM agents_gone) AS n`,
+       ), formats_gone AS (
+         DELETE FROM analytics_format_visitor_days d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
+         WHERE d.project_id = s.project_id AND d.window_start = s.window_start RETURNING 1
+       ) SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FROM agents_gone) + (SELECT count(*) FROM formats_gone) AS n`,
       [salts.map((s) => s.project_id), salts.map((s) => s.window_start)],
     );
     visitorDays = Number(deleted[0]?.n ?? 0);

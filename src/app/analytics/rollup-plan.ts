@@ -1,6 +1,9 @@
 import { NO_PREVIOUS_DAY, pairDeltas, reachDeltas } from "./reach.js";
 import { VERIFICATION_CODE } from "./verification.js";
 import { CLASS_CODE, type ClassCode } from "./traffic-class.js";
+import { FORMAT_CODE } from "./read-format.js";
+
+const HTML_FORMAT = FORMAT_CODE.html;
 
 /**
  * What one rollup chunk changes, worked out without any I/O: the rollup ORs the chunk's masks
@@ -33,15 +36,22 @@ export interface ChunkView {
   status: number;
 }
 
-/** The days of a salt window on which one visitor viewed one page (or the site), as bit masks. */
+/**
+ * The days of a salt window on which one visitor viewed one page (or the site), as bit masks: in
+ * any format (the site's masks), or in one format (the format masks: rollup-format-plan.ts).
+ */
 export interface VisitorMask {
   projectId: string;
   windowStart: number;
+  /** FORMAT_CODE, in a format's masks only. */
+  format?: number;
   pathId: number;
   visitor: string;
   human: number;
   ai: number;
   bot: number;
+  /** Site masks only: the formats other than html ever read (bit 1 << FORMAT_CODE), 0 for a pair that only read html. */
+  formats?: number;
 }
 
 /** Distinct-visitor counter deltas: `total` counts the union of human and AI; bots are apart. */
@@ -71,10 +81,11 @@ export interface DailyCategoryViews {
   views: number;
 }
 
-/** Distinct visitors of a page over its whole salt window. */
+/** Distinct visitors of a page over its whole salt window (in one format, in the format family). */
 export interface WindowReach extends ReachCounts {
   projectId: string;
   windowStart: number;
+  format?: number;
   pathId: number;
 }
 
@@ -163,15 +174,21 @@ export interface RollupPlan {
 
 const NO_MASK = { human: 0, ai: 0, bot: 0 };
 
-/** The chunk's masks by key: one per (project, window, page, visitor). */
+/** The chunk's masks by key: one per (project, window, page, visitor), or (project, window, format, page, visitor). */
 export type ChunkMasks = ReadonlyMap<string, VisitorMask>;
 
+/** Stored masks as read, or already by key (byMaskKey: several plans of one chunk share it). */
+export type StoredMasks = readonly VisitorMask[] | ReadonlyMap<string, VisitorMask>;
+
+export const byMaskKey = (stored: StoredMasks): ReadonlyMap<string, VisitorMask> =>
+  stored instanceof Map ? stored : new Map((stored as readonly VisitorMask[]).map((mask) => [maskKey(mask), mask]));
+
 /** The key of a mask: the view's own page, or `pathId` (the site row) instead. */
-const maskKey = (of: Pick<VisitorMask, "projectId" | "windowStart" | "pathId" | "visitor">, pathId = of.pathId) =>
-  `${of.projectId}\n${of.windowStart}\n${pathId}\n${of.visitor}`;
+export const maskKey = (of: Pick<VisitorMask, "projectId" | "windowStart" | "format" | "pathId" | "visitor">, pathId = of.pathId) =>
+  `${of.projectId}\n${of.windowStart}\n${of.format ?? ""}\n${pathId}\n${of.visitor}`;
 
 /** A view answered with a 4xx/5xx read nothing: it counts only in the agent reports and failures. */
-const isFailure = (status: number) => status >= 400;
+export const isFailure = (status: number) => status >= 400;
 
 /**
  * The days the chunk's views set (failed ones excepted), one mask per (project, window, page, visitor) and one per
@@ -181,8 +198,9 @@ export function chunkMasks(views: readonly ChunkView[]): ChunkMasks {
   const masks = new Map<string, VisitorMask>();
   const setDay = (view: ChunkView, pathId: number) => {
     const { projectId, windowStart, visitor } = view;
-    const mask = entry(masks, maskKey(view, pathId), () => ({ projectId, windowStart, pathId, visitor, human: 0, ai: 0, bot: 0 }));
+    const mask = entry(masks, maskKey({ projectId, windowStart, pathId, visitor }), () => ({ projectId, windowStart, pathId, visitor, human: 0, ai: 0, bot: 0, formats: 0 }));
     mask[CLASS_NAME[view.trafficClass]] |= 1 << (view.day - windowStart);
+    if (view.format !== HTML_FORMAT) mask.formats = (mask.formats ?? 0) | (1 << view.format);
   };
   for (const view of views) {
     if (isFailure(view.status)) continue;
@@ -254,8 +272,23 @@ export function planAgentReach(stored: readonly AgentMask[], masks: ChunkAgentMa
  * `stored` holds the masks stored for the chunk's keys before it (others are ignored; a key
  * without one starts empty); `masks` is `chunkMasks(views)` when the caller already has it.
  */
-export function planRollup(views: readonly ChunkView[], stored: readonly VisitorMask[], masks = chunkMasks(views)): RollupPlan {
-  const storedByKey = new Map(stored.map((mask) => [maskKey(mask), mask]));
+export function planRollup(views: readonly ChunkView[], stored: StoredMasks, masks = chunkMasks(views)): RollupPlan {
+  return { ...countViews(views), ...planReach(stored, masks) };
+}
+
+export interface ReachPlan {
+  windowReach: WindowReach[];
+  firstVisits: FirstVisits[];
+  returns: Returns[];
+}
+
+/**
+ * The reach counters (reach.ts) implied by widening the stored masks (`stored`, as they were
+ * before the chunk; a key without one starts empty) with the chunk's `masks`, in the masks'
+ * family: the counters carry the masks' format when they have one.
+ */
+export function planReach(stored: StoredMasks, masks: ChunkMasks): ReachPlan {
+  const storedByKey = byMaskKey(stored);
   const windowReach = new Map<string, WindowReach>();
   const firstVisits = new Map<string, FirstVisits>();
   const returns = new Map<string, Returns>();
@@ -266,6 +299,8 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
     const bot = before.bot | added.bot;
     if (human === before.human && ai === before.ai && bot === before.bot) continue;
     const { projectId, windowStart, pathId } = added;
+    const scope = added.format === undefined ? { projectId, windowStart } : { projectId, windowStart, format: added.format };
+    const scopeKey = `${projectId}\n${windowStart}\n${added.format ?? ""}`;
     const newcomer: ReachCounts = {
       human: before.human === 0 && human !== 0 ? 1 : 0,
       ai: before.ai === 0 && ai !== 0 ? 1 : 0,
@@ -273,16 +308,15 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
       total: (before.human | before.ai) === 0 && (human | ai) !== 0 ? 1 : 0,
     };
     if (newcomer.human + newcomer.ai + newcomer.bot + newcomer.total > 0) {
-      const counter = entry(windowReach, `${projectId}\n${windowStart}\n${pathId}`, () => ({ projectId, windowStart, pathId, human: 0, ai: 0, bot: 0, total: 0 }));
+      const counter = entry(windowReach, `${scopeKey}\n${pathId}`, () => ({ ...scope, pathId, human: 0, ai: 0, bot: 0, total: 0 }));
       addCounts(counter, newcomer);
     }
     reachDeltas({ human: [before.human, human], ai: [before.ai, ai], bot: [before.bot, bot] }, (series, windowDay, previousWindowDay, delta) => {
       const counter =
         previousWindowDay === NO_PREVIOUS_DAY
-          ? entry(firstVisits, `${projectId}\n${windowStart}\n${windowDay}\n${pathId}`, () => ({ projectId, windowStart, windowDay, pathId, human: 0, ai: 0, bot: 0, total: 0 }))
-          : entry(returns, `${projectId}\n${windowStart}\n${windowDay}\n${previousWindowDay}\n${pathId}`, () => ({
-              projectId,
-              windowStart,
+          ? entry(firstVisits, `${scopeKey}\n${windowDay}\n${pathId}`, () => ({ ...scope, windowDay, pathId, human: 0, ai: 0, bot: 0, total: 0 }))
+          : entry(returns, `${scopeKey}\n${windowDay}\n${previousWindowDay}\n${pathId}`, () => ({
+              ...scope,
               windowDay,
               previousWindowDay,
               pathId,
@@ -295,7 +329,6 @@ export function planRollup(views: readonly ChunkView[], stored: readonly Visitor
     });
   }
   return {
-    ...countViews(views),
     windowReach: nonZero(windowReach),
     firstVisits: nonZero(firstVisits),
     returns: nonZero(returns),
@@ -352,7 +385,7 @@ const VERIFICATION_NAME: Record<number, "verified" | "spoofed" | "unverifiable">
   Object.entries(VERIFICATION_CODE).map(([name, code]) => [code, name as "verified" | "spoofed" | "unverifiable"]),
 );
 
-const CLASS_NAME = { [CLASS_CODE.human]: "human", [CLASS_CODE.ai]: "ai", [CLASS_CODE.bot]: "bot" } as const;
+export const CLASS_NAME = { [CLASS_CODE.human]: "human", [CLASS_CODE.ai]: "ai", [CLASS_CODE.bot]: "bot" } as const;
 
 function addCounts(counter: ReachCounts, delta: ReachCounts): void {
   counter.human += delta.human;
@@ -365,7 +398,7 @@ const nonZero = <T extends ReachCounts>(counters: Map<string, T>): T[] =>
   [...counters.values()].filter((counter) => counter.human !== 0 || counter.ai !== 0 || counter.bot !== 0 || counter.total !== 0);
 
 /** The map's entry for `key`, created by `create` the first time. */
-function entry<T>(map: Map<string, T>, key: string, create: () => T): T {
+export function entry<T>(map: Map<string, T>, key: string, create: () => T): T {
   let found = map.get(key);
   if (!found) map.set(key, (found = create()));
   return found;

@@ -91,7 +91,9 @@ const CLASS_VIEWS = [
 
 export const DAILY_VIEWS = planTable<DailyViews>("analytics_daily_views", [PROJECT, DAY, PATH], CLASS_VIEWS);
 
-export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, ["format", "format", "smallint"]], CLASS_VIEWS);
+const FORMAT = ["format", "format", "smallint"] as const;
+
+export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, FORMAT], CLASS_VIEWS);
 
 export const AGENT_VIEWS = planTable<DailyAgentViews>(
   "analytics_daily_agents",
@@ -138,13 +140,16 @@ export const WINDOW_REACH = planTable<WindowReach>("analytics_window_reach", [PR
 
 export const FIRST_VISITS = planTable<FirstVisits>("analytics_first_visits", [PROJECT, WINDOW, WINDOW_DAY, PATH], REACH);
 
-export const RETURNS = planTable<Returns>(
-  "analytics_returns",
-  [PROJECT, WINDOW, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH],
-  REACH,
-);
+export const RETURNS = planTable<Returns>("analytics_returns", [PROJECT, WINDOW, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH], REACH);
 
-const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai", "bot"] satisfies (keyof VisitorMask)[];
+/** The same counters per format (the visitors report's `format` filter): the other formats' counts, and html's corrections to the site's (rollup-format-plan.ts). */
+export const FORMAT_WINDOW_REACH = planTable<WindowReach>("analytics_format_window_reach", [PROJECT, WINDOW, FORMAT, PATH], REACH);
+
+export const FORMAT_FIRST_VISITS = planTable<FirstVisits>("analytics_format_first_visits", [PROJECT, WINDOW, FORMAT, WINDOW_DAY, PATH], REACH);
+
+export const FORMAT_RETURNS = planTable<Returns>("analytics_format_returns", [PROJECT, WINDOW, FORMAT, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH], REACH);
+
+const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai", "bot", "formats"] satisfies (keyof VisitorMask)[];
 
 /**
  * ORs the chunk's masks into the stored ones, in one statement, and returns the stored masks as
@@ -157,17 +162,46 @@ export function mergeMasks(tx: Queryable, masks: ChunkMasks): Promise<VisitorMas
   if (masks.size === 0) return Promise.resolve([]);
   return tx.query<VisitorMask>(
     `WITH chunk AS (
-       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, human int, ai int, bot int)
+       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, human int, ai int, bot int, formats smallint)
      ), merged AS (
-       INSERT INTO analytics_visitor_days AS t (project_id, window_start, path_id, visitor, human, ai, bot)
-       SELECT "projectId", "windowStart", "pathId", visitor, human, ai, bot FROM chunk
+       INSERT INTO analytics_visitor_days AS t (project_id, window_start, path_id, visitor, human, ai, bot, formats)
+       SELECT "projectId", "windowStart", "pathId", visitor, human, ai, bot, formats FROM chunk
        ON CONFLICT (project_id, window_start, path_id, visitor)
-       DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai, bot = t.bot | excluded.bot
-       WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai OR t.bot | excluded.bot <> t.bot
+       DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai, bot = t.bot | excluded.bot, formats = t.formats | excluded.formats
+       WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai OR t.bot | excluded.bot <> t.bot OR t.formats | excluded.formats <> t.formats
      )
-     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai, d.bot
+     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai, d.bot, d.formats
      FROM chunk k JOIN analytics_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
     [JSON.stringify([...masks.values()], MASK_FIELDS)],
+  );
+}
+
+const SITE_KEY_FIELDS = ["projectId", "windowStart", "pathId", "visitor"] satisfies (keyof VisitorMask)[];
+
+/** The stored format masks of these (page, visitor) pairs (those that read another format than html before). */
+export function storedFormatMasks(tx: Queryable, pairs: readonly VisitorMask[]): Promise<VisitorMask[]> {
+  if (pairs.length === 0) return Promise.resolve([]);
+  return tx.query<VisitorMask>(
+    `SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.format, d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai, d.bot
+     FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint)
+     JOIN analytics_format_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
+    [JSON.stringify(pairs, SITE_KEY_FIELDS)],
+  );
+}
+
+const FORMAT_MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "format", "human", "ai", "bot"] satisfies (keyof VisitorMask)[];
+
+/** ORs format masks into the stored ones (planFormats' writes). */
+export async function writeFormatMasks(tx: Queryable, masks: readonly VisitorMask[]): Promise<void> {
+  if (masks.length === 0) return;
+  await tx.query(
+    `INSERT INTO analytics_format_visitor_days AS t (project_id, window_start, path_id, visitor, format, human, ai, bot)
+     SELECT "projectId", "windowStart", "pathId", visitor, format, human, ai, bot
+     FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, format smallint, human int, ai int, bot int)
+     ON CONFLICT (project_id, window_start, path_id, visitor, format)
+     DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai, bot = t.bot | excluded.bot
+     WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai OR t.bot | excluded.bot <> t.bot`,
+    [JSON.stringify(masks, FORMAT_MASK_FIELDS)],
   );
 }
 

@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { recordset } from "./recordset.js";
-import { chunkAgentMasks, chunkMasks, planAgentReach, planRollup, type AgentReachPlan, type ChunkView, type RollupPlan } from "./rollup-plan.js";
+import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
+import { byMaskKey, chunkAgentMasks, chunkMasks, planAgentReach, planRollup, type AgentReachPlan, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
 import {
   AGENT_FIRST_VISITS,
   AGENT_PAGES,
@@ -11,12 +12,17 @@ import {
   DAILY_VIEWS,
   FAILURES,
   FIRST_VISITS,
+  FORMAT_FIRST_VISITS,
+  FORMAT_RETURNS,
+  FORMAT_WINDOW_REACH,
   FORMAT_VIEWS,
   mergeAgentMasks,
   mergeMasks,
   RETURNS,
+  storedFormatMasks,
   upsertRows,
   WINDOW_REACH,
+  writeFormatMasks,
 } from "./rollup-tables.js";
 import type { ClassCode } from "./traffic-class.js";
 
@@ -220,8 +226,12 @@ export class AnalyticsRollup {
       }));
       const masks = chunkMasks(views);
       const agentMasks = chunkAgentMasks(views);
-      const plan = planRollup(views, await mergeMasks(tx, masks), masks);
-      await writePlan(tx, plan, planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks));
+      const storedMasks = await mergeMasks(tx, masks);
+      const mixedBefore = storedMasks.filter((mask) => (mask.formats ?? 0) !== 0);
+      const stored = byMaskKey(storedMasks);
+      const formats = planFormats(stored, masks, await storedFormatMasks(tx, mixedBefore), chunkFormatMasks(views));
+      await writeFormatMasks(tx, formats.writes);
+      await writePlan(tx, planRollup(views, stored, masks), formats.counters, planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks));
       return { counted: rows.length, busy };
     });
   }
@@ -262,7 +272,7 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
 }
 
 /** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
-async function writePlan(tx: Queryable, plan: RollupPlan, agentReach: AgentReachPlan): Promise<void> {
+async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agentReach: AgentReachPlan): Promise<void> {
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
   await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
@@ -272,6 +282,9 @@ async function writePlan(tx: Queryable, plan: RollupPlan, agentReach: AgentReach
   await upsertRows(tx, WINDOW_REACH, plan.windowReach);
   await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
   await upsertRows(tx, RETURNS, plan.returns);
+  await upsertRows(tx, FORMAT_WINDOW_REACH, formatReach.windowReach);
+  await upsertRows(tx, FORMAT_FIRST_VISITS, formatReach.firstVisits);
+  await upsertRows(tx, FORMAT_RETURNS, formatReach.returns);
   await upsertRows(tx, AGENT_FIRST_VISITS, agentReach.firstVisits);
   await upsertRows(tx, AGENT_RETURNS, agentReach.returns);
 }

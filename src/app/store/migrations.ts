@@ -469,4 +469,66 @@ CREATE TABLE analytics_signature_uses (
 CREATE INDEX analytics_signature_uses_expiry ON analytics_signature_uses (expires_at);
 `,
   },
+  {
+    version: 11,
+    name: "distinct visitors per format: masks per format for the pairs that read other formats than html, reach counters per format (html's as corrections to the site's)",
+    sql: `
+-- Per-format visitors start with this migration: views counted before it count as html.
+-- Which other formats than html a (page, visitor) pair ever read (bit 1 << format); 0: html only.
+ALTER TABLE analytics_visitor_days ADD COLUMN formats smallint NOT NULL DEFAULT 0;
+
+-- Masks per format of the (page, visitor) pairs that ever read a page in another format than html
+-- (rollup-format-plan.ts); looked up by pair, so the format comes last in the key.
+CREATE TABLE analytics_format_visitor_days (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  path_id integer NOT NULL,
+  visitor bigint NOT NULL,
+  format smallint NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  bot integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, path_id, visitor, format)
+) WITH (fillfactor = 80);
+
+CREATE TABLE analytics_format_window_reach (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  format smallint NOT NULL,
+  path_id integer NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  bot integer NOT NULL,
+  total integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, format, path_id)
+);
+
+CREATE TABLE analytics_format_first_visits (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  format smallint NOT NULL,
+  day smallint NOT NULL,
+  path_id integer NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  bot integer NOT NULL,
+  total integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, format, day, path_id)
+);
+
+CREATE TABLE analytics_format_returns (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  format smallint NOT NULL,
+  day smallint NOT NULL,
+  prev smallint NOT NULL,
+  path_id integer NOT NULL,
+  human integer NOT NULL,
+  ai integer NOT NULL,
+  bot integer NOT NULL,
+  total integer NOT NULL,
+  PRIMARY KEY (project_id, window_start, format, day, prev, path_id)
+);
+`,
+  },
 ];

@@ -44,7 +44,7 @@ async function report(ctx: CommandContext, endpoint: "visitors" | "views") {
   const projectId = projectOf(ctx);
   type Report = { totals: Omit<Row, "path">; hasMore: boolean } & Record<typeof endpoint, Row[]>;
   const { page, rows, nextOffset } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, {
-    format: endpoint === "views" ? readFormatOption(ctx) : undefined,
+    format: readFormatOption(ctx),
   });
   const result = { totals: page.totals, [endpoint]: rows, hasMore: page.hasMore };
   print(ctx, result, () => {
@@ -116,7 +116,7 @@ export const analytics: Noun = {
   name: "analytics",
   commands: {
     visitors: {
-      usage: "analytics visitors [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]",
+      usage: "analytics visitors [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
       run: (ctx) => report(ctx, "visitors"),
     },
 

@@ -97,7 +97,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   router.on("GET", "/v1/analytics/:projectId/visitors", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(visitorsQuerySchema, queryObject(ctx.url), "query");
-    const { report, pending } = await analytics.visitors(projectId, dayRange(query), query);
+    const { report, pending } = await analytics.visitors(projectId, dayRange(query), query, query.format);
     return { status: 200, body: report, headers: countingHeader(pending) };
   });
 

@@ -33,7 +33,7 @@ const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView =>
   ...options,
 });
 const ai = (windowDay: number, options: Partial<ChunkView> = {}) => view(windowDay, { trafficClass: CLASS_CODE.ai, category: "assistant", ...options });
-const stored = (pathId: number, human: number, ai = 0, visitor = "42", bot = 0): VisitorMask => ({ projectId: PROJECT, windowStart: WINDOW_START, pathId, visitor, human, ai, bot });
+const stored = (pathId: number, human: number, ai = 0, visitor = "42", bot = 0): VisitorMask => ({ projectId: PROJECT, windowStart: WINDOW_START, pathId, visitor, human, ai, bot, formats: 0 });
 /** The same masks on the page and on the site row, as the rollup always stores them. */
 const storedOnPageAndSite = (human: number, ai = 0) => [stored(PAGE, human, ai), stored(SITE_PATH_ID, human, ai)];
 

@@ -4,6 +4,8 @@ import { Analytics } from "../../src/app/analytics/analytics.js";
 import { DAY_MS, epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { createProject } from "../../src/app/domain/projects.js";
 import { openTestStore, type TestStore } from "../helpers/store.js";
+import { signedRequestOf } from "../../src/app/analytics/web-bot-auth.js";
+import { CHROME_UA, KEY_DIRECTORY, signedRequestFields } from "../helpers/web-bot-auth.js";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 // An AI agent whose operator publishes no addresses: counted as claimed, with its own visitor masks.
@@ -67,5 +69,22 @@ describe("analytics retention", () => {
     expect(await count(`SELECT count(*) AS n FROM analytics_events WHERE project_id = $1`, [project.id])).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM analytics_hit_ids WHERE project_id = $1`, [project.id])).toBe(2);
     expect((await analytics.views(project.id, { from: null, to: null }, { limit: 10, offset: 0 })).report.totals.total).toBe(3);
+  });
+
+  it("remembers a verified Web Bot Auth signature until a day after it expired", async () => {
+    const directory = (async () => Response.json(KEY_DIRECTORY)) as unknown as typeof fetch;
+    const analytics = new Analytics(store.db, pino({ level: "silent" }), { rawRetentionDays: 30, backfillDays: 400, rollupChunkSize: 1000, fetch: directory });
+    const project = await createProject(store.db, { repoFullName: "acme/signed", repository: "https://github.com/acme/signed", model: "m" });
+    const now = Date.now();
+    const fields = await signedRequestFields({ created: now - 1_000, validForMs: 60_000 });
+    const signed = signedRequestOf({ path: "/guide", ...fields });
+    expect((await analytics.ingest(project.id, [{ index: 0, view: { at: now, path: "/guide", ip: "198.51.100.7", userAgent: CHROME_UA, signed } }], now)).accepted).toBe(1);
+    const uses = () => count(`SELECT count(*) AS n FROM analytics_signature_uses WHERE project_id = $1`, [project.id]);
+    expect(await uses()).toBe(1);
+    const expired = now - 1_000 + 60_000;
+    await analytics.prune(expired + DAY_MS - 60_000);
+    expect(await uses()).toBe(1);
+    expect((await analytics.prune(expired + DAY_MS + 60_000)).signatureUses).toBe(1);
+    expect(await uses()).toBe(0);
   });
 });

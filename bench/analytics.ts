@@ -7,7 +7,7 @@
 // BENCH_INSTANCES (default "1"; e.g. "1,2,3"): on PostgreSQL, the same traffic once per count,
 // sent round-robin through that many server processes on one database, and printed side by side.
 import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
-import { visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
+import { DEFAULT_ORDER, visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
 import type { Db } from "../src/app/store/db.js";
 import { publishedAddress, random } from "../test/helpers/traffic.js";
 import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/agent-reports.js";
@@ -203,7 +203,7 @@ async function timeQueries(db: Db, kind: string, projectId: string) {
   return results;
 }
 
-/** The AI agent reports and the filtered views export over the month (p50/p95 of 15 runs each). */
+/** The AI agent reports and the format-filtered exports over the month (p50/p95 of 15 runs each). */
 async function timeAgentQueries(db: Db, kind: string, projectId: string) {
   const month: DayRange = { from: MONTH_START, to: MONTH_END };
   const first = { limit: 50, offset: 0 };
@@ -214,6 +214,8 @@ async function timeAgentQueries(db: Db, kind: string, projectId: string) {
     ["agents/GPTBot/pages", () => agentPagesReport(db, projectId, gptbot as number, month, first)],
     ["failures", () => failuresReport(db, projectId, month, first)],
     ["views ?format=markdown", () => viewsReport(db, projectId, month, first, "markdown")],
+    ["visitors ?format=markdown", () => visitorsReport(db, projectId, month, first, DEFAULT_ORDER, "markdown")],
+    ["visitors ?format=html", () => visitorsReport(db, projectId, month, first, DEFAULT_ORDER, "html")],
   ];
   const results: Record<string, unknown>[] = [];
   for (const [report, run] of reports) {

@@ -25,7 +25,7 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
 
 Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):
-  analytics visitors [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]
+  analytics visitors [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]
   analytics views    [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]
   analytics agents   [--from DATE] [--to DATE] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]
   analytics agent-pages <AGENT> [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]

@@ -27,6 +27,21 @@ const reachedSql = (pathFilter: string, agentFilter: string) => `
     WHERE p.day_from > 0 AND ${pathFilter.replaceAll("#", "r")} AND ${agentFilter.replaceAll("#", "r")}
   )`;
 
+/**
+ * Distinct pages each agent read in the range ($2, $3): its (page, month) rows whose day mask
+ * meets the range's days of that month (rollup-agent-plan.ts), so the cost is pages per agent, not days.
+ */
+const PAGES_READ_SQL = `
+  SELECT agent_id, count(DISTINCT path_id) AS pages FROM (
+    SELECT m.agent_id, m.path_id, m.days,
+           CASE WHEN $2::int IS NULL THEN 0 ELSE greatest($2::int - m.month_start, 0) END AS lo,
+           CASE WHEN $3::int IS NULL THEN 31 ELSE least($3::int - m.month_start, 31) END AS hi
+    FROM analytics_agent_page_months m
+    WHERE m.project_id = $1 AND ($3::int IS NULL OR m.month_start < $3::int) AND ($2::int IS NULL OR m.month_start > $2::int - 31)
+  ) m
+  WHERE hi > lo AND (m.days::bigint & ((1::bigint << hi) - (1::bigint << lo))) <> 0
+  GROUP BY agent_id`;
+
 async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
   const parts = await windowParts(db, projectId, range);
   return [projectId, range.from, range.to, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)];
@@ -36,7 +51,7 @@ async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
  * Which AI agents read the project's pages over whole UTC days: views by how each claim checked
  * out, distinct visitors and pages read, most views first. A visitor (address + User-Agent) is
  * always the same one agent, so visitors of several agents add up to the totals. Spoofed views are
- * not the agent's: they count only in `verification.spoofed`. Cost grows with agents × days.
+ * not the agent's: they count only in `verification.spoofed`. Cost grows with agents × days (and pages read).
  */
 export async function agentsReport(db: Queryable, projectId: string, range: DayRange, page: Page, category?: string): Promise<Agents> {
   const params = await rangeParams(db, projectId, range);
@@ -58,7 +73,7 @@ export async function agentsReport(db: Queryable, projectId: string, range: DayR
        FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id
      ),
      visitors AS (SELECT agent_id, sum(visitors) AS visitors FROM reached GROUP BY agent_id),
-     pages AS (SELECT agent_id, count(DISTINCT path_id) AS pages FROM analytics_daily_agent_pages WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id),
+     pages AS (${PAGES_READ_SQL}),
      agents AS MATERIALIZED (
        SELECT a.name, a.operator, a.category, c.verified, c.spoofed, c.unverifiable, c.verified + c.unverifiable AS views,
               COALESCE(v.visitors, 0) AS visitors, COALESCE(pg.pages, 0) AS pages

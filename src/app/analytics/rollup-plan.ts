@@ -1,7 +1,8 @@
-import { NO_PREVIOUS_DAY, pairDeltas, reachDeltas } from "./reach.js";
+import { NO_PREVIOUS_DAY, reachDeltas } from "./reach.js";
 import { VERIFICATION_CODE } from "./verification.js";
 import { CLASS_CODE, type ClassCode } from "./traffic-class.js";
 import { FORMAT_CODE } from "./read-format.js";
+import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./rollup-agent-plan.js";
 
 const HTML_FORMAT = FORMAT_CODE.html;
 
@@ -104,61 +105,6 @@ export interface DailyFormatViews extends DailyViews {
   format: number;
 }
 
-/** An agent's views per project and epoch day, by how its claim checked out (spoofed views are not counted as the agent's). */
-export interface DailyAgentViews {
-  projectId: string;
-  day: number;
-  agentId: number;
-  verified: number;
-  spoofed: number;
-  unverifiable: number;
-}
-
-/** What an agent read per day: views of a page, and how many got a 4xx/5xx. */
-export interface DailyAgentPages {
-  projectId: string;
-  day: number;
-  agentId: number;
-  pathId: number;
-  views: number;
-  failed: number;
-}
-
-/** AI views answered with a 4xx/5xx, per page, status and agent. */
-export interface DailyFailures {
-  projectId: string;
-  day: number;
-  pathId: number;
-  status: number;
-  agentId: number;
-  views: number;
-}
-
-/** The days of a salt window on which one visitor, as one agent, read one page (or any page: path 0). */
-export interface AgentMask {
-  projectId: string;
-  windowStart: number;
-  agentId: number;
-  pathId: number;
-  visitor: string;
-  days: number;
-}
-
-/** Distinct visitors of an agent whose first day in the window is `windowDay`. */
-export interface AgentFirstVisits {
-  projectId: string;
-  windowStart: number;
-  agentId: number;
-  windowDay: number;
-  pathId: number;
-  visitors: number;
-}
-
-/** An agent's visitors with a view on `windowDay` whose previous day with a view was `previousWindowDay`. */
-export interface AgentReturns extends AgentFirstVisits {
-  previousWindowDay: number;
-}
-
 export interface RollupPlan {
   dailyViews: DailyViews[];
   categoryViews: DailyCategoryViews[];
@@ -208,62 +154,6 @@ export function chunkMasks(views: readonly ChunkView[]): ChunkMasks {
     setDay(view, SITE_PATH_ID);
   }
   return masks;
-}
-
-/** The chunk's agent masks by key: one per (project, window, agent, page, visitor). */
-export type ChunkAgentMasks = ReadonlyMap<string, AgentMask>;
-
-const agentMaskKey = (of: Pick<AgentMask, "projectId" | "windowStart" | "agentId" | "pathId" | "visitor">) =>
-  `${of.projectId}\n${of.windowStart}\n${of.agentId}\n${of.pathId}\n${of.visitor}`;
-
-/** The days the chunk's views counted as an agent's set (failed fetches included: the agent came), per page and for any page (path 0). */
-export function chunkAgentMasks(views: readonly ChunkView[]): ChunkAgentMasks {
-  const masks = new Map<string, AgentMask>();
-  for (const view of views) {
-    if (view.trafficClass !== CLASS_CODE.ai || view.agentId === null) continue;
-    const { projectId, windowStart, agentId, visitor } = view;
-    for (const pathId of [view.pathId, SITE_PATH_ID]) {
-      const key = { projectId, windowStart, agentId, pathId, visitor };
-      entry(masks, agentMaskKey(key), () => ({ ...key, days: 0 })).days |= 1 << (view.day - windowStart);
-    }
-  }
-  return masks;
-}
-
-/**
- * The first-visit and return counters of each agent (reach.ts) implied by widening the stored
- * agent masks (`stored`, as they were before the chunk) with the chunk's.
- */
-export interface AgentReachPlan {
-  firstVisits: AgentFirstVisits[];
-  returns: AgentReturns[];
-}
-
-export function planAgentReach(stored: readonly AgentMask[], masks: ChunkAgentMasks): AgentReachPlan {
-  const storedByKey = new Map(stored.map((mask) => [agentMaskKey(mask), mask.days]));
-  const firstVisits = new Map<string, AgentFirstVisits>();
-  const returns = new Map<string, AgentReturns>();
-  for (const [key, added] of masks) {
-    const before = storedByKey.get(key) ?? 0;
-    const { projectId, windowStart, agentId, pathId } = added;
-    pairDeltas(before, before | added.days, (windowDay, previousWindowDay, delta) => {
-      const counter =
-        previousWindowDay === NO_PREVIOUS_DAY
-          ? entry(firstVisits, `${projectId}\n${windowStart}\n${agentId}\n${windowDay}\n${pathId}`, () => ({ projectId, windowStart, agentId, windowDay, pathId, visitors: 0 }))
-          : entry(returns, `${projectId}\n${windowStart}\n${agentId}\n${windowDay}\n${previousWindowDay}\n${pathId}`, () => ({
-              projectId,
-              windowStart,
-              agentId,
-              windowDay,
-              previousWindowDay,
-              pathId,
-              visitors: 0,
-            }));
-      counter.visitors += delta;
-    });
-  }
-  const nonZeroVisitors = <T extends { visitors: number }>(counters: Map<string, T>) => [...counters.values()].filter((c) => c.visitors !== 0);
-  return { firstVisits: nonZeroVisitors(firstVisits), returns: nonZeroVisitors(returns) };
 }
 
 /**

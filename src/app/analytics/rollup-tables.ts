@@ -2,13 +2,16 @@ import type { Queryable } from "../store/db.js";
 import type {
   AgentFirstVisits,
   AgentMask,
+  AgentPageMonth,
   AgentReturns,
   ChunkAgentMasks,
-  ChunkMasks,
   DailyAgentPages,
   DailyAgentViews,
-  DailyCategoryViews,
   DailyFailures,
+} from "./rollup-agent-plan.js";
+import type {
+  ChunkMasks,
+  DailyCategoryViews,
   DailyFormatViews,
   DailyViews,
   FirstVisits,
@@ -36,10 +39,13 @@ export interface PlanTable<Row> {
   readonly upsert: string;
 }
 
-/** A counter table: a row is a delta, added to the stored counters (or inserted when there are none). */
-function planTable<Row>(table: string, key: readonly Column<Row>[], values: readonly Column<Row>[]): PlanTable<Row> {
+/**
+ * A counter table: a row is a delta, added to the stored counters (or inserted when there are
+ * none); or, with `|`, a table of day masks a row widens.
+ */
+function planTable<Row>(table: string, key: readonly Column<Row>[], values: readonly Column<Row>[], combine: "+" | "|" = "+"): PlanTable<Row> {
   const columns = [...key, ...values];
-  const set = values.map(([, column]) => `${column} = t.${column} + excluded.${column}`);
+  const set = values.map(([, column]) => `${column} = t.${column} ${combine} excluded.${column}`);
   return {
     fields: columns.map(([field]) => field),
     keyFields: key.map(([field]) => field),
@@ -118,6 +124,13 @@ export const FAILURES = planTable<DailyFailures>(
   "analytics_daily_failures",
   [PROJECT, DAY, PATH, ["status", "status", "smallint"], AGENT],
   [["views", "views", "bigint"]],
+);
+
+export const AGENT_PAGE_MONTHS = planTable<AgentPageMonth>(
+  "analytics_agent_page_months",
+  [PROJECT, ["monthStart", "month_start", "int"], AGENT, PATH],
+  [["days", "days", "int"]],
+  "|",
 );
 
 const AGENT_VISITORS = [["visitors", "visitors", "int"]] as const;

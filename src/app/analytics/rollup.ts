@@ -2,9 +2,11 @@ import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { recordset } from "./recordset.js";
 import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
-import { byMaskKey, chunkAgentMasks, chunkMasks, planAgentReach, planRollup, type AgentReachPlan, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
+import { byMaskKey, chunkMasks, planRollup, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
+import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./rollup-agent-plan.js";
 import {
   AGENT_FIRST_VISITS,
+  AGENT_PAGE_MONTHS,
   AGENT_PAGES,
   AGENT_RETURNS,
   AGENT_VIEWS,
@@ -231,7 +233,8 @@ export class AnalyticsRollup {
       const stored = byMaskKey(storedMasks);
       const formats = planFormats(stored, masks, await storedFormatMasks(tx, mixedBefore), chunkFormatMasks(views));
       await writeFormatMasks(tx, formats.writes);
-      await writePlan(tx, planRollup(views, stored, masks), formats.counters, planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks));
+      const agents = { reach: planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks), pageMonths: chunkAgentPageMonths(views) };
+      await writePlan(tx, planRollup(views, stored, masks), formats.counters, agents);
       return { counted: rows.length, busy };
     });
   }
@@ -272,12 +275,13 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
 }
 
 /** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
-async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agentReach: AgentReachPlan): Promise<void> {
+async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agents: { reach: AgentReachPlan; pageMonths: AgentPageMonth[] }): Promise<void> {
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
   await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
   await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
   await upsertRows(tx, AGENT_PAGES, plan.agentPages);
+  await upsertRows(tx, AGENT_PAGE_MONTHS, agents.pageMonths);
   await upsertRows(tx, FAILURES, plan.failures);
   await upsertRows(tx, WINDOW_REACH, plan.windowReach);
   await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
@@ -285,8 +289,8 @@ async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan
   await upsertRows(tx, FORMAT_WINDOW_REACH, formatReach.windowReach);
   await upsertRows(tx, FORMAT_FIRST_VISITS, formatReach.firstVisits);
   await upsertRows(tx, FORMAT_RETURNS, formatReach.returns);
-  await upsertRows(tx, AGENT_FIRST_VISITS, agentReach.firstVisits);
-  await upsertRows(tx, AGENT_RETURNS, agentReach.returns);
+  await upsertRows(tx, AGENT_FIRST_VISITS, agents.reach.firstVisits);
+  await upsertRows(tx, AGENT_RETURNS, agents.reach.returns);
 }
 
 /**

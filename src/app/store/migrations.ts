@@ -531,4 +531,27 @@ CREATE TABLE analytics_format_returns (
 );
 `,
   },
+  {
+    version: 12,
+    name: "the days of each month an AI agent read each page, so the agents report counts distinct pages without reading every day",
+    sql: `
+CREATE TABLE analytics_agent_page_months (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  days integer NOT NULL,
+  PRIMARY KEY (project_id, month_start, agent_id, path_id)
+);
+
+INSERT INTO analytics_agent_page_months (project_id, month_start, agent_id, path_id, days)
+SELECT project_id, month_start, agent_id, path_id, bit_or(1 << (day - month_start))
+FROM (
+  SELECT project_id, agent_id, path_id, day,
+         (date_trunc('month', date '1970-01-01' + day) :: date - date '1970-01-01') AS month_start
+  FROM analytics_daily_agent_pages
+) d
+GROUP BY project_id, month_start, agent_id, path_id;
+`,
+  },
 ];

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_PREVIOUS_DAY } from "../../../../src/app/analytics/reach.js";
-import {
-  chunkAgentMasks,
-  chunkMasks,
-  planAgentReach,
-  planRollup,
-  SITE_PATH_ID,
-  type AgentMask,
-  type ChunkView,
-  type RollupPlan,
-  type VisitorMask,
-} from "../../../../src/app/analytics/rollup-plan.js";
+import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentMask } from "../../../../src/app/analytics/rollup-agent-plan.js";
+import { chunkMasks, planRollup, SITE_PATH_ID, type ChunkView, type RollupPlan, type VisitorMask } from "../../../../src/app/analytics/rollup-plan.js";
 import { CLASS_CODE, type ClassCode } from "../../../../src/app/analytics/traffic-class.js";
 import { random } from "../../../helpers/traffic.js";
 
@@ -273,6 +264,22 @@ describe("rollup plan: what agents' views add", () => {
     expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 0, spoofed: 0, unverifiable: 1 }]);
     expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 1 }]);
     expect(plan.failures).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, pathId: PAGE, status: 404, agentId: AGENT, views: 1 }]);
+  });
+
+  it("keeps the days of each month an agent read each page, failed fetches too, spoofed claims not", () => {
+    const GPTBOT = 5;
+    const months = chunkAgentPageMonths([
+      ai(3, { agentId: GPTBOT }),
+      ai(9, { agentId: GPTBOT, status: 404 }),
+      ai(40, { agentId: GPTBOT }),
+      view(4, { agentId: GPTBOT, trafficClass: CLASS_CODE.bot, verification: 2 }),
+    ]);
+    const october = WINDOW_START;
+    const november = WINDOW_START + 31;
+    expect(months).toEqual([
+      { projectId: PROJECT, monthStart: october, agentId: GPTBOT, pathId: PAGE, days: (1 << 3) | (1 << 9) },
+      { projectId: PROJECT, monthStart: november, agentId: GPTBOT, pathId: PAGE, days: 1 << 9 },
+    ]);
   });
 
   it("counts views per format by class", () => {

@@ -554,4 +554,11 @@ FROM (
 GROUP BY project_id, month_start, agent_id, path_id;
 `,
   },
+  {
+    version: 13,
+    name: "the views export filtered by format reads only that format's rows",
+    sql: `
+CREATE INDEX analytics_daily_formats_by_format ON analytics_daily_formats (project_id, format, day) INCLUDE (path_id, human, ai, bot);
+`,
+  },
 ];

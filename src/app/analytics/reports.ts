@@ -4,6 +4,7 @@ import type { Queryable } from "../store/db.js";
 import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
+import { wholeMonths } from "./month-sums.js";
 
 /** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
 export interface DayRange {
@@ -165,11 +166,20 @@ export async function aiCategoryViews(db: Queryable, projectId: string, range: D
  * views of one format (read-format.ts).
  */
 export async function viewsReport(db: Queryable, projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<Views> {
-  const source = format === undefined ? "analytics_daily_views" : `analytics_daily_formats`;
+  // One format: the months the range covers whole from the monthly rows, its other days from the daily ones (month-sums.ts).
+  const months = format === undefined ? null : wholeMonths(range);
+  const counted =
+    format === undefined
+      ? `SELECT path_id, human, ai, bot FROM analytics_daily_views WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)`
+      : `SELECT path_id, human, ai, bot FROM analytics_daily_formats
+         WHERE project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)
+           AND NOT ($6::boolean AND ($7::int IS NULL OR day >= $7) AND ($8::int IS NULL OR day < $8))
+         UNION ALL
+         SELECT path_id, human, ai, bot FROM analytics_monthly_formats
+         WHERE $6::boolean AND project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($7::int IS NULL OR month_start >= $7) AND ($8::int IS NULL OR month_start < $8)`;
   const rows = await db.query<CountRow & { site: boolean }>(
     `WITH per_path AS MATERIALIZED (
-       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(human + ai) AS total FROM ${source}
-       WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)${format === undefined ? "" : ` AND format = ${FORMAT_CODE[format]}`}
+       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(human + ai) AS total FROM (${counted}) c
        GROUP BY path_id HAVING sum(human + ai + bot) > 0
      )
      SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM per_path
@@ -179,7 +189,7 @@ export async function viewsReport(db: Queryable, projectId: string, range: DayRa
       WHERE pp.total > 0
       ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $4 OFFSET $5)
      ORDER BY rank`,
-    [projectId, range.from, range.to, page.limit + 1, page.offset],
+    [projectId, range.from, range.to, page.limit + 1, page.offset, ...(format === undefined ? [] : [months !== null, months?.from ?? null, months?.to ?? null])],
   );
   return shape(rows, page, (views, hasMore, totals) => ({ totals, views, hasMore }));
 }

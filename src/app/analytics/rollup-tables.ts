@@ -1,4 +1,5 @@
 import type { Queryable } from "../store/db.js";
+import type { MonthlyFormatViews } from "./month-sums.js";
 import type {
   AgentFirstVisits,
   AgentMask,
@@ -100,6 +101,8 @@ export const DAILY_VIEWS = planTable<DailyViews>("analytics_daily_views", [PROJE
 const FORMAT = ["format", "format", "smallint"] as const;
 
 export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, FORMAT], CLASS_VIEWS);
+
+export const MONTHLY_FORMAT_VIEWS = planTable<MonthlyFormatViews>("analytics_monthly_formats", [PROJECT, ["monthStart", "month_start", "int"], FORMAT, PATH], CLASS_VIEWS);
 
 export const AGENT_VIEWS = planTable<DailyAgentViews>(
   "analytics_daily_agents",

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { recordset } from "./recordset.js";
 import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
+import { monthlyFormatViews } from "./month-sums.js";
 import { byMaskKey, chunkMasks, planRollup, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
 import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./rollup-agent-plan.js";
 import {
@@ -18,6 +19,7 @@ import {
   FORMAT_RETURNS,
   FORMAT_WINDOW_REACH,
   FORMAT_VIEWS,
+  MONTHLY_FORMAT_VIEWS,
   mergeAgentMasks,
   mergeMasks,
   RETURNS,
@@ -278,6 +280,7 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
 async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agents: { reach: AgentReachPlan; pageMonths: AgentPageMonth[] }): Promise<void> {
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
   await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
+  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlyFormatViews(plan.formatViews));
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
   await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
   await upsertRows(tx, AGENT_PAGES, plan.agentPages);

@@ -561,4 +561,25 @@ GROUP BY project_id, month_start, agent_id, path_id;
 CREATE INDEX analytics_daily_formats_by_format ON analytics_daily_formats (project_id, format, day) INCLUDE (path_id, human, ai, bot);
 `,
   },
+  {
+    version: 14,
+    name: "views per format and calendar month, so a report reads a whole month as one row per page",
+    sql: `
+CREATE TABLE analytics_monthly_formats (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  format smallint NOT NULL,
+  path_id integer NOT NULL,
+  human bigint NOT NULL,
+  ai bigint NOT NULL,
+  bot bigint NOT NULL,
+  PRIMARY KEY (project_id, format, month_start, path_id)
+);
+
+INSERT INTO analytics_monthly_formats (project_id, month_start, format, path_id, human, ai, bot)
+SELECT project_id, (date_trunc('month', date '1970-01-01' + day) :: date - date '1970-01-01'), format, path_id, sum(human), sum(ai), sum(bot)
+FROM analytics_daily_formats
+GROUP BY 1, 2, 3, 4;
+`,
+  },
 ];

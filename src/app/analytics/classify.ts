@@ -4,6 +4,7 @@ import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
 import { GENERATED_AI_AGENTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
 import { LiteralIndex } from "./literal-index.js";
+import { isBrowserDespiteBotPattern } from "./browser-evidence.js";
 import { isMarkdownRead } from "./read-format.js";
 
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string; operator: string } | { class: "bot" };
@@ -82,6 +83,7 @@ function decideUserAgent(userAgent: string): UaVerdict {
   if (ai) return Object.freeze({ plain: ai, markdown: ai });
   if (!isbot(userAgent)) return HUMAN_VERDICT;
   if (KNOWN_NON_AI_BOTS.first(userAgent)) return BOT_VERDICT;
+  if (isBrowserDespiteBotPattern(userAgent)) return HUMAN_VERDICT;
   return Object.freeze({ plain: BOT, markdown: aiResult("assistant", `markdown fetch (${clientName(userAgent)})`, UNKNOWN_OPERATOR) });
 }
 

@@ -7,11 +7,10 @@
 // BENCH_INSTANCES (default "1"; e.g. "1,2,3"): on PostgreSQL, the same traffic once per count,
 // sent round-robin through that many server processes on one database, and printed side by side.
 import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
-import { DEFAULT_ORDER, visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
+import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
 import type { Db } from "../src/app/store/db.js";
 import { publishedAddress, random } from "../test/helpers/traffic.js";
 import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/agent-reports.js";
-import { viewsReport } from "../src/app/analytics/reports.js";
 import { percentile } from "./percentile.js";
 import { call, PG_URL, setUpStore, startServer, timeIt, TOKEN } from "./bench-server.js";
 import { openStore } from "../src/app/store/open-store.js";

@@ -22,6 +22,9 @@ export interface DayWindow {
 }
 
 /** The salt window holding `day`: the day itself, its ISO week (Monday first) or its calendar month. */
+/** Epoch day of the first day of the calendar month holding `day`. */
+export const monthStartOf = (day: number): number => windowOf("month", day).start;
+
 export function windowOf(kind: SaltWindow, day: number): DayWindow {
   if (kind === "day") return { start: day, end: day + 1 };
   if (kind === "week") {

@@ -1,4 +1,4 @@
-import { windowOf } from "./days.js";
+import { monthStartOf, windowOf } from "./days.js";
 import type { DailyFormatViews } from "./rollup-plan.js";
 import type { DayRange } from "./reports.js";
 
@@ -12,8 +12,6 @@ export interface MonthlyFormatViews extends Omit<DailyFormatViews, "day"> {
   /** Epoch day of the month's first day. */
   monthStart: number;
 }
-
-const monthStartOf = (day: number) => windowOf("month", day).start;
 
 export function monthlyFormatViews(daily: readonly DailyFormatViews[]): MonthlyFormatViews[] {
   const months = new Map<string, MonthlyFormatViews>();

@@ -1,4 +1,4 @@
-import { windowOf } from "./days.js";
+import { monthStartOf } from "./days.js";
 import { NO_PREVIOUS_DAY, pairDeltas } from "./reach.js";
 import { entry, SITE_PATH_ID, type ChunkView } from "./rollup-plan.js";
 import { CLASS_CODE } from "./traffic-class.js";
@@ -141,7 +141,7 @@ export function chunkAgentPageMonths(views: readonly ChunkView[]): AgentPageMont
   let monthStart = 0;
   for (const view of views) {
     if (view.trafficClass !== CLASS_CODE.ai || view.agentId === null) continue;
-    if (view.day !== lastDay) [lastDay, monthStart] = [view.day, windowOf("month", view.day).start];
+    if (view.day !== lastDay) [lastDay, monthStart] = [view.day, monthStartOf(view.day)];
     const { projectId, agentId, pathId } = view;
     entry(months, `${projectId}\n${monthStart}\n${agentId}\n${pathId}`, () => ({ projectId, monthStart, agentId, pathId, days: 0 })).days |= 1 << (view.day - monthStart);
   }

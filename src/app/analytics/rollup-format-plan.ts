@@ -1,10 +1,12 @@
 import { FORMAT_CODE } from "./read-format.js";
 import {
+  addCounts,
   byMaskKey,
   CLASS_NAME,
   entry,
   isFailure,
   maskKey,
+  nonZero,
   planReach,
   SITE_PATH_ID,
   type ChunkMasks,
@@ -124,12 +126,7 @@ function sumCounters<T extends ReachCounts & { projectId: string }>(rows: T[], k
     const key = `${row.projectId}\n${keyOf(row)}`;
     const sum = sums.get(key);
     if (!sum) sums.set(key, { ...row });
-    else {
-      sum.human += row.human;
-      sum.ai += row.ai;
-      sum.bot += row.bot;
-      sum.total += row.total;
-    }
+    else addCounts(sum, row);
   }
-  return [...sums.values()].filter((c) => c.human !== 0 || c.ai !== 0 || c.bot !== 0 || c.total !== 0);
+  return nonZero(sums);
 }

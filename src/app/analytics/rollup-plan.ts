@@ -277,14 +277,14 @@ const VERIFICATION_NAME: Record<number, "verified" | "spoofed" | "unverifiable">
 
 export const CLASS_NAME = { [CLASS_CODE.human]: "human", [CLASS_CODE.ai]: "ai", [CLASS_CODE.bot]: "bot" } as const;
 
-function addCounts(counter: ReachCounts, delta: ReachCounts): void {
+export function addCounts(counter: ReachCounts, delta: ReachCounts): void {
   counter.human += delta.human;
   counter.ai += delta.ai;
   counter.bot += delta.bot;
   counter.total += delta.total;
 }
 
-const nonZero = <T extends ReachCounts>(counters: Map<string, T>): T[] =>
+export const nonZero = <T extends ReachCounts>(counters: Map<string, T>): T[] =>
   [...counters.values()].filter((counter) => counter.human !== 0 || counter.ai !== 0 || counter.bot !== 0 || counter.total !== 0);
 
 /** The map's entry for `key`, created by `create` the first time. */

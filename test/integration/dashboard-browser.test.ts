@@ -265,6 +265,26 @@ describe("dashboard in a real browser", () => {
     expect(lines[0]).toBe("path,human,ai,total,bot");
     expect(lines.slice(1)).toEqual(api.body.visitors.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot}`));
 
+    // Only Markdown's readers, chosen from the form: the table, its totals and its CSV are the API's
+    // `format=markdown`; the site's totals above stay those of every format.
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/analytics?days=30&sort=ai&dir=desc`);
+    await page.selectOption("#format", "markdown");
+    await Promise.all([page.waitForURL(/format=markdown/), page.click(".format-form button[type=submit]")]);
+    expect(new URL(page.url()).searchParams.get("sort")).toBe("ai");
+    const markdown = await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=${shownFrom}&dateTo=${dayAfter}&limit=250&format=markdown`, { token: project.key });
+    expect(markdown.body.totals.ai).toBeGreaterThan(0);
+    expect(markdown.body.totals.total).toBeLessThan(api.body.totals.total);
+    expect(num(await page.textContent("#total-all"))).toBe(api.body.totals.total);
+    expect(num(await page.textContent("#format-total-ai"))).toBe(markdown.body.totals.ai);
+    expect(num(await page.textContent("#format-total-all"))).toBe(markdown.body.totals.total);
+    const markdownRows = (await tableRows()).map(([p, h, a, tot, b]) => ({ path: p, human: num(h ?? ""), ai: num(a ?? ""), bot: num(b ?? ""), total: num(tot ?? "") }));
+    const byAi = [...markdown.body.visitors].sort((a: any, b: any) => b.ai - a.ai || (a.path < b.path ? -1 : 1));
+    expect(markdownRows).toEqual(byAi.slice(0, 50));
+    const markdownCsv = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics.csv?${new URL(page.url()).searchParams}`);
+    expect(markdownCsv.headers()["content-disposition"]).toMatch(/filename="inkwell-visitors-.*-markdown-.*\.csv"/);
+    expect((await markdownCsv.text()).trim().split("\r\n").slice(1)).toEqual(byAi.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot}`));
+    expect((await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?format=pdf`)).status()).toBe(400);
+
     // Bad input gets a page that says what is wrong.
     const bad = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=2026-02-30&to=2026-03-01`);
     expect(bad.status()).toBe(400);

@@ -142,15 +142,19 @@ export class Analytics {
     return { report: await failuresReport(this.db, projectId, range, page), pending };
   }
 
-  /** What the dashboard shows for a bounded range: the ordered per-page page, each day's visitors, AI views by sub-category. */
-  async overview(projectId: string, range: { from: number; to: number }, page: Page, order: ReportOrder) {
+  /**
+   * What the dashboard shows for a bounded range: the site's totals, the ordered per-page page (of
+   * the visitors who read that format, when one is given), each day's visitors, AI views by sub-category.
+   */
+  async overview(projectId: string, range: { from: number; to: number }, page: Page, order: ReportOrder, format?: ReadFormat) {
     const pending = !(await this.#caughtUp());
-    const [report, daily, aiCategories] = await Promise.all([
-      visitorsReport(this.db, projectId, range, page, order),
+    const [site, formatReport, daily, aiCategories] = await Promise.all([
+      visitorsReport(this.db, projectId, range, format ? { limit: 1, offset: 0 } : page, order),
+      format ? visitorsReport(this.db, projectId, range, page, order, format) : null,
       dailyVisitors(this.db, projectId, range),
       aiCategoryViews(this.db, projectId, range),
     ]);
-    return { report, daily, aiCategories, pending };
+    return { totals: site.totals, report: formatReport ?? site, daily, aiCategories, pending };
   }
 
   /** What the dashboard's agents page shows for a bounded range: the agents, the format split and the worst failures. */
@@ -173,9 +177,9 @@ export class Analytics {
   }
 
   /** Every per-page row of a range in the given order (CSV export): one query, so one consistent read. */
-  async allVisitorRows(projectId: string, range: DayRange, order: ReportOrder) {
+  async allVisitorRows(projectId: string, range: DayRange, order: ReportOrder, format?: ReadFormat) {
     await this.#caughtUp();
-    return (await visitorsReport(this.db, projectId, range, { limit: EXPORT_ROW_LIMIT, offset: 0 }, order)).visitors;
+    return (await visitorsReport(this.db, projectId, range, { limit: EXPORT_ROW_LIMIT, offset: 0 }, order, format)).visitors;
   }
 
   /** The id of the agent of this name; 404 when no view ever claimed it. */

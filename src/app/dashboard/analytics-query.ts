@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { parseUtcDay } from "../../shared/api-schemas.js";
+import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
+import { parseUtcDay, readFormatSchema } from "../../shared/api-schemas.js";
 import { dayToIso, epochDay, isoToDay } from "../analytics/days.js";
 import type { ReportOrder } from "../analytics/reports.js";
 import { HttpError } from "../http/http-error.js";
@@ -23,6 +24,8 @@ const analyticsQuerySchema = z
     sort: z.enum(["total", "human", "ai", "path"]).default("total"),
     dir: z.enum(["asc", "desc"]).default("desc"),
     offset: offsetField,
+    // The form's "All formats" option sends an empty value.
+    format: z.union([z.literal(""), readFormatSchema]).optional().transform((f) => f || undefined),
   })
   .refine((q) => (q.from === undefined) === (q.to === undefined), { error: "give both From and To, or neither", path: ["to"] });
 
@@ -33,15 +36,18 @@ export interface AnalyticsQuery {
   days: { from: number; to: number };
   order: ReportOrder;
   offset: number;
+  /** Only visitors who read pages in this format (the pages table and its totals). */
+  format?: ReadFormat;
 }
 
-/**
- * The analytics page's query string: a preset (`?days=7`, 30 by default) ending `today`, or
- * `?from=…&to=…` (whole UTC days, both included, at most MAX_RANGE_DAYS); 400 saying what to fix.
- */
 /** The query of an analytics page's URL, its presets ending today. */
 export const analyticsQueryOf = (url: URL, now = Date.now()) => parseAnalyticsQuery(Object.fromEntries(url.searchParams), epochDay(now));
 
+/**
+ * The analytics page's query string: a preset (`?days=7`, 30 by default) ending `today`, or
+ * `?from=…&to=…` (whole UTC days, both included, at most MAX_RANGE_DAYS), and optionally a read
+ * format for the pages table; 400 saying what to fix.
+ */
 export function parseAnalyticsQuery(params: Record<string, string>, today: number): AnalyticsQuery {
   const q = parseFields(analyticsQuerySchema, params);
   const preset = q.from ? null : Number(q.days ?? DEFAULT_PRESET);
@@ -54,5 +60,6 @@ export function parseAnalyticsQuery(params: Record<string, string>, today: numbe
     days: { from, to: to + 1 },
     order: { by: q.sort, dir: q.dir },
     offset: q.offset,
+    ...(q.format ? { format: q.format } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { Project } from "../../domain/projects.js";
 import { html, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
 import { countingNotice, rangeForm, type AnalyticsRangeView } from "./analytics.js";
+import { FORMAT_LABELS } from "./format-labels.js";
 
 export interface AgentsView {
   project: Project;
@@ -13,8 +14,6 @@ export interface AgentsView {
   failures: Failures;
   pending: boolean;
 }
-
-const FORMAT_LABELS: Record<ReadFormat, string> = { html: "HTML pages", markdown: "Markdown (.md, or asked for as markdown)", "llms.txt": "llms.txt", text: "Other text files" };
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—");
 const rangeQuery = (range: AnalyticsRangeView) => (range.preset ? `days=${range.preset}` : `from=${range.from}&to=${range.to}`);

@@ -1,8 +1,10 @@
+import { READ_FORMATS, type ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { Visitors } from "../../../shared/api-schemas.js";
 import type { ReportOrder } from "../../analytics/reports.js";
 import type { Project } from "../../domain/projects.js";
 import { html, jsonScript, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
+import { FORMAT_LABELS } from "./format-labels.js";
 
 export const PRESETS = [7, 30, 90] as const;
 
@@ -20,6 +22,11 @@ export interface AnalyticsView {
   order: ReportOrder;
   offset: number;
   limit: number;
+  /** The site's totals, every format. */
+  totals: Visitors["totals"];
+  /** Only visitors who read pages in this format, in the pages table. */
+  format?: ReadFormat;
+  /** The pages table (of `format`'s readers when one is chosen) and its totals. */
   report: Visitors;
   /** One entry per day of the range, zeros included. */
   daily: { date: string; human: number; ai: number; total: number }[];
@@ -33,8 +40,12 @@ const CATEGORY_LABELS: Record<string, string> = {
   search: "AI search",
 };
 
-/** The query string of the page with some parameters changed. */
-export function analyticsQuery(view: Pick<AnalyticsView, "range" | "order" | "offset">, change: { order?: ReportOrder; offset?: number } = {}): string {
+/** The query string of the page with some parameters changed (`format: null` drops the format). */
+export function analyticsQuery(view: Pick<AnalyticsView, "range" | "order" | "offset" | "format">, change: { order?: ReportOrder; offset?: number; format?: null } = {}): string {
+  return queryParams(view, change).toString();
+}
+
+function queryParams(view: Pick<AnalyticsView, "range" | "order" | "offset" | "format">, change: { order?: ReportOrder; offset?: number; format?: null }): URLSearchParams {
   const order = change.order ?? view.order;
   const params = new URLSearchParams();
   if (view.range.preset) params.set("days", String(view.range.preset));
@@ -46,9 +57,31 @@ export function analyticsQuery(view: Pick<AnalyticsView, "range" | "order" | "of
     params.set("sort", order.by);
     params.set("dir", order.dir);
   }
+  const format = change.format === null ? undefined : view.format;
+  if (format) params.set("format", format);
   const offset = change.offset ?? view.offset;
   if (offset > 0) params.set("offset", String(offset));
-  return params.toString();
+  return params;
+}
+
+/** Narrows the pages table to one read format, keeping the range and the order. */
+function formatForm(base: string, view: AnalyticsView): SafeHtml {
+  const kept = [...queryParams(view, { format: null, offset: 0 })];
+  return html`<form method="get" action="${base}" class="format-form" aria-label="Read format">
+${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<label for="format">Read as</label>
+<select id="format" name="format"><option value=""${view.format ? "" : html` selected`}>All formats</option>${READ_FORMATS.map(
+    (format) => html`<option value="${format}"${view.format === format ? html` selected` : ""}>${FORMAT_LABELS[format]}</option>`,
+  )}</select>
+<button type="submit" class="secondary">Show</button>
+</form>`;
+}
+
+/** The pages table's own totals when it shows one format's readers. */
+function formatTotals(view: AnalyticsView): SafeHtml | "" {
+  if (!view.format) return "";
+  const { human, ai, total } = view.report.totals;
+  return html`<p id="format-totals">Visitors who read ${FORMAT_LABELS[view.format]}: <strong id="format-total-human">${number(human)}</strong> human, <strong id="format-total-ai">${number(ai)}</strong> AI, <strong id="format-total-all">${number(total)}</strong> unique.</p>`;
 }
 
 const COLUMNS: { by: ReportOrder["by"]; label: string; numeric: boolean }[] = [
@@ -87,7 +120,7 @@ export function rangeForm(base: string, range: AnalyticsRangeView): SafeHtml {
 
 export function analyticsBody(view: AnalyticsView): SafeHtml {
   const base = projectPath(view.project.id, "analytics");
-  const { totals } = view.report;
+  const { totals } = view;
   const first = view.report.visitors.length > 0 ? view.offset + 1 : 0;
   const last = view.offset + view.report.visitors.length;
   return html`${rangeForm(base, view.range)}
@@ -113,10 +146,12 @@ ${jsonScript("visitors-series", view.daily)}
 </section>
 <section aria-labelledby="pages-heading">
 <h2 id="pages-heading">Pages</h2>
+${formatForm(base, view)}
+${formatTotals(view)}
 <p><a class="button secondary" href="${projectPath(view.project.id, "analytics.csv")}?${analyticsQuery(view, { offset: 0 })}" download>Download CSV</a> <span class="help">every page of this range, in this order</span></p>
 ${
   view.report.visitors.length === 0
-    ? html`<p>No visits in this range.${view.offset > 0 ? html` <a href="${base}?${analyticsQuery(view, { offset: 0 })}">Back to the first page</a>` : ""}</p>`
+    ? html`<p>No visits in this range${view.format ? ` read as ${FORMAT_LABELS[view.format]}` : ""}.${view.offset > 0 ? html` <a href="${base}?${analyticsQuery(view, { offset: 0 })}">Back to the first page</a>` : ""}</p>`
     : html`<div class="table-wrap"><table id="pages-table">
 <caption>Rows ${first}–${last}${view.report.hasMore ? "" : ` of ${last}`}</caption>
 <thead><tr>${COLUMNS.map((c) => sortHeader(view, c, base))}<th scope="col" class="num">Other bots</th></tr></thead>

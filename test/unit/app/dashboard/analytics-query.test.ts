@@ -47,6 +47,13 @@ describe("parseAnalyticsQuery", () => {
     expect(refusal({ sort: "visits", offset: "-1" })).toBe('sort: Invalid option: expected one of "total"|"human"|"ai"|"path"; offset: Too small: expected number to be >=0');
   });
 
+  it("narrows the pages table to one read format; the form's empty choice is every format", () => {
+    expect(parseAnalyticsQuery({ format: "markdown" }, TODAY).format).toBe("markdown");
+    expect(parseAnalyticsQuery({ format: "llms.txt" }, TODAY).format).toBe("llms.txt");
+    expect("format" in parseAnalyticsQuery({ format: "" }, TODAY)).toBe(false);
+    expect(refusal({ format: "pdf" })).toMatch(/^format: /);
+  });
+
   it("refuses dates that are not YYYY-MM-DD or not real, naming the field", () => {
     expect(refusal({ from: "2026-02-30", to: "2026-03-01" })).toBe("from: is not a real date");
     expect(refusal({ from: "2025-02-29", to: "2025-03-01" })).toBe("from: is not a real date");

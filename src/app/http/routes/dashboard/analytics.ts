@@ -21,9 +21,9 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
       const query = analyticsQueryOf(r.ctx.url);
-      const overview = await analytics.overview(project.id, query.days, { limit: ROWS_PER_PAGE, offset: query.offset }, query.order);
+      const overview = await analytics.overview(project.id, query.days, { limit: ROWS_PER_PAGE, offset: query.offset }, query.order, query.format);
       const daily = overview.daily.map(({ day, ...visitors }) => ({ date: dayToIso(day), ...visitors }));
-      const body = analyticsBody({ project, ...query, limit: ROWS_PER_PAGE, report: overview.report, daily, aiCategories: overview.aiCategories, pending: overview.pending });
+      const body = analyticsBody({ project, ...query, limit: ROWS_PER_PAGE, totals: overview.totals, report: overview.report, daily, aiCategories: overview.aiCategories, pending: overview.pending });
       return htmlReply(200, layout({ title: "Analytics", session: r.session, project: { project, access, tab: "analytics" }, body }), countingHeader(overview.pending));
     }),
   );
@@ -34,8 +34,9 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
     dashboard.page(async (r) => {
       const { project } = await dashboard.project(r);
       const query = analyticsQueryOf(r.ctx.url);
-      const rows = await analytics.allVisitorRows(project.id, query.days, query.order);
-      const filename = `inkwell-visitors-${projectLabel(project).replace(/[^A-Za-z0-9_-]+/g, "-")}-${query.range.from}-to-${query.range.to}.csv`;
+      const rows = await analytics.allVisitorRows(project.id, query.days, query.order, query.format);
+      const label = [projectLabel(project), query.format].filter(Boolean).join(" ").replace(/[^A-Za-z0-9_-]+/g, "-");
+      const filename = `inkwell-visitors-${label}-${query.range.from}-to-${query.range.to}.csv`;
       return {
         status: 200,
         raw: { contentType: "text/csv; charset=utf-8", content: visitorsCsv(rows) },

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import regexpTree from "regexp-tree";
 import { requiredLiterals } from "./required-literals.mjs";
 
 const require = createRequire(import.meta.url);
@@ -82,16 +83,18 @@ function nameFromPattern(pattern) {
     .trim();
 }
 
+const matomoBots = () => require("node-device-detector/regexes/bots.js");
+/** Matomo's own word boundary (node-device-detector's getBaseRegExp), to be used case-insensitive. */
+const matomoPattern = (regex) => `(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${regex.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`;
+
 function matomoEntries() {
   const version = installedVersion("node-device-detector");
-  const bots = require("node-device-detector/regexes/bots.js");
   const source = `matomo-device-detector (node-device-detector ${version})`;
-  return bots
+  return matomoBots()
     .filter((bot) => MATOMO_CATEGORIES[bot.category])
     .map((bot) => ({
       name: bot.name,
-      // Matomo's own word boundary (node-device-detector's getBaseRegExp), case-insensitive.
-      pattern: `(?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)(?:${bot.regex.replace(/\//g, "\\/").replace(/\+\+/g, "+")})`,
+      pattern: matomoPattern(bot.regex),
       flags: "i",
       category: MATOMO_CATEGORIES[bot.category],
       operator: bot.producer?.name ?? null,
@@ -149,6 +152,47 @@ function nonAiBots() {
 }
 
 /**
+ * Matomo's entries that name a kind of tool rather than one bot (its "Generic Bot" lists, scraping
+ * frameworks, HTTP libraries): agents fetch through these too, so, like isbot's verdict, they only
+ * say "a bot" and leave its markdown reads to count as AI (classify.ts).
+ */
+const GENERIC_TOOLS = new Set(["generic bot", "scrapy", "colly", "httpx"]);
+
+/**
+ * Matomo's bots that are not AI, in its order (first match wins): every one is a bot even where
+ * isbot's patterns see a browser; a `named` one also keeps its class on markdown fetches.
+ */
+function matomoNonAiBots() {
+  return matomoBots()
+    .filter((bot) => !MATOMO_CATEGORIES[bot.category])
+    .flatMap((bot) =>
+      // One row per alternative: a long list of names then runs only where one of its names occurs
+      // (its `^(?:chrome|firefox)$` alternative would otherwise run it on every browser).
+      topLevelAlternatives(bot.regex).map((regex) => {
+        const pattern = matomoPattern(regex);
+        return { pattern, flags: "i", named: !GENERIC_TOOLS.has(agentKey(bot.name)), literals: requiredLiterals(pattern, "i") };
+      }),
+    )
+    // Matomo's catch-all of generic words (bot, crawl, fetch…) names no bot and has no literal to
+    // index by, so it would run on every User-Agent: isbot's patterns already cover that ground.
+    .filter((bot) => bot.named || bot.literals !== null);
+}
+
+/** `a|b(c|d)` → `a`, `b(c|d)`; a pattern without a top-level `|` is its own only alternative. */
+function topLevelAlternatives(regex) {
+  const { body } = regexpTree.parse(`/${new RegExp(regex, "i").source}/i`);
+  const alternatives = [];
+  const collect = (node) => {
+    if (node?.type === "Disjunction") {
+      collect(node.left);
+      collect(node.right);
+    } else alternatives.push(node ? regexpTree.generate(node) : "");
+  };
+  collect(body);
+  return alternatives;
+}
+
+/**
  * Every source's entries in precedence order (Matomo, then crawler-user-agents, then
  * ai.robots.txt): entries naming the same agent share the first source's name, category and
  * operator (a later source fills in what earlier ones lack) and list every source that knows it.
@@ -176,7 +220,7 @@ export function mergeAgents() {
   return { agents: [...agents.values()], skipped };
 }
 
-export function renderModule({ agents, skipped }, nonAi = nonAiBots()) {
+export function renderModule({ agents, skipped }, nonAi = nonAiBots(), listedBots = matomoNonAiBots()) {
   const rows = agents.flatMap((agent) =>
     agent.patterns.map((p) =>
       JSON.stringify({
@@ -222,6 +266,11 @@ ${rows.map((row) => `  ${row},`).join("\n")}
 /** crawler-user-agents' crawlers that are not AI (search engines, SEO, monitors, previews…), case-sensitive. */
 export const NON_AI_BOTS: readonly { pattern: string; literals: readonly string[] | null }[] = [
 ${nonAi.map((row) => `  ${JSON.stringify(row)},`).join("\n")}
+];
+
+/** Matomo device-detector's bots that are not AI, in its order (first match wins); case-insensitive. */
+export const LISTED_BOTS: readonly { pattern: string; flags: "i"; named: boolean; literals: readonly string[] | null }[] = [
+${listedBots.map((row) => `  ${JSON.stringify(row)},`).join("\n")}
 ];
 
 /** Entries of the sources deliberately not counted as AI, and why (scripts/update-agents.mjs, CONTESTED). */

@@ -2,8 +2,8 @@ import type { AiCategory, ReadFormat } from "../../shared/analytics-vocabulary.j
 export { AI_CATEGORIES, type AiCategory } from "../../shared/analytics-vocabulary.js";
 import { isbot, isbotMatch } from "isbot";
 import { AI_AGENTS } from "./ai-agents.js";
-import { GENERATED_AI_AGENTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
-import { LiteralIndex } from "./literal-index.js";
+import { GENERATED_AI_AGENTS, LISTED_BOTS, NON_AI_BOTS } from "./known-ai-agents.generated.js";
+import { LiteralIndex, type ListMatch } from "./literal-index.js";
 import { isBrowserDespiteBotPattern } from "./browser-evidence.js";
 import { isMarkdownRead } from "./read-format.js";
 
@@ -22,13 +22,15 @@ export const UNKNOWN_OPERATOR = "unknown";
  *  1. the curated table in ai-agents.ts;
  *  2. the AI agents of maintained upstream lists (Matomo device-detector, crawler-user-agents,
  *     ai.robots.txt), merged by `npm run update:agents` into known-ai-agents.generated.ts;
- *  3. a markdown fetch (path `.md`/`.mdx`/`llms.txt`/`llms-full.txt`, or an Accept header ranking
- *     markdown above HTML) by a non-browser (isbot says bot, or no User-Agent) is an AI assistant,
- *     except crawlers that crawler-user-agents knows as non-AI (search engines, SEO, monitors,
- *     previews, ...), which stay bots;
- *  4. isbot (and an empty User-Agent) says bot;
- *  5. human.
- * Steps 1, 2 and 4 depend on the User-Agent alone and are cached per User-Agent; step 3 also needs
+ *  3. a bot Matomo device-detector names (its non-AI bot list) is a bot, whatever isbot says;
+ *  4. a markdown fetch (path `.md`/`.mdx`/`llms.txt`/`llms-full.txt`, or an Accept header ranking
+ *     markdown above HTML) by a non-browser (isbot or Matomo's generic tools say bot, or no
+ *     User-Agent) is an AI assistant, except crawlers that crawler-user-agents knows as non-AI
+ *     (search engines, SEO, monitors, previews, ...), which stay bots;
+ *  5. isbot, Matomo's generic tools (and an empty User-Agent) say bot, unless the word isbot
+ *     flagged is a browser's device or platform name (browser-evidence.ts);
+ *  6. human.
+ * Steps 1, 2, 3 and 5 depend on the User-Agent alone and are cached per User-Agent; step 3 also needs
  * the format read, so the cache stores both outcomes and the request picks one.
  *
  * Returned objects are shared and frozen: copy before changing one.
@@ -79,10 +81,13 @@ function remember(userAgent: string, verdict: UaVerdict): void {
 
 function decideUserAgent(userAgent: string): UaVerdict {
   if (userAgent.trim() === "") return NO_USER_AGENT_VERDICT;
-  const ai = curatedAgent(userAgent) ?? generatedAgent(userAgent);
+  const lists = KNOWN_LISTS.scan(userAgent);
+  const ai = curatedAgent(userAgent) ?? generatedAgent(lists.first("aiAgents"));
   if (ai) return Object.freeze({ plain: ai, markdown: ai });
-  if (!isbot(userAgent)) return HUMAN_VERDICT;
-  if (KNOWN_NON_AI_BOTS.first(userAgent)) return BOT_VERDICT;
+  const listed = lists.first("matomoBots")?.entry;
+  if (listed?.named) return BOT_VERDICT;
+  if (!listed && !isbot(userAgent)) return HUMAN_VERDICT;
+  if (lists.first("nonAiCrawlers")) return BOT_VERDICT;
   if (isBrowserDespiteBotPattern(userAgent)) return HUMAN_VERDICT;
   return Object.freeze({ plain: BOT, markdown: aiResult("assistant", `markdown fetch (${clientName(userAgent)})`, UNKNOWN_OPERATOR) });
 }
@@ -92,8 +97,7 @@ function aiResult(category: AiCategory, agent: string, operator: string): Classi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Known AI agents: the curated table, then the generated one from upstream lists (through its
-// literal index: only patterns whose literal occurs in the User-Agent are run).
+// Known AI agents: the curated table, then the generated one from upstream lists.
 
 interface KnownAgent {
   readonly pattern: RegExp;
@@ -113,20 +117,23 @@ function curatedAgent(userAgent: string): Classification | undefined {
   return CURATED.find((agent) => agent.pattern.test(userAgent))?.result;
 }
 
-const GENERATED = new LiteralIndex(GENERATED_AI_AGENTS);
-
-function generatedAgent(userAgent: string): Classification | undefined {
-  const found = GENERATED.first(userAgent);
+function generatedAgent(found: ListMatch<typeof KNOWN_LISTS_PATTERNS, "aiAgents"> | undefined): Classification | undefined {
   if (!found) return undefined;
   const { entry: agent, match } = found;
   return aiResult(agent.category, agent.name.replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? ""), agent.operator);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bots that keep their class on markdown: crawlers crawler-user-agents knows and that are not AI
-// (which tags count is decided in scripts/update-agents.mjs).
+// The generated lists behind one literal index (only patterns whose literal occurs in the
+// User-Agent are run, and the User-Agent is scanned once for all three):
+// - aiAgents: the upstream lists' AI agents;
+// - matomoBots: Matomo's non-AI bots, named ones (a bot on every read) and generic tools (bots
+//   whose markdown reads are AI's);
+// - nonAiCrawlers: crawlers crawler-user-agents knows and that are not AI, which keep their class
+//   on markdown (which tags count is decided in scripts/update-agents.mjs).
 
-const KNOWN_NON_AI_BOTS = new LiteralIndex(NON_AI_BOTS);
+const KNOWN_LISTS_PATTERNS = { aiAgents: GENERATED_AI_AGENTS, matomoBots: LISTED_BOTS, nonAiCrawlers: NON_AI_BOTS };
+const KNOWN_LISTS = new LiteralIndex(KNOWN_LISTS_PATTERNS);
 
 /** A short, low-cardinality name for an unknown client: `curl`, `python-requests`, `HeadlessChrome`. */
 function clientName(userAgent: string): string {

@@ -108,7 +108,7 @@ const model = new MockLanguageModelV3({
     return { content: [{ type: "tool-call", toolCallId: `c${turn}`, toolName: call.name, input: JSON.stringify(call.args) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] };
   },
 });
-const session: AgentSession = { system: "bench", messages: [userMessage("go")], turns: 0, usage: { inputTokens: 0, outputTokens: 0 }, modelId: null };
+const session: AgentSession = { system: "bench", messages: [userMessage("go")], turns: 0, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, calls: [], modelId: null };
 const loopStarted = performance.now();
 await runAgentRound(session, { model: model as never, tools, caps: { maxTurns: script.length + 1, maxOutputTokens: 1e9, requestTimeoutMs: 60_000 }, signal: new AbortController().signal });
 const loopMs = performance.now() - loopStarted;

@@ -1,8 +1,11 @@
 import type { HeartbeatResponse } from "../shared/runner-schemas.js";
 
+/** A cancel reaches a running Action at its next beat, so within this long. */
+export const MAX_BEAT_GAP_MS = 10_000;
+
 export interface HeartbeatsOptions {
   send: (progress: string | undefined) => Promise<HeartbeatResponse>;
-  /** The service's heartbeat period; beats go out at least twice per period. */
+  /** The service's heartbeat period; beats go out at least twice per period, and at least every MAX_BEAT_GAP_MS. */
   periodSeconds: number;
   /** Called once when the service says the job no longer wants this run. */
   onCancel: () => void;
@@ -23,7 +26,7 @@ export class Heartbeats {
   constructor(private readonly options: HeartbeatsOptions) {}
 
   start(): void {
-    const everyMs = Math.max(1_000, (this.options.periodSeconds * 1_000) / 2);
+    const everyMs = Math.max(1_000, Math.min(MAX_BEAT_GAP_MS, (this.options.periodSeconds * 1_000) / 2));
     this.#timer = setInterval(() => this.beat(), everyMs);
     this.#timer.unref();
   }

@@ -1,11 +1,11 @@
 import type { ClaimResponse, ReportRequest } from "../shared/runner-schemas.js";
-import { AgentStopped, runAgentRound, userMessage, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
+import { AgentStopped, runAgentRound, throwIfStopped, userMessage, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
 import { resolveModel } from "./agent/model.js";
 import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
 import type { DispatchedRun } from "./dispatch-event.js";
 import { detectDocsProject } from "./docs/framework.js";
-import { GitRepository, type GitIdentity } from "./git.js";
+import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
 import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
 import { createOctokit, upsertPullRequest } from "./github/pull-request.js";
 import { Heartbeats } from "./heartbeats.js";
@@ -86,14 +86,16 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
 
   const modelSpec = inputs.model ?? job.model;
   const facts: Omit<ReportRequest & { outcome: "failed" }, "outcome" | "error" | "jobId" | "runAttempt"> = { model: modelSpec };
-  const session: AgentSession = { system: "", messages: [], turns: 0, usage: { inputTokens: 0, outputTokens: 0 }, modelId: null };
-  const recordFacts = (files: string[], validation?: GateResult) => {
+  const session: AgentSession = { system: "", messages: [], turns: 0, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, calls: [], modelId: null };
+  const recordFacts = (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => {
     facts.model = modelUsed(session, modelSpec);
     facts.usage = { ...session.usage };
+    facts.calls = session.calls.slice(0, 5_000);
     facts.turns = session.turns;
     facts.durationMs = Date.now() - started;
     facts.filesChanged = files;
     if (validation) facts.validation = validation;
+    if (branchFiles) facts.files = branchFiles.map((file) => ({ path: file.path, change: file.status, ...(file.from ? { from: file.from } : {}) }));
   };
 
   let outcome: WorkOutcome;
@@ -131,7 +133,7 @@ async function work(
   session: AgentSession,
   signal: AbortSignal,
   heartbeats: Heartbeats,
-  recordFacts: (files: string[], validation?: GateResult) => void,
+  recordFacts: (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => void,
 ): Promise<WorkOutcome> {
   const { inputs, env, log } = deps;
   const { job, token } = claimed;
@@ -182,16 +184,20 @@ async function work(
   const fallbackTitle = `Docs: ${(job.messages.at(-1)?.prompt ?? "update").split("\n")[0]}`;
   const { title, summary } = splitSummary(answer, fallbackTitle);
   const changed = workspace.changedPaths();
+  // A cancel that arrived while the agent finished or validation ran: nothing half-made is pushed.
+  throwIfStopped(signal);
   const committed = await git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps));
   if (!committed) {
     log.info("No file differs after the run: nothing to push.");
+    if (branchExisted) recordFacts([], undefined, await git.changedFiles(base));
     const existing = job.prNumber ? { number: job.prNumber, url: `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}/pull/${job.prNumber}` } : null;
     return { pr: existing, summary: answer || "No changes were needed." };
   }
+  throwIfStopped(signal);
   heartbeats.beat(`Pushing ${changed.length} file(s) to ${job.branch}`);
   await git.push(job.branch);
   const files = await git.changedFiles(base);
-  recordFacts(changed, validation);
+  recordFacts(changed, validation, files);
   const body = renderPullRequestBody({
     summary,
     jobId: job.id,

@@ -3,6 +3,8 @@
  * the OpenAPI document and the types the CLI and the Action use. Imports neither side.
  */
 import { z } from "zod";
+import { fileChangeSchema, jobUsageSchema, jobValidationSchema, runUsageSchema } from "./job-outcome-schemas.js";
+import { MESSAGE_SOURCES } from "./runner-schemas.js";
 import { storedText } from "./stored-values.js";
 import { READ_FORMATS } from "./analytics-vocabulary.js";
 
@@ -40,9 +42,36 @@ export const agentJobSchema = z
     updatedAt: isoDateTime,
     archivedAt: isoDateTime.nullable(),
     error: z.string().nullable().meta({ description: "Why the job failed; null otherwise." }),
+    summary: z.string().nullable().meta({ description: "The agent's last message to the requester: what it did, or why it changed nothing; null before a run completes." }),
+    files: z.array(fileChangeSchema).meta({ description: "The files the job's branch changes against its base, as of the last run that reported them." }),
+    validation: jobValidationSchema.nullable().meta({ description: "The docs checks of the last run that changed files; null before one." }),
+    usage: jobUsageSchema.nullable().meta({ description: "Summed over every reported run; null before the first report." }),
+    progress: z.string().nullable().meta({ description: "The latest progress line of the run in progress; null when no run is active." }),
   })
   .meta({ id: "AgentJob" });
 export type AgentJob = z.infer<typeof agentJobSchema>;
+
+export const jobRunSchema = z
+  .object({
+    attempt: z.int().meta({ description: "1 for the job's first run, then one more per follow-up run." }),
+    workflowRunUrl: z.string().nullable(),
+    trigger: z
+      .object({ source: z.enum(MESSAGE_SOURCES), author: z.string().nullable() })
+      .nullable()
+      .meta({ description: "Where the first instruction this run took came from." }),
+    claimedAt: isoDateTime,
+    lastHeartbeatAt: isoDateTime,
+    reportedAt: isoDateTime.nullable(),
+    outcome: z.enum(["completed", "failed"]).nullable().meta({ description: "null while the run works, or when it ended without a report (the job's events say why)." }),
+    error: z.string().nullable(),
+    summary: z.string().nullable(),
+    model: z.string().nullable(),
+    usage: runUsageSchema.extend({ estimatedCostUsd: z.number().min(0).nullable() }).nullable(),
+    validation: jobValidationSchema.nullable(),
+  })
+  .meta({ id: "JobRun" });
+export type JobRun = z.infer<typeof jobRunSchema>;
+export const jobRunListSchema = z.object({ runs: z.array(jobRunSchema) }).meta({ id: "JobRunList" });
 
 export const jobListSchema = z.object({ jobs: z.array(agentJobSchema), hasMore: z.boolean() }).meta({ id: "AgentJobList" });
 export type AgentJobList = z.infer<typeof jobListSchema>;

@@ -3,6 +3,7 @@
  * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
  */
 import { z } from "zod";
+import { fileChangeSchema, validationProblemSchema } from "./job-outcome-schemas.js";
 import { storedInt, storedText } from "./stored-values.js";
 
 const jobRef = { jobId: z.string().regex(/^[a-z0-9]{1,64}$/), runAttempt: storedInt(1) };
@@ -62,14 +63,22 @@ export const heartbeatResponseSchema = z
   .meta({ id: "RunnerHeartbeatResponse" });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 
-const usageSchema = z.object({ inputTokens: z.int().min(0), outputTokens: z.int().min(0) });
-const validationSchema = z.object({ passed: z.boolean(), problems: z.array(storedText(1000)).max(200) });
+const usageSchema = z.object({
+  inputTokens: z.int().min(0).meta({ description: "Every prompt token, cached ones included." }),
+  cachedInputTokens: z.int().min(0).optional().meta({ description: "Of those, read from the provider's prompt cache." }),
+  outputTokens: z.int().min(0),
+});
+// Older Actions send problems as `file:line: message` lines.
+const validationSchema = z.object({ passed: z.boolean(), problems: z.array(z.union([validationProblemSchema, storedText(1000)])).max(200) });
+const callUsageSchema = z.object({ inputTokens: z.int().min(0), cachedInputTokens: z.int().min(0).optional(), outputTokens: z.int().min(0) });
 const runFacts = {
   model: storedText(200).optional().meta({ description: "The model actually used." }),
   usage: usageSchema.optional(),
+  calls: z.array(callUsageSchema).max(5_000).optional().meta({ description: "Each model call's tokens: prices can depend on a call's size (long-context tiers)." }),
   turns: z.int().min(0).optional(),
   durationMs: z.int().min(0).optional(),
-  filesChanged: z.array(storedText(500)).max(1000).optional(),
+  filesChanged: z.array(storedText(500)).max(1000).optional().meta({ description: "Paths this run changed." }),
+  files: z.array(fileChangeSchema).max(1000).optional().meta({ description: "The branch's files against its base after this run." }),
   validation: validationSchema.optional(),
 };
 

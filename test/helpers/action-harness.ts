@@ -85,7 +85,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
   const repository = `acme/${fixture}-docs-${installationId}`;
   const repositoryId = 70_000 + installationId;
   const issuer = await startOidcIssuer();
-  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
+  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_HEARTBEAT_SECONDS: "5" }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
   nockAppAuth(installationId);
   const repoReply = { id: repositoryId, full_name: repository, default_branch: "main", archived: false };
   nock(GITHUB_API).persist().get(`/repos/${repository}`).reply(200, repoReply);

@@ -122,6 +122,31 @@ describe("follow-up messages", () => {
     expect(await countRows("job_messages")).toBe(before);
   });
 
+  it("cancels an active job: failed saying who, recorded, its pending dispatch skipped; again, or on a finished job, it changes nothing", async () => {
+    const { body: created } = await createJob("Rewrite everything");
+    await t.inkwell.services.tasks.idle();
+    // Active with its dispatch still waiting (this server has no GitHub App, which would fail the job).
+    await t.store.db.query(`UPDATE jobs SET status = 'active', error = NULL WHERE id = $1`, [created.id]);
+    await t.store.db.query(`INSERT INTO tasks (kind, dedupe_key, payload, next_try_at) VALUES ('dispatch', $1, $2, now() + interval '1 hour')`, [
+      `dispatch:${created.id}:1`,
+      JSON.stringify({ jobId: created.id, runAttempt: 1 }),
+    ]);
+    const res = await t.call("POST", `/v2/agent/${projectId}/job/${created.id}/cancel`, { token: key });
+    expect(res.status).toBe(200);
+    expect(agentJobSchema.parse(res.body)).toMatchObject({ id: created.id, status: "failed", error: expect.stringMatching(/^Cancelled by an API key; nothing more was pushed/) });
+    const tasks = await t.store.db.query<{ state: string }>(`SELECT state FROM tasks WHERE dedupe_key = $1 ORDER BY id DESC LIMIT 1`, [`dispatch:${created.id}:1`]);
+    expect(tasks).toEqual([{ state: "skipped" }]);
+    const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
+    expect(events.at(-1)).toMatchObject({ type: "cancelled", from: "active", to: "failed", cause: "api", detail: "by an API key" });
+
+    const again = await t.call("POST", `/v2/agent/${projectId}/job/${created.id}/cancel`, { token: key });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(res.body);
+    expect((await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events).toHaveLength(events.length);
+    expect((await t.call("POST", `/v2/agent/${projectId}/job/nosuchjob/cancel`, { token: key })).status).toBe(404);
+    expect((await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/runs`, { token: key })).body).toEqual({ runs: [] });
+  });
+
   it("404 for a message to an unknown job", async () => {
     const res = await t.call("POST", `/v2/agent/${projectId}/job/nosuchjob/message`, { token: key, body: { prompt: "hi" } });
     expect(res.status).toBe(404);
@@ -186,6 +211,8 @@ describe("authentication and isolation", () => {
       t.call("POST", `/v2/agent/${other.projectId}/job`, { token: key, body: { prompt: "sneaky" } }),
       t.call("GET", `/v2/agent/${other.projectId}/job/${theirJob.id}`, { token: key }),
       t.call("POST", `/v2/agent/${other.projectId}/job/${theirJob.id}/message`, { token: key, body: { prompt: "sneaky" } }),
+      t.call("POST", `/v2/agent/${other.projectId}/job/${theirJob.id}/cancel`, { token: key }),
+      t.call("GET", `/v2/agent/${other.projectId}/job/${theirJob.id}/runs`, { token: key }),
       t.call("GET", `/v2/agent/${other.projectId}/jobs`, { token: key }),
       t.call("GET", `/v2/agent/nosuchproject/jobs`, { token: key }),
     ];
@@ -196,6 +223,7 @@ describe("authentication and isolation", () => {
     // Their job id under our own project path is simply not there.
     expect((await t.call("GET", `/v2/agent/${projectId}/job/${theirJob.id}`, { token: key })).status).toBe(404);
     expect((await t.call("POST", `/v2/agent/${projectId}/job/${theirJob.id}/message`, { token: key, body: { prompt: "x" } })).status).toBe(404);
+    expect((await t.call("POST", `/v2/agent/${projectId}/job/${theirJob.id}/cancel`, { token: key })).status).toBe(404);
     const ours = await t.call("GET", `/v2/agent/${projectId}/jobs?limit=100`, { token: key });
     expect(ours.body.jobs.map((j: { id: string }) => j.id)).not.toContain(theirJob.id);
     expect(await countRows("jobs")).toBe(jobsBefore);

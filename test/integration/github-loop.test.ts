@@ -181,6 +181,7 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
   it("heartbeats keep the job alive; the report completes it with the PR link and writes the tracking comment", async () => {
     const beat = await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 1, progress: "Editing docs/webhooks.mdx" });
     expect(beat).toEqual({ status: 200, body: { status: "active", cancel: false } });
+    expect((await job(jobId)).body).toMatchObject({ status: "active", progress: "Editing docs/webhooks.mdx", summary: null, files: [], validation: null, usage: null });
 
     let commentBody = "";
     const created = nock(GITHUB_API)
@@ -200,6 +201,10 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
       turns: 9,
       durationMs: 95_000,
       filesChanged: ["docs/webhooks.mdx", "docs.json"],
+      files: [
+        { path: "docs/webhooks.mdx", change: "added" },
+        { path: "docs.json", change: "modified" },
+      ],
       validation: { passed: true, problems: [] },
     };
     const res = await runner("report", await runnerToken(), report);
@@ -212,6 +217,27 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(commentBody).toMatch(/actions\/runs\/5001/);
     expect(commentBody).toMatch(/12,345 in \/ 2,345 out/);
     expect(commentBody).toMatch(/Duration\*\*: 1m 35s/);
+
+    const outcome = (await job(jobId)).body;
+    expect(outcome).toMatchObject({ progress: null, summary: "Added docs/webhooks.mdx", files: report.files, validation: { passed: true, problems: [] } });
+    expect(outcome.usage).toMatchObject({ inputTokens: 12345, cachedInputTokens: 0, outputTokens: 2345, turns: 9, durationMs: 95_000 });
+    // Claude Sonnet 4.5's list price, $3 / $15 per million tokens in / out (@pydantic/genai-prices).
+    expect(outcome.usage.estimatedCostUsd).toBeCloseTo((12345 * 3 + 2345 * 15) / 1e6, 6);
+    const runs = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/runs`, { token: key })).body.runs;
+    expect(runs).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        workflowRunUrl: `https://github.com/${REPO}/actions/runs/5001`,
+        trigger: { source: "api", author: null },
+        outcome: "completed",
+        summary: "Added docs/webhooks.mdx",
+        error: null,
+        model: "anthropic/claude-sonnet-4-5-20250929",
+        usage: outcome.usage,
+        validation: { passed: true, problems: [] },
+      }),
+    ]);
+    expect(Date.parse(runs[0].reportedAt)).toBeGreaterThanOrEqual(Date.parse(runs[0].claimedAt));
 
     const replay = await runner("report", await runnerToken(), { ...report, outcome: "failed", error: "late" });
     expect(replay.body.status).toBe("completed");
@@ -287,8 +313,36 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(claim.body.job).toMatchObject({ runAttempt: 2, prNumber: 7, newMessagesFrom: 2 });
     expect(claim.body.job.messages.map((m: { prompt: string }) => m.prompt)).toEqual(["Add a page about webhooks", "please also add an example payload"]);
     nock(GITHUB_API).patch(`/repos/${REPO}/issues/comments/555`).times(3).reply(200, { id: 555 });
-    const res = await runner("report", await runnerToken(), { jobId, runAttempt: 2, outcome: "completed", pr: { number: 7, url: `https://github.com/${REPO}/pull/7` } });
+    const res = await runner("report", await runnerToken(), {
+      jobId,
+      runAttempt: 2,
+      outcome: "completed",
+      pr: { number: 7, url: `https://github.com/${REPO}/pull/7` },
+      summary: "Added an example payload",
+      usage: { inputTokens: 1000, cachedInputTokens: 800, outputTokens: 100 },
+      turns: 2,
+      durationMs: 5_000,
+      validation: { passed: false, problems: ["docs/webhooks.mdx:12: links to '/missing', which does not exist", "docs.json: the navigation names a missing page"] },
+    });
     expect(res.body).toMatchObject({ status: "completed", prLink: `https://github.com/${REPO}/pull/7` });
+    // Usage adds up over runs; files stay the branch's last known; problems arrive structured.
+    expect(res.body).toMatchObject({
+      summary: "Added an example payload",
+      files: [{ path: "docs/webhooks.mdx", change: "added" }, { path: "docs.json", change: "modified" }],
+      validation: {
+        passed: false,
+        problems: [
+          { file: "docs/webhooks.mdx", line: 12, message: "links to '/missing', which does not exist" },
+          { file: "docs.json", message: "the navigation names a missing page" },
+        ],
+      },
+      usage: { inputTokens: 13345, cachedInputTokens: 800, outputTokens: 2445, turns: 11, durationMs: 100_000 },
+    });
+    const runs = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/runs`, { token: key })).body.runs;
+    expect(runs.map((r: { attempt: number; trigger: unknown }) => [r.attempt, r.trigger])).toEqual([
+      [1, { source: "api", author: null }],
+      [2, { source: "comment", author: "alice" }],
+    ]);
     await drainTasks(t);
   });
 
@@ -303,6 +357,33 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect((await job(jobId)).body.status).toBe("active");
     const last = await t.store.db.query<{ prompt: string }>(`SELECT prompt FROM job_messages WHERE job_id = $1 ORDER BY seq DESC LIMIT 1`, [jobId]);
     expect(last).toEqual([{ prompt: "fix the heading level here" }]);
+  });
+
+  it("a writer's `stop` comment cancels the active run: the job fails saying who, the runner is told at its next heartbeat, once per comment", async () => {
+    expect((await runner("claim", await runnerToken(), { jobId, runAttempt: 3, workflowRunId: 6501 })).status).toBe(200);
+    expect((await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 3 })).body).toEqual({ status: "active", cancel: false });
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/carol/permission`).reply(200, { permission: "write", role_name: "write", user: { login: "carol" } });
+    const reaction = nock(GITHUB_API).post(`/repos/${REPO}/issues/comments/9301/reactions`, { content: "eyes" }).reply(201, {});
+    nock(GITHUB_API).patch(`/repos/${REPO}/issues/comments/555`).times(3).reply(200, { id: 555 });
+    const stop = issueComment(REPO, 7, { id: 9301, body: "@inkwell-docs stop", login: "carol" });
+    await deliver(t.url, "issue_comment", stop);
+    await drainTasks(t);
+    expect(reaction.isDone()).toBe(true);
+    const cancelled = (await job(jobId)).body;
+    expect(cancelled).toMatchObject({ status: "failed", error: expect.stringMatching(/^Cancelled by @carol/) });
+    const last = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/events`, { token: key })).body.events.at(-1);
+    expect(last).toMatchObject({ type: "cancelled", from: "active", to: "failed", cause: "comment", detail: "by @carol (comment 9301)" });
+    expect((await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 3 })).body).toEqual({ status: "failed", cancel: true });
+    const stopMessages = await t.store.db.query(`SELECT 1 FROM job_messages WHERE job_id = $1 AND prompt ILIKE '%stop%'`, [jobId]);
+    expect(stopMessages).toHaveLength(0);
+
+    // A follow-up starts run 4; the same stop comment delivered again does not cancel it.
+    expectDispatch();
+    expect((await t.call("POST", `/v2/agent/${projectId}/job/${jobId}/message`, { token: key, body: { prompt: "try again, smaller" } })).body.status).toBe("active");
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/carol/permission`).reply(200, { permission: "write", role_name: "write", user: { login: "carol" } });
+    await deliver(t.url, "issue_comment", stop);
+    await drainTasks(t);
+    expect((await job(jobId)).body.status).toBe("active");
   });
 
   it("closing the PR archives the job; later messages get 409", async () => {
@@ -335,7 +416,7 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(created).toEqual([]);
     // A late heartbeat from the cancelled run is told to stop.
     const beat = await runner("heartbeat", await runnerToken(), { jobId, runAttempt: 3, progress: "still going" });
-    expect(beat.status).toBe(409);
+    expect(beat).toEqual({ status: 200, body: { status: "archived", cancel: true } });
   });
 });
 

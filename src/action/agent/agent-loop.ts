@@ -28,7 +28,10 @@ export interface AgentSession {
   /** The provider-level prompt after the system message, built once and appended to: never re-validated per turn. */
   messages: LanguageModelV3Prompt;
   turns: number;
-  usage: { inputTokens: number; outputTokens: number };
+  /** `inputTokens` counts every prompt token, `cachedInputTokens` those read from the provider's cache. */
+  usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number };
+  /** Each model call's tokens, in order (prices can depend on one call's size). */
+  calls: { inputTokens: number; cachedInputTokens: number; outputTokens: number }[];
   /** The model id the provider says answered (it may differ from the one asked for). */
   modelId: string | null;
 }
@@ -105,8 +108,11 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
       }),
     );
     session.turns++;
-    session.usage.inputTokens += result.usage.inputTokens.total ?? 0;
-    session.usage.outputTokens += result.usage.outputTokens.total ?? 0;
+    const call = { inputTokens: result.usage.inputTokens.total ?? 0, cachedInputTokens: result.usage.inputTokens.cacheRead ?? 0, outputTokens: result.usage.outputTokens.total ?? 0 };
+    session.calls.push(call);
+    session.usage.inputTokens += call.inputTokens;
+    session.usage.cachedInputTokens += call.cachedInputTokens;
+    session.usage.outputTokens += call.outputTokens;
     session.modelId = result.response?.modelId || session.modelId;
 
     const text = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
@@ -142,10 +148,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function throwIfStopped(signal: AbortSignal): void {
+/** Throws AgentStopped when the run was stopped from outside (timeout, or the job no longer wants it). */
+export function throwIfStopped(signal: AbortSignal): void {
   if (!signal.aborted) return;
   const reason = signal.reason as StopReason;
-  throw new AgentStopped(reason, reason === "timeout" ? "the run reached its timeout-minutes" : "the job no longer wants this run (it was archived or taken over)");
+  throw new AgentStopped(reason, reason === "timeout" ? "the run reached its timeout-minutes" : "the job no longer wants this run (it was cancelled, archived or taken over)");
 }
 
 async function withRetries<T>(options: AgentRoundOptions, call: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { JobMessage } from "../../shared/runner-schemas.js";
 import type { DocsProject, Framework } from "../docs/framework.js";
+import { visibleText } from "./visible-text.js";
 
 const CONVENTIONS: Record<Framework, string> = {
   mintlify:
@@ -15,10 +16,13 @@ const CONVENTIONS: Record<Framework, string> = {
   markdown: "Plain Markdown: link pages to each other with relative paths so new pages are reachable from an existing page (for example an index or README).",
 };
 
+/** Where a repository keeps its instructions for agents, first found wins (`.mintlify/AGENTS.md`: where Mintlify's agent reads them). */
+const AGENTS_FILES = (docsDir: string) => [path.posix.join(docsDir, "AGENTS.md"), "AGENTS.md", path.posix.join(docsDir, ".mintlify", "AGENTS.md"), ".mintlify/AGENTS.md"];
+
 /** The system prompt: the job, the framework's conventions, the repo's own AGENTS.md, and the rules of the tools. */
 export function buildSystemPrompt(repoRoot: string, project: DocsProject): string {
-  const agentsFile = [path.posix.join(project.docsDir, "AGENTS.md"), "AGENTS.md"].find((file) => existsSync(path.join(repoRoot, file)));
-  const agents = agentsFile ? readFileSync(path.join(repoRoot, agentsFile), "utf8").slice(0, 20_000) : null;
+  const agentsFile = AGENTS_FILES(project.docsDir).find((file) => existsSync(path.join(repoRoot, file)));
+  const agents = agentsFile ? visibleText(readFileSync(path.join(repoRoot, agentsFile), "utf8")).slice(0, 20_000) : null;
   return [
     "You are Inkwell, an agent that edits a documentation repository on behalf of its docs team. Your changes become a pull request that people review.",
     `The docs directory is \`${project.docsDir}\`${project.navigationFiles.length ? `; navigation: ${project.navigationFiles.join(", ")}` : ""}. You can only change files there (and the navigation files).`,
@@ -36,14 +40,17 @@ export function buildSystemPrompt(repoRoot: string, project: DocsProject): strin
 export function buildInstructions(messages: JobMessage[], newMessagesFrom: number, branchFiles: string[]): string {
   const earlier = messages.filter((message) => message.seq < newMessagesFrom);
   const fresh = messages.filter((message) => message.seq >= newMessagesFrom);
-  const who = (message: JobMessage) => (message.author ? ` from @${message.author}` : "");
   const parts: string[] = [];
   if (earlier.length > 0) {
     parts.push("Earlier instructions of this job (already carried out on this branch; the pull request has these changes):");
-    for (const message of earlier) parts.push(`<instruction seq="${message.seq}"${who(message)}>\n${message.prompt}\n</instruction>`);
+    for (const message of earlier) parts.push(instruction(message));
     if (branchFiles.length > 0) parts.push(`Files the branch changes so far: ${branchFiles.join(", ")}`);
     parts.push("New instructions (do these now, keeping the earlier work unless told otherwise):");
   }
-  for (const message of fresh) parts.push(`<instruction seq="${message.seq}"${who(message)}>\n${message.prompt}\n</instruction>`);
+  for (const message of fresh) parts.push(instruction(message));
   return parts.join("\n\n");
 }
+
+/** One message for the model: only what a person reading it sees (a PR comment can hide text from reviewers). */
+const instruction = (message: JobMessage) =>
+  `<instruction seq="${message.seq}"${message.author ? ` from @${message.author}` : ""}>\n${visibleText(message.prompt)}\n</instruction>`;

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { promptSchema } from "../../shared/api-schemas.js";
 import { describeIssues } from "../../shared/zod-issues.js";
 import { JobArchivedError } from "../domain/errors.js";
-import { addMessage } from "../domain/jobs/commands.js";
+import { addMessage, cancelJob } from "../domain/jobs/commands.js";
 import { isCommentRecorded } from "../domain/jobs/messages.js";
 import { jobOnPullRequest } from "../domain/jobs/queries.js";
-import type { Db } from "../store/db.js";
+import type { Db, Queryable } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { enqueueTask } from "../tasks/tasks.js";
 import type { GitHubApi } from "./github-api.js";
@@ -30,10 +30,14 @@ export function instructionIn(body: string, slug: string, command: string): stri
   return trimmed.replace(new RegExp(mention.source, "gi"), "$1").replace(/[ \t]{2,}/g, " ").trim() || null;
 }
 
+/** `@app stop` or `/inkwell stop`: cancel the active run instead of sending a message. */
+export const isStopCommand = (instruction: string) => /^(stop|cancel)[.!]?$/i.test(instruction.trim());
+
 /**
  * Where a PR comment becomes a follow-up message of the PR's job: only a person's comment (no bot
  * or app) that addresses the agent, on a job's PR that is not archived, taken once however often
- * GitHub delivers it, from an author with write permission; it gets a 👀 reaction.
+ * GitHub delivers it, from an author with write permission; it gets a 👀 reaction. A `stop`
+ * command from such an author cancels the job's active run instead.
  */
 export function commentFollowUp(
   db: Db,
@@ -61,6 +65,14 @@ export function commentFollowUp(
       log.debug({ login: author.login, permission }, "comment ignored: author cannot write to the repository");
       return { skipped: `author has ${permission} permission` };
     }
+    if (isStopCommand(instruction)) {
+      const cancelled = await db.transaction(async (tx) => {
+        const result = await cancelJob(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: author.login, commentId: event.commentId });
+        if (result.cancelled) await queueReaction(tx, event);
+        return result.cancelled;
+      });
+      return cancelled ? { ok: true } : { skipped: "stop: the job has no active run" };
+    }
     const skipped = await db.transaction(async (tx) => {
       const added = await addMessage(
         tx,
@@ -69,12 +81,7 @@ export function commentFollowUp(
       );
       // Another delivery of this comment took it meanwhile (checked under the job's lock): it reacts, not this one.
       if (added.alreadyTaken) return "comment already taken";
-      await enqueueTask(tx, REACTION_TASK, `reaction:${event.kind}:${event.commentId}`, {
-        installationId: event.installationId,
-        repo: event.repo,
-        commentId: event.commentId,
-        kind: event.kind,
-      });
+      await queueReaction(tx, event);
       return null;
     }).catch((error: unknown) => {
       // Archived between the look-up and the write: nothing to do.
@@ -83,6 +90,15 @@ export function commentFollowUp(
     });
     return skipped ? { skipped } : { ok: true };
   };
+}
+
+function queueReaction(tx: Queryable, event: Extract<QueuedEvent, { type: "comment" }>): Promise<void> {
+  return enqueueTask(tx, REACTION_TASK, `reaction:${event.kind}:${event.commentId}`, {
+    installationId: event.installationId,
+    repo: event.repo,
+    commentId: event.commentId,
+    kind: event.kind,
+  });
 }
 
 const reactionPayload = z.object({ installationId: z.number(), repo: z.string(), commentId: z.number(), kind: z.enum(["issue", "review"]) });

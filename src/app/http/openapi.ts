@@ -20,6 +20,7 @@ import {
   idempotencyKeySchema,
   jobEventListSchema,
   jobListQuerySchema,
+  jobRunListSchema,
   jobListSchema,
   promptBodySchema,
   visitorsQuerySchema,
@@ -137,6 +138,24 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           parameters: [projectParam, jobParam],
           requestBody: { required: true, ...json(promptBodySchema) },
           responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413], 429: ERR[429] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}/runs": {
+        get: {
+          operationId: "listJobRuns",
+          summary: "A job's runs, oldest first: workflow run, trigger, times, usage and outcome of each",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          responses: { 200: { description: "The runs.", ...json(jobRunListSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}/cancel": {
+        post: {
+          operationId: "cancelJob",
+          summary: "Stop an active job: it becomes `failed` (error says who cancelled); its running Action stops at its next heartbeat without pushing. A job that is not active is returned unchanged.",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
         },
       },
       "/v2/agent/{projectId}/jobs": {

@@ -582,4 +582,12 @@ FROM analytics_daily_formats
 GROUP BY 1, 2, 3, 4;
 `,
   },
+  {
+    version: 15,
+    name: "what a job's runs did, on the job for the polling path: summary, files, validation and usage (JSON), and the active run's progress line",
+    sql: `
+ALTER TABLE jobs ADD COLUMN outcome text;
+ALTER TABLE jobs ADD COLUMN progress text;
+`,
+  },
 ];

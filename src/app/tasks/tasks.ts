@@ -13,3 +13,12 @@ export async function enqueueTask(tx: Queryable, kind: string, key: string, payl
     [kind, key, JSON.stringify(payload), delaySeconds],
   );
 }
+
+/** A pending task no worker has taken yet is not needed any more (a running one finishes on its own terms). */
+export async function skipPendingTask(tx: Queryable, key: string, reason: string): Promise<void> {
+  await tx.query(
+    `UPDATE tasks SET state = 'skipped', last_error = $2, updated_at = now()
+     WHERE dedupe_key = $1 AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < now())`,
+    [key, reason],
+  );
+}

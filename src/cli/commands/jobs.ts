@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent } from "../../shared/api-schemas.js";
+import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent, type JobRun } from "../../shared/api-schemas.js";
 import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { age, fields, table } from "../format.js";
@@ -29,7 +29,16 @@ const jobFields = (j: AgentJob) =>
     ["updated", j.updatedAt],
     ["archived", j.archivedAt],
     ...(j.error ? ([["error", j.error]] as [string, string][]) : []),
+    ...(j.progress ? ([["progress", j.progress]] as [string, string][]) : []),
+    ...(j.summary ? ([["summary", j.summary]] as [string, string][]) : []),
+    ...(j.files.length > 0 ? ([["files", j.files.map((f) => `${f.change} ${f.from ? `${f.from} → ` : ""}${f.path}`).join(", ")]] as [string, string][]) : []),
+    ...(j.validation ? ([["validation", j.validation.passed ? "passed" : `${j.validation.problems.length} problem(s)`]] as [string, string][]) : []),
+    ...(j.usage ? ([["usage", usageLine(j.usage)]] as [string, string][]) : []),
   ]);
+
+const usageLine = (u: NonNullable<AgentJob["usage"]>) =>
+  `${u.inputTokens} input (${u.cachedInputTokens} cached) / ${u.outputTokens} output tokens, ${u.turns} turns, ${Math.round(u.durationMs / 1000)} s` +
+  (u.estimatedCostUsd === null || u.estimatedCostUsd === undefined ? "" : `, ~$${u.estimatedCostUsd.toFixed(4)}`);
 
 export const jobs: Noun = {
   name: "jobs",
@@ -77,6 +86,38 @@ export const jobs: Noun = {
           body: { prompt },
         });
         print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
+      },
+    },
+
+    cancel: {
+      usage: "jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/cancel`, ctx.projectKey);
+        print(ctx, job, () => (job.status === "failed" && job.error?.startsWith("Cancelled") ? `Cancelled job ${job.id}\n${jobFields(job)}` : `Job ${job.id} is ${job.status}: nothing to cancel\n${jobFields(job)}`));
+      },
+    },
+
+    runs: {
+      usage: "jobs runs <jobId>                each run: trigger, times, outcome, tokens",
+      async run(ctx) {
+        const projectId = projectOf(ctx);
+        const { runs } = await ctx.client.request<{ runs: JobRun[] }>("GET", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/runs`, ctx.projectKey);
+        print(ctx, { runs }, () =>
+          runs.length === 0
+            ? "No run has started yet."
+            : table(
+                ["RUN", "TRIGGER", "STARTED", "OUTCOME", "USAGE", "WORKFLOW RUN"],
+                runs.map((r) => [
+                  String(r.attempt),
+                  r.trigger ? `${r.trigger.source}${r.trigger.author ? ` @${r.trigger.author}` : ""}` : null,
+                  r.claimedAt,
+                  r.outcome ?? (r.reportedAt ? null : "(working or ended without a report)"),
+                  r.usage ? usageLine({ ...r.usage }) : null,
+                  r.workflowRunUrl,
+                ]),
+              ),
+        );
       },
     },
 

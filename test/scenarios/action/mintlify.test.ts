@@ -39,6 +39,21 @@ describe("a docs team on a Mintlify site", () => {
     expect(outcome).toMatchObject({ status: "completed", prUrl: expect.stringMatching(/\/pull\/1$/) });
     const job = await h.job(dispatched.jobId);
     expect(job).toMatchObject({ status: "completed", prLink: outcome.prUrl, model: "openai-compatible/scripted-2026-01-01" });
+    // What the run did, as a client polling the job sees it.
+    expect(job).toMatchObject({
+      summary: expect.stringMatching(/retries/i),
+      files: [
+        { path: "docs.json", change: "modified" },
+        { path: "guides/retries.mdx", change: "added" },
+      ],
+      validation: { passed: true, problems: [] },
+      progress: null,
+    });
+    expect(job.usage).toMatchObject({ turns: h.model.requests.length, estimatedCostUsd: null });
+    expect(job.usage.inputTokens).toBeGreaterThan(0);
+    expect(job.usage.durationMs).toBeGreaterThan(0);
+    const runs = (await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs`, { token: h.apiKey })).body.runs;
+    expect(runs).toEqual([expect.objectContaining({ attempt: 1, outcome: "completed", trigger: { source: "api", author: null }, workflowRunUrl: expect.stringMatching(/actions\/runs\/4001$/), usage: job.usage })]);
 
     const branch = `inkwell/${dispatched.jobId}`;
     expect(git(h.remote, "show", `${branch}:guides/retries.mdx`)).toBe(RETRIES_PAGE.trimEnd());

@@ -93,6 +93,30 @@ describe("hard caps stop a model that never stops", () => {
   });
 });
 
+describe("cancel", () => {
+  it("a run cancelled mid-way through the API stops at its next heartbeat and pushes nothing", async () => {
+    const cancel: { request?: Promise<{ status: number }> } = {};
+    h.model.setScript((_request, call) => {
+      if (call === 0) return { tools: [{ name: "write_file", args: { path: "guides/half.mdx", content: "---\ntitle: Half\n---\n\nHalf a page", reason: "Started." } }] };
+      // The person watching cancels while the model is thinking; the model never answers.
+      cancel.request ??= h.server.call("POST", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/cancel`, { token: h.apiKey });
+      return { hang: true };
+    });
+    const dispatched = await h.createJob("Rewrite the whole site");
+    const started = Date.now();
+    const outcome = await h.run(dispatched, { requestTimeoutMs: 60_000 });
+    const stoppedAfterMs = Date.now() - started;
+
+    expect(await cancel.request).toMatchObject({ status: 200 });
+    expect(outcome.status).toBe("cancelled");
+    expect(stoppedAfterMs).toBeLessThan(15_000);
+    expect(git(h.remote, "branch", "--list", `inkwell/${dispatched.jobId}`)).toBe("");
+    // Claimed, never reported: the run stopped rather than claiming an outcome.
+    expect(await h.reports(dispatched.jobId)).toEqual([{}]);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "failed", error: expect.stringMatching(/^Cancelled by an API key/), progress: null });
+  });
+});
+
 describe("provider errors", () => {
   it("retries 429 and 500 and carries on when the provider recovers", async () => {
     h.model.setScript(

@@ -21,6 +21,8 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]
   jobs get <jobId>
   jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
+  jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is
+  jobs runs <jobId>                each run: trigger, times, outcome, tokens
   jobs list [--status active|completed|failed|archived] [--limit N] [--offset N]
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
 

@@ -3,7 +3,7 @@ import type { JobMessage } from "../../domain/jobs/messages.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
 import { html, httpUrl, type SafeHtml } from "../html.js";
-import { csrfField, formatAge, formatTime, projectPath } from "../layout.js";
+import { csrfField, formatAge, formatTime, number, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
 
 export const JOB_STATUSES: JobStatus[] = ["active", "completed", "failed", "archived"];
@@ -111,10 +111,43 @@ export function jobLive(view: Pick<JobView, "project" | "job" | "events">): Safe
 ${job.archivedAt ? html`<div><dt>Archived</dt><dd>${formatTime(job.archivedAt)}</dd></div>` : ""}
 </dl>
 ${job.error ? html`<p class="notice notice-error">${job.error}</p>` : ""}
+${jobOutcome(job)}
 <h2>Timeline</h2>
 <ol class="timeline" id="job-events">${view.events.map(
     (event) => html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ? `${event.from} → ` : "→ "}${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${event.detail ? html`<div class="event-detail">${event.detail}</div>` : ""}</li>`,
   )}</ol>`;
+}
+
+/** What the job's runs did: the progress of the active one, the agent's summary, the branch's files, validation and cost. */
+function jobOutcome(job: AgentJob): SafeHtml {
+  const usage = job.usage;
+  return html`${job.progress ? html`<p id="job-progress" class="notice notice-info" role="status">${job.progress}</p>` : ""}
+${job.summary ? html`<h2>Summary</h2><div id="job-summary" class="message-text">${job.summary}</div>` : ""}
+${
+  job.files.length > 0
+    ? html`<h2>Files</h2><ul id="job-files" class="files">${job.files.map((f) => html`<li><span class="muted">${f.change}</span> <code>${f.from ? `${f.from} → ` : ""}${f.path}</code></li>`)}</ul>`
+    : ""
+}
+${
+  job.validation
+    ? html`<h2>Validation</h2><div id="job-validation">${
+        job.validation.passed
+          ? html`<p>Passed.</p>`
+          : html`<ul>${job.validation.problems.map((p) => html`<li><code>${p.file}${p.line ? `:${p.line}` : ""}</code> ${p.message}</li>`)}</ul>`
+      }</div>`
+    : ""
+}
+${
+  usage
+    ? html`<dl class="facts" id="job-usage">
+<div><dt>Tokens in</dt><dd>${number(usage.inputTokens)} <span class="muted">(${number(usage.cachedInputTokens)} cached)</span></dd></div>
+<div><dt>Tokens out</dt><dd>${number(usage.outputTokens)}</dd></div>
+<div><dt>Model turns</dt><dd>${number(usage.turns)}</dd></div>
+<div><dt>Agent time</dt><dd>${Math.round(usage.durationMs / 1000)} s</dd></div>
+<div><dt>Estimated cost</dt><dd id="job-cost">${usage.estimatedCostUsd === null ? html`<span class="muted">price of the model not known</span>` : `$${usage.estimatedCostUsd.toFixed(4)}`}</dd></div>
+</dl>`
+    : ""
+}`;
 }
 
 export function jobBody(view: JobView): SafeHtml {
@@ -124,6 +157,14 @@ export function jobBody(view: JobView): SafeHtml {
 <section id="job-live" aria-live="polite" data-status="${job.status}" data-live-url="${base}/live">
 ${jobLive(view)}
 </section>
+${
+  job.status === "active" && view.access.canWrite
+    ? html`<form method="post" action="${base}/cancel" class="cancel-form">
+${csrfField(view.session)}
+<button type="submit" class="danger">Cancel job</button> <span class="help">Stops the run: the job becomes failed and nothing more is pushed.</span>
+</form>`
+    : ""
+}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>
 <ol class="messages">${view.messages.map(

@@ -5,8 +5,9 @@ import { queryOne } from "../../store/db.js";
 import { ConflictError, IdempotencyKeyReusedError, JobArchivedError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
-import { recordEvent, type EventCause } from "./job-events.js";
+import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
 import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
+import { skipPendingTask } from "../../tasks/tasks.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isCommentRecorded } from "./messages.js";
@@ -142,7 +143,7 @@ export interface TriggerInput {
   jobId: string;
   trigger: Exclude<JobTrigger, "message">;
   cause: EventCause;
-  /** Set for `run_failed`: the message shown to the client as `error`. */
+  /** Set for a move to `failed`: the message shown to the client as `error`. */
   error?: string;
   detail?: string;
   /** Only act when the job is still on this run attempt (stale reports and dispatches are ignored). */
@@ -163,9 +164,9 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
     `UPDATE jobs SET status = $2, error = $3, updated_at = now(),
        archived_at = CASE WHEN $2 = 'archived' THEN now() ELSE archived_at END
      WHERE id = $1 RETURNING *`,
-    [row.id, step.to, input.trigger === "run_failed" ? (input.error ?? "The run failed") : row.error],
+    [row.id, step.to, step.to === "failed" ? (input.error ?? "The run failed") : row.error],
   );
-  await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.error ?? input.detail ?? null);
+  await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.detail ?? input.error ?? null);
   await queueTrackingUpdate(tx, row);
   return toAgentJob(updated[0] as JobRow);
 }
@@ -184,6 +185,38 @@ export async function attachPullRequest(tx: Queryable, jobId: string, pr: { numb
   if (rows[0]) await queueTrackingUpdate(tx, rows[0]);
   return rows.length > 0;
 }
+
+export interface CancelJobInput {
+  projectId: string;
+  jobId: string;
+  cause: EventCause;
+  /** The GitHub login of who cancelled (dashboard user, PR commenter); null for API keys and the operator. */
+  author?: string | null;
+  /** A `stop` PR comment cancels once, however often GitHub delivers it. */
+  commentId?: number;
+}
+
+/**
+ * Stops an active job: it becomes `failed` with who cancelled as its error; a dispatch not yet
+ * sent is skipped, and a running Action learns it at its next heartbeat and stops without pushing.
+ * Idempotent: a job that is not active is returned as it is (`cancelled: false`).
+ */
+export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{ job: AgentJob; cancelled: boolean }> {
+  const row = await lockJob(tx, input.projectId, input.jobId);
+  const detail = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}${input.commentId === undefined ? "" : ` (comment ${input.commentId})`}`;
+  if (row.status !== "active" || (input.commentId !== undefined && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
+  const job = await applyTrigger(tx, {
+    jobId: row.id,
+    trigger: "cancelled",
+    cause: input.cause,
+    error: `Cancelled ${detail.replace(/ \(comment \d+\)$/, "")}; nothing more was pushed. Send a message to continue on the same branch.`,
+    detail,
+  });
+  await skipPendingTask(tx, dispatchTaskRow(row.id, row.run_attempt)[1], "the job was cancelled");
+  return { job: job as AgentJob, cancelled: true };
+}
+
+const CANCELLED_BY: Partial<Record<EventCause, string>> = { api: "an API key", dashboard: "the operator on the dashboard", operator: "the operator" };
 
 /** GitHub accepted the dispatch of this run attempt. */
 export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number): Promise<void> {

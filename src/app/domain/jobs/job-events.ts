@@ -30,3 +30,9 @@ export async function eventsOf(db: Queryable, jobId: string): Promise<JobEvent[]
   );
   return rows.map((r) => ({ type: r.type, from: r.from_status, to: r.to_status, cause: r.cause, detail: r.detail, at: toIso(r.created_at) }));
 }
+
+/** Whether the job already has this event (type and detail): what makes a redelivered command a no-op. */
+export async function hasEvent(tx: Queryable, jobId: string, type: string, detail: string): Promise<boolean> {
+  const rows = await tx.query(`SELECT 1 FROM job_events WHERE job_id = $1 AND type = $2 AND detail = $3 LIMIT 1`, [jobId, type, detail]);
+  return rows.length > 0;
+}

@@ -1,5 +1,6 @@
 import type { AgentJob, JobStatus } from "../../../shared/api-schemas.js";
 import { toIso, toIsoOrNull } from "../../store/db.js";
+import { outcomeOf } from "./outcome.js";
 
 /** A `jobs` row as the drivers return it. Only this folder reads job tables; everything else gets `JobInRepository` or `AgentJob`. */
 export interface JobRow {
@@ -16,14 +17,17 @@ export interface JobRow {
   error: string | null;
   idempotency_key: string | null;
   tracking_comment_id: string | number | null;
+  /** JobOutcome as JSON (outcome.ts); null before the first report. */
+  outcome: string | null;
+  progress: string | null;
   created_at: unknown;
   updated_at: unknown;
   archived_at: unknown;
 }
 
 /** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
-export const VIEW_COLUMNS = "id, status, repository, branch, model, pr_url, error, created_at, updated_at, archived_at";
-export type JobViewRow = Pick<JobRow, "id" | "status" | "repository" | "branch" | "model" | "pr_url" | "error" | "created_at" | "updated_at" | "archived_at">;
+export const VIEW_COLUMNS = "id, status, repository, branch, model, pr_url, error, outcome, progress, created_at, updated_at, archived_at";
+export type JobViewRow = Pick<JobRow, "id" | "status" | "repository" | "branch" | "model" | "pr_url" | "error" | "outcome" | "progress" | "created_at" | "updated_at" | "archived_at">;
 
 export function toAgentJob(row: JobViewRow): AgentJob {
   return {
@@ -36,6 +40,8 @@ export function toAgentJob(row: JobViewRow): AgentJob {
     updatedAt: toIso(row.updated_at),
     archivedAt: toIsoOrNull(row.archived_at),
     error: row.error,
+    ...outcomeOf(row.outcome),
+    progress: row.status === "active" ? row.progress : null,
   };
 }
 

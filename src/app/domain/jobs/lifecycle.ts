@@ -12,7 +12,9 @@ export type JobTrigger =
   /** The runner reported failure, the run ended without a report, dispatch failed, or the watchdog fired. */
   | "run_failed"
   /** The job's PR was merged or closed. */
-  | "pr_closed";
+  | "pr_closed"
+  /** Someone stopped the active run (API, CLI, dashboard, or `stop` in a PR comment). */
+  | "cancelled";
 
 export type Transition =
   | { ok: true; to: JobStatus; dispatch: boolean }
@@ -24,6 +26,9 @@ const TABLE: Record<JobStatus, Partial<Record<JobTrigger, { to: JobStatus; dispa
     run_succeeded: { to: "completed", dispatch: false },
     run_failed: { to: "failed", dispatch: false },
     pr_closed: { to: "archived", dispatch: false },
+    // `failed` (with who cancelled as the error): a client polling for completed, archived or failed
+    // stops polling, and a message continues the job on the same branch, as after any failed run.
+    cancelled: { to: "failed", dispatch: false },
   },
   completed: {
     message: { to: "active", dispatch: true },

@@ -8,6 +8,7 @@ import { recordEvent } from "./job-events.js";
 import { SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
 import { queueTrackingUpdate } from "./job-tasks.js";
 import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messages.js";
+import { outcomeOf, withRunReport } from "./outcome.js";
 
 /** Who is asking, from a verified OIDC token. */
 export interface RunnerCaller {
@@ -60,7 +61,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
       request.workflowRunUrl ?? null,
     ]);
     await assignQueuedMessages(tx, job.id, request.runAttempt);
-    await tx.query(`UPDATE jobs SET last_activity_at = now() WHERE id = $1`, [job.id]);
+    await tx.query(`UPDATE jobs SET last_activity_at = now(), progress = NULL WHERE id = $1`, [job.id]);
     await recordEvent(tx, job.id, "claimed", "active", "active", "runner", request.workflowRunUrl ?? `workflow run ${request.workflowRunId}`);
     await queueTrackingUpdate(tx, row);
   }
@@ -103,7 +104,7 @@ export async function heartbeat(tx: Queryable, request: HeartbeatRequest, caller
     [job.id, request.runAttempt, request.progress || null],
   );
   if (current) {
-    await tx.query(`UPDATE jobs SET last_activity_at = now() WHERE id = $1`, [job.id]);
+    await tx.query(`UPDATE jobs SET last_activity_at = now(), progress = COALESCE($2, progress) WHERE id = $1`, [job.id, request.progress || null]);
     if (request.progress && request.progress !== run.progress) await queueTrackingUpdate(tx, row);
   }
   return { status: job.status, cancel: !current };
@@ -124,7 +125,8 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     report.outcome,
     JSON.stringify(report),
   ]);
-  await tx.query(`UPDATE jobs SET model = COALESCE($2, model), updated_at = now() WHERE id = $1`, [job.id, report.model ?? null]);
+  const outcome = withRunReport(outcomeOf(row.outcome), report, report.model ?? job.model);
+  await tx.query(`UPDATE jobs SET model = COALESCE($2, model), outcome = $3, progress = NULL, updated_at = now() WHERE id = $1`, [job.id, report.model ?? null, JSON.stringify(outcome)]);
   const pr = report.outcome === "completed" ? report.pr : null;
   if (pr) await attachPullRequest(tx, job.id, pr, { replace: true });
   const moved = await applyTrigger(tx, {

@@ -1,6 +1,7 @@
 import { idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { addMessage, createJob } from "../../domain/jobs/commands.js";
+import { addMessage, cancelJob, createJob } from "../../domain/jobs/commands.js";
+import { listJobRuns } from "../../domain/jobs/run-history.js";
 import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate, validHeader } from "../body.js";
@@ -43,6 +44,19 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
     const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const { job, dispatched } = await db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limits));
     if (dispatched) tasks.kick();
+    return { status: 200, body: job };
+  });
+
+  router.on("GET", "/v2/agent/:projectId/job/:id/runs", async (ctx) => {
+    const projectId = await authorize(ctx);
+    return { status: 200, body: { runs: await listJobRuns(db, projectId, jobIdOf(ctx)) } };
+  });
+
+  router.on("POST", "/v2/agent/:projectId/job/:id/cancel", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const jobId = jobIdOf(ctx);
+    const { job } = await db.transaction((tx) => cancelJob(tx, { projectId, jobId, cause: "api" }));
+    tasks.kick();
     return { status: 200, body: job };
   });
 

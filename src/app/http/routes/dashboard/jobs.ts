@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jobStatusSchema, promptBodySchema } from "../../../../shared/api-schemas.js";
 import { wellFormedIdOf } from "../../../domain/ids.js";
-import { addMessage, createJob } from "../../../domain/jobs/commands.js";
+import { addMessage, cancelJob, createJob } from "../../../domain/jobs/commands.js";
 import { firstPrompts, listJobMessages } from "../../../domain/jobs/messages.js";
 import { getJobWithEvents, listJobs } from "../../../domain/jobs/queries.js";
 import type { DashboardController, SignedInRequest } from "../../../dashboard/controller.js";
@@ -93,6 +93,18 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { dispatched } = await db.transaction((tx) => addMessage(tx, { projectId: project.id, jobId, prompt, source: "dashboard", author: authorOf(r.session.user) }, limits));
       if (dispatched) tasks.kick();
       return redirect(`${jobPath(project.id, jobId)}?notice=message-sent`);
+    }),
+  );
+
+  router.on(
+    "POST",
+    "/dashboard/projects/:projectId/jobs/:jobId/cancel",
+    dashboard.action(async (r) => {
+      const { project } = await dashboard.project(r, "write");
+      const jobId = jobIdOf(r.ctx.params);
+      await db.transaction((tx) => cancelJob(tx, { projectId: project.id, jobId, cause: "dashboard", author: authorOf(r.session.user) }));
+      tasks.kick();
+      return redirect(`${jobPath(project.id, jobId)}?notice=job-cancelled`);
     }),
   );
 }

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { transition, type JobTrigger } from "../../../../../src/app/domain/jobs/lifecycle.js";
 import { JOB_STATUSES, type JobStatus } from "../../../../../src/shared/api-schemas.js";
 
-const TRIGGERS: JobTrigger[] = ["message", "run_succeeded", "run_failed", "pr_closed"];
+const TRIGGERS: JobTrigger[] = ["message", "run_succeeded", "run_failed", "pr_closed", "cancelled"];
 
 // docs/architecture.md, "Job lifecycle", written out as the full table so any change to the machine shows up here.
 const EXPECTED: Record<JobStatus, Record<JobTrigger, [JobStatus, boolean] | null>> = {
-  active: { message: ["active", false], run_succeeded: ["completed", false], run_failed: ["failed", false], pr_closed: ["archived", false] },
-  completed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false] },
-  failed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false] },
-  archived: { message: null, run_succeeded: null, run_failed: null, pr_closed: null },
+  active: { message: ["active", false], run_succeeded: ["completed", false], run_failed: ["failed", false], pr_closed: ["archived", false], cancelled: ["failed", false] },
+  completed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false], cancelled: null },
+  failed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false], cancelled: null },
+  archived: { message: null, run_succeeded: null, run_failed: null, pr_closed: null, cancelled: null },
 };
 
 describe("job state machine", () => {

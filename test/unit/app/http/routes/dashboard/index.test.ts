@@ -39,6 +39,7 @@ describe("registerDashboardRoutes", () => {
       "GET /dashboard/projects/:projectId/jobs/:jobId",
       "GET /dashboard/projects/:projectId/jobs/:jobId/live",
       "POST /dashboard/projects/:projectId/jobs/:jobId/messages",
+      "POST /dashboard/projects/:projectId/jobs/:jobId/cancel",
       "GET /dashboard/projects/:projectId/setup",
     ]);
   });

@@ -1,0 +1,57 @@
+/**
+ * What a job's runs did (docs/architecture.md, "Job outcome"): the files of its branch, the last
+ * validation, the tokens spent. Both the runner's report and the public job carry these shapes.
+ */
+import { z } from "zod";
+import { storedInt, storedText } from "./stored-values.js";
+
+export const FILE_CHANGES = ["added", "modified", "deleted", "renamed"] as const;
+
+export const fileChangeSchema = z
+  .object({
+    path: storedText(500),
+    change: z.enum(FILE_CHANGES),
+    from: storedText(500).optional().meta({ description: "Where a renamed file was." }),
+  })
+  .meta({ id: "JobFile" });
+export type FileChange = z.infer<typeof fileChangeSchema>;
+
+export const validationProblemSchema = z
+  .object({
+    file: storedText(500),
+    line: storedInt(1).optional(),
+    message: storedText(1000),
+  })
+  .meta({ id: "ValidationProblem" });
+export type ValidationProblem = z.infer<typeof validationProblemSchema>;
+
+export const jobValidationSchema = z
+  .object({ passed: z.boolean(), problems: z.array(validationProblemSchema).max(200) })
+  .meta({ id: "JobValidation", description: "The docs checks of the last run that changed files." });
+export type JobValidation = z.infer<typeof jobValidationSchema>;
+
+const tokens = z.int().min(0);
+export const runUsageSchema = z.object({
+  inputTokens: tokens.meta({ description: "Every prompt token, cached ones included." }),
+  cachedInputTokens: tokens.meta({ description: "Prompt tokens read from the provider's cache (billed at its cache price)." }),
+  outputTokens: tokens,
+  turns: tokens.meta({ description: "Model calls." }),
+  durationMs: tokens,
+});
+
+export const jobUsageSchema = runUsageSchema
+  .extend({
+    estimatedCostUsd: z.number().min(0).nullable().meta({
+      description: "From the model's list prices (the @pydantic/genai-prices package); null when the price of a run's model is not known.",
+    }),
+  })
+  .meta({ id: "JobUsage" });
+export type JobUsage = z.infer<typeof jobUsageSchema>;
+
+/** `docs/a.mdx:12: broken link` → `{file, line, message}`; a line without a file is about the whole change. */
+export function parseProblem(text: string): ValidationProblem {
+  const match = /^([^\s:][^:]*?)(?::(\d+))?: (.+)$/s.exec(text);
+  if (!match) return { file: "", message: text };
+  const line = match[2] ? Number(match[2]) : undefined;
+  return { file: match[1] as string, ...(line && line >= 1 && line <= 2_147_483_647 ? { line } : {}), message: match[3] as string };
+}

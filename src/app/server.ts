@@ -15,6 +15,7 @@ import { parseTrustedProxies } from "./http/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { Router } from "./http/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
+import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
 import { registerDashboardRoutes } from "./http/routes/dashboard/index.js";
@@ -83,7 +84,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const github = options.github ?? null;
   const dispatcher =
     options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(config.publicUrl ?? `http://localhost:${config.port}/`));
-  const registry = createTaskRegistry({ config, db, log, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher });
+  const registry = createTaskRegistry({ config, db, log, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher, version: options.version });
   const tasks = new TaskWorker(db, registry, log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",
     claimTtlSeconds: config.dispatchLeaseSeconds,
@@ -116,6 +117,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
+  registerAdminWebhookRoutes(router, services);
   registerAgentJobRoutes(router, services);
   registerRunnerRoutes(router, services);
   registerAnalyticsRoutes(router, services);

@@ -10,6 +10,7 @@ import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.
 import type { Db } from "./store/db.js";
 import type { TaskDefinition } from "./tasks/task-definition.js";
 import { enqueueTask } from "./tasks/tasks.js";
+import { webhookDeliveryTask } from "./webhooks/delivery-task.js";
 
 export interface TaskRegistryDeps {
   config: Config;
@@ -20,18 +21,22 @@ export interface TaskRegistryDeps {
   github: GitHubApi | null;
   /** Look for the Inkwell workflow after a dispatch no run claimed (off when tests replace the dispatcher). */
   checkWorkflow: boolean;
+  /** The server's version, in the User-Agent of webhook deliveries. */
+  version: string;
 }
 
 /** Every kind of background task this process runs: kind, payload schema and handler, in one table. */
-export function createTaskRegistry({ config, db, log, dispatcher, github, checkWorkflow }: TaskRegistryDeps): TaskDefinition[] {
+export function createTaskRegistry({ config, db, log, dispatcher, github, checkWorkflow, version }: TaskRegistryDeps): TaskDefinition[] {
   const dispatch = dispatchTask(db, dispatcher, async (tx, dispatched) => {
     if (checkWorkflow) {
       await enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds);
     }
   });
-  if (!github) return [dispatch];
+  const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}` });
+  if (!github) return [dispatch, webhooks];
   return [
     dispatch,
+    webhooks,
     workflowCheckTask(db, github),
     githubEventTask(
       db,

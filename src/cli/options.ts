@@ -30,6 +30,7 @@ const OPTIONS = {
   "salt-window": { type: "string" },
   "markdown-as-page": { type: "string" },
   category: { type: "string" },
+  event: { type: "string", multiple: true },
 } as const;
 
 /** Throws on an unknown option or a missing option value. */

@@ -85,6 +85,29 @@ describe("inkwell CLI: a writer runs a job", () => {
     expect(list.stdout).toMatch(/More: inkwell jobs list --project \w+ --offset 1/);
     const all = await cli(["jobs", "list", "--json", "--limit", "100"], env);
     expect(JSON.parse(all.stdout).jobs).toHaveLength(2);
+
+    // Without a GitHub App the job has failed already: nothing to cancel, and no run ever started.
+    await cli(["jobs", "watch", job.id, "--interval", "1"], env);
+    const cancel = await cli(["jobs", "cancel", job.id], env);
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toMatch(new RegExp(`^Job ${job.id} is failed: nothing to cancel`));
+    expect((await cli(["jobs", "runs", job.id], env)).stdout).toBe("No run has started yet.");
+    expect(JSON.parse((await cli(["jobs", "runs", job.id, "--json"], env)).stdout)).toEqual({ runs: [] });
+  });
+
+  it("an operator adds a webhook, reads its delivery log and deletes it", async () => {
+    const { projectId } = await t.newProject("acme/cli-hooks");
+    const created = await cli(["webhooks", "create", "--project", projectId, "https://hooks.example.test/inkwell", "--event", "job.completed", "--event", "job.failed"]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^whsec_\S+\n\nWebhook \w+: job.completed, job.failed → https:\/\/hooks.example.test\/inkwell\nThe line above is its signing secret/);
+    const [listed] = JSON.parse((await cli(["webhooks", "list", "--project", projectId, "--json"])).stdout);
+    expect(listed).toMatchObject({ url: "https://hooks.example.test/inkwell", format: "standard", events: ["job.completed", "job.failed"] });
+    expect(JSON.stringify(listed)).not.toContain("whsec_");
+    expect((await cli(["webhooks", "deliveries", "--project", projectId, listed.id])).stdout).toBe("No deliveries yet.");
+    const bad = await cli(["webhooks", "create", "--project", projectId, "https://x.test", "--format", "teams"]);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--format must be one of standard, slack") });
+    expect((await cli(["webhooks", "delete", "--project", projectId, listed.id])).stdout).toBe(`Deleted webhook ${listed.id}: nothing more is sent to it.`);
+    expect((await cli(["webhooks", "list", "--project", projectId])).stdout).toMatch(/^No webhooks/);
   });
 
   it("exits non-zero with a clear message on every kind of error", async () => {

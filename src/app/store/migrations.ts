@@ -590,4 +590,36 @@ ALTER TABLE jobs ADD COLUMN outcome text;
 ALTER TABLE jobs ADD COLUMN progress text;
 `,
   },
+  {
+    version: 16,
+    name: "project webhooks: endpoints (their signing secret is needed to sign, so it is kept) and the log of each event's delivery",
+    sql: `
+CREATE TABLE project_webhooks (
+  id text PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  url text NOT NULL,
+  format text NOT NULL CHECK (format IN ('standard', 'slack')),
+  events text NOT NULL,
+  secret text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  deleted_at timestamptz
+);
+CREATE INDEX project_webhooks_by_project ON project_webhooks (project_id) WHERE deleted_at IS NULL;
+
+CREATE TABLE webhook_deliveries (
+  id text PRIMARY KEY,
+  webhook_id text NOT NULL REFERENCES project_webhooks (id),
+  event text NOT NULL,
+  payload text NOT NULL,
+  state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  last_status integer,
+  last_error text,
+  last_attempt_at timestamptz,
+  delivered_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
+`,
+  },
 ];

@@ -16,6 +16,11 @@ export interface TaskDefinition<P = unknown> {
   kind: string;
   payload: z.ZodType<P>;
   run(payload: P, attempt: number): Promise<TaskOutcome>;
+  /**
+   * Its own retry schedule: the wait before try n+1 is `retryDelaysMs[n-1]`, and it is given up
+   * after the last. Without one, the worker's exponential backoff and `maxTries` apply.
+   */
+  retryDelaysMs?: readonly number[];
   /** Runs in the transaction that marks the task done. */
   onDone?(tx: Queryable, payload: P): Promise<void>;
   /** Runs in the transaction that marks the task failed for good. */

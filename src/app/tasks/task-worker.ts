@@ -168,8 +168,8 @@ export class TaskWorker {
           if (payload !== undefined) await handler?.onDone?.(tx, payload);
         });
         log.debug("task done");
-      } else if (outcome.retryable && task.tries < this.#options.maxTries) {
-        const backoffMs = Math.min(this.#options.backoffCapMs, this.#options.backoffBaseMs * 2 ** (task.tries - 1));
+      } else if (outcome.retryable && this.#retryDelayMs(handler, task.tries) !== null) {
+        const backoffMs = this.#retryDelayMs(handler, task.tries) as number;
         await this.db.query(
           `UPDATE tasks SET claimed_until = NULL, last_error = $2, next_try_at = now() + make_interval(secs => $3), updated_at = now() WHERE id = $1`,
           [task.id, outcome.error, backoffMs / 1000],
@@ -186,6 +186,12 @@ export class TaskWorker {
       // The lease lapses and the task runs again; nothing is lost.
       log.error({ err: error }, "could not record a task's outcome");
     }
+  }
+
+  /** How long to wait before the try after try `tries`; null when there is none. */
+  #retryDelayMs(handler: TaskDefinition | undefined, tries: number): number | null {
+    if (handler?.retryDelaysMs) return handler.retryDelaysMs[tries - 1] ?? null;
+    return tries < this.#options.maxTries ? Math.min(this.#options.backoffCapMs, this.#options.backoffBaseMs * 2 ** (tries - 1)) : null;
   }
 
   /** Done, unless new work arrived for the same key while it ran: then it runs once more. */

@@ -4,10 +4,11 @@ import { analytics } from "./analytics.js";
 import { jobs } from "./jobs.js";
 import { keys } from "./keys.js";
 import { projects } from "./projects.js";
+import { webhooks } from "./webhooks.js";
 
 /** The help groups nouns by the credential they need; a noun missing here can be neither run nor seen. */
 const GROUPS: { heading: string; nouns: Noun[] }[] = [
-  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: [projects, keys, agents] },
+  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: [projects, keys, webhooks, agents] },
   { heading: "Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", nouns: [jobs] },
   { heading: "Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):", nouns: [analytics] },
 ];

@@ -14,6 +14,11 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   keys create --project ID [--name NAME]
   keys list --project ID
   keys revoke --project ID <keyId>
+  webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened]… [--format standard|slack]
+  webhooks list --project ID
+  webhooks delete --project ID <webhookId>
+  webhooks deliveries --project ID <webhookId> [--limit N]
+  webhooks redeliver --project ID <webhookId> <deliveryId>
   agents ranges
   agents refresh   (the server fetches each list from its operator; needs internet)
 

@@ -7,7 +7,9 @@ import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
 import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
 import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
+import type { WebhookEvent } from "../../../shared/webhook-schemas.js";
 import { skipPendingTask } from "../../tasks/tasks.js";
+import { queueJobEvent } from "../webhooks/deliveries.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isCommentRecorded } from "./messages.js";
@@ -168,8 +170,14 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
   );
   await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.detail ?? input.error ?? null);
   await queueTrackingUpdate(tx, row);
-  return toAgentJob(updated[0] as JobRow);
+  const job = toAgentJob(updated[0] as JobRow);
+  const event = STATUS_EVENTS[step.to];
+  if (event && step.to !== row.status) await queueJobEvent(tx, row.project_id, event, job);
+  return job;
 }
+
+/** The project webhook event a job's arrival in a status sends. */
+const STATUS_EVENTS: Partial<Record<JobRow["status"], WebhookEvent>> = { completed: "job.completed", failed: "job.failed", archived: "job.archived" };
 
 /**
  * Links the job to its pull request and queues the tracking comment. A webhook (`replace: false`)
@@ -177,12 +185,16 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
  * Returns whether anything changed.
  */
 export async function attachPullRequest(tx: Queryable, jobId: string, pr: { number: number; url: string }, options: { replace: boolean }): Promise<boolean> {
+  const before = await queryOne<{ pr_number: number | null }>(tx, `SELECT pr_number FROM jobs WHERE id = $1`, [jobId]);
   const rows = await tx.query<JobRow>(
     `UPDATE jobs SET pr_number = $2, pr_url = $3, updated_at = now()
      WHERE id = $1 AND ($4::boolean OR pr_number IS NULL) AND (pr_number IS DISTINCT FROM $2 OR pr_url IS DISTINCT FROM $3) RETURNING *`,
     [jobId, pr.number, pr.url, options.replace],
   );
-  if (rows[0]) await queueTrackingUpdate(tx, rows[0]);
+  if (rows[0]) {
+    await queueTrackingUpdate(tx, rows[0]);
+    if (before?.pr_number === null) await queueJobEvent(tx, rows[0].project_id, "job.pull_request_opened", toAgentJob(rows[0]));
+  }
   return rows.length > 0;
 }
 

@@ -5,18 +5,19 @@ import { COMMANDS_USAGE, NOUNS, findCommand } from "../../../../src/cli/commands
 import { jobs } from "../../../../src/cli/commands/jobs.js";
 import { keys } from "../../../../src/cli/commands/keys.js";
 import { projects } from "../../../../src/cli/commands/projects.js";
+import { webhooks } from "../../../../src/cli/commands/webhooks.js";
 
 const usageLines = (noun: (typeof NOUNS)[number]) => Object.values(noun.commands).map((command) => `  ${command.usage}`);
 
 describe("the command registry", () => {
-  it("has the five nouns, in the order the help lists them", () => {
-    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "agents", "jobs", "analytics"]);
+  it("has the six nouns, in the order the help lists them", () => {
+    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "webhooks", "agents", "jobs", "analytics"]);
   });
 
   it("builds the help from each noun's usage lines under its group's heading", () => {
     expect(COMMANDS_USAGE).toBe(
       [
-        ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(agents)].join("\n"),
+        ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(webhooks), ...usageLines(agents)].join("\n"),
         ["Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", ...usageLines(jobs)].join("\n"),
         ["Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):", ...usageLines(analytics)].join("\n"),
       ].join("\n\n"),
@@ -25,7 +26,7 @@ describe("the command registry", () => {
 
   it("documents each command under the words that run it", () => {
     const commands = NOUNS.flatMap((noun) => Object.entries(noun.commands).map(([action, command]) => ({ words: `${noun.name} ${action}`, command })));
-    expect(commands).toHaveLength(22);
+    expect(commands).toHaveLength(27);
     for (const { words, command } of commands) {
       expect(command.usage.split(/\s+/).slice(0, 2).join(" ")).toBe(words);
       const [noun, action] = words.split(" ");

@@ -1,0 +1,46 @@
+import { Webhook } from "standardwebhooks";
+import type { DeliveryToSend, WebhookPayload } from "../domain/webhooks/deliveries.js";
+
+export interface OutgoingRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The HTTP request of one delivery. `standard`: the JSON payload with Standard Webhooks' headers
+ * (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 by the `standardwebhooks`
+ * package), the same id on every attempt. `slack`: a message for a Slack incoming webhook (its
+ * URL is its secret; Slack checks no signature).
+ */
+export function webhookRequest(delivery: DeliveryToSend, now: Date, userAgent: string): OutgoingRequest {
+  const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": userAgent };
+  if (delivery.webhook.format === "slack") return { body: JSON.stringify(slackMessage(JSON.parse(delivery.payload) as WebhookPayload)), headers };
+  const signature = new Webhook(delivery.webhook.secret).sign(delivery.id, now, delivery.payload);
+  return {
+    body: delivery.payload,
+    headers: { ...headers, "webhook-id": delivery.id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature },
+  };
+}
+
+/** Slack's mrkdwn needs these three escaped (https://api.slack.com/reference/surfaces/formatting#escaping). */
+const escapeSlack = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+const HEADLINES: Record<WebhookPayload["type"], [icon: string, what: string]> = {
+  "job.completed": [":white_check_mark:", "completed"],
+  "job.failed": [":x:", "failed"],
+  "job.archived": [":package:", "archived (its pull request was merged or closed)"],
+  "job.pull_request_opened": [":memo:", "opened a pull request"],
+};
+
+/** A readable Slack message: what happened to which job of which repository, the PR, and the summary or error. */
+export function slackMessage(payload: WebhookPayload): { text: string } {
+  const job = payload.data;
+  const [icon, what] = HEADLINES[payload.type];
+  const repository = job.source.repository.replace(/^https?:\/\/[^/]+\//, "");
+  const lines = [`${icon} Inkwell job \`${job.id}\` on ${escapeSlack(repository)} ${what}`];
+  if (job.prLink) lines.push(`<${job.prLink}|Pull request>`);
+  if (payload.type === "job.failed" && job.error) lines.push(`> ${escapeSlack(job.error.split("\n")[0] as string)}`);
+  else if (job.summary) lines.push(`> ${escapeSlack(job.summary.split("\n")[0] as string)}`);
+  if (job.usage?.estimatedCostUsd !== null && job.usage?.estimatedCostUsd !== undefined) lines.push(`Estimated cost so far: $${job.usage.estimatedCostUsd.toFixed(2)}`);
+  return { text: lines.join("\n") };
+}

@@ -1,0 +1,58 @@
+/** Project webhooks (docs/architecture.md, "Webhooks"): the operator API's shapes and what receivers get. */
+import { z } from "zod";
+import { queryInt } from "./api-schemas.js";
+import { storedText } from "./stored-values.js";
+
+export const WEBHOOK_EVENTS = ["job.completed", "job.failed", "job.archived", "job.pull_request_opened"] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_FORMATS = ["standard", "slack"] as const;
+
+const httpUrl = storedText(2_000)
+  .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }))
+  .meta({ description: "Where events are POSTed." });
+
+export const createWebhookSchema = z
+  .object({
+    url: httpUrl,
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).optional().meta({ description: "Default: every event." }),
+    format: z
+      .enum(WEBHOOK_FORMATS)
+      .default("standard")
+      .meta({ description: "`standard`: JSON signed per the Standard Webhooks specification; `slack`: a Slack incoming-webhook message." }),
+  })
+  .meta({ id: "CreateWebhookRequest" });
+export type CreateWebhookRequest = z.infer<typeof createWebhookSchema>;
+
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    format: z.enum(WEBHOOK_FORMATS),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Webhook" });
+export type WebhookView = z.infer<typeof webhookSchema>;
+
+export const createdWebhookSchema = webhookSchema
+  .extend({ secret: z.string().meta({ description: "The signing secret (whsec_…), for verifying deliveries. Shown only in this response." }) })
+  .meta({ id: "CreatedWebhook" });
+export type CreatedWebhookView = z.infer<typeof createdWebhookSchema>;
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().meta({ description: "The webhook-id header: the same for every attempt and redelivery of one event." }),
+    event: z.enum(WEBHOOK_EVENTS),
+    state: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.int(),
+    lastStatus: z.int().nullable().meta({ description: "The HTTP status of the last attempt; null when it got no answer." }),
+    lastError: z.string().nullable(),
+    lastAttemptAt: z.string().nullable(),
+    deliveredAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "WebhookDelivery" });
+export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
+export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema) }).meta({ id: "WebhookDeliveryList" });
+
+export const deliveryListQuerySchema = z.object({ limit: queryInt(1, 100, 20).meta({ description: "Newest first, 1..100." }) });

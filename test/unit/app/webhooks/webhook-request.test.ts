@@ -1,0 +1,44 @@
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import type { DeliveryToSend, WebhookPayload } from "../../../../src/app/domain/webhooks/deliveries.js";
+import { slackMessage, webhookRequest } from "../../../../src/app/webhooks/webhook-request.js";
+import type { AgentJob } from "../../../../src/shared/api-schemas.js";
+
+const job: AgentJob = {
+  id: "abc123",
+  status: "failed",
+  source: { repository: "https://github.com/acme/docs", ref: "inkwell/abc123" },
+  model: "anthropic/claude-sonnet-4-5",
+  prLink: "https://github.com/acme/docs/pull/3",
+  createdAt: "2026-11-24T10:00:00.000Z",
+  updatedAt: "2026-11-24T10:05:00.000Z",
+  archivedAt: null,
+  error: "Validation failed: <script> & friends\nsecond line",
+  summary: null,
+  files: [],
+  validation: null,
+  usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, turns: 2, durationMs: 3000, estimatedCostUsd: 0.0045 },
+  progress: null,
+};
+const payload: WebhookPayload = { type: "job.failed", timestamp: "2026-11-24T10:05:00.000Z", data: job };
+const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+const delivery = (format: "standard" | "slack"): DeliveryToSend => ({ id: "d1", event: "job.failed", payload: JSON.stringify(payload), attempts: 0, webhook: { id: "w1", url: "https://x.test", format, secret } });
+
+describe("a delivery's request", () => {
+  it("standard: the stored payload as it is, signed so a Standard Webhooks library verifies it, and a tampered body fails", () => {
+    const now = new Date();
+    const request = webhookRequest(delivery("standard"), now, "Inkwell-Webhooks/test");
+    expect(request.headers).toMatchObject({ "webhook-id": "d1", "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "User-Agent": "Inkwell-Webhooks/test" });
+    expect(new Webhook(secret).verify(request.body, request.headers)).toEqual(payload);
+    expect(() => new Webhook(secret).verify(request.body.replace("failed", "complete"), request.headers)).toThrow();
+  });
+
+  it("slack: a readable message with Slack's three characters escaped and no signature", () => {
+    const request = webhookRequest(delivery("slack"), new Date(), "Inkwell-Webhooks/test");
+    expect(request.headers["webhook-signature"]).toBeUndefined();
+    expect(JSON.parse(request.body)).toEqual(slackMessage(payload));
+    expect(slackMessage(payload).text).toBe(
+      ":x: Inkwell job `abc123` on acme/docs failed\n<https://github.com/acme/docs/pull/3|Pull request>\n> Validation failed: &lt;script&gt; &amp; friends\nEstimated cost so far: $0.00",
+    );
+  });
+});

@@ -7,7 +7,7 @@ import type { DispatchedRun } from "./dispatch-event.js";
 import { detectDocsProject } from "./docs/framework.js";
 import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
 import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
-import { createOctokit, upsertPullRequest } from "./github/pull-request.js";
+import { createOctokit, dressPullRequest, upsertPullRequest } from "./github/pull-request.js";
 import { Heartbeats } from "./heartbeats.js";
 import type { RunnerClient } from "./runner-client.js";
 import type { ActionInputs } from "./inputs.js";
@@ -84,7 +84,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
   });
   heartbeats.start();
 
-  const modelSpec = inputs.model ?? job.model;
+  const modelSpec = modelSpecOf(job, inputs);
   const facts: Omit<ReportRequest & { outcome: "failed" }, "outcome" | "error" | "jobId" | "runAttempt"> = { model: modelSpec };
   const session: AgentSession = { system: "", messages: [], turns: 0, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, calls: [], modelId: null };
   const recordFacts = (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => {
@@ -148,7 +148,7 @@ async function work(
   const knownNavigationProblems = new Set(navigationProblems({ repoRoot: env.workspace, project, branchChanges: [], knownNavigationProblems: new Set() }));
   const branchFilesBefore = branchExisted ? (await git.changedFiles(base)).map((file) => file.path) : [];
 
-  const model = resolveModel(inputs.model ?? job.model, { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
+  const model = resolveModel(modelSpecOf(job, inputs), { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
   const journal = new ChangeJournal();
   const stats: ToolStats = { calls: 0, failures: 0, totalMs: 0 };
   const tools = createDocsTools(workspace, project, journal, stats, (name) => {
@@ -201,7 +201,7 @@ async function work(
   const body = renderPullRequestBody({
     summary,
     jobId: job.id,
-    model: modelUsed(session, inputs.model ?? job.model),
+    model: modelUsed(session, modelSpecOf(job, inputs)),
     messages: job.messages,
     files,
     reasons: reasonsFromCommits(await git.commitMessages(base)),
@@ -209,10 +209,14 @@ async function work(
     workflowRunUrl: env.runUrl,
   });
   const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
-  const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || !validation.passed });
+  const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed });
   log.info(`${pr.created ? "Opened" : "Updated"} pull request #${pr.number}: ${pr.url}`);
+  if (pr.created) await dressPullRequest(octokit, { owner, repo, number: pr.number }, { labels: job.labels ?? [], reviewers: job.reviewers ?? [] }, log);
   return { pr: { number: pr.number, url: pr.url }, summary: summary || title };
 }
+
+/** The model to run: the one the job asked for, else the workflow's `model` input, else the project's. */
+const modelSpecOf = (job: ClaimResponse["job"], inputs: ActionInputs) => job.requestedModel ?? inputs.model ?? job.model;
 
 /** `provider/<model id the provider answered with>`, which may be more exact than what was asked for. */
 const modelUsed = (session: AgentSession, spec: string) => (session.modelId ? `${spec.slice(0, spec.indexOf("/"))}/${session.modelId}` : spec);

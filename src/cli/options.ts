@@ -31,6 +31,8 @@ const OPTIONS = {
   "markdown-as-page": { type: "string" },
   category: { type: "string" },
   event: { type: "string", multiple: true },
+  "allowed-model": { type: "string", multiple: true },
+  "no-allowed-models": { type: "boolean" },
 } as const;
 
 /** Throws on an unknown option or a missing option value. */

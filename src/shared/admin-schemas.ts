@@ -1,5 +1,6 @@
 /** Operator API shapes: validation, OpenAPI and CLI types from one place. */
 import { z } from "zod";
+import { refName } from "./git-names.js";
 import { storedText } from "./stored-values.js";
 
 /** How long one person stays one visitor: the life of the secret their visitor id is made with. */
@@ -8,14 +9,6 @@ export type SaltWindow = (typeof SALT_WINDOWS)[number];
 
 /** GitHub's rules: an owner of up to 39 letters, digits and hyphens; a repository name not starting with a dot. */
 const OWNER_REPO_PATTERN = "^\\s*[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\\s*$";
-
-/** A branch name git would accept, conservatively. */
-const refName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .regex(/^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|.*\.$)[A-Za-z0-9._/-]+$/, { error: "must be a valid branch name" });
 
 /** scheme://host[:port] with an optional trailing slash; the host is a name, an IPv4 or a bracketed IPv6 address. */
 const ORIGIN = /^\s*[hH][tT][tT][pP][sS]?:\/\/(\[[0-9A-Fa-f:.]+\]|[^\s/?#@:[\]\\]+)(:[0-9]{1,5})?\/?\s*$/u;
@@ -53,7 +46,15 @@ export const analyticsSettingsSchema = z
   })
   .meta({ id: "AnalyticsSettings" });
 
-export const updateProjectSchema = z.object({ analytics: analyticsSettingsSchema }).meta({ id: "UpdateProjectRequest" });
+const modelName = storedText(200, { trim: true, min: 1 });
+const allowedModels = z
+  .array(modelName)
+  .max(50)
+  .meta({ description: "Models a job may ask for (`model` on create), besides the project's own." });
+
+export const updateProjectSchema = z
+  .object({ analytics: analyticsSettingsSchema.optional(), allowedModels: allowedModels.optional() })
+  .meta({ id: "UpdateProjectRequest", description: "What to change; a field left out stays as it is." });
 
 export const createProjectSchema = z
   .object({
@@ -68,7 +69,8 @@ export const createProjectSchema = z
       }),
     ref: refName.optional().meta({ description: "Base branch for pull requests; default: the repository's default branch." }),
     name: storedText(200, { trim: true, min: 1 }).optional(),
-    model: storedText(200, { trim: true, min: 1 }).optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),
+    model: modelName.optional().meta({ description: "Model for this project's jobs, e.g. anthropic/claude-sonnet-4-5." }),
+    allowedModels: allowedModels.optional(),
     rateLimitPerHour: z.int().min(1).max(1_000_000).optional().meta({ description: "Job creations + messages per rolling hour; default from INKWELL_RATE_LIMIT_PER_HOUR." }),
     analytics: analyticsSettingsSchema.optional(),
   })
@@ -83,6 +85,7 @@ export const projectSchema = z
     repository: z.string(),
     ref: z.string().nullable(),
     model: z.string(),
+    allowedModels: z.array(z.string()),
     rateLimitPerHour: z.int(),
     installation: z.object({ installed: z.boolean(), id: z.int().nullable(), suspended: z.boolean() }),
     analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()), markdownAsPage: z.boolean() }),

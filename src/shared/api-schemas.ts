@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { fileChangeSchema, jobUsageSchema, jobValidationSchema, runUsageSchema } from "./job-outcome-schemas.js";
 import { MESSAGE_SOURCES } from "./runner-schemas.js";
+import { refName, reviewerName } from "./git-names.js";
 import { storedText } from "./stored-values.js";
 import { READ_FORMATS } from "./analytics-vocabulary.js";
 
@@ -22,6 +23,19 @@ export const idempotencyKeySchema = z
   .meta({ description: "Same key and prompt, same job: a retry returns the job it created (header Idempotent-Replayed: true)." });
 
 export const promptBodySchema = z.object({ prompt: promptSchema }).meta({ id: "PromptRequest" });
+
+/** Creating a job: the instruction, and options for this job only (without them, the project's settings apply). */
+export const createJobBodySchema = z
+  .object({
+    prompt: promptSchema,
+    baseBranch: refName.optional().meta({ description: "The branch the pull request targets (and the job's branch starts from); default: the project's." }),
+    draft: z.boolean().optional().meta({ description: "Open the pull request as a draft (it is one anyway while validation fails)." }),
+    model: storedText(200, { trim: true, min: 1 }).optional().meta({ description: "provider/model for this job: the project's own or one of its allowedModels, else 400 naming them." }),
+    labels: z.array(storedText(50, { trim: true, min: 1 })).max(20).optional().meta({ description: "Labels put on the pull request when it is opened." }),
+    reviewers: z.array(reviewerName).max(15).optional().meta({ description: "GitHub logins or org/team-slug, asked to review when the pull request is opened." }),
+  })
+  .meta({ id: "CreateJobRequest" });
+export type CreateJobBody = z.infer<typeof createJobBodySchema>;
 
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
@@ -47,6 +61,10 @@ export const agentJobSchema = z
     validation: jobValidationSchema.nullable().meta({ description: "The docs checks of the last run that changed files; null before one." }),
     usage: jobUsageSchema.nullable().meta({ description: "Summed over every reported run; null before the first report." }),
     progress: z.string().nullable().meta({ description: "The latest progress line of the run in progress; null when no run is active." }),
+    baseBranch: z.string().nullable().meta({ description: "The branch the pull request targets; null: the repository's default branch." }),
+    draft: z.boolean().meta({ description: "Asked to open the pull request as a draft." }),
+    labels: z.array(z.string()),
+    reviewers: z.array(z.string()),
   })
   .meta({ id: "AgentJob" });
 export type AgentJob = z.infer<typeof agentJobSchema>;

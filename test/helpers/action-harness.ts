@@ -53,8 +53,8 @@ export interface ActionHarness {
   repository: string;
   projectId: string;
   apiKey: string;
-  /** Creates a job through the public API and returns what the workflow's dispatch event would carry. */
-  createJob(prompt: string): Promise<{ jobId: string; runAttempt: number }>;
+  /** Creates a job through the public API (with per-job options) and returns what the workflow's dispatch event would carry. */
+  createJob(prompt: string, options?: Record<string, unknown>): Promise<{ jobId: string; runAttempt: number }>;
   /** Sends a follow-up through the public API; returns the next run's dispatch. */
   followUp(jobId: string, prompt: string): Promise<{ jobId: string; runAttempt: number }>;
   job(jobId: string): Promise<Record<string, any>>;
@@ -135,8 +135,8 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
     repository,
     projectId: project.id,
     apiKey: key.key,
-    async createJob(prompt) {
-      const created = await server.call("POST", `/v2/agent/${project.id}/job`, { token: key.key, body: { prompt } });
+    async createJob(prompt, options = {}) {
+      const created = await server.call("POST", `/v2/agent/${project.id}/job`, { token: key.key, body: { prompt, ...options } });
       if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
       return nextDispatch(created.body.id);
     },

@@ -9,7 +9,13 @@ export interface FakePullRequest {
   draft: boolean;
   state: "open" | "closed";
   html_url: string;
+  labels: string[];
+  requestedReviewers: string[];
+  requestedTeams: string[];
 }
+
+/** A login the fake refuses as a reviewer, as GitHub does for someone who is not a collaborator. */
+export const NOT_A_COLLABORATOR = "not-a-collaborator";
 
 /**
  * The slice of GitHub's REST API the Action uses (pulls list/create/update, the bot user), on
@@ -50,6 +56,9 @@ export async function startFakeGitHubRest(options: { botId?: number; token?: str
             draft: body.draft === true,
             state: "open",
             html_url: `https://github.com/${owner}/${repo}/pull/${number}`,
+            labels: [],
+            requestedReviewers: [],
+            requestedTeams: [],
           };
           pulls.push(pr);
           return reply(201, pr);
@@ -61,6 +70,21 @@ export async function startFakeGitHubRest(options: { botId?: number; token?: str
         if (typeof body.title === "string") pr.title = body.title;
         if (typeof body.body === "string") pr.body = body.body;
         return reply(200, pr);
+      }
+      if (req.method === "POST" && (match = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/labels$/.exec(parsed.pathname))) {
+        const pr = pulls.find((candidate) => candidate.number === Number(match?.[1]));
+        if (!pr) return reply(404, { message: "Not Found" });
+        pr.labels = [...new Set([...pr.labels, ...(body.labels as string[])])];
+        return reply(200, pr.labels.map((name, id) => ({ id, name, color: "ededed", default: false })));
+      }
+      if (req.method === "POST" && (match = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/requested_reviewers$/.exec(parsed.pathname))) {
+        const pr = pulls.find((candidate) => candidate.number === Number(match?.[1]));
+        if (!pr) return reply(404, { message: "Not Found" });
+        const reviewers = (body.reviewers as string[] | undefined) ?? [];
+        if (reviewers.includes(NOT_A_COLLABORATOR)) return reply(422, { message: "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the acme/docs repository." });
+        pr.requestedReviewers.push(...reviewers);
+        pr.requestedTeams.push(...((body.team_reviewers as string[] | undefined) ?? []));
+        return reply(201, { ...pr, requested_reviewers: pr.requestedReviewers.map((login) => ({ login })), requested_teams: pr.requestedTeams.map((slug) => ({ slug })) });
       }
       reply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
     });

@@ -268,7 +268,8 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
   });
 
   it("ignores unknown fields consistently", async () => {
-    const res = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "ok", status: "completed", id: "mine", model: "x" } });
+    // (`model` was the example here until it became a per-job option.)
+    const res = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "ok", status: "completed", id: "mine", engine: "x" } });
     expect(res.status).toBe(201);
     expect(res.body.status).toBe("active");
     expect(res.body.id).not.toBe("mine");

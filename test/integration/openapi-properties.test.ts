@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_MODEL } from "../../src/shared/api-schemas.js";
 import nock from "nock";
 import { appEnv, fakeGitHubApp, isolateGitHub, startOidcIssuer } from "../helpers/github.js";
 import { hostileJson, hostileString, validValue } from "../helpers/openapi-arbitraries.js";
@@ -79,7 +80,7 @@ function validRequest(path: string, method: string, operation: any): fc.Arbitrar
   });
   const mediaType = Object.keys(operation.requestBody?.content ?? {})[0];
   const body = mediaType
-    ? validValue(contract, `${base}/requestBody/content/${pointerSegment(mediaType)}/schema`).map((value) => JSON.stringify(value))
+    ? validValue(contract, `${base}/requestBody/content/${pointerSegment(mediaType)}/schema`).map((value) => JSON.stringify(withProjectModel(value)))
     : fc.constant(undefined);
   const maybeBody = operation.requestBody && !operation.requestBody.required ? fc.option(body, { nil: undefined }) : body;
   return fc.tuple(fc.tuple(...parts), maybeBody).map(([values, payload]) => {
@@ -96,6 +97,12 @@ function validRequest(path: string, method: string, operation: any): fc.Arbitrar
     if (payload !== undefined && mediaType) headers["Content-Type"] = mediaType;
     return { method: method.toUpperCase(), path: concrete, query, headers, ...(payload !== undefined ? { body: payload } : {}) };
   });
+}
+
+/** A rule the document states in words: a job's `model` is the project's own or one of its allowedModels (none here). */
+function withProjectModel(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || !("prompt" in value) || !("model" in value)) return value;
+  return { ...value, model: DEFAULT_MODEL };
 }
 
 /** The one rule across fields the document states in words: dateFrom is not after dateTo. */

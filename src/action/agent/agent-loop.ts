@@ -98,14 +98,16 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
     if (remaining <= 0) {
       throw new AgentStopped("max-output-tokens", `the agent used its whole output budget (max-output-tokens ${options.caps.maxOutputTokens}) before finishing`);
     }
-    const result = await withRetries(options, async () =>
-      options.model.doGenerate({
-        prompt: [{ role: "system", content: session.system }, ...session.messages],
-        tools,
-        toolChoice: { type: "auto" },
-        maxOutputTokens: Math.min(remaining, MAX_OUTPUT_TOKENS_PER_CALL),
-        abortSignal: AbortSignal.any([options.signal, AbortSignal.timeout(options.caps.requestTimeoutMs)]),
-      }),
+    const result = await withRetries(options, () =>
+      withDeadline(options.signal, options.caps.requestTimeoutMs, (abortSignal) =>
+        options.model.doGenerate({
+          prompt: [{ role: "system", content: session.system }, ...session.messages],
+          tools,
+          toolChoice: { type: "auto" },
+          maxOutputTokens: Math.min(remaining, MAX_OUTPUT_TOKENS_PER_CALL),
+          abortSignal,
+        }),
+      ),
     );
     session.turns++;
     const call = { inputTokens: result.usage.inputTokens.total ?? 0, cachedInputTokens: result.usage.inputTokens.cacheRead ?? 0, outputTokens: result.usage.outputTokens.total ?? 0 };
@@ -153,6 +155,21 @@ export function throwIfStopped(signal: AbortSignal): void {
   if (!signal.aborted) return;
   const reason = signal.reason as StopReason;
   throw new AgentStopped(reason, reason === "timeout" ? "the run reached its timeout-minutes" : "the job no longer wants this run (it was cancelled, archived or taken over)");
+}
+
+/**
+ * Runs `call` with a signal that aborts when `signal` does or after `ms` (a TimeoutError, as
+ * AbortSignal.timeout gives). A timer, not AbortSignal.timeout inside AbortSignal.any: that
+ * timeout signal can be garbage-collected before it fires, and then a hung request never ends.
+ */
+async function withDeadline<T>(signal: AbortSignal, ms: number, call: (signal: AbortSignal) => PromiseLike<T>): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), ms);
+  try {
+    return await call(AbortSignal.any([signal, deadline.signal]));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function withRetries<T>(options: AgentRoundOptions, call: () => Promise<T>): Promise<T> {

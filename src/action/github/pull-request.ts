@@ -56,3 +56,29 @@ export async function upsertPullRequest(octokit: Octokit, target: PullRequestTar
     throw error;
   }
 }
+
+/**
+ * A new PR's labels and review requests, as the job asked. Neither may fail the run: GitHub refuses
+ * a reviewer who cannot see the repository or the PR's author, and a team the App cannot read; the
+ * warning says which.
+ */
+export async function dressPullRequest(
+  octokit: Octokit,
+  pr: { owner: string; repo: string; number: number },
+  wanted: { labels: string[]; reviewers: string[] },
+  log: { warning(message: string): void },
+): Promise<void> {
+  const { owner, repo, number } = pr;
+  if (wanted.labels.length > 0) {
+    await octokit.rest.issues.addLabels({ owner, repo, issue_number: number, labels: wanted.labels }).catch((error: unknown) => log.warning(`Could not label pull request #${number}: ${messageOf(error)}`));
+  }
+  const teams = wanted.reviewers.filter((name) => name.includes("/")).map((name) => name.slice(name.indexOf("/") + 1));
+  const users = wanted.reviewers.filter((name) => !name.includes("/"));
+  if (teams.length + users.length > 0) {
+    await octokit.rest.pulls
+      .requestReviewers({ owner, repo, pull_number: number, reviewers: users, team_reviewers: teams })
+      .catch((error: unknown) => log.warning(`Could not request reviews on pull request #${number}: ${messageOf(error)}`));
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

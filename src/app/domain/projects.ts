@@ -12,6 +12,8 @@ export interface Project {
   repoFullName: string;
   baseRef: string | null;
   model: string;
+  /** Models a job may ask for besides `model`. */
+  allowedModels: string[];
   rateLimitPerHour: number | null;
   installationId: number | null;
   installationSuspended: boolean;
@@ -27,6 +29,7 @@ interface ProjectRow {
   repo_full_name: string;
   base_ref: string | null;
   model: string;
+  allowed_models: string[];
   rate_limit_per_hour: number | null;
   installation_id: string | number | null;
   installation_suspended: boolean;
@@ -44,6 +47,7 @@ const toProject = (row: ProjectRow): Project => ({
   repoFullName: row.repo_full_name,
   baseRef: row.base_ref,
   model: row.model,
+  allowedModels: row.allowed_models,
   rateLimitPerHour: row.rate_limit_per_hour,
   installationId: row.installation_id === null ? null : Number(row.installation_id),
   installationSuspended: row.installation_suspended,
@@ -58,6 +62,7 @@ export interface NewProject {
   name?: string | undefined;
   baseRef?: string | undefined;
   model: string;
+  allowedModels?: string[] | undefined;
   rateLimitPerHour?: number | undefined;
   analytics?: AnalyticsSettingsChange | undefined;
 }
@@ -74,8 +79,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   ]);
   if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
-    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page, allowed_models)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
     [
       newId(),
@@ -88,6 +93,7 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.analytics?.saltWindow ?? "month",
       input.analytics?.allowedOrigins ?? [],
       input.analytics?.markdownAsPage ?? true,
+      input.allowedModels ?? [],
     ],
   );
   if (!rows[0]) throw new ConflictError(`A project for ${input.repoFullName} already exists`);
@@ -131,6 +137,13 @@ export async function updateProjectAnalytics(tx: Queryable, id: string, change: 
     [id, change.saltWindow ?? null, change.allowedOrigins ?? null, change.markdownAsPage ?? null],
   );
   return toProject(row as ProjectRow);
+}
+
+/** Which models the project's jobs may ask for (besides its own). */
+export async function updateAllowedModels(tx: Queryable, id: string, allowedModels: string[]): Promise<Project> {
+  const row = await queryOne<ProjectRow>(tx, `UPDATE projects SET allowed_models = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, [...new Set(allowedModels)]]);
+  if (!row) throw notFound("Project");
+  return toProject(row);
 }
 
 export async function listProjects(db: Queryable): Promise<Project[]> {

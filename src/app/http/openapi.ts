@@ -17,6 +17,7 @@ import {
 } from "../../shared/analytics-schemas.js";
 import {
   agentJobSchema,
+  createJobBodySchema,
   errorSchema,
   idempotencyKeySchema,
   jobEventListSchema,
@@ -101,7 +102,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           summary: "Start an agent job with an instruction",
           security: projectKey,
           parameters: [projectParam, { name: "Idempotency-Key", in: "header", required: false, schema: plainSchema(idempotencyKeySchema, "input") }],
-          requestBody: { required: true, ...json(promptBodySchema) },
+          requestBody: { required: true, ...json(createJobBodySchema) },
           responses: {
             201: { description: "The job, `active`.", ...json(agentJobSchema) },
             400: ERR[400],

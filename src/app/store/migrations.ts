@@ -622,4 +622,15 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
 `,
   },
+  {
+    version: 17,
+    name: "per-job options: the models a project's jobs may ask for, and each job's draft, labels and reviewers",
+    sql: `
+ALTER TABLE projects ADD COLUMN allowed_models text[] NOT NULL DEFAULT '{}';
+ALTER TABLE jobs ADD COLUMN requested_model text;
+ALTER TABLE jobs ADD COLUMN draft boolean NOT NULL DEFAULT false;
+ALTER TABLE jobs ADD COLUMN labels text[] NOT NULL DEFAULT '{}';
+ALTER TABLE jobs ADD COLUMN reviewers text[] NOT NULL DEFAULT '{}';
+`,
+  },
 ];

@@ -9,6 +9,7 @@ const projectFields = (p: ProjectView) =>
     ["repository", p.repository],
     ["base ref", p.ref ?? "(default branch)"],
     ["model", p.model],
+    ["jobs may also use", p.allowedModels.join(", ") || "(only the model above)"],
     ["rate limit", `${p.rateLimitPerHour}/hour`],
     [
       "analytics",
@@ -63,7 +64,8 @@ export const projects: Noun = {
     },
 
     update: {
-      usage: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false]",
+      usage:
+        "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]",
       async run(ctx) {
         const id = need(ctx.args[0] ?? ctx.values.project, "project id");
         const saltWindow = ctx.values["salt-window"];
@@ -71,15 +73,17 @@ export const projects: Noun = {
         const origins = ctx.values["no-allowed-origins"] ? [] : ctx.values["allowed-origin"];
         const markdownAsPage = ctx.values["markdown-as-page"];
         if (markdownAsPage !== undefined && markdownAsPage !== "true" && markdownAsPage !== "false") throw new CliError("--markdown-as-page must be true or false", 2);
-        if (!saltWindow && !origins && markdownAsPage === undefined) {
-          throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window or --markdown-as-page", 2);
+        const models = ctx.values["no-allowed-models"] ? [] : ctx.values["allowed-model"];
+        if (!saltWindow && !origins && markdownAsPage === undefined && !models) {
+          throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable) or --no-allowed-models", 2);
         }
         const analytics = {
           ...(saltWindow ? { saltWindow } : {}),
           ...(origins ? { allowedOrigins: origins } : {}),
           ...(markdownAsPage !== undefined ? { markdownAsPage: markdownAsPage === "true" } : {}),
         };
-        const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body: { analytics } });
+        const body = { ...(Object.keys(analytics).length > 0 ? { analytics } : {}), ...(models ? { allowedModels: models } : {}) };
+        const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body });
         print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
       },
     },

@@ -10,7 +10,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
   projects list
   projects get <projectId>
-  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false]
+  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]
   keys create --project ID [--name NAME]
   keys list --project ID
   keys revoke --project ID <keyId>

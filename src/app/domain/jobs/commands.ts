@@ -2,7 +2,7 @@ import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { MessageSource } from "../../../shared/runner-schemas.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
-import { ConflictError, IdempotencyKeyReusedError, JobArchivedError, notFound } from "../errors.js";
+import { ConflictError, IdempotencyKeyReusedError, InvalidInputError, JobArchivedError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
 import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
@@ -27,6 +27,16 @@ export interface CreateJobInput {
   source?: Exclude<MessageSource, "comment">;
   /** The GitHub login of a dashboard user; null for API keys and the operator. */
   author?: string | null;
+  options?: JobOptions;
+}
+
+/** A job's own settings (all optional): where its PR goes and how it is opened, which model. */
+export interface JobOptions {
+  baseBranch?: string | undefined;
+  draft?: boolean | undefined;
+  model?: string | undefined;
+  labels?: string[] | undefined;
+  reviewers?: string[] | undefined;
 }
 
 /**
@@ -51,6 +61,11 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       return { job: toAgentJob(existing), replayed: true };
     }
   }
+  const options = input.options ?? {};
+  if (options.model && options.model !== project.model && !project.allowedModels.includes(options.model)) {
+    const allowed = [project.model, ...project.allowedModels].join(", ");
+    throw new InvalidInputError(`model: this project's jobs may use ${allowed}`, [{ field: "model", message: `must be one of ${allowed} (the operator adds models with allowedModels)` }]);
+  }
   await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
   const id = newId();
   const source = input.source ?? "api";
@@ -58,8 +73,8 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
   // One statement for the four rows: each statement is a round trip (and a parse) on the hot path.
   const rows = await tx.query<JobRow>(
     `WITH job AS (
-       INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key)
-       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7) RETURNING *
+       INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key, draft, labels, reviewers, requested_model)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17) RETURNING *
      ), message AS (
        INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author) VALUES ($1, 1, $2, $8, $13, $12)
      ), event AS (
@@ -73,8 +88,8 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       project.id,
       project.repository,
       branchOf(id),
-      project.baseRef,
-      project.model,
+      options.baseBranch ?? project.baseRef,
+      options.model ?? project.model,
       input.idempotencyKey,
       input.prompt,
       dispatchKind,
@@ -82,6 +97,10 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       JSON.stringify(dispatchPayload),
       input.author ?? null,
       source,
+      options.draft ?? false,
+      [...new Set(options.labels ?? [])],
+      [...new Set(options.reviewers ?? [])],
+      options.model ?? null,
     ],
   );
   return { job: toAgentJob(rows[0] as JobRow), replayed: false };

@@ -20,14 +20,22 @@ export interface JobRow {
   /** JobOutcome as JSON (outcome.ts); null before the first report. */
   outcome: string | null;
   progress: string | null;
+  /** The model the job asked for on create (it wins over the workflow's `model` input); null: none. */
+  requested_model: string | null;
+  draft: boolean;
+  labels: string[];
+  reviewers: string[];
   created_at: unknown;
   updated_at: unknown;
   archived_at: unknown;
 }
 
 /** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
-export const VIEW_COLUMNS = "id, status, repository, branch, model, pr_url, error, outcome, progress, created_at, updated_at, archived_at";
-export type JobViewRow = Pick<JobRow, "id" | "status" | "repository" | "branch" | "model" | "pr_url" | "error" | "outcome" | "progress" | "created_at" | "updated_at" | "archived_at">;
+export const VIEW_COLUMNS = "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, created_at, updated_at, archived_at";
+export type JobViewRow = Pick<
+  JobRow,
+  "id" | "status" | "repository" | "branch" | "base_ref" | "model" | "pr_url" | "error" | "outcome" | "progress" | "draft" | "labels" | "reviewers" | "created_at" | "updated_at" | "archived_at"
+>;
 
 export function toAgentJob(row: JobViewRow): AgentJob {
   return {
@@ -42,6 +50,10 @@ export function toAgentJob(row: JobViewRow): AgentJob {
     error: row.error,
     ...outcomeOf(row.outcome),
     progress: row.status === "active" ? row.progress : null,
+    baseBranch: row.base_ref,
+    draft: row.draft,
+    labels: row.labels,
+    reviewers: row.reviewers,
   };
 }
 

@@ -3,7 +3,7 @@ import type { AgentRangeList } from "../../analytics/agent-ranges.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
 import { HttpError } from "../http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { createProject, getProject, listProjects, parseRepository, updateProjectAnalytics, type Project } from "../../domain/projects.js";
+import { createProject, getProject, listProjects, parseRepository, updateAllowedModels, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
@@ -28,6 +28,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     repository: project.repository,
     ref: project.baseRef,
     model: project.model,
+    allowedModels: project.allowedModels,
     rateLimitPerHour: project.rateLimitPerHour ?? config.rateLimitPerHour,
     installation: { installed: project.installationId !== null, id: project.installationId, suspended: project.installationSuspended },
     analytics: project.analytics,
@@ -53,6 +54,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
       name: body.name,
       baseRef: body.ref,
       model: body.model ?? config.defaultModel,
+      allowedModels: body.allowedModels,
       rateLimitPerHour: body.rateLimitPerHour,
       analytics: body.analytics,
     });
@@ -71,7 +73,11 @@ export function registerAdminRoutes(router: Router, services: Services): void {
   router.on("PATCH", "/admin/projects/:id", async (ctx) => {
     const projectId = projectIdOf(ctx);
     const body = validate(updateProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    const project = await db.transaction((tx) => updateProjectAnalytics(tx, projectId, body.analytics));
+    const project = await db.transaction(async (tx) => {
+      let updated = body.analytics ? await updateProjectAnalytics(tx, projectId, body.analytics) : null;
+      if (body.allowedModels) updated = await updateAllowedModels(tx, projectId, body.allowedModels);
+      return updated ?? getProject(tx, projectId);
+    });
     analytics.forgetSettings(projectId);
     return { status: 200, body: view(project) };
   });

@@ -1,4 +1,4 @@
-import { idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
+import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { addMessage, cancelJob, createJob } from "../../domain/jobs/commands.js";
 import { listJobRuns } from "../../domain/jobs/run-history.js";
@@ -19,10 +19,8 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
   router.on("POST", "/v2/agent/:projectId/job", async (ctx) => {
     const projectId = await authorize(ctx);
     const idempotencyKey = validHeader(idempotencyKeySchema, ctx.req, "Idempotency-Key") ?? null;
-    const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    const { job, replayed } = await db.transaction((tx) =>
-      createJob(tx, { projectId, prompt, idempotencyKey }, limits),
-    );
+    const { prompt, ...options } = validate(createJobBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const { job, replayed } = await db.transaction((tx) => createJob(tx, { projectId, prompt, idempotencyKey, options }, limits));
     if (!replayed) tasks.kick();
     const headers: Record<string, string> = replayed ? { "Idempotent-Replayed": "true" } : {};
     return { status: 201, body: job, headers };

@@ -19,6 +19,10 @@ const job: AgentJob = {
   validation: null,
   usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, turns: 2, durationMs: 3000, estimatedCostUsd: 0.0045 },
   progress: null,
+  baseBranch: null,
+  draft: false,
+  labels: [],
+  reviewers: [],
 };
 const payload: WebhookPayload = { type: "job.failed", timestamp: "2026-11-24T10:05:00.000Z", data: job };
 const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;

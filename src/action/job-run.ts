@@ -209,7 +209,7 @@ async function work(
     workflowRunUrl: env.runUrl,
   });
   const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
-  const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed });
+  const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed }, (message) => log.warning(message));
   log.info(`${pr.created ? "Opened" : "Updated"} pull request #${pr.number}: ${pr.url}`);
   if (pr.created) await dressPullRequest(octokit, { owner, repo, number: pr.number }, { labels: job.labels ?? [], reviewers: job.reviewers ?? [] }, log);
   return { pr: { number: pr.number, url: pr.url }, summary: summary || title };

@@ -9,6 +9,10 @@ export interface FakePullRequest {
   draft: boolean;
   state: "open" | "closed";
   html_url: string;
+  /** The GraphQL id, as GitHub's REST payloads carry it. */
+  node_id: string;
+  /** Every draft/ready change made through GraphQL, in order. */
+  draftChanges: boolean[];
   labels: string[];
   requestedReviewers: string[];
   requestedTeams: string[];
@@ -56,6 +60,8 @@ export async function startFakeGitHubRest(options: { botId?: number; token?: str
             draft: body.draft === true,
             state: "open",
             html_url: `https://github.com/${owner}/${repo}/pull/${number}`,
+            node_id: `PR_kwDOfake${number}`,
+            draftChanges: [],
             labels: [],
             requestedReviewers: [],
             requestedTeams: [],
@@ -70,6 +76,16 @@ export async function startFakeGitHubRest(options: { botId?: number; token?: str
         if (typeof body.title === "string") pr.title = body.title;
         if (typeof body.body === "string") pr.body = body.body;
         return reply(200, pr);
+      }
+      if (req.method === "POST" && parsed.pathname === "/graphql") {
+        // The two mutations the Action sends, answered in GitHub's GraphQL shape.
+        const query = String(body.query);
+        const pr = pulls.find((candidate) => candidate.node_id === (body.variables as { id?: string } | undefined)?.id);
+        const mutation = /convertPullRequestToDraft|markPullRequestReadyForReview/.exec(query)?.[0];
+        if (!pr || !mutation) return reply(200, { data: null, errors: [{ type: "NOT_FOUND", message: "Could not resolve to a node with the global id" }] });
+        pr.draft = mutation === "convertPullRequestToDraft";
+        pr.draftChanges.push(pr.draft);
+        return reply(200, { data: { [mutation]: { pullRequest: { isDraft: pr.draft } } } });
       }
       if (req.method === "POST" && (match = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/labels$/.exec(parsed.pathname))) {
         const pr = pulls.find((candidate) => candidate.number === Number(match?.[1]));

@@ -355,8 +355,9 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     await drainTasks(t);
     expect(reaction.isDone()).toBe(true);
     expect((await job(jobId)).body.status).toBe("active");
+    // An inline comment reaches the agent with its file, line and the diff it sits on.
     const last = await t.store.db.query<{ prompt: string }>(`SELECT prompt FROM job_messages WHERE job_id = $1 ORDER BY seq DESC LIMIT 1`, [jobId]);
-    expect(last).toEqual([{ prompt: "fix the heading level here" }]);
+    expect(last).toEqual([{ prompt: "Review comment on `docs/index.md` line 3:\n```diff\n@@ -1,3 +1,4 @@\n # Docs\n+\n+## Webhooks\n+Inkwell sends events.\n```\nfix the heading level here" }]);
   });
 
   it("a writer's `stop` comment cancels the active run: the job fails saying who, the runner is told at its next heartbeat, once per comment", async () => {

@@ -29,10 +29,22 @@ export function createOctokit(token: string, options: { baseUrl?: string; fetch?
 }
 
 /**
- * Opens the job's PR, or updates the one it has (title and body regenerated). A PR the service
- * does not know yet (a run that opened it but could not report) is found by its head branch.
+ * Opens the job's PR, or updates the one it has (title and body regenerated, draft or ready as
+ * `content.draft` says). A PR the service does not know yet (a run that opened it but could not
+ * report) is found by its head branch.
  */
-export async function upsertPullRequest(octokit: Octokit, target: PullRequestTarget, content: PullRequestContent): Promise<PullRequestRef> {
+/**
+ * An open PR follows the run: a draft while validation fails (or the job asked for one), ready for
+ * review once a run passes. GitHub has this only in GraphQL; a plan without drafts is a warning.
+ */
+async function setDraft(octokit: Octokit, pullRequestId: string, draft: boolean, warn: (message: string) => void): Promise<void> {
+  const mutation = draft
+    ? `mutation($id: ID!) { convertPullRequestToDraft(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`
+    : `mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`;
+  await octokit.graphql(mutation, { id: pullRequestId }).catch((error: unknown) => warn(`Could not mark the pull request ${draft ? "as a draft" : "ready for review"}: ${messageOf(error)}`));
+}
+
+export async function upsertPullRequest(octokit: Octokit, target: PullRequestTarget, content: PullRequestContent, warn: (message: string) => void = () => undefined): Promise<PullRequestRef> {
   const { owner, repo } = target;
   let existing = target.prNumber;
   if (existing === null) {
@@ -41,6 +53,7 @@ export async function upsertPullRequest(octokit: Octokit, target: PullRequestTar
   }
   if (existing !== null) {
     const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: existing, title: content.title, body: content.body });
+    if (data.state === "open" && data.draft !== undefined && data.draft !== content.draft) await setDraft(octokit, data.node_id, content.draft, warn);
     return { number: data.number, url: data.html_url, created: false };
   }
   const create = (draft: boolean) => octokit.rest.pulls.create({ owner, repo, head: target.branch, base: target.base, title: content.title, body: content.body, draft });

@@ -30,6 +30,18 @@ export function instructionIn(body: string, slug: string, command: string): stri
   return trimmed.replace(new RegExp(mention.source, "gi"), "$1").replace(/[ \t]{2,}/g, " ").trim() || null;
 }
 
+const MAX_HUNK_LINES = 40;
+
+/**
+ * An inline review comment's instruction with where it was left: the file, the line and the end of
+ * the diff hunk GitHub shows above it (the lines the comment is about), so the agent edits there.
+ */
+export function withLocation(instruction: string, location: { path: string; line: number | null; diffHunk: string }): string {
+  const hunk = location.diffHunk.split("\n").slice(-MAX_HUNK_LINES).join("\n").replace(/`{3,}/g, "``");
+  const where = `\`${location.path}\`${location.line === null ? " (a line this branch has since changed)" : ` line ${location.line}`}`;
+  return `Review comment on ${where}:\n\`\`\`diff\n${hunk}\n\`\`\`\n${instruction}`;
+}
+
 /** `@app stop` or `/inkwell stop`: cancel the active run instead of sending a message. */
 export const isStopCommand = (instruction: string) => /^(stop|cancel)[.!]?$/i.test(instruction.trim());
 
@@ -52,7 +64,7 @@ export function commentFollowUp(
     const instruction = instructionIn(event.body, slug, options.command);
     if (!instruction) return { skipped: "comment does not address the agent" };
     // The same rules as an API prompt: a comment cannot store what the API would refuse.
-    const checked = promptSchema.safeParse(instruction);
+    const checked = promptSchema.safeParse(event.location && !isStopCommand(instruction) ? withLocation(instruction, event.location) : instruction);
     if (!checked.success) return { skipped: `the instruction is not a valid prompt: ${describeIssues(checked.error, "prompt")}` };
     const prompt = checked.data;
     const job = await jobOnPullRequest(db, event.repo, event.prNumber);

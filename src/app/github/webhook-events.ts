@@ -25,6 +25,8 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
     body: z.string(),
     author: z.object({ login: z.string(), type: z.string() }),
     viaApp: z.boolean(),
+    /** Where an inline review comment sits: the file, its line (null once outdated) and the diff around it. */
+    location: z.object({ path: z.string(), line: z.number().nullable(), diffHunk: z.string() }).optional(),
   }),
   z.object({ type: z.literal("workflow_run_completed"), repo: z.string(), runId: z.number(), conclusion: z.string().nullable(), url: z.string(), title: z.string() }),
 ]);
@@ -59,7 +61,7 @@ const reviewCommentEvent = z.object({
   repository: repo,
   installation,
   pull_request: z.object({ number: z.number() }),
-  comment,
+  comment: comment.extend({ path: z.string(), line: z.number().nullable().optional(), original_line: z.number().nullable().optional(), diff_hunk: z.string().optional() }),
 });
 const workflowRunEvent = z.object({
   action: z.literal("completed"),
@@ -107,7 +109,12 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
     case "pull_request_review_comment": {
       const e = reviewCommentEvent.safeParse(payload);
       if (!e.success) return null;
-      return commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.pull_request.number, e.data.comment, "review");
+      const c = e.data.comment;
+      return commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.pull_request.number, c, "review", {
+        path: c.path,
+        line: c.line ?? c.original_line ?? null,
+        diffHunk: c.diff_hunk ?? "",
+      });
     }
     case "workflow_run": {
       const e = workflowRunEvent.safeParse(payload);
@@ -120,8 +127,11 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
   }
 }
 
-function commentEvent(repoName: string, installationId: number, prNumber: number, c: z.infer<typeof comment>, kind: "issue" | "review"): QueuedEvent {
+type CommentEvent = Extract<QueuedEvent, { type: "comment" }>;
+
+function commentEvent(repoName: string, installationId: number, prNumber: number, c: z.infer<typeof comment>, kind: "issue" | "review", location?: CommentEvent["location"]): CommentEvent {
   return {
+    ...(location ? { location } : {}),
     type: "comment",
     repo: repoName,
     installationId,

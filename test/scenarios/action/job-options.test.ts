@@ -71,3 +71,33 @@ describe("per-job options reach GitHub and the model", () => {
     }
   });
 });
+
+describe("the pull request follows validation", () => {
+  it("a follow-up whose validation fails turns a ready PR into a draft; a later passing one makes it ready again", async () => {
+    h.model.setScript(writePage());
+    const first = await h.createJob("Add release notes, the third time");
+    expect((await h.run(first)).status).toBe("completed");
+    const pr = h.github.pulls.find((candidate) => candidate.head === `inkwell/${first.jobId}`);
+    expect(pr).toMatchObject({ draft: false, draftChanges: [] });
+
+    // The follow-up writes a page that never compiles, through every repair round.
+    h.model.setScript((request) =>
+      request.messages.at(-1)?.role === "tool"
+        ? { text: "Break it\n\nAn attempt." }
+        : { tools: [{ name: "write_file", args: { path: "release-notes.mdx", content: "---\ntitle: Release notes\n---\n\n{oops\n", reason: "Attempt." } }] },
+    );
+    expect((await h.run(await h.followUp(first.jobId, "Rewrite the intro"), { repairRounds: 1 })).status).toBe("completed");
+    expect(pr).toMatchObject({ draft: true, draftChanges: [true] });
+    expect((await h.job(first.jobId)).validation).toMatchObject({ passed: false, problems: [expect.objectContaining({ file: "release-notes.mdx" })] });
+
+    h.model.setScript(
+      steps(
+        { tools: [{ name: "write_file", args: { path: "release-notes.mdx", content: PAGE, reason: "Fixed." } }] },
+        { text: "Fix the release notes\n\nThe page compiles again." },
+      ),
+    );
+    expect((await h.run(await h.followUp(first.jobId, "Fix it"))).status).toBe("completed");
+    expect(pr).toMatchObject({ draft: false, draftChanges: [true, false] });
+    expect((await h.job(first.jobId)).validation).toEqual({ passed: true, problems: [] });
+  });
+});

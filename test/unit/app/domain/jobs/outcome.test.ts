@@ -50,11 +50,18 @@ describe("the job's outcome, run by run", () => {
     const outcome = withRunReport(EMPTY_OUTCOME, completed({
       validation: {
         passed: false,
-        problems: ["docs/a.mdx:12: links to '/x', which does not exist", "docs.json: the navigation names a missing page", "something odd", { file: "b.md", message: "kept" }],
+        problems: [
+          "docs/a.mdx:12: links to '/x', which does not exist",
+          "docs/b.mdx:6:1: does not compile as MDX: Unexpected end of file",
+          "docs.json: the navigation names a missing page",
+          "something odd",
+          { file: "b.md", message: "kept" },
+        ],
       },
     }), "x/y");
     expect(outcome.validation?.problems).toEqual([
       { file: "docs/a.mdx", line: 12, message: "links to '/x', which does not exist" },
+      { file: "docs/b.mdx", line: 6, message: "does not compile as MDX: Unexpected end of file" },
       { file: "docs.json", message: "the navigation names a missing page" },
       { file: "", message: "something odd" },
       { file: "b.md", message: "kept" },

@@ -1,6 +1,7 @@
 import type { ClaimResponse, ReportRequest } from "../shared/runner-schemas.js";
 import { AgentStopped, runAgentRound, throwIfStopped, userMessage, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
 import { resolveModel } from "./agent/model.js";
+import { transcriptOf } from "./agent/transcript.js";
 import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
 import type { DispatchedRun } from "./dispatch-event.js";
@@ -98,11 +99,17 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     if (branchFiles) facts.files = branchFiles.map((file) => ({ path: file.path, change: file.status, ...(file.from ? { from: file.from } : {}) }));
   };
 
+  // Sent before the report (and when the run stops early): a transcript that cannot be delivered is only a warning.
+  const sendTranscript = async () => {
+    await inkwell.transcript({ ...ref, ...transcriptOf(session) }).catch((error: unknown) => log.warning(`transcript not delivered: ${error instanceof Error ? error.message : String(error)}`));
+  };
+
   let outcome: WorkOutcome;
   try {
     outcome = await work(deps, claimed, session, control.signal, heartbeats, recordFacts);
   } catch (error) {
     await heartbeats.stop();
+    await sendTranscript();
     if (error instanceof AgentStopped && error.reason === "cancelled") {
       log.warning(`Stopped: ${error.message}. Nothing was pushed.`);
       return { jobId: job.id, status: "cancelled", prUrl: null, error: error.message };
@@ -116,6 +123,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     clearTimeout(deadline);
   }
   await heartbeats.stop();
+  await sendTranscript();
   // The work is pushed: an undeliverable report fails the workflow run (the error propagates) rather than claiming the run failed.
   const answer = await inkwell.report({ ...ref, ...facts, outcome: "completed", pr: outcome.pr, summary: outcome.summary });
   log.info(outcome.pr ? `Reported completed: ${outcome.pr.url}` : "Reported completed: nothing needed to change.");
@@ -207,6 +215,7 @@ async function work(
     reasons: reasonsFromCommits(await git.commitMessages(base)),
     validation,
     workflowRunUrl: env.runUrl,
+    jobPageUrl: claimed.jobPageUrl ?? null,
   });
   const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
   const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed }, (message) => log.warning(message));

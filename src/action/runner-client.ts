@@ -1,4 +1,4 @@
-import type { ClaimRequest, ClaimResponse, HeartbeatRequest, HeartbeatResponse, ReportRequest } from "../shared/runner-schemas.js";
+import type { ClaimRequest, ClaimResponse, HeartbeatRequest, HeartbeatResponse, ReportRequest, TranscriptRequest } from "../shared/runner-schemas.js";
 import type { AgentJob } from "../shared/api-schemas.js";
 import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
@@ -45,6 +45,10 @@ export class RunnerClient {
 
   heartbeat(request: HeartbeatRequest): Promise<HeartbeatResponse> {
     return this.#post("heartbeat", request);
+  }
+
+  transcript(request: TranscriptRequest): Promise<{ stored: boolean }> {
+    return this.#post("transcript", request);
   }
 
   report(request: ReportRequest): Promise<AgentJob> {

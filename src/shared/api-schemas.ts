@@ -86,6 +86,7 @@ export const jobRunSchema = z
     model: z.string().nullable(),
     usage: runUsageSchema.extend({ estimatedCostUsd: z.number().min(0).nullable() }).nullable(),
     validation: jobValidationSchema.nullable(),
+    hasTranscript: z.boolean().meta({ description: "Whether the run sent its transcript (GET …/runs/{attempt}/transcript)." }),
   })
   .meta({ id: "JobRun" });
 export type JobRun = z.infer<typeof jobRunSchema>;

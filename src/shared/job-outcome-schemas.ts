@@ -55,3 +55,25 @@ export function parseProblem(text: string): ValidationProblem {
   const line = match[2] ? Number(match[2]) : undefined;
   return { file: match[1] as string, ...(line && line >= 1 && line <= 2_147_483_647 ? { line } : {}), message: match[3] as string };
 }
+
+export const TRANSCRIPT_ENTRY_KINDS = ["system", "instruction", "assistant", "tool_call", "tool_result"] as const;
+/** The longest text one transcript entry keeps. */
+export const TRANSCRIPT_ENTRY_CHARS = 2_000;
+
+export const transcriptEntrySchema = z
+  .object({
+    kind: z.enum(TRANSCRIPT_ENTRY_KINDS),
+    tool: storedText(100).optional().meta({ description: "The tool called, for tool_call and tool_result." }),
+    text: storedText(TRANSCRIPT_ENTRY_CHARS + 100).meta({ description: "What was said or done, cut to 2,000 characters (the cut says how much was left out)." }),
+  })
+  .meta({ id: "TranscriptEntry" });
+export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
+
+export const transcriptSchema = z
+  .object({
+    attempt: z.int(),
+    entries: z.array(transcriptEntrySchema),
+    elided: z.int().min(0).meta({ description: "Entries left out of the middle of a very long run." }),
+  })
+  .meta({ id: "JobRunTranscript" });
+export type Transcript = z.infer<typeof transcriptSchema>;

@@ -3,8 +3,11 @@
  * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
  */
 import { z } from "zod";
-import { fileChangeSchema, validationProblemSchema } from "./job-outcome-schemas.js";
+import { fileChangeSchema, transcriptEntrySchema, validationProblemSchema } from "./job-outcome-schemas.js";
 import { storedInt, storedText } from "./stored-values.js";
+
+/** A run's transcript keeps at most this many entries (the first and the last ones). */
+export const MAX_TRANSCRIPT_ENTRIES = 1_000;
 
 const jobRef = { jobId: z.string().regex(/^[a-z0-9]{1,64}$/), runAttempt: storedInt(1) };
 
@@ -49,6 +52,7 @@ export const claimResponseSchema = z
       limits: z.object({ timeoutMinutes: z.int(), heartbeatSeconds: z.int() }),
     }),
     appSlug: z.string().nullable().meta({ description: "The App's slug: commits are authored as <slug>[bot]. null when GitHub did not say." }),
+    jobPageUrl: z.string().nullable().optional().meta({ description: "The job's page on the dashboard, for the pull request body; null without PUBLIC_URL." }),
     token: z.object({
       value: z.string().meta({ description: "Installation token for this repository only: contents, pull requests and issues write." }),
       expiresAt: z.string(),
@@ -100,3 +104,9 @@ export const reportRequestSchema = z
   .meta({ id: "RunnerReportRequest" });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
 
+
+/** A run's transcript, sent by the Action before its report (and when it stops early). */
+export const transcriptRequestSchema = z
+  .object({ ...jobRef, entries: z.array(transcriptEntrySchema).max(MAX_TRANSCRIPT_ENTRIES), elided: z.int().min(0).max(1_000_000) })
+  .meta({ id: "RunnerTranscriptRequest" });
+export type TranscriptRequest = z.infer<typeof transcriptRequestSchema>;

@@ -4,6 +4,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/app/analytics/days.js";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
+import { reportRun } from "../../src/app/domain/jobs/runs.js";
+import { storeTranscript } from "../../src/app/domain/jobs/transcripts.js";
 import { launchChromium } from "../helpers/browser.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { AI_ADDRESS_LISTS, publishedAddress, USER_AGENTS } from "../helpers/traffic.js";
@@ -379,6 +381,47 @@ describe("dashboard in a real browser", () => {
     expect(await page.locator("#job-live #token").count()).toBe(0);
     gated.release();
     await signIn(page);
+    await page.close();
+  });
+
+  it("shows what a run did: summary, files, validation, cost, the runs and a readable transcript", async () => {
+    const created = await t.call("POST", `/v2/agent/${project.projectId}/job`, { token: project.key, body: { prompt: "Explain retries" } });
+    const jobId = created.body.id as string;
+    // A run as the runner protocol leaves it (claimed, transcript, report), through the domain functions its routes call.
+    await t.store.db.query(`UPDATE jobs SET status = 'active', error = NULL WHERE id = $1`, [jobId]);
+    await t.store.db.query(`INSERT INTO job_runs (job_id, run_attempt, workflow_run_id, workflow_run_url) VALUES ($1, 1, 9001, 'https://github.com/acme/handbook/actions/runs/9001')`, [jobId]);
+    await t.store.db.query(`UPDATE job_messages SET run_attempt = 1 WHERE job_id = $1`, [jobId]);
+    const caller = { repository: "acme/handbook", repositoryId: null };
+    await t.store.db.transaction(async (tx) => {
+      await storeTranscript(tx, { jobId, runAttempt: 1, elided: 0, entries: [
+        { kind: "system", text: "You are Inkwell…" },
+        { kind: "instruction", text: "Explain retries" },
+        { kind: "tool_call", tool: "write_file", text: '{"path":"guides/retries.mdx"}' },
+        { kind: "tool_result", tool: "write_file", text: "Wrote guides/retries.mdx (120 bytes)." },
+        { kind: "assistant", text: "Document retries\n\nAdded a retries page." },
+      ] }, caller);
+      await reportRun(tx, {
+        jobId, runAttempt: 1, outcome: "completed", pr: null, summary: "Added a retries page.",
+        model: "anthropic/claude-sonnet-4-5", usage: { inputTokens: 20_000, cachedInputTokens: 5_000, outputTokens: 1_000 }, turns: 4, durationMs: 42_000,
+        files: [{ path: "guides/retries.mdx", change: "added" }], validation: { passed: false, problems: ["guides/retries.mdx:3: links to '/nowhere', which does not exist"] },
+      }, caller);
+    });
+    const api = (await t.call("GET", `/v2/agent/${project.projectId}/job/${jobId}`, { token: project.key })).body;
+
+    const page = await newPage();
+    await page.goto(`${t.url}/dashboard/projects/${project.projectId}/jobs/${jobId}`);
+    expect(await page.textContent("#job-summary")).toBe("Added a retries page.");
+    expect(await page.textContent("#job-files")).toContain("added guides/retries.mdx");
+    expect(await page.textContent("#job-validation")).toContain("guides/retries.mdx:3 links to '/nowhere'");
+    expect(await page.textContent("#job-cost")).toBe(`$${api.usage.estimatedCostUsd.toFixed(4)}`);
+    expect(await page.textContent("#runs-table")).toMatch(/#1\s*api/);
+    await screenshot(page, "job-outcome");
+    await tabTo(page, "#runs-table a[href$='/runs/1']");
+    await Promise.all([page.waitForURL(/\/runs\/1$/), page.keyboard.press("Enter")]);
+    const items = await page.$$eval("#transcript > li", (lis) => lis.map((li) => li.querySelector(".event-type")?.textContent ?? ""));
+    expect(items).toEqual(["System prompt", "Instruction", "Tool call: write_file", "Result: write_file", "Agent"]);
+    expect(await page.textContent("#transcript")).toContain("Added a retries page.");
+    await screenshot(page, "transcript");
     await page.close();
   });
 

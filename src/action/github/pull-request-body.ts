@@ -46,6 +46,8 @@ export interface PullRequestBodyInput {
   reasons: Map<string, string[]>;
   validation: GateResult;
   workflowRunUrl: string | null;
+  /** The job's page on the Inkwell dashboard (its runs' transcripts, usage and history). */
+  jobPageUrl?: string | null;
 }
 
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
@@ -70,7 +72,11 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
     out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this PR is a draft until they are fixed:`, "");
     for (const problem of input.validation.problems) out.push(`- ${problem}`);
   }
-  out.push("", "---", `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [workflow run](${input.workflowRunUrl})` : ""}. Comment on this PR to ask for changes.`);
+  out.push(
+    "",
+    "---",
+    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [workflow run](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this PR to ask for changes.`,
+  );
   const body = out.join("\n");
   return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;
 }

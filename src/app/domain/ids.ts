@@ -27,3 +27,9 @@ export function wellFormedIdOf(value: string | undefined, what: string): string 
   if (value === undefined || !isWellFormedId(value)) throw notFound(what);
   return value;
 }
+
+/** A run attempt from a URL (1, 2, …); anything else names no run (NotFoundError). */
+export function wellFormedAttemptOf(value: string | undefined): number {
+  if (value === undefined || !/^[1-9]\d{0,8}$/.test(value)) throw notFound("Run");
+  return Number(value);
+}

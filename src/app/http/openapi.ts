@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createdWebhookSchema, createWebhookSchema, deliveryListQuerySchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookSchema } from "../../shared/webhook-schemas.js";
-import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema } from "../../shared/runner-schemas.js";
+import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema, transcriptRequestSchema } from "../../shared/runner-schemas.js";
+import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import {
   agentPagesQuerySchema,
@@ -149,6 +150,15 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: projectKey,
           parameters: [projectParam, jobParam],
           responses: { 200: { description: "The runs.", ...json(jobRunListSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}/runs/{attempt}/transcript": {
+        get: {
+          operationId: "getRunTranscript",
+          summary: "One run's agent transcript: instructions, the model's answers, each tool call and its result (entries cut to 2,000 characters; no tokens or keys ever enter it)",
+          security: projectKey,
+          parameters: [projectParam, jobParam, { name: "attempt", in: "path", required: true, description: "The run's attempt number (1, 2, …).", schema: { type: "string", pattern: "^[1-9][0-9]{0,8}$" } }],
+          responses: { 200: { description: "The transcript.", ...json(transcriptSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
         },
       },
       "/v2/agent/{projectId}/job/{id}/cancel": {
@@ -384,6 +394,15 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: [{ runnerToken: [] }],
           requestBody: { required: true, ...json(heartbeatRequestSchema) },
           responses: { 200: { description: "Whether to go on.", ...json(heartbeatResponseSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 503: ERR[503] },
+        },
+      },
+      "/v1/runner/transcript": {
+        post: {
+          operationId: "sendRunTranscript",
+          summary: "The Action sends its run's transcript (before its report); stored gzip-compressed, at most 1 MiB a run",
+          security: [{ runnerToken: [] }],
+          requestBody: { required: true, ...json(transcriptRequestSchema) },
+          responses: { 200: { description: "Stored.", content: { "application/json": { schema: { type: "object", properties: { stored: { type: "boolean" }, bytes: { type: "integer" }, elided: { type: "integer" } } } } } }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413] },
         },
       },
       "/v1/runner/report": {

@@ -633,4 +633,11 @@ ALTER TABLE jobs ADD COLUMN labels text[] NOT NULL DEFAULT '{}';
 ALTER TABLE jobs ADD COLUMN reviewers text[] NOT NULL DEFAULT '{}';
 `,
   },
+  {
+    version: 18,
+    name: "each run's agent transcript, gzip-compressed JSON",
+    sql: `
+ALTER TABLE job_runs ADD COLUMN transcript bytea;
+`,
+  },
 ];

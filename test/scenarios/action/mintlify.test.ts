@@ -53,7 +53,21 @@ describe("a docs team on a Mintlify site", () => {
     expect(job.usage.inputTokens).toBeGreaterThan(0);
     expect(job.usage.durationMs).toBeGreaterThan(0);
     const runs = (await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs`, { token: h.apiKey })).body.runs;
-    expect(runs).toEqual([expect.objectContaining({ attempt: 1, outcome: "completed", trigger: { source: "api", author: null }, workflowRunUrl: expect.stringMatching(/actions\/runs\/4001$/), usage: job.usage })]);
+    expect(runs).toEqual([expect.objectContaining({ attempt: 1, outcome: "completed", trigger: { source: "api", author: null }, workflowRunUrl: expect.stringMatching(/actions\/runs\/4001$/), usage: job.usage, hasTranscript: true })]);
+
+    // The run's transcript: the instruction, each tool call and its result, the answer; no token or key in it.
+    const transcript = await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs/1/transcript`, { token: h.apiKey });
+    expect(transcript.status).toBe(200);
+    const kinds = transcript.body.entries.map((e: { kind: string; tool?: string }) => `${e.kind}${e.tool ? `:${e.tool}` : ""}`);
+    expect(kinds.slice(0, 3)).toEqual(["system", "instruction", "tool_call:list_files"]);
+    expect(kinds).toEqual(expect.arrayContaining(["tool_call:write_file", "tool_result:write_file", "tool_call:edit_file", "assistant"]));
+    expect(transcript.body.entries.find((e: { kind: string }) => e.kind === "instruction").text).toContain("Add a page about webhook retries");
+    expect(transcript.body.entries.find((e: { tool?: string; kind: string }) => e.kind === "tool_call" && e.tool === "write_file").text).toContain('"path":"guides/retries.mdx"');
+    expect(transcript.body.elided).toBe(0);
+    const stored = JSON.stringify(transcript.body);
+    for (const secret of ["ghs_inst_", "sk-test", "eyJ"]) expect(stored).not.toContain(secret);
+    expect((await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs/2/transcript`, { token: h.apiKey })).status).toBe(404);
+    expect((await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs/0/transcript`, { token: h.apiKey })).status).toBe(404);
 
     const branch = `inkwell/${dispatched.jobId}`;
     expect(git(h.remote, "show", `${branch}:guides/retries.mdx`)).toBe(RETRIES_PAGE.trimEnd());
@@ -66,6 +80,7 @@ describe("a docs team on a Mintlify site", () => {
     expect(pr?.body).toContain("- `docs.json` (modified): Lists the new retries page under Guides.");
     expect(pr?.body).toContain("> Add a page about webhook retries");
     expect(pr?.body).toContain("Passed:");
+    expect(pr?.body).toMatch(new RegExp(`\\[transcript, cost and history\\]\\(http://127\\.0\\.0\\.1:\\d+/dashboard/projects/${h.projectId}/jobs/${dispatched.jobId}\\)`));
 
     // Heartbeats carried progress lines (the tracking comment shows the latest).
     const [run] = await h.server.store.db.query<{ progress: string | null }>(`SELECT progress FROM job_runs WHERE job_id = $1`, [dispatched.jobId]);
@@ -145,6 +160,7 @@ describe("a docs team on a Mintlify site", () => {
     const pr = h.github.pulls.find((p) => p.head === branch);
     expect(pr).toMatchObject({ draft: false });
     expect(pr?.body).toContain("Passed:");
+    expect(pr?.body).toMatch(new RegExp(`\\[transcript, cost and history\\]\\(http://127\\.0\\.0\\.1:\\d+/dashboard/projects/${h.projectId}/jobs/${dispatched.jobId}\\)`));
     const [report] = await h.reports(dispatched.jobId);
     expect(report?.validation).toEqual({ passed: true, problems: [] });
     expect(report).toMatchObject({ outcome: "completed", model: "openai-compatible/scripted-2026-01-01", turns: h.model.requests.length, filesChanged: ["docs.json", "errors.mdx"] });

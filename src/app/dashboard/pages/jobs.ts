@@ -1,4 +1,4 @@
-import type { AgentJob, JobEvent, JobStatus } from "../../../shared/api-schemas.js";
+import type { AgentJob, JobEvent, JobRun, JobStatus } from "../../../shared/api-schemas.js";
 import type { JobMessage } from "../../domain/jobs/messages.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
@@ -97,6 +97,7 @@ export interface JobView {
   job: AgentJob;
   messages: JobMessage[];
   events: JobEvent[];
+  runs: JobRun[];
 }
 
 /** The part of a job's page that changes while it runs; polled and swapped in place while active. */
@@ -116,6 +117,20 @@ ${jobOutcome(job)}
 <ol class="timeline" id="job-events">${view.events.map(
     (event) => html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ? `${event.from} → ` : "→ "}${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${event.detail ? html`<div class="event-detail">${event.detail}</div>` : ""}</li>`,
   )}</ol>`;
+}
+
+/** Each run: what started it, how it ended, what it cost, and its transcript. */
+function runsSection(runs: JobRun[], base: string): SafeHtml | "" {
+  if (runs.length === 0) return "";
+  return html`<section aria-labelledby="runs-heading">
+<h2 id="runs-heading">Runs</h2>
+<div class="table-wrap"><table id="runs-table">
+<thead><tr><th scope="col">Run</th><th scope="col">Started by</th><th scope="col">Claimed</th><th scope="col">Outcome</th><th scope="col" class="num">Tokens in / out</th><th scope="col">Transcript</th></tr></thead>
+<tbody>${runs.map(
+    (run) => html`<tr><td>${httpUrl(run.workflowRunUrl) ? html`<a href="${httpUrl(run.workflowRunUrl)}">#${run.attempt}</a>` : `#${run.attempt}`}</td><td>${run.trigger ? `${run.trigger.source}${run.trigger.author ? ` @${run.trigger.author}` : ""}` : "—"}</td><td>${formatTime(run.claimedAt)}</td><td>${run.outcome ?? (run.reportedAt ? "—" : "working, or ended without a report")}</td><td class="num">${run.usage ? `${number(run.usage.inputTokens)} / ${number(run.usage.outputTokens)}` : "—"}</td><td>${run.hasTranscript ? html`<a href="${base}/runs/${run.attempt}">Read</a>` : html`<span class="muted">none</span>`}</td></tr>`,
+  )}</tbody>
+</table></div>
+</section>`;
 }
 
 /** What the job's runs did: the progress of the active one, the agent's summary, the branch's files, validation and cost. */
@@ -165,6 +180,7 @@ ${csrfField(view.session)}
 </form>`
     : ""
 }
+${runsSection(view.runs, base)}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>
 <ol class="messages">${view.messages.map(

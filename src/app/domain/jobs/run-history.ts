@@ -16,6 +16,7 @@ interface RunRow {
   report: string | null;
   trigger_source: MessageSource | null;
   trigger_author: string | null;
+  has_transcript: boolean;
 }
 
 /** Every run of a job that a workflow run claimed, oldest first; NotFoundError when the job is not this project's. */
@@ -23,7 +24,7 @@ export async function listJobRuns(db: Queryable, projectId: string, jobId: strin
   const job = await getJob(db, projectId, jobId);
   const rows = await db.query<RunRow>(
     `SELECT r.run_attempt, r.workflow_run_url, r.claimed_at, r.heartbeat_at, r.reported_at, r.outcome, r.report,
-            m.source AS trigger_source, m.author AS trigger_author
+            m.source AS trigger_source, m.author AS trigger_author, r.transcript IS NOT NULL AS has_transcript
      FROM job_runs r
      LEFT JOIN LATERAL (
        SELECT source, author FROM job_messages WHERE job_id = r.job_id AND run_attempt = r.run_attempt ORDER BY seq LIMIT 1
@@ -51,5 +52,6 @@ function toJobRun(row: RunRow, jobModel: string): JobRun {
     model,
     usage: report ? runUsage(report, model ?? jobModel) : null,
     validation: report?.validation ? validationOf(report.validation) : null,
+    hasTranscript: row.has_transcript,
   };
 }

@@ -20,7 +20,7 @@ export interface RunnerCaller {
  * Locks the job and checks the token's repository is the job's (ForbiddenError otherwise). Returns
  * the row (for the commands that take one) and the job read from it.
  */
-async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): Promise<{ row: JobInRepositoryRow; job: JobInRepository }> {
+export async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): Promise<{ row: JobInRepositoryRow; job: JobInRepository }> {
   const row = await queryOne<JobInRepositoryRow>(tx, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1 FOR UPDATE OF j`, [jobId]);
   if (!row) throw notFound("Job");
   const job = toJobInRepository(row);
@@ -33,6 +33,7 @@ async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCaller): P
 export interface ClaimResult {
   context: ClaimResponse["job"];
   installationId: number;
+  projectId: string;
 }
 
 /**
@@ -68,6 +69,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   const { messages, newMessagesFrom } = await messagesForRun(tx, job.id, request.runAttempt);
   return {
     installationId: job.installationId,
+    projectId: job.projectId,
     context: {
       id: job.id,
       runAttempt: job.runAttempt,
@@ -88,7 +90,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   };
 }
 
-async function runOf(tx: Queryable, jobId: string, runAttempt: number) {
+export async function runOf(tx: Queryable, jobId: string, runAttempt: number) {
   const run = await queryOne<{ progress: string | null; reported_at: unknown }>(
     tx,
     `SELECT progress, reported_at FROM job_runs WHERE job_id = $1 AND run_attempt = $2 FOR UPDATE`,

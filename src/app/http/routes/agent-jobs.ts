@@ -1,7 +1,8 @@
 import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
-import { wellFormedIdOf } from "../../domain/ids.js";
+import { wellFormedAttemptOf, wellFormedIdOf } from "../../domain/ids.js";
 import { addMessage, cancelJob, createJob } from "../../domain/jobs/commands.js";
 import { listJobRuns } from "../../domain/jobs/run-history.js";
+import { runTranscript } from "../../domain/jobs/transcripts.js";
 import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate, validHeader } from "../body.js";
@@ -48,6 +49,11 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
   router.on("GET", "/v2/agent/:projectId/job/:id/runs", async (ctx) => {
     const projectId = await authorize(ctx);
     return { status: 200, body: { runs: await listJobRuns(db, projectId, jobIdOf(ctx)) } };
+  });
+
+  router.on("GET", "/v2/agent/:projectId/job/:id/runs/:attempt/transcript", async (ctx) => {
+    const projectId = await authorize(ctx);
+    return { status: 200, body: await runTranscript(db, projectId, jobIdOf(ctx), wellFormedAttemptOf(ctx.params.attempt)) };
   });
 
   router.on("POST", "/v2/agent/:projectId/job/:id/cancel", async (ctx) => {

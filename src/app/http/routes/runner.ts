@@ -1,6 +1,10 @@
-import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
+import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, transcriptRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
 import { NotConfiguredError, UpstreamError } from "../../domain/errors.js";
 import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
+import { storeTranscript } from "../../domain/jobs/transcripts.js";
+
+/** A transcript of 1,000 entries of up to 2,000 characters, as JSON, with room to spare. */
+const MAX_TRANSCRIPT_BODY_BYTES = 8 * 1024 * 1024;
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
@@ -36,7 +40,8 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
     const appSlug = await runner()
       .github.appSlug()
       .catch(() => null);
-    const body: ClaimResponse = { job: claimed.context, appSlug, token };
+    const jobPageUrl = config.publicUrl ? `${config.publicUrl}/dashboard/projects/${encodeURIComponent(claimed.projectId)}/jobs/${encodeURIComponent(claimed.context.id)}` : null;
+    const body: ClaimResponse = { job: claimed.context, appSlug, token, jobPageUrl };
     return { status: 200, body };
   });
 
@@ -46,6 +51,13 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
     const answer = await db.transaction((tx) => heartbeat(tx, request, who));
     tasks.kick();
     return { status: 200, body: answer };
+  });
+
+  router.on("POST", "/v1/runner/transcript", async (ctx) => {
+    const who = await caller(ctx);
+    const request = validate(transcriptRequestSchema, await readJson(ctx.req, Math.max(config.maxBodyBytes, MAX_TRANSCRIPT_BODY_BYTES)), "body");
+    const stored = await db.transaction((tx) => storeTranscript(tx, request, who));
+    return { status: 200, body: stored };
   });
 
   router.on("POST", "/v1/runner/report", async (ctx) => {

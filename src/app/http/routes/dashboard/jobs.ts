@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jobStatusSchema, promptBodySchema } from "../../../../shared/api-schemas.js";
-import { wellFormedIdOf } from "../../../domain/ids.js";
+import { wellFormedAttemptOf, wellFormedIdOf } from "../../../domain/ids.js";
 import { addMessage, cancelJob, createJob } from "../../../domain/jobs/commands.js";
 import { firstPrompts, listJobMessages } from "../../../domain/jobs/messages.js";
 import { getJobWithEvents, listJobs } from "../../../domain/jobs/queries.js";
@@ -8,6 +8,9 @@ import type { DashboardController, SignedInRequest } from "../../../dashboard/co
 import { layout, projectPath } from "../../../dashboard/layout.js";
 import { noticeOf } from "../../../dashboard/notices.js";
 import { jobBody, jobLive, jobsBody } from "../../../dashboard/pages/jobs.js";
+import { transcriptBody } from "../../../dashboard/pages/transcript.js";
+import { listJobRuns } from "../../../domain/jobs/run-history.js";
+import { runTranscript } from "../../../domain/jobs/transcripts.js";
 import { htmlReply, offsetField, parseFields, redirect } from "../../../dashboard/request.js";
 import { randomToken, type DashboardUser } from "../../../dashboard/sessions.js";
 import type { Router } from "../../router.js";
@@ -68,9 +71,21 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     "/dashboard/projects/:projectId/jobs/:jobId",
     dashboard.page(async (r) => {
       const { project, access, job, events } = await jobView(r);
-      const messages = await listJobMessages(db, project.id, job.id);
-      const body = jobBody({ session: r.session, project, access, job, messages, events });
+      const [messages, runs] = await Promise.all([listJobMessages(db, project.id, job.id), listJobRuns(db, project.id, job.id)]);
+      const body = jobBody({ session: r.session, project, access, job, messages, events, runs });
       return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), body }));
+    }),
+  );
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/jobs/:jobId/runs/:attempt",
+    dashboard.page(async (r) => {
+      const { project, access } = await dashboard.project(r);
+      const jobId = jobIdOf(r.ctx.params);
+      const transcript = await runTranscript(db, project.id, jobId, wellFormedAttemptOf(r.ctx.params.attempt));
+      const body = transcriptBody({ project, jobId, transcript });
+      return htmlReply(200, layout({ title: `Job ${jobId}, run ${transcript.attempt}`, session: r.session, project: { project, access, tab: "jobs" }, body }));
     }),
   );
 

@@ -34,6 +34,7 @@ ${
 </section>`
     : ""
 }
+<p class="help">Job events can also go to your own URLs or Slack: <a href="${projectPath(project.id, "webhooks")}" id="webhooks-link">Webhooks</a>.</p>
 <section aria-labelledby="keys-heading">
 <h2 id="keys-heading">API keys</h2>
 ${

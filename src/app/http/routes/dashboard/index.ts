@@ -6,6 +6,7 @@ import { registerAgentPages } from "./agents.js";
 import { registerAnalyticsPages } from "./analytics.js";
 import { registerJobPages } from "./jobs.js";
 import { registerKeyPages } from "./keys.js";
+import { registerWebhookPages } from "./webhooks.js";
 import { registerProjectPages } from "./projects.js";
 import { registerSetupPage } from "./setup.js";
 import { registerSignInRoutes } from "./sign-in.js";
@@ -22,6 +23,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerSignInRoutes(router, dashboard);
   registerProjectPages(router, dashboard);
   registerKeyPages(router, dashboard);
+  registerWebhookPages(router, dashboard);
   registerAnalyticsPages(router, dashboard);
   registerAgentPages(router, dashboard);
   registerJobPages(router, dashboard);

@@ -64,7 +64,8 @@ export function commentFollowUp(
     const instruction = instructionIn(event.body, slug, options.command);
     if (!instruction) return { skipped: "comment does not address the agent" };
     // The same rules as an API prompt: a comment cannot store what the API would refuse.
-    const checked = promptSchema.safeParse(event.location && !isStopCommand(instruction) ? withLocation(instruction, event.location) : instruction);
+    const stop = isStopCommand(instruction);
+    const checked = promptSchema.safeParse(event.location && !stop ? withLocation(instruction, event.location) : instruction);
     if (!checked.success) return { skipped: `the instruction is not a valid prompt: ${describeIssues(checked.error, "prompt")}` };
     const prompt = checked.data;
     const job = await jobOnPullRequest(db, event.repo, event.prNumber);
@@ -77,7 +78,7 @@ export function commentFollowUp(
       log.debug({ login: author.login, permission }, "comment ignored: author cannot write to the repository");
       return { skipped: `author has ${permission} permission` };
     }
-    if (isStopCommand(instruction)) {
+    if (stop) {
       const cancelled = await db.transaction(async (tx) => {
         const result = await cancelJob(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: author.login, commentId: event.commentId });
         if (result.cancelled) await queueReaction(tx, event);

@@ -204,15 +204,17 @@ const STATUS_EVENTS: Partial<Record<JobRow["status"], WebhookEvent>> = { complet
  * Returns whether anything changed.
  */
 export async function attachPullRequest(tx: Queryable, jobId: string, pr: { number: number; url: string }, options: { replace: boolean }): Promise<boolean> {
-  const before = await queryOne<{ pr_number: number | null }>(tx, `SELECT pr_number FROM jobs WHERE id = $1`, [jobId]);
-  const rows = await tx.query<JobRow>(
-    `UPDATE jobs SET pr_number = $2, pr_url = $3, updated_at = now()
-     WHERE id = $1 AND ($4::boolean OR pr_number IS NULL) AND (pr_number IS DISTINCT FROM $2 OR pr_url IS DISTINCT FROM $3) RETURNING *`,
+  // The CTE reads the row as it was before the update: whether the job had a PR until now.
+  const rows = await tx.query<JobRow & { had_pr: boolean }>(
+    `WITH before AS (SELECT pr_number FROM jobs WHERE id = $1)
+     UPDATE jobs SET pr_number = $2, pr_url = $3, updated_at = now()
+     WHERE id = $1 AND ($4::boolean OR pr_number IS NULL) AND (pr_number IS DISTINCT FROM $2 OR pr_url IS DISTINCT FROM $3)
+     RETURNING jobs.*, (SELECT pr_number IS NOT NULL FROM before) AS had_pr`,
     [jobId, pr.number, pr.url, options.replace],
   );
   if (rows[0]) {
     await queueTrackingUpdate(tx, rows[0]);
-    if (before?.pr_number === null) await queueJobEvent(tx, rows[0].project_id, "job.pull_request_opened", toAgentJob(rows[0]));
+    if (!rows[0].had_pr) await queueJobEvent(tx, rows[0].project_id, "job.pull_request_opened", toAgentJob(rows[0]));
   }
   return rows.length > 0;
 }
@@ -234,13 +236,14 @@ export interface CancelJobInput {
  */
 export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{ job: AgentJob; cancelled: boolean }> {
   const row = await lockJob(tx, input.projectId, input.jobId);
-  const detail = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}${input.commentId === undefined ? "" : ` (comment ${input.commentId})`}`;
+  const who = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}`;
+  const detail = input.commentId === undefined ? who : `${who} (comment ${input.commentId})`;
   if (row.status !== "active" || (input.commentId !== undefined && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
   const job = await applyTrigger(tx, {
     jobId: row.id,
     trigger: "cancelled",
     cause: input.cause,
-    error: `Cancelled ${detail.replace(/ \(comment \d+\)$/, "")}; nothing more was pushed. Send a message to continue on the same branch.`,
+    error: `Cancelled ${who}; nothing more was pushed. Send a message to continue on the same branch.`,
     detail,
   });
   await skipPendingTask(tx, dispatchTaskRow(row.id, row.run_attempt)[1], "the job was cancelled");

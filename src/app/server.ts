@@ -11,6 +11,7 @@ import type { GitHubApi } from "./github/github-api.js";
 import { GitHubDispatcher } from "./github/github-dispatcher.js";
 import { OidcVerifier } from "./github/oidc.js";
 import { createWebhookMiddleware, type NodeMiddleware } from "./github/webhooks.js";
+import { queueDelaySeconds } from "./github/webhook-events.js";
 import { parseTrustedProxies } from "./http/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { Router } from "./http/router.js";
@@ -108,7 +109,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     ? await createWebhookMiddleware(
         github.probot,
         async (deliveryId, event) => {
-          await db.transaction((tx) => enqueueTask(tx, EVENT_TASK, `event:${deliveryId}`, event));
+          await db.transaction((tx) => enqueueTask(tx, EVENT_TASK, `event:${deliveryId}`, event, queueDelaySeconds(event)));
           tasks.kick();
         },
         log,

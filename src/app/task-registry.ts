@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { dispatchTask } from "./dispatch/dispatch-task.js";
 import type { Dispatcher } from "./dispatch/dispatcher.js";
-import { reactionTask } from "./github/comment-follow-up.js";
+import { reactionTask } from "./github/follow-up.js";
 import { githubEventTask } from "./github/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";

@@ -2,7 +2,17 @@ import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
 import { workflowCheckTask } from "../../src/app/github/workflow-check.js";
-import { installationCreated, installationDeleted, installationRepositories, issueComment, pullRequest, reviewComment, workflowRunCompleted } from "../fixtures/webhooks.js";
+import {
+  installationCreated,
+  installationDeleted,
+  installationRepositories,
+  issueComment,
+  pullRequest,
+  reviewComment,
+  reviewCommentItem,
+  submittedReview,
+  workflowRunCompleted,
+} from "../fixtures/webhooks.js";
 import { drainTasks } from "../helpers/drain.js";
 import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "../helpers/github.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
@@ -385,6 +395,49 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     await deliver(t.url, "issue_comment", stop);
     await drainTasks(t);
     expect((await job(jobId)).body.status).toBe("active");
+  });
+
+  it("a submitted review's comments become one follow-up, and their own deliveries count as taken with it", async () => {
+    const reviewId = 8801;
+    const hunk = "@@ -1,2 +1,3 @@\n # Docs\n+## Webhooks";
+    const listed = nock(GITHUB_API)
+      .get(`/repos/${REPO}/pulls/7/reviews/${reviewId}/comments`)
+      .query(true)
+      .reply(200, [
+        reviewCommentItem(REPO, 7, { id: 9401, reviewId, body: "this heading should be sentence case", path: "docs/index.md", line: 3, diffHunk: hunk }),
+        reviewCommentItem(REPO, 7, { id: 9402, reviewId, body: "/inkwell link the API page here", path: "docs/api.md", line: null, diffHunk: "@@ -5 +5 @@\n-old\n+new" }),
+      ]);
+    nock(GITHUB_API).get(`/repos/${REPO}/collaborators/bob/permission`).reply(200, { permission: "write", role_name: "write", user: { login: "bob" } });
+    const reactions = [9401, 9402].map((id) => nock(GITHUB_API).post(`/repos/${REPO}/pulls/comments/${id}/reactions`, { content: "eyes" }).reply(201, {}));
+    const before = await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_messages WHERE job_id = $1`, [jobId]);
+    // GitHub sends the inline comments and the review as separate deliveries, in no set order.
+    await deliver(t.url, "pull_request_review_comment", reviewComment(REPO, 7, { id: 9401, body: "this heading should be sentence case", login: "bob", reviewId }));
+    await deliver(t.url, "pull_request_review", submittedReview(REPO, 7, { id: reviewId, body: "@inkwell-docs please address these", login: "bob", state: "changes_requested" }));
+    await deliver(t.url, "pull_request_review_comment", reviewComment(REPO, 7, { id: 9402, body: "/inkwell link the API page here", login: "bob", reviewId }));
+    await drainTasks(t);
+    // The comments' own deliveries come due once their grace period has passed.
+    await t.store.db.query(`UPDATE tasks SET next_try_at = now() WHERE state = 'pending' AND kind = 'github_event'`);
+    await drainTasks(t);
+    expect(listed.isDone()).toBe(true);
+    expect(reactions.every((r) => r.isDone())).toBe(true);
+    const added = await t.store.db.query<{ prompt: string; author: string }>(`SELECT prompt, author FROM job_messages WHERE job_id = $1 AND seq > $2 ORDER BY seq`, [jobId, before[0]!.n]);
+    expect(added).toEqual([
+      {
+        author: "bob",
+        prompt: [
+          "Review by @bob:\nplease address these",
+          `Review comment on \`docs/index.md\` line 3:\n\`\`\`diff\n${hunk}\n\`\`\`\nthis heading should be sentence case`,
+          "Review comment on `docs/api.md` line 4:\n```diff\n@@ -5 +5 @@\n-old\n+new\n```\nlink the API page here",
+        ].join("\n\n"),
+      },
+    ]);
+    const commentTasks = await t.store.db.query<{ state: string; last_error: string }>(
+      `SELECT state, last_error FROM tasks WHERE kind = 'github_event' AND payload LIKE '%"reviewId":${reviewId}%' AND payload LIKE '%"type":"comment"%' ORDER BY id`,
+    );
+    expect(commentTasks).toEqual([
+      { state: "skipped", last_error: "comment does not address the agent" },
+      { state: "skipped", last_error: "comment already taken" },
+    ]);
   });
 
   it("closing the PR archives the job; later messages get 409", async () => {

@@ -5,6 +5,7 @@ import { jobInRepository, jobOnBranch, runOfWorkflowRun } from "../domain/jobs/q
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { commentFollowUp } from "./comment-follow-up.js";
+import { reviewFollowUp } from "./review-follow-up.js";
 import type { GitHubApi } from "./github-api.js";
 import { queuedEventSchema, type QueuedEvent } from "./webhook-events.js";
 
@@ -26,6 +27,7 @@ export const RUN_NAME_PATTERN = /\binkwell ([a-z0-9]{1,64})(?: #(\d+))?/;
 /** The `github_event` task: what a webhook delivery means for projects and jobs. */
 export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOptions, log: Logger): TaskDefinition {
   const takeComment = commentFollowUp(db, github, options, log);
+  const takeReview = reviewFollowUp(db, github, options, log);
   const handle: { [T in QueuedEvent["type"]]: (event: Extract<QueuedEvent, { type: T }>) => Promise<TaskOutcome> } = {
     async installation_linked(event) {
       const repos = await Promise.all(
@@ -90,6 +92,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     },
 
     comment: (event) => takeComment(event),
+    review: (event) => takeReview(event),
   };
 
   return defineTask({

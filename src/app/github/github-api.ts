@@ -2,6 +2,15 @@ import type { Probot } from "probot";
 
 type Octokit = Awaited<ReturnType<Probot["auth"]>>;
 
+export interface ReviewComment {
+  id: number;
+  body: string;
+  path: string;
+  /** null once the line is outdated. */
+  line: number | null;
+  diffHunk: string;
+}
+
 export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
 /** Whether a request failed with this HTTP status (Octokit's RequestError carries `status`). */
@@ -98,6 +107,24 @@ export class GitHubApi {
         ? "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"
         : "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions";
     await octokit.request(route, { ...split(fullName), comment_id: comment.id, content });
+  }
+
+  /** The inline comments of one submitted review, in the order they were written. */
+  async reviewComments(installationId: number, fullName: string, prNumber: number, reviewId: number): Promise<ReviewComment[]> {
+    const octokit = await this.installation(installationId);
+    const comments = await octokit.paginate("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments", {
+      ...split(fullName),
+      pull_number: prNumber,
+      review_id: reviewId,
+      per_page: 100,
+    });
+    return comments.map((c) => ({
+      id: Number(c.id),
+      body: c.body,
+      path: c.path,
+      line: c.line ?? c.original_line ?? null,
+      diffHunk: c.diff_hunk,
+    }));
   }
 
   /** Edits the comment when it exists, creates it otherwise; returns its id. */

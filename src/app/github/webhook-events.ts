@@ -27,6 +27,17 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
     viaApp: z.boolean(),
     /** Where an inline review comment sits: the file, its line (null once outdated) and the diff around it. */
     location: z.object({ path: z.string(), line: z.number().nullable(), diffHunk: z.string() }).optional(),
+    /** The review an inline comment belongs to: a submitted review's comments are taken together. */
+    reviewId: z.number().optional(),
+  }),
+  z.object({
+    type: z.literal("review"),
+    repo: z.string(),
+    installationId: z.number(),
+    prNumber: z.number(),
+    reviewId: z.number(),
+    body: z.string(),
+    author: z.object({ login: z.string(), type: z.string() }),
   }),
   z.object({ type: z.literal("workflow_run_completed"), repo: z.string(), runId: z.number(), conclusion: z.string().nullable(), url: z.string(), title: z.string() }),
 ]);
@@ -61,7 +72,20 @@ const reviewCommentEvent = z.object({
   repository: repo,
   installation,
   pull_request: z.object({ number: z.number() }),
-  comment: comment.extend({ path: z.string(), line: z.number().nullable().optional(), original_line: z.number().nullable().optional(), diff_hunk: z.string().optional() }),
+  comment: comment.extend({
+    path: z.string(),
+    line: z.number().nullable().optional(),
+    original_line: z.number().nullable().optional(),
+    diff_hunk: z.string().optional(),
+    pull_request_review_id: z.number().nullable().optional(),
+  }),
+});
+const reviewEvent = z.object({
+  action: z.literal("submitted"),
+  repository: repo,
+  installation,
+  pull_request: z.object({ number: z.number() }),
+  review: z.object({ id: z.number(), body: z.string().nullable(), user }),
 });
 const workflowRunEvent = z.object({
   action: z.literal("completed"),
@@ -110,11 +134,26 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       const e = reviewCommentEvent.safeParse(payload);
       if (!e.success) return null;
       const c = e.data.comment;
-      return commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.pull_request.number, c, "review", {
+      const event = commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.pull_request.number, c, "review", {
         path: c.path,
         line: c.line ?? c.original_line ?? null,
         diffHunk: c.diff_hunk ?? "",
       });
+      return c.pull_request_review_id ? { ...event, reviewId: c.pull_request_review_id } : event;
+    }
+    case "pull_request_review": {
+      const e = reviewEvent.safeParse(payload);
+      if (!e.success) return null;
+      const review = e.data.review;
+      return {
+        type: "review",
+        repo: e.data.repository.full_name,
+        installationId: e.data.installation.id,
+        prNumber: e.data.pull_request.number,
+        reviewId: review.id,
+        body: review.body ?? "",
+        author: review.user,
+      };
     }
     case "workflow_run": {
       const e = workflowRunEvent.safeParse(payload);
@@ -125,6 +164,18 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
     default:
       return null;
   }
+}
+
+/**
+ * How long a delivery waits before it is handled. GitHub sends a submitted review and each of its
+ * inline comments as separate deliveries in no set order; a review's comment waits so its review,
+ * which takes all of them as one follow-up, is handled first. A comment whose review never arrives
+ * (an App registered before it subscribed to reviews) is still taken on its own.
+ */
+export const REVIEW_COMMENT_GRACE_SECONDS = 15;
+
+export function queueDelaySeconds(event: QueuedEvent): number {
+  return event.type === "comment" && event.reviewId !== undefined ? REVIEW_COMMENT_GRACE_SECONDS : 0;
 }
 
 type CommentEvent = Extract<QueuedEvent, { type: "comment" }>;

@@ -640,4 +640,12 @@ ALTER TABLE jobs ADD COLUMN reviewers text[] NOT NULL DEFAULT '{}';
 ALTER TABLE job_runs ADD COLUMN transcript bytea;
 `,
   },
+  {
+    version: 19,
+    name: "a submitted PR review becomes one message: the review it came from, taken once",
+    sql: `
+ALTER TABLE job_messages ADD COLUMN review_id bigint;
+CREATE UNIQUE INDEX job_messages_review ON job_messages (review_id) WHERE review_id IS NOT NULL;
+`,
+  },
 ];

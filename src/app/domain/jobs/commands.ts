@@ -12,7 +12,7 @@ import { skipPendingTask } from "../../tasks/tasks.js";
 import { queueJobEvent } from "../webhooks/deliveries.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
-import { insertMessage, isCommentRecorded } from "./messages.js";
+import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
 
 export interface JobLimits {
@@ -112,8 +112,8 @@ export interface AddMessageInput {
   prompt: string;
   source: MessageSource;
   author?: string | null;
-  /** A PR comment becomes a message once, however often GitHub delivers it. */
-  commentId?: number;
+  /** A PR comment or review becomes a message once, however often GitHub delivers it. */
+  origin?: FollowUpOrigin;
 }
 
 /**
@@ -129,9 +129,9 @@ export async function addMessage(tx: Queryable, input: AddMessageInput, limits: 
     const message = `Cannot add a message: ${step.reason}. Create a new job instead.`;
     throw row.status === "archived" ? new JobArchivedError(message) : new ConflictError(message);
   }
-  if (input.commentId !== undefined && (await isCommentRecorded(tx, input.commentId))) return { job: toAgentJob(row), dispatched: false, alreadyTaken: true };
+  if (input.origin && (await isFollowUpTaken(tx, input.origin))) return { job: toAgentJob(row), dispatched: false, alreadyTaken: true };
   if (input.source !== "comment") await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
-  await insertMessage(tx, row, { prompt: input.prompt, source: input.source, author: input.author ?? null, commentId: input.commentId ?? null });
+  await insertMessage(tx, row, { prompt: input.prompt, source: input.source, author: input.author ?? null, origin: input.origin });
   if (!step.dispatch) {
     await recordEvent(tx, row.id, "message_queued", row.status, row.status, input.source);
     const touched = await tx.query<JobRow>(`UPDATE jobs SET updated_at = now() WHERE id = $1 RETURNING *`, [row.id]);
@@ -225,8 +225,8 @@ export interface CancelJobInput {
   cause: EventCause;
   /** The GitHub login of who cancelled (dashboard user, PR commenter); null for API keys and the operator. */
   author?: string | null;
-  /** A `stop` PR comment cancels once, however often GitHub delivers it. */
-  commentId?: number;
+  /** A `stop` PR comment (or review) cancels once, however often GitHub delivers it. */
+  origin?: FollowUpOrigin;
 }
 
 /**
@@ -237,8 +237,10 @@ export interface CancelJobInput {
 export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{ job: AgentJob; cancelled: boolean }> {
   const row = await lockJob(tx, input.projectId, input.jobId);
   const who = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}`;
-  const detail = input.commentId === undefined ? who : `${who} (comment ${input.commentId})`;
-  if (row.status !== "active" || (input.commentId !== undefined && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
+  const origin = input.origin;
+  const from = origin ? (origin.kind === "comment" ? `comment ${origin.commentId}` : `review ${origin.reviewId}`) : null;
+  const detail = from === null ? who : `${who} (${from})`;
+  if (row.status !== "active" || (from !== null && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
   const job = await applyTrigger(tx, {
     jobId: row.id,
     trigger: "cancelled",

@@ -14,19 +14,38 @@ export interface JobMessage {
 export async function insertMessage(
   tx: Queryable,
   job: { id: string; project_id: string },
-  message: { prompt: string; source: MessageSource; author: string | null; commentId: number | null },
+  message: { prompt: string; source: MessageSource; author: string | null; origin?: FollowUpOrigin },
 ) {
+  const origin = message.origin;
+  const commentId = origin?.kind === "comment" ? origin.commentId : null;
+  const reviewId = origin?.kind === "review" ? origin.reviewId : null;
   await tx.query(
-    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id)
-     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM job_messages WHERE job_id = $1`,
-    [job.id, job.project_id, message.prompt, message.source, message.author, message.commentId],
+    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, review_id)
+     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM job_messages WHERE job_id = $1`,
+    [job.id, job.project_id, message.prompt, message.source, message.author, commentId, reviewId],
   );
 }
 
-/** A PR comment becomes a message once, however often GitHub delivers it: the one check of that rule. */
-export async function isCommentRecorded(db: Queryable, commentId: number): Promise<boolean> {
-  const seen = await db.query(`SELECT 1 FROM job_messages WHERE comment_id = $1`, [commentId]);
+/** Where a follow-up from GitHub came from: one comment (an inline one names its review), or a submitted review. */
+export type FollowUpOrigin = { kind: "comment"; commentId: number; reviewId?: number } | { kind: "review"; reviewId: number };
+
+/**
+ * A PR comment or review becomes a message once, however often GitHub delivers it: the one check
+ * of that rule. A comment is also taken when the review it belongs to became a message.
+ */
+export async function isFollowUpTaken(db: Queryable, origin: FollowUpOrigin): Promise<boolean> {
+  const seen =
+    origin.kind === "review"
+      ? await db.query(`SELECT 1 FROM job_messages WHERE review_id = $1`, [origin.reviewId])
+      : await db.query(`SELECT 1 FROM job_messages WHERE comment_id = $1 OR review_id = $2`, [origin.commentId, origin.reviewId ?? null]);
   return seen.length > 0;
+}
+
+/** Which of these comments already became messages of their own. */
+export async function recordedComments(db: Queryable, commentIds: number[]): Promise<Set<number>> {
+  if (commentIds.length === 0) return new Set();
+  const rows = await db.query<{ comment_id: string | number }>(`SELECT comment_id FROM job_messages WHERE comment_id = ANY($1::bigint[])`, [commentIds]);
+  return new Set(rows.map((r) => Number(r.comment_id)));
 }
 
 /** A job's messages, first first; NotFoundError when the job is not in this project. */

@@ -62,7 +62,7 @@ describe("createJob", () => {
 
   it("counts creations and API/dashboard messages against the project's hourly limit, not PR comments", async () => {
     const { job } = await create("one");
-    await message(job.id, "comment", { source: "comment", author: "alice", commentId: 11 });
+    await message(job.id, "comment", { source: "comment", author: "alice", origin: { kind: "comment", commentId: 11 } });
     await message(job.id, "two", { source: "dashboard" });
     await create("three");
     const refused = await create("four").catch((e: unknown) => e);
@@ -104,10 +104,21 @@ describe("addMessage", () => {
 
   it("takes a PR comment once, however often it is delivered", async () => {
     const { job } = await create("first");
-    expect((await message(job.id, "from a comment", { source: "comment", author: "alice", commentId: 42 })).alreadyTaken).toBeUndefined();
+    expect((await message(job.id, "from a comment", { source: "comment", author: "alice", origin: { kind: "comment", commentId: 42 } })).alreadyTaken).toBeUndefined();
     // The second delivery (maybe on another instance) is told, so it does not react to the comment again.
-    expect((await message(job.id, "from a comment", { source: "comment", author: "alice", commentId: 42 })).alreadyTaken).toBe(true);
+    expect((await message(job.id, "from a comment", { source: "comment", author: "alice", origin: { kind: "comment", commentId: 42 } })).alreadyTaken).toBe(true);
     expect((await listJobMessages(db, projectId, job.id)).map((m) => m.source)).toEqual(["api", "comment"]);
+  });
+
+  it("takes a submitted review once, and its inline comments with it", async () => {
+    const { job } = await create("first");
+    const review = { source: "comment" as const, author: "bob", origin: { kind: "review" as const, reviewId: 77 } };
+    expect((await message(job.id, "the whole review", review)).alreadyTaken).toBeUndefined();
+    expect((await message(job.id, "the whole review", review)).alreadyTaken).toBe(true);
+    // A comment of that review, delivered on its own, was taken with it; a comment of another review was not.
+    expect((await message(job.id, "one comment", { source: "comment", author: "bob", origin: { kind: "comment", commentId: 501, reviewId: 77 } })).alreadyTaken).toBe(true);
+    expect((await message(job.id, "another", { source: "comment", author: "bob", origin: { kind: "comment", commentId: 502, reviewId: 78 } })).alreadyTaken).toBeUndefined();
+    expect((await listJobMessages(db, projectId, job.id)).map((m) => m.prompt)).toEqual(["first", "the whole review", "another"]);
   });
 });
 

@@ -1,0 +1,122 @@
+import type { Logger } from "pino";
+import { z } from "zod";
+import { JobArchivedError } from "../domain/errors.js";
+import { addMessage, cancelJob } from "../domain/jobs/commands.js";
+import { isFollowUpTaken, type FollowUpOrigin } from "../domain/jobs/messages.js";
+import { jobOnPullRequest } from "../domain/jobs/queries.js";
+import type { Db, Queryable } from "../store/db.js";
+import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
+import { enqueueTask } from "../tasks/tasks.js";
+import type { GitHubApi } from "./github-api.js";
+
+const REACTION_TASK = "reaction";
+
+const WRITERS = new Set(["admin", "maintain", "write"]);
+
+export interface FollowUpOptions {
+  /** A comment starting with this addresses the agent (besides @-mentioning the App). */
+  command: string;
+  rateLimitPerHour: number;
+}
+
+export interface CommentRef {
+  id: number;
+  kind: "issue" | "review";
+}
+
+/** What a PR comment or a submitted review asks of the PR's job, once it is known to address the agent. */
+export interface FollowUp {
+  repo: string;
+  installationId: number;
+  prNumber: number;
+  author: string;
+  /** The message for the agent, already a valid prompt; null for a `stop` command. */
+  prompt: string | null;
+  /** What makes it taken once: the comment, or the review whose comments it carries. */
+  origin: FollowUpOrigin;
+  /** The comments that get 👀 when it is taken. */
+  reactTo: CommentRef[];
+}
+
+/** A person's comment or review: no bot account, no app acting for someone. */
+export const isPerson = (author: { login: string; type: string }, viaApp = false) => author.type === "User" && !author.login.endsWith("[bot]") && !viaApp;
+
+/** Whether the PR is a job's that still takes follow-ups (the cheap checks, before any GitHub call). */
+export async function followUpTarget(db: Db, repo: string, prNumber: number): Promise<{ projectId: string; id: string } | string> {
+  const job = await jobOnPullRequest(db, repo, prNumber);
+  if (!job) return "not a job's pull request";
+  if (job.status === "archived") return "the job is archived";
+  return job;
+}
+
+/**
+ * Where a follow-up reaches its job: taken once however often GitHub delivers it, only from an
+ * author with write permission, then either a message of the job (re-dispatched, or queued behind
+ * the active run) or, for `stop`, a cancel of the active run.
+ */
+export function takeFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions, log: Logger): (followUp: FollowUp) => Promise<TaskOutcome> {
+  return async (followUp) => {
+    const job = await followUpTarget(db, followUp.repo, followUp.prNumber);
+    if (typeof job === "string") return { skipped: job };
+    const { origin } = followUp;
+    // Before asking GitHub for the author's permission: a redelivery costs no API call.
+    if (await isFollowUpTaken(db, origin)) return { skipped: "comment already taken" };
+    const permission = await github.permission(followUp.installationId, followUp.repo, followUp.author);
+    if (!WRITERS.has(permission)) {
+      log.debug({ login: followUp.author, permission }, "comment ignored: author cannot write to the repository");
+      return { skipped: `author has ${permission} permission` };
+    }
+    if (followUp.prompt === null) {
+      const cancelled = await db.transaction(async (tx) => {
+        const result = await cancelJob(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: followUp.author, origin });
+        if (result.cancelled) await queueReactions(tx, followUp);
+        return result.cancelled;
+      });
+      return cancelled ? { ok: true } : { skipped: "stop: the job has no active run" };
+    }
+    const prompt = followUp.prompt;
+    const skipped = await db
+      .transaction(async (tx) => {
+        const added = await addMessage(
+          tx,
+          { projectId: job.projectId, jobId: job.id, prompt, source: "comment", author: followUp.author, origin },
+          { defaultRateLimitPerHour: options.rateLimitPerHour },
+        );
+        // Another delivery took it meanwhile (checked under the job's lock): it reacts, not this one.
+        if (added.alreadyTaken) return "comment already taken";
+        await queueReactions(tx, followUp);
+        return null;
+      })
+      .catch((error: unknown) => {
+        // Archived between the look-up and the write: nothing to do.
+        if (error instanceof JobArchivedError) return "the job is archived";
+        throw error;
+      });
+    return skipped ? { skipped } : { ok: true };
+  };
+}
+
+async function queueReactions(tx: Queryable, followUp: FollowUp): Promise<void> {
+  for (const comment of followUp.reactTo) {
+    await enqueueTask(tx, REACTION_TASK, `reaction:${comment.kind}:${comment.id}`, {
+      installationId: followUp.installationId,
+      repo: followUp.repo,
+      commentId: comment.id,
+      kind: comment.kind,
+    });
+  }
+}
+
+const reactionPayload = z.object({ installationId: z.number(), repo: z.string(), commentId: z.number(), kind: z.enum(["issue", "review"]) });
+
+/** The `reaction` task: 👀 on a comment Inkwell took as a message. */
+export function reactionTask(github: GitHubApi): TaskDefinition {
+  return defineTask({
+    kind: REACTION_TASK,
+    payload: reactionPayload,
+    async run(reaction) {
+      await github.react(reaction.installationId, reaction.repo, { id: reaction.commentId, kind: reaction.kind }, "eyes");
+      return { ok: true };
+    },
+  });
+}

@@ -52,6 +52,44 @@ describe("the committed bundle, run the way GitHub's runner runs it", () => {
     expect(git(h.remote, "show", `inkwell/${dispatched.jobId}:quickstart.mdx`)).toContain("(Node 20 or later)");
     // The token went in a header for this command only: nothing persisted in the checkout's config.
     expect(readFileSync(path.join(workspace, ".git", "config"), "utf8")).not.toContain("extraheader");
+
+    // What the run did, as a client polling the job reads it.
+    expect(job).toMatchObject({
+      summary: "State the Node requirement in the quickstart",
+      files: [{ path: "quickstart.mdx", change: "modified" }],
+      validation: { passed: true, problems: [] },
+      usage: { turns: 2, inputTokens: expect.any(Number), outputTokens: expect.any(Number), cachedInputTokens: expect.any(Number), durationMs: expect.any(Number) },
+      progress: null,
+    });
+    expect(job.usage.inputTokens).toBeGreaterThan(0);
+    const api = (p: string) => h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}${p}`, { token: h.apiKey });
+    const runs = (await api("/runs")).body.runs;
+    expect(runs).toEqual([expect.objectContaining({ attempt: 1, outcome: "completed", hasTranscript: true, trigger: { source: "api", author: null } })]);
+    const transcript = (await api("/runs/1/transcript")).body;
+    const kinds = transcript.entries.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["system", "instruction", "tool_call", "tool_result"]));
+    expect(JSON.stringify(transcript)).not.toMatch(/sk-test|ghs_inst_/);
+  });
+
+  it("stops within 15 s of a cancel while the model is thinking, and pushes nothing", async () => {
+    const cancel: { request?: Promise<{ status: number }> } = {};
+    h.model.setScript((_request, call) => {
+      if (call === 0) return { tools: [{ name: "write_file", args: { path: "guides/half.mdx", content: "---\ntitle: Half\n---\n\nHalf a page", reason: "Started." } }] };
+      cancel.request ??= h.server.call("POST", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/cancel`, { token: h.apiKey });
+      return { hang: true };
+    });
+    const dispatched = await h.createJob("Rewrite the whole site");
+    const { env } = h.bundleEnv(dispatched, checkout(h.remote));
+    const started = Date.now();
+    const { code, stdout } = await runBundle(env);
+    const stoppedAfterMs = Date.now() - started;
+
+    expect(await cancel.request).toMatchObject({ status: 200 });
+    expect(stdout).toMatch(/cancel/i);
+    expect(code, stdout).not.toBeNull();
+    expect(stoppedAfterMs).toBeLessThan(15_000);
+    expect(git(h.remote, "branch", "--list", `inkwell/${dispatched.jobId}`)).toBe("");
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "failed", error: expect.stringMatching(/^Cancelled by an API key/) });
   });
 
   it("fails visibly, with the reason, when the provider keeps failing", async () => {

@@ -24,6 +24,7 @@ const envSchema = z.object({
   GHE_HOST: z.string().min(1).optional(),
   GHE_PROTOCOL: z.enum(["https", "http"]).default("https"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   INKWELL_DEFAULT_MODEL: z.string().min(1).default(DEFAULT_MODEL),
   INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
@@ -57,6 +58,8 @@ export interface Config {
   app: { appId: string; privateKey: string; webhookSecret: string } | null;
   webhookProxyUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `auto`: readable lines on a terminal, JSON otherwise. */
+  logFormat: "auto" | "pretty" | "json";
   defaultModel: string;
   rateLimitPerHour: number;
   maxBodyBytes: number;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
         : null,
     webhookProxyUrl: e.WEBHOOK_PROXY_URL,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     defaultModel: e.INKWELL_DEFAULT_MODEL,
     rateLimitPerHour: e.INKWELL_RATE_LIMIT_PER_HOUR,
     maxBodyBytes: e.INKWELL_MAX_BODY_BYTES,

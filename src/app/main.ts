@@ -1,10 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { ConfigError, loadConfig } from "./config.js";
 import { resolveAdminToken } from "./admin-token.js";
 import { GitHubApi } from "./github/github-api.js";
 import { startWebhookProxy } from "./github/webhook-proxy.js";
 import { createProbot, WEBHOOK_PATH } from "./github/webhooks.js";
-import { setupGuide } from "./github/setup-guide.js";
+import { appSetupUrl } from "./github/app-urls.js";
+import { APP_ENV_FILE } from "./github/app-registration.js";
+import { checkPublicUrl } from "./github/public-url-check.js";
+import { startupBanner } from "./startup-banner.js";
 import { createLogger } from "./logger.js";
 import { bindHttpServer, createHttpServer, createInkwellServer } from "./server.js";
 import { DataDirInUseError, DataDirLock } from "./store/data-dir-lock.js";
@@ -14,8 +18,11 @@ import { packageVersion } from "./version.js";
 /** `npm start`: one process serving the API, webhooks and (later) the dashboard. */
 async function main(): Promise<void> {
   if (existsSync(".env")) process.loadEnvFile(".env");
+  // Saved by the dashboard's App registration; what the environment already sets wins.
+  const registeredApp = path.join(process.env.DATA_DIR || "./data", APP_ENV_FILE);
+  if (existsSync(registeredApp)) process.loadEnvFile(registeredApp);
   const config = loadConfig(process.env, (file) => readFileSync(file, "utf8"));
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
   const admin = resolveAdminToken(config.adminToken, config.dataDir);
   if (admin.source === "generated") log.warn({ file: admin.file }, "generated an operator token and saved it with mode 0600; the CLI reads it from there on this machine");
   if (admin.source === "file") log.info({ file: admin.file }, "using the operator token saved under DATA_DIR");
@@ -40,14 +47,29 @@ async function main(): Promise<void> {
     github = { probot, api: new GitHubApi(probot, config.appSlug) };
     log.info({ appId: config.app.appId }, "GitHub App configured; webhooks at /api/github/webhooks");
     if (!config.publicUrl) log.warn("PUBLIC_URL is not set: runners cannot claim jobs (it is the audience of their OIDC tokens)");
-  } else {
-    log.warn({ steps: setupGuide(config).steps }, "no GitHub App credentials: the API works, agent jobs fail until the App is registered (GET / shows how)");
   }
 
   const inkwell = await createInkwellServer({ config, db, log, adminToken: admin.token, github, version: packageVersion(), httpServer });
   const { url, port } = await inkwell.listen(config.port, config.host);
   dataDirLock?.lock.recordPort(port);
   log.info({ url, version: packageVersion() }, "Inkwell is listening");
+  const browserUrl = url.replace("://0.0.0.0:", "://localhost:").replace("://[::]:", "://localhost:");
+  const setupUrl = appSetupUrl({ publicUrl: config.publicUrl ?? browserUrl, port });
+  if (!config.app) log.warn({ setup: setupUrl }, "no GitHub App yet: the API and analytics work; agent jobs fail until the App is registered on the setup page");
+  const reach = checkPublicUrl(config.publicUrl);
+  if (!reach.reachable) log.warn({ reason: reach.reason }, "GitHub cannot reach this server: runners cannot claim jobs and webhooks cannot arrive; the GitHub App page shows a tunnel recipe");
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      `${startupBanner({
+        version: packageVersion(),
+        url: browserUrl,
+        store: db.kind === "pglite" ? { kind: "pglite", dataDir: config.dataDir } : { kind: "postgres" },
+        adminTokenFile: admin.source === "env" ? null : (admin.file ?? null),
+        app: config.app ? { configured: true } : { configured: false, setupUrl },
+        publicUrl: { value: config.publicUrl ?? browserUrl, check: reach },
+      })}\n`,
+    );
+  }
   const stopProxy = config.app && config.webhookProxyUrl ? await startWebhookProxy(config.webhookProxyUrl, `${url}${WEBHOOK_PATH}`, log) : null;
 
   let stopping = false;

@@ -12,6 +12,7 @@ import { GitHubDispatcher } from "./github/github-dispatcher.js";
 import { OidcVerifier } from "./github/oidc.js";
 import { createWebhookMiddleware, type NodeMiddleware } from "./github/webhooks.js";
 import { queueDelaySeconds } from "./github/webhook-events.js";
+import { appSetupUrl } from "./github/app-urls.js";
 import { parseTrustedProxies } from "./http/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { Router } from "./http/router.js";
@@ -84,7 +85,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const { config, db, log, adminToken } = options;
   const github = options.github ?? null;
   const dispatcher =
-    options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(config.publicUrl ?? `http://localhost:${config.port}/`));
+    options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(appSetupUrl(config)));
   const registry = createTaskRegistry({ config, db, log, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher, version: options.version });
   const tasks = new TaskWorker(db, registry, log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",

@@ -55,4 +55,14 @@ export class ApiClient {
     }
     return body as T;
   }
+
+  /** What `GET /` says of the server (no credential needed); null when it cannot say. */
+  async serverInfo(): Promise<{ githubApp?: { configured: boolean; setupUrl?: string } } | null> {
+    try {
+      const response = await this.options.fetch(new URL("/", this.options.baseUrl), { headers: { Accept: "application/json" } });
+      return response.ok ? ((await response.json()) as { githubApp?: { configured: boolean; setupUrl?: string } }) : null;
+    } catch {
+      return null;
+    }
+  }
 }

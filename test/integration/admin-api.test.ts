@@ -124,12 +124,12 @@ describe("meta endpoints", () => {
     expect(res.body).toEqual({ status: "ok", store: t.store.db.kind });
   });
 
-  it("/ explains how to register the GitHub App when none is configured", async () => {
+  it("/ sends a browser to the dashboard, and tells an API client where to set the GitHub App up", async () => {
     const json = await t.call("GET", "/");
-    expect(json.body.githubApp.configured).toBe(false);
-    expect(json.body.setup.join(" ")).toMatch(/app\.yml.*manifest/);
-    const html = await t.call("GET", "/", { headers: { Accept: "text/html" } });
-    expect(html.headers.get("content-type")).toMatch(/text\/html/);
-    expect(html.body).toMatch(/No GitHub App is configured/);
+    expect(json.body).toMatchObject({ name: "inkwell", dashboard: "/dashboard", githubApp: { configured: false, setupUrl: expect.stringMatching(/\/dashboard\/github-app$/) } });
+    expect(json.body.setup.join(" ")).toContain(json.body.githubApp.setupUrl);
+    const browser = await fetch(`${t.url}/`, { headers: { Accept: "text/html,application/xhtml+xml" }, redirect: "manual" });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get("location")).toBe("/dashboard");
   });
 });

@@ -43,7 +43,7 @@ describe("a docs team creates and polls a job", () => {
     const res = await t.call("GET", `/v2/agent/${projectId}/job/${created.id}`, { token: key });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("failed");
-    expect(res.body.error).toMatch(/No GitHub App is configured.*acme\/handbook.*install the App/);
+    expect(res.body.error).toMatch(/No GitHub App is configured.*acme\/handbook\. Register it at http:\/\/\S+\/dashboard\/github-app, restart Inkwell, install the App/);
     const events = (await t.call("GET", `/v2/agent/${projectId}/job/${created.id}/events`, { token: key })).body.events;
     expect(events.map((e: any) => [e.type, e.from, e.to, e.cause])).toEqual([
       ["created", null, "active", "api"],

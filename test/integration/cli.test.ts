@@ -60,6 +60,8 @@ describe("inkwell CLI: a writer runs a job", () => {
     const job = JSON.parse(created.stdout);
     expect(job.status).toBe("active");
     expect(job.source.ref).toBe(`inkwell/${job.id}`);
+    // The API answers 201 as its contract says; the CLI says at once that the run cannot start, and where to fix it.
+    expect(created.stderr).toMatch(/Warning: this Inkwell server has no GitHub App yet, so the job will fail without running\. Set it up at http:\/\/\S+\/dashboard\/github-app/);
 
     const watched = await cli(["jobs", "watch", job.id, "--interval", "1"], env);
     expect(watched.code).toBe(3);

@@ -2,7 +2,17 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { processStore, startServerProcess, type ProcessStore, type ServerProcess } from "../helpers/process.js";
+import { spawn } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
+import { processStore, ROOT, startServerProcess, type ProcessStore, type ServerProcess } from "../helpers/process.js";
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const TOKEN = "process-test-operator-token-42";
 let running: ServerProcess[] = [];
@@ -158,7 +168,33 @@ describe("the server as a process", () => {
     expect(server.output()).toContain(file);
     expect(server.output()).not.toContain(token);
     expect((await json(`${server.url}/admin/projects`, "GET", token)).status).toBe(200);
-    expect(server.output()).toMatch(/no GitHub App credentials/);
+    expect(server.output()).toMatch(/"setup":"http:\/\/127\.0\.0\.1:\d+\/dashboard\/github-app".*no GitHub App yet/);
+    // Not a terminal: JSON lines only, no banner.
+    expect(server.output()).not.toContain("is running at");
+    expect(server.output().trim().split("\n").every((line) => line.startsWith("{"))).toBe(true);
+  });
+
+  it("on a terminal: readable log lines and a short banner with the URL, the token's file and the next command", async () => {
+    const store = await processStore();
+    stores.push(store);
+    const env = { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...store.env };
+    // `script` gives the server a pseudo-terminal, as a person's shell would.
+    const child = spawn("script", ["-qec", `${process.execPath} lib/app/main.js`, "/dev/null"], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await waitFor(() => output.includes("Next: npx inkwell projects create"), 30_000);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+    const text = stripVTControlCharacters(output).replace(/\r/g, "");
+    expect(text).toMatch(/INFO: Inkwell is listening/);
+    expect(text).toMatch(/Inkwell \S+ is running at http:\/\/127\.0\.0\.1:\d+/);
+    expect(text).toContain(`Token       ${path.join(store.dataDir, "admin-token")}`);
+    expect(text).toMatch(/GitHub App\s+not configured yet: http:\/\/127\.0\.0\.1:\d+\/dashboard\/github-app/);
+    expect(text).not.toMatch(/^\{"level"/m);
   });
 
   it("one process per PGlite data directory: a second refuses before touching the store, naming the holder; a dead holder's lock is taken over", async () => {

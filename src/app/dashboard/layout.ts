@@ -2,6 +2,7 @@ import type { Project } from "../domain/projects.js";
 import type { ProjectAccess } from "./access.js";
 import { html, type SafeHtml } from "./html.js";
 import type { Session } from "./sessions.js";
+import { APP_SETUP_PATH } from "../github/app-urls.js";
 
 export type ProjectTab = "keys" | "analytics" | "agents" | "jobs" | "setup";
 
@@ -19,6 +20,8 @@ export interface PageFrame {
   project?: { project: Project; access: ProjectAccess; tab: ProjectTab };
   /** A message shown above the content (role=status), e.g. after a redirect. */
   notice?: { kind: "ok" | "error" | "info"; text: string | SafeHtml } | null;
+  /** Pages about jobs say when the server cannot run them (no GitHub App yet). */
+  appMissing?: boolean;
   body: SafeHtml;
 }
 
@@ -69,6 +72,7 @@ ${
 <main id="main" tabindex="-1">
 <h1>${frame.title}</h1>
 ${frame.notice ? html`<p class="notice notice-${frame.notice.kind}" role="${frame.notice.kind === "error" ? "alert" : "status"}">${frame.notice.text}</p>` : ""}
+${frame.appMissing ? html`<p class="notice notice-error" role="alert">This server has no GitHub App yet, so jobs fail without running. The operator sets it up on the <a href="${APP_SETUP_PATH}">GitHub App page</a>.</p>` : ""}
 ${frame.body}
 </main>
 </body>

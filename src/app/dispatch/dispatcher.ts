@@ -27,8 +27,8 @@ export class NoAppDispatcher implements Dispatcher {
       retryable: false,
       error:
         `No GitHub App is configured on this Inkwell server, so the job cannot run in ${request.repoFullName}. ` +
-        `Register the App (open ${this.setupUrl} or see the README, "GitHub App"), set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET, ` +
-        `restart, install the App on ${request.repoFullName}, then send a follow-up message to this job to run it.`,
+        `Register it at ${this.setupUrl}, restart Inkwell, install the App on ${request.repoFullName}, ` +
+        `then send a follow-up message to this job to run it.`,
     };
   }
 }

@@ -6,3 +6,8 @@ export function appInstallUrl(githubServerUrl: string, slug: string): string {
   const appsPath = githubServerUrl === "https://github.com" ? "apps" : "github-apps";
   return `${githubServerUrl}/${appsPath}/${slug}/installations/new`;
 }
+
+/** The operator's dashboard page for the GitHub App: every "no App" message points here. */
+export const APP_SETUP_PATH = "/dashboard/github-app";
+
+export const appSetupUrl = (config: { publicUrl: string | undefined; port: number }) => `${config.publicUrl ?? `http://localhost:${config.port}`}${APP_SETUP_PATH}`;

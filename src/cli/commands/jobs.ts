@@ -36,6 +36,14 @@ const jobFields = (j: AgentJob) =>
     ...(j.usage ? ([["usage", usageLine(j.usage)]] as [string, string][]) : []),
   ]);
 
+/** The API still answers 201 without a GitHub App (the contract), but the run cannot start: say so at once. */
+async function warnWithoutApp(ctx: CommandContext): Promise<void> {
+  const app = (await ctx.client.serverInfo())?.githubApp;
+  if (app && !app.configured) {
+    ctx.io.stderr(`Warning: this Inkwell server has no GitHub App yet, so the job will fail without running. Set it up at ${app.setupUrl ?? "/dashboard/github-app"}, then send the job a message to run it.`);
+  }
+}
+
 const usageLine = (u: NonNullable<AgentJob["usage"]>) =>
   `${u.inputTokens} input (${u.cachedInputTokens} cached) / ${u.outputTokens} output tokens, ${u.turns} turns, ${Math.round(u.durationMs / 1000)} s` +
   (u.estimatedCostUsd === null || u.estimatedCostUsd === undefined ? "" : `, ~$${u.estimatedCostUsd.toFixed(4)}`);
@@ -54,6 +62,7 @@ export const jobs: Noun = {
           ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
         });
         print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
+        await warnWithoutApp(ctx);
       },
     },
 
@@ -86,6 +95,7 @@ export const jobs: Noun = {
           body: { prompt },
         });
         print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
+        await warnWithoutApp(ctx);
       },
     },
 

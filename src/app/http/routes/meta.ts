@@ -22,11 +22,9 @@ export function registerMetaRoutes(router: Router, services: Services, version: 
   });
 
   router.on("GET", "/", async (ctx) => {
+    // A person with a browser wants the dashboard; API clients get what this server is.
+    if ((ctx.req.headers.accept ?? "").includes("text/html")) return { status: 302, raw: { contentType: "text/plain; charset=utf-8", content: "" }, headers: { Location: "/dashboard" } };
     const guide = setupGuide(config);
-    const wantsHtml = (ctx.req.headers.accept ?? "").includes("text/html");
-    if (!wantsHtml) {
-      return { status: 200, body: { name: "inkwell", version, store: db.kind, openapi: "/openapi.json", githubApp: guide.status, ...(guide.steps ? { setup: guide.steps } : {}) } };
-    }
-    return { status: 200, raw: { contentType: "text/html; charset=utf-8", content: guide.html(version) } };
+    return { status: 200, body: { name: "inkwell", version, store: db.kind, openapi: "/openapi.json", dashboard: "/dashboard", githubApp: guide.status, ...(guide.steps ? { setup: guide.steps } : {}) } };
   });
 }

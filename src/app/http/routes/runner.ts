@@ -2,12 +2,13 @@ import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, transc
 import { NotConfiguredError, UpstreamError } from "../../domain/errors.js";
 import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { storeTranscript } from "../../domain/jobs/transcripts.js";
-
-/** A transcript of 1,000 entries of up to 2,000 characters, as JSON, with room to spare. */
-const MAX_TRANSCRIPT_BODY_BYTES = 8 * 1024 * 1024;
+import { appSetupUrl } from "../../github/app-urls.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
+
+/** A transcript of 1,000 entries of up to 2,000 characters, as JSON, with room to spare. */
+const MAX_TRANSCRIPT_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The runner protocol (docs/architecture.md, "Request paths"): the Action claims a job, sends heartbeats and reports, authenticated by its OIDC token. */
 export function registerRunnerRoutes(router: Router, services: Services): void {
@@ -16,7 +17,8 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
 
   const runner = () => {
     if (!services.github || !services.oidc) {
-      throw new NotConfiguredError("This Inkwell server has no GitHub App configured (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET) or no PUBLIC_URL, so runners cannot claim jobs");
+      const what = services.github ? "no PUBLIC_URL (the audience of the runners' tokens)" : "no GitHub App configured";
+      throw new NotConfiguredError(`This Inkwell server has ${what}, so runners cannot claim jobs; the operator sets it up at ${appSetupUrl(config)}`);
     }
     return { github: services.github, oidc: services.oidc };
   };

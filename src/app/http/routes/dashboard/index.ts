@@ -4,6 +4,7 @@ import type { Router } from "../../router.js";
 import type { Services } from "../../services.js";
 import { registerAgentPages } from "./agents.js";
 import { registerAnalyticsPages } from "./analytics.js";
+import { registerGitHubAppPages } from "./github-app.js";
 import { registerJobPages } from "./jobs.js";
 import { registerKeyPages } from "./keys.js";
 import { registerWebhookPages } from "./webhooks.js";
@@ -28,4 +29,5 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerAgentPages(router, dashboard);
   registerJobPages(router, dashboard);
   registerSetupPage(router, dashboard);
+  registerGitHubAppPages(router, dashboard);
 }

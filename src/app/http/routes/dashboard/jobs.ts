@@ -47,7 +47,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { jobs, hasMore } = await listJobs(db, project.id, { limit: JOBS_PER_PAGE, offset: q.offset, ...(q.status ? { status: q.status } : {}) });
       const prompts = await firstPrompts(db, project.id, jobs.map((j) => j.id));
       const body = jobsBody({ session: r.session, project, access, jobs, prompts, hasMore, status: q.status ?? null, offset: q.offset, limit: JOBS_PER_PAGE, idempotencyKey: randomToken(), now: Date.now() });
-      return htmlReply(200, layout({ title: "Jobs", session: r.session, project: { project, access, tab: "jobs" }, body }));
+      return htmlReply(200, layout({ title: "Jobs", session: r.session, project: { project, access, tab: "jobs" }, appMissing: !dashboard.services.github, body }));
     }),
   );
 
@@ -73,7 +73,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { project, access, job, events } = await jobView(r);
       const [messages, runs] = await Promise.all([listJobMessages(db, project.id, job.id), listJobRuns(db, project.id, job.id)]);
       const body = jobBody({ session: r.session, project, access, job, messages, events, runs });
-      return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), body }));
+      return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), appMissing: !dashboard.services.github, body }));
     }),
   );
 

@@ -1,0 +1,39 @@
+import path from "node:path";
+import type { PublicUrlCheck } from "./github/public-url-check.js";
+
+export interface BannerFacts {
+  version: string;
+  /** Where a browser on this machine reaches the server. */
+  url: string;
+  store: { kind: "pglite"; dataDir: string } | { kind: "postgres" };
+  /** The file the operator token is saved in; null when it comes from INKWELL_ADMIN_TOKEN. */
+  adminTokenFile: string | null;
+  app: { configured: true } | { configured: false; setupUrl: string };
+  publicUrl: { value: string; check: PublicUrlCheck };
+}
+
+/**
+ * What a person starting Inkwell on a terminal reads once: where it is, how to sign in, where the
+ * data is, what is missing, and the next command. The JSON log says the same to machines.
+ */
+export function startupBanner(facts: BannerFacts): string {
+  const row = (label: string, text: string) => `  ${label.padEnd(11)} ${text}`;
+  const tokenFrom = facts.adminTokenFile ? `${relative(facts.adminTokenFile)} (the CLI on this machine reads it there)` : "INKWELL_ADMIN_TOKEN";
+  const lines = [
+    "",
+    `  Inkwell ${facts.version} is running at ${facts.url}`,
+    "",
+    row("Dashboard", `${facts.url}/dashboard   sign in with the operator token`),
+    row("Token", tokenFrom),
+    row("Store", facts.store.kind === "pglite" ? `embedded (PGlite) in ${relative(facts.store.dataDir)}` : "PostgreSQL (DATABASE_URL)"),
+    row("GitHub App", facts.app.configured ? "configured" : `not configured yet: ${facts.app.setupUrl}`),
+  ];
+  if (!facts.publicUrl.check.reachable) lines.push(row("Public URL", `${facts.publicUrl.value}: GitHub cannot reach it (${facts.publicUrl.check.reason}); the GitHub App page shows a tunnel recipe`));
+  lines.push("", `  Next: npx inkwell projects create your-org/docs`, "");
+  return lines.join("\n");
+}
+
+const relative = (file: string) => {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? `./${rel}` : file;
+};

@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseEnv } from "node:util";
+import nock from "nock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GITHUB_API, isolateGitHub } from "../helpers/github.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { Visitor } from "../helpers/visitor.js";
+
+const PUBLIC_URL = "http://localhost:4000";
+const decode = (text: string) => text.replace(/&#(\d+);|&quot;|&amp;|&lt;|&gt;/g, (m, code: string | undefined) => (code ? String.fromCharCode(Number(code)) : ({ "&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">" } as Record<string, string>)[m] ?? m));
+
+describe("the operator's GitHub App page, with no App configured", () => {
+  let t: TestServer;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-app-page-"));
+
+  beforeAll(async () => {
+    isolateGitHub();
+    t = await startTestServer({ env: { PUBLIC_URL: "http://localhost:4000", DATA_DIR: dataDir, PORT: "4000" } });
+  });
+  afterAll(async () => {
+    await t.close();
+    nock.cleanAll();
+  });
+
+  it("warns that GitHub cannot reach a localhost PUBLIC_URL and shows a tunnel recipe", async () => {
+    const v = new Visitor(t.url, PUBLIC_URL);
+    await v.signInAsOperator();
+    const page = await v.get("/dashboard/github-app");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("GitHub's runners and webhooks cannot reach this server:</strong> localhost is a name only this machine or network knows");
+    expect(page.text).toContain("cloudflared tunnel --url http://localhost:4000");
+    expect(page.text).toContain("<code>http://localhost:4000/api/github/webhooks</code>");
+  });
+
+  it("registers the App under the operator's chosen name, with its webhook on PUBLIC_URL, and saves what GitHub returns", async () => {
+    const v = new Visitor(t.url, PUBLIC_URL);
+    await v.signInAsOperator();
+    const refused = await v.get("/dashboard/github-app?name=%3Cbad%3E");
+    expect(refused.text).toMatch(/may hold letters, digits/);
+
+    const ready = await v.get("/dashboard/github-app?name=Acme+Docs+Agent&organization=acme");
+    const action = decode(/<form method="post" action="([^"]+)">/.exec(ready.text)?.[1] ?? "");
+    expect(action).toMatch(/^https:\/\/github\.com\/organizations\/acme\/settings\/apps\/new\?state=[\w-]+$/);
+    // The page may post that one form to GitHub, and nowhere else new.
+    expect(ready.headers.get("content-security-policy")).toContain("form-action 'self' https://github.com;");
+    const manifest = JSON.parse(decode(/name="manifest" value="([^"]+)"/.exec(ready.text)?.[1] ?? "{}"));
+    expect(manifest).toMatchObject({ name: "Acme Docs Agent", hook_attributes: { url: "http://localhost:4000/api/github/webhooks" }, redirect_url: "http://localhost:4000/dashboard/github-app/registered" });
+    const state = new URL(action).searchParams.get("state") ?? "";
+
+    // Someone else's session cannot finish this registration.
+    const other = new Visitor(t.url, PUBLIC_URL);
+    await other.signInAsOperator();
+    expect((await other.get(`/dashboard/github-app/registered?code=abc&state=${state}`)).status).toBe(400);
+
+    const conversion = nock(GITHUB_API).post("/app-manifests/abc/conversions").reply(201, {
+      id: 987654,
+      slug: "acme-docs-agent",
+      name: "Acme Docs Agent",
+      owner: { login: "acme", type: "Organization" },
+      html_url: "https://github.com/apps/acme-docs-agent",
+      pem: "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n",
+      webhook_secret: "whsec-abc",
+      client_id: "Iv23liXYZ",
+      client_secret: "cs-abc",
+      permissions: { contents: "write" },
+      events: ["pull_request"],
+    });
+    const done = await v.get(`/dashboard/github-app/registered?code=abc&state=${encodeURIComponent(state)}`);
+    expect(done.status).toBe(200);
+    expect(conversion.isDone()).toBe(true);
+    expect(done.text).toContain("Restart Inkwell");
+    expect(done.text).toContain('href="https://github.com/apps/acme-docs-agent/installations/new"');
+    const file = path.join(dataDir, "github-app.env");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(parseEnv(readFileSync(file, "utf8"))).toMatchObject({ APP_ID: "987654", INKWELL_APP_SLUG: "acme-docs-agent", WEBHOOK_SECRET: "whsec-abc" });
+    expect(done.text).not.toContain("whsec-abc");
+  });
+
+  it("a job created with no App fails with a message that links to this page", async () => {
+    const { projectId, key } = await t.newProject();
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Fix typos" } });
+    expect(created.status).toBe(201);
+    await t.inkwell.services.tasks.idle();
+    const job = (await t.call("GET", `/v2/agent/${projectId}/job/${created.body.id}`, { token: key })).body;
+    expect(job.error).toContain("Register it at http://localhost:4000/dashboard/github-app");
+  });
+});
+
+describe("pages about jobs, with no App configured", () => {
+  it("say the jobs cannot run and link to the GitHub App page", async () => {
+    const t = await startTestServer();
+    try {
+      const { projectId } = await t.newProject();
+      const v = new Visitor(t.url);
+      await v.signInAsOperator();
+      const page = await v.get(`/dashboard/projects/${projectId}/jobs`);
+      expect(page.text).toContain('This server has no GitHub App yet, so jobs fail without running. The operator sets it up on the <a href="/dashboard/github-app">GitHub App page</a>.');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -47,7 +47,8 @@ export class ApiClient {
     }
     if (!response.ok) {
       const apiError = body as { error?: string; details?: { message: string }[] } | null;
-      const details = apiError?.details?.map((d) => `  - ${d.message}`).join("\n");
+      // The error already lists the details of a validation failure; print only what it does not say.
+      const details = apiError?.details?.filter((d) => !apiError.error?.includes(d.message)).map((d) => `  - ${d.message}`).join("\n");
       const retry = response.headers.get("retry-after");
       throw new CliError(
         `${response.status}: ${apiError?.error ?? response.statusText}${details ? `\n${details}` : ""}${retry ? `\nRetry after ${retry} s.` : ""}`,

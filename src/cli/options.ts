@@ -23,6 +23,7 @@ const OPTIONS = {
   interval: { type: "string" },
   from: { type: "string" },
   to: { type: "string" },
+  through: { type: "string" },
   all: { type: "boolean" },
   format: { type: "string" },
   "allowed-origin": { type: "string", multiple: true },

@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { ApiClient } from "./api-client.js";
 import type { CliIo, CommandContext } from "./command-context.js";
-import { COMMANDS_USAGE, findCommand } from "./commands/index.js";
+import { COMMANDS_USAGE, findCommand, NOUNS } from "./commands/index.js";
 import { CliError, UsageError } from "./errors.js";
+import { localOperatorToken } from "./local-token.js";
 import { parseOptions } from "./options.js";
 
 export type { CliIo } from "./command-context.js";
@@ -19,13 +18,22 @@ Global options:
 
 Exit codes: 0 ok, 1 error, 2 usage error, 3 watched job failed.`;
 
+const HELP_HINT = "Run `inkwell --help` for every command and option.";
+
+function unknownCommand(group: string, action: string | undefined): string {
+  const noun = NOUNS.find((candidate) => candidate.name === group);
+  if (!noun) return `Unknown command: ${group}. Commands start with ${NOUNS.map((n) => n.name).join(", ")}.`;
+  const actions = Object.keys(noun.commands).join(", ");
+  return action ? `Unknown command: ${group} ${action}. ${group} takes ${actions}.` : `${group} needs a command: ${actions}.`;
+}
+
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv);
   } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    io.stderr(`inkwell: ${error instanceof Error ? error.message : String(error)}\n${HELP_HINT}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -35,6 +43,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 2;
   }
   const baseUrl = values.url ?? io.env.INKWELL_URL ?? "http://localhost:3000";
+  const command = findCommand(group, action);
   try {
     new URL(baseUrl);
     const ctx: CommandContext = {
@@ -46,12 +55,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       operator: { kind: "operator", token: values.token ?? io.env.INKWELL_ADMIN_TOKEN ?? localOperatorToken(baseUrl, io.env) },
       projectKey: { kind: "project", key: values.key ?? io.env.INKWELL_API_KEY },
     };
-    const command = findCommand(group, action);
-    if (!command) throw new UsageError(`Unknown command: ${[group, action].filter(Boolean).join(" ")}`);
+    if (!command) throw new UsageError(unknownCommand(group, action));
     return (await command.run(ctx)) ?? 0;
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr(`inkwell: ${error.message}${error instanceof UsageError ? `\n\n${USAGE}` : ""}`);
+      // A usage error says its one reason and the one line that shows the right form, not the whole help.
+      const hint = error instanceof UsageError ? `\n${command ? `Usage: inkwell ${command.usage}` : HELP_HINT}` : "";
+      io.stderr(`inkwell: ${error.message}${hint}`);
       return error.exitCode;
     }
     if (error instanceof TypeError && /Invalid URL/.test(error.message)) {
@@ -60,12 +70,4 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
-}
-
-/** On the server's own machine the generated operator token can be read from DATA_DIR. */
-function localOperatorToken(baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
-  const host = new URL(baseUrl).hostname;
-  if (!["localhost", "127.0.0.1", "[::1]"].includes(host)) return undefined;
-  const file = path.resolve(env.DATA_DIR ?? "./data", "admin-token");
-  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
 }

@@ -1,7 +1,7 @@
 /** Operator API shapes: validation, OpenAPI and CLI types from one place. */
 import { z } from "zod";
 import { refName } from "./git-names.js";
-import { storedText } from "./stored-values.js";
+import { storedText, stringExpected } from "./stored-values.js";
 
 /** How long one person stays one visitor: the life of the secret their visitor id is made with. */
 export const SALT_WINDOWS = ["day", "week", "month"] as const;
@@ -59,7 +59,7 @@ export const updateProjectSchema = z
 export const createProjectSchema = z
   .object({
     repository: z
-      .string({ error: "must be a string" })
+      .string(stringExpected)
       .trim()
       .min(1, { error: "must not be empty" })
       .max(300, { error: "must be at most 300 characters" })

@@ -1,7 +1,7 @@
 /** Analytics ingestion and export shapes: validation, OpenAPI and CLI types from one place (docs/architecture.md, "Analytics"). */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { storedText } from "./stored-values.js";
+import { storedText, stringExpected } from "./stored-values.js";
 import { AI_CATEGORIES } from "./analytics-vocabulary.js";
 import { countsSchema, rangeQuerySchema, readFormatSchema } from "./api-schemas.js";
 
@@ -34,7 +34,7 @@ const timestampSchema = z
 const HOST_PATTERN = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 /** A header value as received: visible ASCII and spaces (RFC 9110 field-value, without obs-text). */
 const headerValue = z
-  .string({ error: "must be a string" })
+  .string(stringExpected)
   .max(8_192)
   .regex(/^[\x20-\x7E]*$/, { error: "must be a header value (printable ASCII)" })
   .optional();
@@ -44,11 +44,11 @@ export const hitSchema = z
     timestamp: timestampSchema,
     path: pagePathSchema.meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
     ip: z
-      .string({ error: "must be a string" })
+      .string(stringExpected)
       .max(64)
       .refine((ip) => isIP(ip.trim()) !== 0, { error: "must be an IPv4 or IPv6 address" })
       .meta({ description: "The client's IP address. Used only to derive the visitor id; never stored." }),
-    userAgent: z.string({ error: "must be a string" }).max(1_024).meta({ description: "The client's User-Agent header. Never stored." }),
+    userAgent: z.string(stringExpected).max(1_024).meta({ description: "The client's User-Agent header. Never stored." }),
     accept: z.string().max(1_024).optional().meta({ description: "The request's Accept header (text/markdown fetches by non-browsers are AI)." }),
     status: z
       .int({ error: "must be an HTTP status code (100..599)" })

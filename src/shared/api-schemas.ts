@@ -161,7 +161,7 @@ const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom 
 /** The query of every analytics report: the visitors export's dates and paging, plus the report's own `extra` fields. */
 export function rangeQuerySchema<Extra extends z.ZodRawShape>(extra: Extra) {
   return z.object({ ...rangeQueryFields, ...extra }).refine((q) => datesInOrder(q as { dateFrom?: string; dateTo?: string }), {
-    error: "dateFrom must not be after dateTo",
+    error: "must not be after dateTo",
     path: ["dateFrom"],
   });
 }

@@ -34,9 +34,12 @@ const TRIMMED_NON_EMPTY = `^\\s*[^\\s\\u0000\\uD800-\\uDFFF]${STORABLE_CHAR}*$`;
  * required to be non-empty. The JSON Schema states every rule (length, content, "not only
  * whitespace") so a request valid by the OpenAPI document is never refused.
  */
+/** A missing field is "required"; a field of another type "must be a string". */
+export const stringExpected = { error: (issue: { input: unknown }) => (issue.input === undefined ? "is required" : "must be a string") };
+
 export function storedText(max: number, options: { trim?: boolean; min?: 0 | 1 } = {}) {
   const min = options.min ?? 0;
-  const base = options.trim ? z.string({ error: "must be a string" }).trim() : z.string({ error: "must be a string" });
+  const base = options.trim ? z.string(stringExpected).trim() : z.string(stringExpected);
   const pattern = options.trim && min === 1 ? TRIMMED_NON_EMPTY : `^${STORABLE_CHAR}*$`;
   return base
     .refine((value) => value.length >= min, { error: "must not be empty" })

@@ -1,7 +1,7 @@
 /** Project webhooks (docs/architecture.md, "Webhooks"): the operator API's shapes and what receivers get. */
 import { z } from "zod";
 import { queryInt } from "./api-schemas.js";
-import { isStorableText, STORABLE_TEXT_ERROR } from "./stored-values.js";
+import { isStorableText, STORABLE_TEXT_ERROR, stringExpected } from "./stored-values.js";
 
 export const WEBHOOK_EVENTS = ["job.completed", "job.failed", "job.archived", "job.pull_request_opened"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -10,7 +10,7 @@ export const WEBHOOK_FORMATS = ["standard", "slack"] as const;
 // A rule the OpenAPI document states as a pattern; what does not parse as a URL fails its delivery, in the log.
 const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/;
 const httpUrl = z
-  .string({ error: "must be a string" })
+  .string(stringExpected)
   .max(2_000, { error: "must be at most 2000 characters" })
   .refine((url) => HTTP_URL.test(url), { error: "must be an http(s) URL" })
   .refine(isStorableText, { error: STORABLE_TEXT_ERROR })

@@ -238,7 +238,9 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
     ["oversized prompt", { prompt: "x".repeat(32_001) }, /prompt: must be at most 32000 characters/],
     ["number prompt", { prompt: 42 }, /prompt: must be a string/],
     ["null prompt", { prompt: null }, /prompt: must be a string/],
-    ["missing prompt", {}, /prompt/],
+    ["missing prompt", {}, /^Invalid request body: prompt: is required$/],
+    ["misspelt prompt", { promt: "fix typos" }, /prompt: is required \(the request has "promt": did you mean "prompt"\?\)/],
+    ["prompt in the wrong case", { Prompt: "fix typos" }, /prompt: is required \(the request has "Prompt": did you mean "prompt"\?\)/],
     ["array body", [{ prompt: "x" }], /JSON object/],
     ["string body", "just text", /JSON object/],
   ])("%s → 400 naming the field", async (_name, body, message) => {

@@ -41,7 +41,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw invalid(result.error, where, where === "body" ? "request body" : "query parameters");
+  throw invalid(result.error, where, where === "body" ? "request body" : "query parameters", input);
 }
 
 /** A request header validated by `schema`; undefined when the request does not send it. */
@@ -54,8 +54,8 @@ export function validHeader<S extends z.ZodType>(schema: S, req: IncomingMessage
 }
 
 /** The 400 for a failed parse: each issue names its field (`whole` when it is about the input itself). */
-function invalid(error: z.ZodError, whole: string, what: string): HttpError {
-  const details = fieldIssues(error, whole).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
+function invalid(error: z.ZodError, whole: string, what: string, input?: unknown): HttpError {
+  const details = fieldIssues(error, whole, input).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
   return new HttpError(400, `Invalid ${what}: ${details.map((d) => d.message).join("; ")}`, details);
 }
 

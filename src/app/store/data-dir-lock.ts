@@ -62,7 +62,7 @@ export class DataDirLock {
     const lock = new DataDirLock(dataDir, { pid: process.pid, host: hostname(), port: null, startedAt: new Date().toISOString() });
     for (let attempt = 0; attempt < 5; attempt++) {
       if (lock.#create()) return { lock, tookOverFrom: null };
-      const holder = readHolder(lock.#file);
+      const holder = readLockHolder(lock.#file);
       // Another host's PID cannot be checked; that is almost always this container recreated (a new hostname over the same volume).
       if (holder && holder.pid !== process.pid && holder.host === hostname() && isAlive(holder.pid)) throw new DataDirInUseError(dataDir, holder);
       if (lock.#removeStale(holder) && lock.#create()) return { lock, tookOverFrom: holder };
@@ -79,7 +79,7 @@ export class DataDirLock {
   }
 
   release(): void {
-    const holder = readHolder(this.#file);
+    const holder = readLockHolder(this.#file);
     if (holder?.pid === this.#holder.pid && holder.startedAt === this.#holder.startedAt) unlinkSync(this.#file);
   }
 
@@ -110,7 +110,7 @@ export class DataDirLock {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
       throw error;
     }
-    const moved = readHolder(aside);
+    const moved = readLockHolder(aside);
     if (judged === null || (moved?.pid === judged.pid && moved.startedAt === judged.startedAt)) {
       unlinkSync(aside);
       return true;
@@ -125,7 +125,8 @@ export class DataDirLock {
   }
 }
 
-function readHolder(file: string): LockHolder | null {
+/** Who holds a data directory's lock file, as it recorded itself; null when the file is missing or unreadable. */
+export function readLockHolder(file: string): LockHolder | null {
   try {
     const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<LockHolder>;
     if (typeof parsed.pid !== "number" || typeof parsed.startedAt !== "string") return null;

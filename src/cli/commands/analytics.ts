@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { AgentPages, Agents, Failures, HitBatchResult } from "../../shared/analytics-schemas.js";
 import { AI_CATEGORIES, READ_FORMATS } from "../../shared/analytics-vocabulary.js";
 import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
+import { cliRange } from "../date-range.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
 import { LOG_FORMATS, type LogFormat } from "../log-formats.js";
@@ -17,10 +18,11 @@ async function fetchReport<Report extends { hasMore: boolean }>(
   path: string,
   rowsKey: keyof Report & string,
   extra: Record<string, string | undefined> = {},
-): Promise<{ page: Report; rows: unknown[]; nextOffset: number }> {
+): Promise<{ page: Report; rows: unknown[]; nextOffset: number; range: string }> {
+  const range = cliRange(ctx.values);
   const query = new URLSearchParams();
-  if (ctx.values.from) query.set("dateFrom", ctx.values.from);
-  if (ctx.values.to) query.set("dateTo", ctx.values.to);
+  if (range.dateFrom) query.set("dateFrom", range.dateFrom);
+  if (range.dateTo) query.set("dateTo", range.dateTo);
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) query.set(name, value);
   const all = ctx.values.all ?? false;
   const limit = intOption(ctx.values.limit, "limit") ?? (all ? 250 : 50);
@@ -34,8 +36,11 @@ async function fetchReport<Report extends { hasMore: boolean }>(
     rows.push(...(page[rowsKey] as unknown[]));
     offset += limit;
   } while (all && page.hasMore);
-  return { page, rows, nextOffset: offset };
+  return { page, rows, nextOffset: offset, range: range.label };
 }
+
+/** A report in words starts with the days it covers, said the same way for every report. */
+const printRanged = (ctx: CommandContext, range: string, data: unknown, human: () => string) => print(ctx, data, () => `${range}\n${human()}`);
 
 const more = (hasMore: boolean, offset: number) => (hasMore ? `\n\nMore: add --offset ${offset} (or --all)` : "");
 
@@ -43,11 +48,11 @@ const more = (hasMore: boolean, offset: number) => (hasMore ? `\n\nMore: add --o
 async function report(ctx: CommandContext, endpoint: "visitors" | "views") {
   const projectId = projectOf(ctx);
   type Report = { totals: Omit<Row, "path">; hasMore: boolean } & Record<typeof endpoint, Row[]>;
-  const { page, rows, nextOffset } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, {
+  const { page, rows, nextOffset, range } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, {
     format: readFormatOption(ctx),
   });
   const result = { totals: page.totals, [endpoint]: rows, hasMore: page.hasMore };
-  print(ctx, result, () => {
+  printRanged(ctx, range, result, () => {
     const unit = endpoint === "visitors" ? "unique visitors" : "views";
     const head = `Total ${unit}: ${page.totals.total} (human ${page.totals.human}, AI ${page.totals.ai}); other bots ${page.totals.bot}, not in the total`;
     if (rows.length === 0) return `${head}\nNo pages in this range.`;
@@ -66,9 +71,9 @@ async function agentsCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const category = ctx.values.category;
   if (category !== undefined && !(AI_CATEGORIES as readonly string[]).includes(category)) throw new CliError(`--category must be one of ${AI_CATEGORIES.join(", ")}`, 2);
-  const { page, rows, nextOffset } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", { category });
+  const { page, rows, nextOffset, range } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", { category });
   const agents = rows as Agents["agents"];
-  print(ctx, { totals: page.totals, agents, hasMore: page.hasMore }, () => {
+  printRanged(ctx, range, { totals: page.totals, agents, hasMore: page.hasMore }, () => {
     const head = `AI agents: ${page.totals.views} views by ${page.totals.visitors} visitors`;
     if (agents.length === 0) return `${head}\nNo AI agent read a page in this range.`;
     const body = table(
@@ -82,9 +87,9 @@ async function agentsCommand(ctx: CommandContext) {
 async function agentPagesCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const agent = need(ctx.args[0], "agent name (as analytics agents prints it)");
-  const { page, rows, nextOffset } = await fetchReport<AgentPages>(ctx, `/v1/analytics/${enc(projectId)}/agents/${enc(agent)}/pages`, "pages");
+  const { page, rows, nextOffset, range } = await fetchReport<AgentPages>(ctx, `/v1/analytics/${enc(projectId)}/agents/${enc(agent)}/pages`, "pages");
   const pages = rows as AgentPages["pages"];
-  print(ctx, { pages, hasMore: page.hasMore }, () => {
+  printRanged(ctx, range, { pages, hasMore: page.hasMore }, () => {
     if (pages.length === 0) return `${agent} read no page in this range.`;
     return `${table(["PATH", "VIEWS", "VISITORS", "FAILED"], pages.map((p) => [p.path, p.views, p.visitors, p.failed]))}${more(page.hasMore, nextOffset)}`;
   });
@@ -92,9 +97,9 @@ async function agentPagesCommand(ctx: CommandContext) {
 
 async function failuresCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
-  const { page, rows, nextOffset } = await fetchReport<Failures>(ctx, `/v1/analytics/${enc(projectId)}/failures`, "failures");
+  const { page, rows, nextOffset, range } = await fetchReport<Failures>(ctx, `/v1/analytics/${enc(projectId)}/failures`, "failures");
   const failures = rows as Failures["failures"];
-  print(ctx, { failures, hasMore: page.hasMore }, () => {
+  printRanged(ctx, range, { failures, hasMore: page.hasMore }, () => {
     if (failures.length === 0) return "No AI agent got a 4xx/5xx answer in this range.";
     return `${table(["PATH", "STATUS", "VIEWS", "AGENTS"], failures.map((f) => [f.path, f.status, f.views, f.agents.join(", ")]))}${more(page.hasMore, nextOffset)}`;
   });
@@ -116,27 +121,27 @@ export const analytics: Noun = {
   name: "analytics",
   commands: {
     visitors: {
-      usage: "analytics visitors [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
+      usage: "analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
       run: (ctx) => report(ctx, "visitors"),
     },
 
     views: {
-      usage: "analytics views    [--from DATE] [--to DATE] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
+      usage: "analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
       run: (ctx) => report(ctx, "views"),
     },
 
     agents: {
-      usage: "analytics agents   [--from DATE] [--to DATE] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]",
+      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]",
       run: agentsCommand,
     },
 
     "agent-pages": {
-      usage: "analytics agent-pages <AGENT> [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]",
+      usage: "analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]",
       run: agentPagesCommand,
     },
 
     failures: {
-      usage: "analytics failures [--from DATE] [--to DATE] [--limit N] [--offset N] [--all]",
+      usage: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]",
       run: failuresCommand,
     },
 

@@ -10,7 +10,7 @@ import { webhooks } from "./webhooks.js";
 const GROUPS: { heading: string; nouns: Noun[] }[] = [
   { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: [projects, keys, webhooks, agents] },
   { heading: "Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", nouns: [jobs] },
-  { heading: "Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):", nouns: [analytics] },
+  { heading: "Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", nouns: [analytics] },
 ];
 
 export const NOUNS: readonly Noun[] = GROUPS.flatMap((group) => group.nouns);

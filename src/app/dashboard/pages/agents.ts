@@ -26,7 +26,7 @@ export function agentsBody(view: AgentsView): SafeHtml {
   const verified = agents.reduce((sum, a) => sum + a.verification.verified, 0);
   const spoofed = agents.reduce((sum, a) => sum + a.verification.spoofed, 0);
   return html`${rangeForm(base, view.range)}
-<p class="help">Whole UTC days, ${view.range.from} to ${view.range.to}. An agent is verified when its address is in the ranges its operator publishes; a claim from elsewhere is spoofed and counted as an unknown bot, not as the agent.</p>
+<p class="help">Range: ${view.range.from} through ${view.range.to} (UTC days, first and last included). An agent is verified when its address is in the ranges its operator publishes; a claim from elsewhere is spoofed and counted as an unknown bot, not as the agent.</p>
 ${countingNotice(view.pending)}
 <dl class="totals">
 <div><dt>AI views</dt><dd id="agents-views">${number(totals.views)}</dd></div>

@@ -110,8 +110,8 @@ export function rangeForm(base: string, range: AnalyticsRangeView): SafeHtml {
     (days) => html`<a class="button ${range.preset === days ? "" : "secondary"}" href="${base}?days=${days}"${range.preset === days ? html` aria-current="true"` : ""}>Last ${days} days</a>`,
   )}</div>
 <div class="custom-range">
-<label for="from">From</label> <input type="date" id="from" name="from" value="${range.from}" required>
-<label for="to">To (inclusive)</label> <input type="date" id="to" name="to" value="${range.to}" required>
+<label for="from">From (included)</label> <input type="date" id="from" name="from" value="${range.from}" required>
+<label for="to">Through (included)</label> <input type="date" id="to" name="to" value="${range.to}" required>
 <button type="submit" class="secondary">Apply</button>
 </div>
 </fieldset>
@@ -124,7 +124,7 @@ export function analyticsBody(view: AnalyticsView): SafeHtml {
   const first = view.report.visitors.length > 0 ? view.offset + 1 : 0;
   const last = view.offset + view.report.visitors.length;
   return html`${rangeForm(base, view.range)}
-<p class="help">Whole UTC days, ${view.range.from} to ${view.range.to}. Unique visitors are exact; a person counts once per salt window (${view.project.analytics.saltWindow}).</p>
+<p class="help">Range: ${view.range.from} through ${view.range.to} (UTC days, first and last included; the API's <code>dateTo</code> is the day after). Unique visitors are exact; a person counts once per salt window (${view.project.analytics.saltWindow}).</p>
 ${countingNotice(view.pending)}
 <section aria-labelledby="totals-heading">
 <h2 id="totals-heading" class="visually-hidden">Totals</h2>

@@ -19,7 +19,7 @@ describe("the command registry", () => {
       [
         ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(webhooks), ...usageLines(agents)].join("\n"),
         ["Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", ...usageLines(jobs)].join("\n"),
-        ["Analytics (key and project as above; dates YYYY-MM-DD, --to excluded):", ...usageLines(analytics)].join("\n"),
+        ["Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", ...usageLines(analytics)].join("\n"),
       ].join("\n\n"),
     );
   });

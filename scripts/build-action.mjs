@@ -23,6 +23,8 @@ const result = await build({
   minify: true,
   metafile: true,
   // Bundled CommonJS dependencies call require(); ESM output needs one.
+  // The Action tells the service its release at claim (src/action/action-version.ts).
+  define: { __INKWELL_ACTION_VERSION__: JSON.stringify(JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version) },
   banner: { js: "import { createRequire as __inkwellCreateRequire } from 'node:module'; const require = __inkwellCreateRequire(import.meta.url);" },
   logLevel: "warning",
 });

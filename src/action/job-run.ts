@@ -1,4 +1,6 @@
+import { compatibleReleases, incompatibleReleaseMessage } from "../shared/releases.js";
 import type { ClaimResponse, ReportRequest } from "../shared/runner-schemas.js";
+import { actionVersion } from "./action-version.js";
 import { AgentStopped, runAgentRound, throwIfStopped, userMessage, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
 import { resolveModel } from "./agent/model.js";
 import { transcriptOf } from "./agent/transcript.js";
@@ -48,6 +50,8 @@ export interface JobRunDependencies {
   requestTimeoutMs?: number;
   /** Validation feedback rounds after the first attempt. */
   repairRounds?: number;
+  /** This Action's release (default: the bundle's or package.json's). */
+  actionVersion?: string;
 }
 
 export interface JobRunOutcome {
@@ -67,8 +71,21 @@ const PROGRESS_EVERY_TOOL_CALLS = 3;
 export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
   const { inputs, dispatched, env, inkwell, log } = deps;
   const started = Date.now();
-  const claimed = await inkwell.claim({ jobId: dispatched.jobId, runAttempt: dispatched.runAttempt, workflowRunId: deps.env.runId, ...(env.runUrl ? { workflowRunUrl: env.runUrl } : {}) });
+  const release = deps.actionVersion ?? actionVersion();
+  const claimed = await inkwell.claim({
+    jobId: dispatched.jobId,
+    runAttempt: dispatched.runAttempt,
+    workflowRunId: deps.env.runId,
+    actionVersion: release,
+    ...(env.runUrl ? { workflowRunUrl: env.runUrl } : {}),
+  });
   const { job } = claimed;
+  // A service too old to refuse this Action still says its release: stop before touching anything.
+  if (claimed.serviceVersion && !compatibleReleases(claimed.serviceVersion, release)) {
+    const error = incompatibleReleaseMessage(claimed.serviceVersion, release);
+    await inkwell.report({ jobId: job.id, runAttempt: job.runAttempt, outcome: "failed", error });
+    return { jobId: job.id, status: "failed", prUrl: null, error };
+  }
   log.secret(claimed.token.value);
   log.info(`Claimed job ${job.id} (run ${job.runAttempt}) on ${job.repository}, branch ${job.branch}; ${job.messages.length - countBefore(job)} new instruction(s).`);
 

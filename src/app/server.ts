@@ -121,7 +121,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAdminRoutes(router, services);
   registerAdminWebhookRoutes(router, services);
   registerAgentJobRoutes(router, services);
-  registerRunnerRoutes(router, services);
+  registerRunnerRoutes(router, services, options.version);
   registerAnalyticsRoutes(router, services);
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });

@@ -3,6 +3,7 @@
  * carries `Authorization: Bearer <GitHub Actions OIDC token>` whose audience is the service URL.
  */
 import { z } from "zod";
+import { RELEASE_PATTERN } from "./releases.js";
 import { fileChangeSchema, transcriptEntrySchema, validationProblemSchema } from "./job-outcome-schemas.js";
 import { storedInt, storedText } from "./stored-values.js";
 
@@ -16,6 +17,7 @@ export const claimRequestSchema = z
     ...jobRef,
     workflowRunId: z.int().min(1).meta({ description: "GITHUB_RUN_ID of the run that claims." }),
     workflowRunUrl: z.url().max(500).optional(),
+    actionVersion: z.string().regex(RELEASE_PATTERN).optional().meta({ description: "The Action's release; a service serves only Actions of its own major release (else 400 naming the tag to use)." }),
   })
   .meta({ id: "RunnerClaimRequest" });
 export type ClaimRequest = z.infer<typeof claimRequestSchema>;
@@ -51,6 +53,7 @@ export const claimResponseSchema = z
       newMessagesFrom: z.int().meta({ description: "seq of the first message this run is the first to see." }),
       limits: z.object({ timeoutMinutes: z.int(), heartbeatSeconds: z.int() }),
     }),
+    serviceVersion: z.string().optional().meta({ description: "The service's release: an Action of another major release stops at once." }),
     appSlug: z.string().nullable().meta({ description: "The App's slug: commits are authored as <slug>[bot]. null when GitHub did not say." }),
     jobPageUrl: z.string().nullable().optional().meta({ description: "The job's page on the dashboard, for the pull request body; null without PUBLIC_URL." }),
     token: z.object({

@@ -1,3 +1,4 @@
+import { packageVersion } from "../../src/app/version.js";
 import { pino } from "pino";
 import type { Config } from "../../src/app/config.js";
 import { loadConfig } from "../../src/app/config.js";
@@ -43,7 +44,7 @@ export async function startTestServer(
     github: options.github ?? null,
     ...(options.watchdogIntervalMs ? { watchdogIntervalMs: options.watchdogIntervalMs } : {}),
     taskWorkerOptions: options.taskWorkerOptions,
-    version: "test",
+    version: packageVersion(),
   });
   const { url } = await inkwell.listen(options.port ?? 0, "127.0.0.1");
 

@@ -1,3 +1,4 @@
+import { packageVersion } from "../../src/app/version.js";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
@@ -109,7 +110,7 @@ describe("project webhooks", () => {
 
     // The server restarts between two attempts: the delivery is a row, so the new process carries on.
     await t.inkwell.close(1000);
-    t.inkwell = await createInkwellServer({ config: t.config, db: t.store.db, log: pino({ level: "silent" }), adminToken: ADMIN_TOKEN, dispatcher: okDispatcher, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, version: "test" });
+    t.inkwell = await createInkwellServer({ config: t.config, db: t.store.db, log: pino({ level: "silent" }), adminToken: ADMIN_TOKEN, dispatcher: okDispatcher, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, version: packageVersion() });
     const { url } = await t.inkwell.listen(Number(new URL(t.url).port), "127.0.0.1");
     expect(url).toBe(t.url);
     await retryNow(completedId());

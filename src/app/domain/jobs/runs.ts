@@ -37,6 +37,15 @@ export interface ClaimResult {
 }
 
 /**
+ * A run whose Action this service cannot serve does not take the job: the job fails saying which
+ * Action to use, so whoever polls it reads why. Only the job's repository may do this, as for a claim.
+ */
+export async function refuseRun(tx: Queryable, request: ClaimRequest, caller: RunnerCaller, error: string): Promise<void> {
+  const { job } = await lockJobFor(tx, request.jobId, caller);
+  await applyTrigger(tx, { jobId: job.id, trigger: "run_failed", cause: "runner", runAttempt: request.runAttempt, error });
+}
+
+/**
  * A run takes the job: one run per job and attempt. The same workflow run may claim again (a
  * retried request); another run is refused with a conflict. Queued messages are handed to this run.
  */

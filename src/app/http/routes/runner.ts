@@ -1,6 +1,7 @@
 import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, transcriptRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
-import { NotConfiguredError, UpstreamError } from "../../domain/errors.js";
-import { claimRun, heartbeat, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
+import { compatibleReleases, incompatibleReleaseMessage } from "../../../shared/releases.js";
+import { InvalidInputError, NotConfiguredError, UpstreamError } from "../../domain/errors.js";
+import { claimRun, heartbeat, refuseRun, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { storeTranscript } from "../../domain/jobs/transcripts.js";
 import { appSetupUrl } from "../../github/app-urls.js";
 import { readJson, validate } from "../body.js";
@@ -11,7 +12,7 @@ import type { Services } from "../services.js";
 const MAX_TRANSCRIPT_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The runner protocol (docs/architecture.md, "Request paths"): the Action claims a job, sends heartbeats and reports, authenticated by its OIDC token. */
-export function registerRunnerRoutes(router: Router, services: Services): void {
+export function registerRunnerRoutes(router: Router, services: Services, serviceVersion: string): void {
   const { db, config, tasks } = services;
   const limits = { timeoutMinutes: config.jobTimeoutMinutes, heartbeatSeconds: config.heartbeatSeconds };
 
@@ -30,6 +31,11 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
   router.on("POST", "/v1/runner/claim", async (ctx) => {
     const who = await caller(ctx);
     const request = validate(claimRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    if (request.actionVersion && !compatibleReleases(serviceVersion, request.actionVersion)) {
+      const error = incompatibleReleaseMessage(serviceVersion, request.actionVersion);
+      await db.transaction((tx) => refuseRun(tx, request, who, error));
+      throw new InvalidInputError(error);
+    }
     const claimed = await db.transaction((tx) => claimRun(tx, request, who, limits));
     tasks.kick();
     let token: ClaimResponse["token"];
@@ -43,7 +49,7 @@ export function registerRunnerRoutes(router: Router, services: Services): void {
       .github.appSlug()
       .catch(() => null);
     const jobPageUrl = config.publicUrl ? `${config.publicUrl}/dashboard/projects/${encodeURIComponent(claimed.projectId)}/jobs/${encodeURIComponent(claimed.context.id)}` : null;
-    const body: ClaimResponse = { job: claimed.context, appSlug, token, jobPageUrl };
+    const body: ClaimResponse = { job: claimed.context, serviceVersion, appSlug, token, jobPageUrl };
     return { status: 200, body };
   });
 

@@ -9,41 +9,88 @@ const GITHUB_ACTIONS_ISSUER = "https://token.actions.githubusercontent.com";
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).optional(),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z.string().min(1).optional(),
-  INKWELL_ADMIN_TOKEN: z.string().min(16, { error: "INKWELL_ADMIN_TOKEN must be at least 16 characters" }).optional(),
-  PUBLIC_URL: z.url().optional(),
-  APP_ID: z.string().min(1).optional(),
-  PRIVATE_KEY: z.string().min(1).optional(),
-  PRIVATE_KEY_PATH: z.string().min(1).optional(),
-  WEBHOOK_SECRET: z.string().min(1).optional(),
-  WEBHOOK_PROXY_URL: z.url().optional(),
-  GHE_HOST: z.string().min(1).optional(),
-  GHE_PROTOCOL: z.enum(["https", "http"]).default("https"),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-  LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
-  INKWELL_DEFAULT_MODEL: z.string().min(1).default(DEFAULT_MODEL),
-  INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100),
-  INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
-  INKWELL_DISPATCH_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
-  INKWELL_OIDC_ISSUER: z.url().default(GITHUB_ACTIONS_ISSUER),
-  INKWELL_JOB_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
-  INKWELL_HEARTBEAT_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
-  INKWELL_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/).optional(),
-  INKWELL_COMMAND: z.string().regex(/^\S+$/).default("/inkwell"),
-  INKWELL_WORKFLOW_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(180),
-  INKWELL_TRUSTED_PROXIES: z.string().optional(),
-  INKWELL_ANALYTICS_RAW_RETENTION_DAYS: z.coerce.number().int().min(0).max(3660).default(30),
-  INKWELL_ANALYTICS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
-  GITHUB_CLIENT_ID: z.string().min(1).optional(),
-  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
-  INKWELL_DASHBOARD_MIN_PERMISSION: z.enum(["read", "triage", "write", "maintain", "admin"]).default("write"),
-  INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
-  INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000),
-  INKWELL_ANALYTICS_ROLLUP_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+/**
+ * Every environment variable the service reads, each with its one-line description (and, for an
+ * optional one, `unset`: what leaving it out means). The README's environment reference is
+ * generated from this (src/app/config-reference.ts, `npm run docs:env`).
+ */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).meta({ description: "HTTP port (`0` picks a free one)." }),
+  HOST: z.string().min(1).optional().meta({ description: "Address to bind.", unset: "all interfaces" }),
+  DATA_DIR: z.string().min(1).default("./data").meta({
+    description: "PGlite's files (`DATA_DIR/pglite`) and lock, and the generated operator token (`DATA_DIR/admin-token`, with PostgreSQL too).",
+  }),
+  DATABASE_URL: z.string().min(1).optional().meta({
+    description: "PostgreSQL connection string; when set, PostgreSQL is the store instead of PGlite, and several instances may share it.",
+    unset: "PGlite in `DATA_DIR`",
+  }),
+  INKWELL_ADMIN_TOKEN: z.string().min(16, { error: "INKWELL_ADMIN_TOKEN must be at least 16 characters" }).optional().meta({
+    description: "Operator token for `/admin/*`, the CLI's operator commands and the dashboard's sign-in. Set it when several instances share PostgreSQL.",
+    unset: "generated once, saved to `DATA_DIR/admin-token`",
+  }),
+  PUBLIC_URL: z.url().optional().meta({
+    description: "The address GitHub, the Actions runners and browsers reach this server at: the audience of the runners' OIDC tokens (no claim without it), the App's webhook URL, links in PR comments, the OpenAPI `servers`.",
+  }),
+  APP_ID: z.string().min(1).optional().meta({
+    description: "The GitHub App's id. APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET go together: all three or none (then the API works and jobs fail saying so).",
+  }),
+  PRIVATE_KEY: z.string().min(1).optional().meta({ description: "The App's private key: PEM, PEM with `\\n` for its newlines, or base64 of the PEM." }),
+  PRIVATE_KEY_PATH: z.string().min(1).optional().meta({ description: "A file holding the App's private key, read at start when PRIVATE_KEY is unset." }),
+  WEBHOOK_SECRET: z.string().min(1).optional().meta({ description: "The App's webhook secret: deliveries to `/api/github/webhooks` are verified against it." }),
+  WEBHOOK_PROXY_URL: z.url().optional().meta({ description: "A smee.io channel relayed to the webhook path, for local development without a public address." }),
+  GHE_HOST: z.string().min(1).optional().meta({
+    description: "GitHub Enterprise Server host; repository URLs and the API base (`/api/v3`) follow it.",
+    unset: "github.com",
+  }),
+  GHE_PROTOCOL: z.enum(["https", "http"]).default("https").meta({ description: "Protocol of GHE_HOST." }),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info").meta({ description: "Least level logged. Access lines are logged at `debug`." }),
+  LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto").meta({ description: "`auto`: readable lines on a terminal, JSON lines otherwise (a pipe, a file, a container's log)." }),
+  INKWELL_DEFAULT_MODEL: z.string().min(1).default(DEFAULT_MODEL).meta({ description: "Model of new projects (a project's or a job's own model overrides it)." }),
+  INKWELL_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(100).meta({
+    description: "Job creations + messages per project per rolling hour, for projects without their own limit.",
+  }),
+  INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024).meta({
+    description: "Largest accepted body of API, operator and runner requests (hit batches may be 4 MiB and run transcripts 8 MiB regardless).",
+  }),
+  INKWELL_DISPATCH_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60).meta({
+    description: "With PostgreSQL: how long a background task (dispatch, webhook delivery…) claimed by an instance that died waits before another instance takes it (PGlite releases such claims at start).",
+  }),
+  INKWELL_OIDC_ISSUER: z.url().default(GITHUB_ACTIONS_ISSUER).meta({ description: "Issuer of the runners' OIDC tokens (GitHub Enterprise Server: your instance's)." }),
+  INKWELL_JOB_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60).meta({
+    description: "An active job with no dispatch, claim or heartbeat for this long fails (the watchdog).",
+  }),
+  INKWELL_HEARTBEAT_SECONDS: z.coerce.number().int().min(5).max(600).default(30).meta({ description: "How often runners are asked to send a heartbeat." }),
+  INKWELL_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/).optional().meta({
+    description: "The App's slug: `@<slug>` in PR comments addresses the agent, commits are authored as `<slug>[bot]`.",
+    unset: "asked of GitHub (`GET /app`)",
+  }),
+  INKWELL_COMMAND: z.string().regex(/^\S+$/).default("/inkwell").meta({ description: "A PR comment starting with this addresses the agent (as `@<app-slug>` does)." }),
+  INKWELL_WORKFLOW_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(180).meta({
+    description: "After a dispatch no run has claimed for this long, check that the repository has the Inkwell workflow (and fail the job, saying so, when it has none).",
+  }),
+  INKWELL_TRUSTED_PROXIES: z.string().optional().meta({
+    description: "Addresses or CIDR ranges (comma separated) of your reverse proxies: only from these are `X-Forwarded-For` (beacon visitors' addresses) and `X-Forwarded-Proto` (secure dashboard cookies) believed.",
+    unset: "none: the peer is the client",
+  }),
+  INKWELL_ANALYTICS_RAW_RETENTION_DAYS: z.coerce.number().int().min(0).max(3660).default(30).meta({
+    description: "Raw page-view events (visitor id, page, time, class; never IP or User-Agent) are kept this long; `0` keeps none. Counts do not depend on them.",
+  }),
+  INKWELL_ANALYTICS_BACKFILL_DAYS: z.coerce.number().int().min(1).max(3660).default(400).meta({
+    description: "Hits older than this are refused; idempotency ids of imported lines are kept this long.",
+  }),
+  GITHUB_CLIENT_ID: z.string().min(1).optional().meta({
+    description: "The App's OAuth client id: with GITHUB_CLIENT_SECRET (both or neither) turns on \"Sign in with GitHub\" for the dashboard.",
+  }),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional().meta({ description: "The App's OAuth client secret (with GITHUB_CLIENT_ID)." }),
+  INKWELL_DASHBOARD_MIN_PERMISSION: z.enum(["read", "triage", "write", "maintain", "admin"]).default("write").meta({
+    description: "Least repository permission that shows a project to a GitHub user in the dashboard.",
+  }),
+  INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12).meta({ description: "How long a dashboard sign-in lasts." }),
+  INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000).meta({ description: "Accepted views counted per transaction." }),
+  INKWELL_ANALYTICS_ROLLUP_WORKERS: z.coerce.number().int().min(1).max(16).optional().meta({
+    description: "Rollup workers in this process: the 16 partitions (by visitor) are dealt out to them; instances over one PostgreSQL share the partitions.",
+    unset: "`1` on PGlite, `4` on PostgreSQL",
+  }),
 });
 
 export interface Config {

@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import GithubSlugger from "github-slugger";
+import { describe, expect, it } from "vitest";
+
+const README = readFileSync(path.resolve("README.md"), "utf8");
+
+/** The README's lines outside fenced code blocks, with their line numbers. */
+function proseLines(markdown: string): { line: number; text: string }[] {
+  let fenced = false;
+  return markdown.split("\n").flatMap((text, index) => {
+    if (/^\s*```/.test(text)) {
+      fenced = !fenced;
+      return [];
+    }
+    return fenced ? [] : [{ line: index + 1, text }];
+  });
+}
+
+describe("the README renders on GitHub", () => {
+  it("every table row has as many cells as its header (a bare | inside code splits a cell)", () => {
+    const broken: string[] = [];
+    let header: number | null = null;
+    for (const { line, text } of proseLines(README)) {
+      if (!text.startsWith("|")) {
+        header = null;
+        continue;
+      }
+      const cells = text.trim().replace(/^\||\|$/g, "").split(/(?<!\\)\|/).length;
+      header ??= cells;
+      if (cells !== header) broken.push(`line ${line}: ${cells} cells, header has ${header}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("every link to a section or a file of the repository leads somewhere", () => {
+    const slugger = new GithubSlugger();
+    const anchors = new Set(proseLines(README).flatMap(({ text }) => (/^#{1,6} /.test(text) ? [slugger.slug(text.replace(/^#+ /, "").replace(/`/g, ""))] : [])));
+    const dead: string[] = [];
+    for (const { line, text } of proseLines(README)) {
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (!target || /^[a-z]+:/i.test(target)) continue;
+        if (target.startsWith("#")) {
+          if (!anchors.has(target.slice(1))) dead.push(`line ${line}: ${target}`);
+        } else if (!existsSync(path.resolve(target.split("#")[0] ?? ""))) dead.push(`line ${line}: ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+});

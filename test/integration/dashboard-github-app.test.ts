@@ -78,6 +78,22 @@ describe("the operator's GitHub App page, with no App configured", () => {
     expect(done.text).not.toContain("whsec-abc");
   });
 
+  it("a project's Setup tab says its workflow's inkwell-url cannot be reached, and where to fix it", async () => {
+    const { projectId } = await t.newProject();
+    const v = new Visitor(t.url, PUBLIC_URL);
+    await v.signInAsOperator();
+    const page = await v.get(`/dashboard/projects/${projectId}/setup`);
+    expect(page.text).toContain("inkwell-url: http://localhost:4000");
+    expect(page.text).toContain("GitHub's runners cannot reach <code>http://localhost:4000</code> (localhost is a name only this machine or network knows)");
+    expect(page.text).toContain('<a href="/dashboard/github-app">GitHub App page</a>');
+  });
+
+  it("a runner that reaches a server without an App is told where the operator sets it up", async () => {
+    const res = await t.call("POST", "/v1/runner/claim", { headers: { Authorization: "Bearer x" }, body: { jobId: "j", runAttempt: 1, workflowRunId: 1 } });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe("This Inkwell server has no GitHub App configured, so runners cannot claim jobs; the operator sets it up at http://localhost:4000/dashboard/github-app");
+  });
+
   it("a job created with no App fails with a message that links to this page", async () => {
     const { projectId, key } = await t.newProject();
     const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Fix typos" } });

@@ -1,4 +1,5 @@
 import type { Project } from "../../domain/projects.js";
+import type { PublicUrlCheck } from "../../github/public-url-check.js";
 import { html, type SafeHtml } from "../html.js";
 import { projectPath } from "../layout.js";
 
@@ -11,6 +12,10 @@ export interface SetupView {
   /** The operator's steps to register the App, when there is none. */
   appSteps: string[] | null;
   serviceUrl: string;
+  /** Whether GitHub's runners can reach serviceUrl, the workflow's inkwell-url. */
+  reach: PublicUrlCheck;
+  /** Where the operator fixes it (the GitHub App page, with a tunnel recipe). */
+  appSetupPath: string;
 }
 
 export function setupBody(view: SetupView): SafeHtml {
@@ -29,6 +34,11 @@ ${
 </section>
 <section aria-labelledby="workflow-heading">
 <h2 id="workflow-heading">2. Add the workflow</h2>
+${
+  view.reach.reachable
+    ? ""
+    : html`<p class="notice notice-error" role="alert">GitHub's runners cannot reach <code>${view.serviceUrl}</code> (${view.reach.reason}), so a run of this workflow could never claim its job. The operator gives this server a public address: see the <a href="${view.appSetupPath}">GitHub App page</a> for a tunnel recipe, then set <code>PUBLIC_URL</code>.</p>`
+}
 <p>Commit this file to <code>${project.repoFullName}</code> as <code>.github/workflows/inkwell.yml</code> on the default branch, and add your model provider's key as the repository secret <code>ANTHROPIC_API_KEY</code> (or change <code>api-key</code>).</p>
 <p><button type="button" class="secondary" data-copy="workflow-file">Copy workflow</button></p>
 <pre class="code"><code id="workflow-file">${view.workflow}</code></pre>

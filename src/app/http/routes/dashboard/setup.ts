@@ -5,7 +5,8 @@ import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout } from "../../../dashboard/layout.js";
 import { setupBody, workflowFor } from "../../../dashboard/pages/setup.js";
 import { htmlReply } from "../../../dashboard/request.js";
-import { appInstallUrl } from "../../../github/app-urls.js";
+import { APP_SETUP_PATH, appInstallUrl } from "../../../github/app-urls.js";
+import { checkPublicUrl } from "../../../github/public-url-check.js";
 import { setupGuide } from "../../../github/setup-guide.js";
 import type { Router } from "../../router.js";
 
@@ -28,7 +29,15 @@ export function registerSetupPage(router: Router, dashboard: DashboardController
       const { project, access } = await dashboard.project(r);
       workflowTemplate ??= readFileSync(path.join(ROOT, "examples", "inkwell-workflow.yml"), "utf8");
       const serviceUrl = config.publicUrl ?? r.origin;
-      const body = setupBody({ project, workflow: workflowFor(workflowTemplate, serviceUrl, project.model), installUrl: await installUrl(), appSteps: github ? null : setupGuide(config).steps, serviceUrl });
+      const body = setupBody({
+        project,
+        workflow: workflowFor(workflowTemplate, serviceUrl, project.model),
+        installUrl: await installUrl(),
+        appSteps: github ? null : setupGuide(config).steps,
+        serviceUrl,
+        reach: checkPublicUrl(config.publicUrl),
+        appSetupPath: APP_SETUP_PATH,
+      });
       return htmlReply(200, layout({ title: "Setup", session: r.session, project: { project, access, tab: "setup" }, body }));
     }),
   );

@@ -46,6 +46,8 @@ describe("registerDashboardRoutes", () => {
       "POST /dashboard/projects/:projectId/jobs/:jobId/messages",
       "POST /dashboard/projects/:projectId/jobs/:jobId/cancel",
       "GET /dashboard/projects/:projectId/setup",
+      "GET /dashboard/github-app",
+      "GET /dashboard/github-app/registered",
     ]);
   });
 });

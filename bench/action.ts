@@ -5,8 +5,7 @@
 //   3. harness time per tool call on a 1,000-page Mintlify repo, excluding the model: the tools alone,
 //      and the whole AI SDK loop (tool-call parsing, input validation, history) with a zero-latency model.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { MockLanguageModelV3 } from "ai/test";
@@ -17,6 +16,7 @@ import { DocsWorkspace } from "../src/action/sandbox/workspace.js";
 import { runGate, navigationProblems } from "../src/action/validation/gate.js";
 import { checkout, startActionHarness } from "../test/helpers/action-harness.js";
 import { steps } from "../test/helpers/fake-model.js";
+import { benchDocsRepo, benchPagePath } from "./docs-repo.js";
 import { percentile } from "./percentile.js";
 
 const BUNDLE = path.resolve("dist/index.js");
@@ -50,25 +50,14 @@ console.log(
 );
 
 // 3. A 1,000-page docs repository.
-const repo = mkdtempSync(path.join(tmpdir(), "inkwell-bench-docs-"));
-const groups: Array<{ group: string; pages: string[] }> = [];
-for (let i = 0; i < PAGES; i++) {
-  const section = `section-${Math.floor(i / 50)}`;
-  const id = `${section}/page-${i}`;
-  if (i % 50 === 0) groups.push({ group: section, pages: [] });
-  groups.at(-1)?.pages.push(id);
-  mkdirSync(path.join(repo, section), { recursive: true });
-  const body = Array.from({ length: 12 }, (_, p) => `## Topic ${p}\n\nParagraph ${p} of page ${i} explains option-${(i * 7 + p) % 300} with an example.\n\n\`\`\`bash\nacme run --flag ${p}\n\`\`\`\n`).join("\n");
-  writeFileSync(path.join(repo, `${id}.mdx`), `---\ntitle: Page ${i}\ndescription: About page ${i}.\n---\n\nSee [the next page](/${section}/page-${i + 1 < PAGES ? i + 1 : 0}).\n\n${body}`);
-}
-writeFileSync(path.join(repo, "docs.json"), JSON.stringify({ name: "Bench", navigation: { groups } }, null, 2));
+const repo = benchDocsRepo(PAGES);
 const project = detectDocsProject(repo);
 const workspace = new DocsWorkspace(repo, project.docsDir, undefined, project.navigationFiles);
 const stats: ToolStats = { calls: 0, failures: 0, totalMs: 0 };
 const tools = createDocsTools(workspace, project, new ChangeJournal(), stats);
 
 type Call = { name: string; args: Record<string, unknown> };
-const pagePath = (i: number) => `section-${Math.floor((i % PAGES) / 50)}/page-${i % PAGES}.mdx`;
+const pagePath = (i: number) => benchPagePath(PAGES, i);
 const mix = (round: number): Call[] => [
   { name: "list_files", args: { glob: `section-${round % 20}/*.mdx` } },
   { name: "search_text", args: { pattern: `option-${round % 300}\\b`, glob: "**/*.mdx" } },

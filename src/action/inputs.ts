@@ -39,6 +39,13 @@ export const actionInputsSchema = z.object({
     .transform(Number)
     .pipe(z.number().positive("timeout-minutes must be more than 0").max(360, "timeout-minutes must be at most 360")),
   draft: z.enum(["true", "false", ""], { error: "draft must be true or false" }).transform((value) => value === "true"),
+  /** Most prompt tokens one model call may carry; null: from the model's context window (the service knows it). */
+  contextBudget: z
+    .string()
+    .trim()
+    .regex(/^\d*$/, "context-budget must be a whole number of tokens")
+    .transform((value) => (value === "" ? null : Number(value)))
+    .pipe(z.int().min(1_000, "context-budget must be at least 1000 tokens").max(10_000_000, "context-budget must be at most 10000000").nullable()),
 });
 export type ActionInputs = z.infer<typeof actionInputsSchema>;
 
@@ -53,6 +60,7 @@ export const INPUT_DEFAULTS = {
   "max-output-tokens": "64000",
   "timeout-minutes": "30",
   draft: "false",
+  "context-budget": "",
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -70,6 +78,7 @@ export function readInputs(getInput: (name: InputName) => string): ActionInputs 
     maxOutputTokens: raw("max-output-tokens"),
     timeoutMinutes: raw("timeout-minutes"),
     draft: raw("draft").toLowerCase(),
+    contextBudget: raw("context-budget").trim(),
   });
   if (!parsed.success) throw new Error(`Invalid inputs: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   return parsed.data;

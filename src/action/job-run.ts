@@ -104,7 +104,15 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
 
   const modelSpec = modelSpecOf(job, inputs);
   const facts: Omit<ReportRequest & { outcome: "failed" }, "outcome" | "error" | "jobId" | "runAttempt"> = { model: modelSpec };
-  const session: AgentSession = { system: "", messages: [], turns: 0, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, calls: [], modelId: null };
+  const session: AgentSession = {
+    system: "",
+    messages: [],
+    turns: 0,
+    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 },
+    calls: [],
+    modelId: null,
+    budget: { limitTokens: contextBudgetOf(job, inputs, modelSpec), measured: null },
+  };
   const recordFacts = (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => {
     facts.model = modelUsed(session, modelSpec);
     facts.usage = { ...session.usage };
@@ -243,6 +251,16 @@ async function work(
 
 /** The model to run: the one the job asked for, else the workflow's `model` input, else the project's. */
 const modelSpecOf = (job: ClaimResponse["job"], inputs: ActionInputs) => job.requestedModel ?? inputs.model ?? job.model;
+
+/** Without a known context window, a budget most current models take (GPT-4o's is 128k, Claude's 200k). */
+const DEFAULT_CONTEXT_BUDGET = 100_000;
+
+/** The `context-budget` input, else 80% of the context window the service knows for this model (the rest is room for the answer). */
+function contextBudgetOf(job: ClaimResponse["job"], inputs: ActionInputs, modelSpec: string): number {
+  if (inputs.contextBudget) return inputs.contextBudget;
+  const window = modelSpec === (job.requestedModel ?? job.model) ? job.limits.contextWindow : null;
+  return window ? Math.floor(window * 0.8) : DEFAULT_CONTEXT_BUDGET;
+}
 
 /** `provider/<model id the provider answered with>`, which may be more exact than what was asked for. */
 const modelUsed = (session: AgentSession, spec: string) => (session.modelId ? `${spec.slice(0, spec.indexOf("/"))}/${session.modelId}` : spec);

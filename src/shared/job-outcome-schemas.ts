@@ -56,7 +56,8 @@ export function parseProblem(text: string): ValidationProblem {
   return { file: match[1] as string, ...(line && line >= 1 && line <= 2_147_483_647 ? { line } : {}), message: match[3] as string };
 }
 
-export const TRANSCRIPT_ENTRY_KINDS = ["system", "instruction", "assistant", "tool_call", "tool_result"] as const;
+/** `context`: what the harness did to the conversation itself (eliding old tool results for the context budget). */
+export const TRANSCRIPT_ENTRY_KINDS = ["system", "instruction", "assistant", "tool_call", "tool_result", "context"] as const;
 /** The longest text one transcript entry keeps. */
 export const TRANSCRIPT_ENTRY_CHARS = 2_000;
 

@@ -51,7 +51,11 @@ export const claimResponseSchema = z
       reviewers: z.array(z.string()).optional().meta({ description: "Logins or org/team-slug, asked to review when the pull request is opened." }),
       messages: z.array(jobMessageSchema).meta({ description: "Every message of the job, oldest first; the last ones are new for this run." }),
       newMessagesFrom: z.int().meta({ description: "seq of the first message this run is the first to see." }),
-      limits: z.object({ timeoutMinutes: z.int(), heartbeatSeconds: z.int() }),
+      limits: z.object({
+        timeoutMinutes: z.int(),
+        heartbeatSeconds: z.int(),
+        contextWindow: z.int().nullable().optional().meta({ description: "Context window in tokens of the job's model (requestedModel, else model), when known: the Action's default prompt budget is 80% of it." }),
+      }),
     }),
     serviceVersion: z.string().optional().meta({ description: "The service's release: an Action of another major release stops at once." }),
     appSlug: z.string().nullable().meta({ description: "The App's slug: commits are authored as <slug>[bot]. null when GitHub did not say." }),
@@ -81,7 +85,12 @@ const usageSchema = z.object({
 });
 // Older Actions send problems as `file:line: message` lines.
 const validationSchema = z.object({ passed: z.boolean(), problems: z.array(z.union([validationProblemSchema, storedText(1000)])).max(200) });
-const callUsageSchema = z.object({ inputTokens: z.int().min(0), cachedInputTokens: z.int().min(0).optional(), outputTokens: z.int().min(0) });
+const callUsageSchema = z.object({
+  inputTokens: z.int().min(0).meta({ description: "Every prompt token, cached or not." }),
+  cachedInputTokens: z.int().min(0).optional().meta({ description: "Prompt tokens read from the provider's cache (billed at a discount)." }),
+  cacheWriteInputTokens: z.int().min(0).optional().meta({ description: "Prompt tokens written to the provider's cache (Anthropic bills them above plain input)." }),
+  outputTokens: z.int().min(0),
+});
 const runFacts = {
   model: storedText(200).optional().meta({ description: "The model actually used." }),
   usage: usageSchema.optional(),

@@ -2,6 +2,8 @@ import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, Languag
 import { APICallError } from "ai";
 import { z } from "zod";
 import { describeIssues } from "../../shared/zod-issues.js";
+import { ContextBudgetExceeded, fitToBudget, type BudgetState } from "./context-budget.js";
+import { withCacheBreakpoints } from "./prompt-cache.js";
 
 export interface AgentCaps {
   /** Model calls in the whole run (all repair rounds included). */
@@ -30,13 +32,19 @@ export interface AgentSession {
   turns: number;
   /** `inputTokens` counts every prompt token, `cachedInputTokens` those read from the provider's cache. */
   usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number };
-  /** Each model call's tokens, in order (prices can depend on one call's size). */
-  calls: { inputTokens: number; cachedInputTokens: number; outputTokens: number }[];
+  /** Each model call's tokens, in order (prices can depend on one call's size); cache writes cost more than plain input. */
+  calls: { inputTokens: number; cachedInputTokens: number; cacheWriteInputTokens?: number; outputTokens: number }[];
   /** The model id the provider says answered (it may differ from the one asked for). */
   modelId: string | null;
+  /** The prompt's token budget; none: no limit but the provider's. */
+  budget?: BudgetState;
+  /** What the harness did to the conversation (eliding for the budget), placed before the message at `at`, for the transcript. */
+  notes?: { at: number; text: string }[];
+  /** How many messages the previous request carried: its last one is where this request reads the cache. */
+  sentMessages?: number;
 }
 
-export type StopReason = "max-turns" | "max-output-tokens" | "timeout" | "cancelled";
+export type StopReason = "max-turns" | "max-output-tokens" | "context-budget" | "timeout" | "cancelled";
 
 /** The run hit one of its hard caps, or was stopped from outside. */
 export class AgentStopped extends Error {
@@ -98,10 +106,13 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
     if (remaining <= 0) {
       throw new AgentStopped("max-output-tokens", `the agent used its whole output budget (max-output-tokens ${options.caps.maxOutputTokens}) before finishing`);
     }
+    const sentChars = keepWithinBudget(session, tools);
+    const prompt = withCacheBreakpoints(session.system, session.messages, session.sentMessages ?? 0);
+    session.sentMessages = session.messages.length;
     const result = await withRetries(options, () =>
       withDeadline(options.signal, options.caps.requestTimeoutMs, (abortSignal) =>
         options.model.doGenerate({
-          prompt: [{ role: "system", content: session.system }, ...session.messages],
+          prompt,
           tools,
           toolChoice: { type: "auto" },
           maxOutputTokens: Math.min(remaining, MAX_OUTPUT_TOKENS_PER_CALL),
@@ -110,7 +121,9 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
       ),
     );
     session.turns++;
-    const call = { inputTokens: result.usage.inputTokens.total ?? 0, cachedInputTokens: result.usage.inputTokens.cacheRead ?? 0, outputTokens: result.usage.outputTokens.total ?? 0 };
+    const input = result.usage.inputTokens;
+    const call = { inputTokens: input.total ?? 0, cachedInputTokens: input.cacheRead ?? 0, cacheWriteInputTokens: input.cacheWrite ?? 0, outputTokens: result.usage.outputTokens.total ?? 0 };
+    if (session.budget && call.inputTokens > 0) session.budget.measured = { tokens: call.inputTokens, chars: sentChars };
     session.calls.push(call);
     session.usage.inputTokens += call.inputTokens;
     session.usage.cachedInputTokens += call.cachedInputTokens;
@@ -131,6 +144,24 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
       results.push({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: { type: "text", value: await runTool(options.tools, call.toolName, call.input) } });
     }
     session.messages.push({ role: "tool", content: results });
+  }
+}
+
+/** Elides old tool results when the next request would be over the budget (saying so for the transcript); returns the prompt's size in characters. */
+function keepWithinBudget(session: AgentSession, tools: LanguageModelV3FunctionTool[]): number {
+  if (!session.budget) return 0;
+  try {
+    const { chars, elision } = fitToBudget(session.budget, session.system, tools, session.messages);
+    if (elision) {
+      (session.notes ??= []).push({
+        at: session.messages.length,
+        text: `Elided ${elision.results} old tool result(s) and argument(s): the prompt would have been about ${elision.tokensBefore} tokens, over the ${session.budget.limitTokens}-token context budget; it is about ${elision.tokensAfter} now.`,
+      });
+    }
+    return chars;
+  } catch (error) {
+    if (error instanceof ContextBudgetExceeded) throw new AgentStopped("context-budget", error.message);
+    throw error;
   }
 }
 

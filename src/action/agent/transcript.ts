@@ -17,7 +17,10 @@ const cut = (text: string) => (text.length <= TRANSCRIPT_ENTRY_CHARS ? text : `$
 export function transcriptOf(session: AgentSession): { entries: TranscriptEntry[]; elided: number } {
   const all: TranscriptEntry[] = [];
   if (session.system) all.push({ kind: "system", text: cut(session.system) });
-  for (const message of session.messages) {
+  const notes = session.notes ?? [];
+  let nextNote = 0;
+  for (const [index, message] of session.messages.entries()) {
+    for (; nextNote < notes.length && (notes[nextNote]?.at ?? Infinity) <= index; nextNote++) all.push({ kind: "context", text: cut(notes[nextNote]?.text ?? "") });
     if (message.role === "user") {
       for (const part of message.content) if (part.type === "text") all.push({ kind: "instruction", text: cut(part.text) });
     } else if (message.role === "assistant") {
@@ -33,6 +36,7 @@ export function transcriptOf(session: AgentSession): { entries: TranscriptEntry[
       }
     }
   }
+  for (const note of notes.slice(nextNote)) all.push({ kind: "context", text: cut(note.text) });
   if (all.length <= MAX_TRANSCRIPT_ENTRIES) return { entries: all, elided: 0 };
   const last = MAX_TRANSCRIPT_ENTRIES - FIRST_ENTRIES;
   return { entries: [...all.slice(0, FIRST_ENTRIES), ...all.slice(-last)], elided: all.length - MAX_TRANSCRIPT_ENTRIES };

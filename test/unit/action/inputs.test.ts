@@ -15,13 +15,14 @@ describe("Action inputs", () => {
       maxOutputTokens: 64_000,
       timeoutMinutes: 30,
       draft: false,
+      contextBudget: null,
     });
   });
 
   it("reads every input", () => {
     expect(
-      read({ "inkwell-url": "http://10.0.0.5:3000", model: "openai-compatible/qwen3-coder", "api-key": "k", "base-url": "http://llm:8000/v1", "docs-dir": "site/docs/", "max-turns": "12", "max-output-tokens": "9000", "timeout-minutes": "7.5", draft: "TRUE" }),
-    ).toMatchObject({ model: "openai-compatible/qwen3-coder", baseUrl: "http://llm:8000/v1", docsDir: "site/docs", maxTurns: 12, maxOutputTokens: 9000, timeoutMinutes: 7.5, draft: true });
+      read({ "inkwell-url": "http://10.0.0.5:3000", model: "openai-compatible/qwen3-coder", "api-key": "k", "base-url": "http://llm:8000/v1", "docs-dir": "site/docs/", "max-turns": "12", "max-output-tokens": "9000", "timeout-minutes": "7.5", draft: "TRUE", "context-budget": "50000" }),
+    ).toMatchObject({ model: "openai-compatible/qwen3-coder", baseUrl: "http://llm:8000/v1", docsDir: "site/docs", maxTurns: 12, maxOutputTokens: 9000, timeoutMinutes: 7.5, draft: true, contextBudget: 50_000 });
   });
 
   it.each([
@@ -35,6 +36,8 @@ describe("Action inputs", () => {
     [{ "max-output-tokens": "0" }, "max-output-tokens must be at least 1"],
     [{ "timeout-minutes": "0" }, "timeout-minutes must be more than 0"],
     [{ draft: "yes" }, "draft must be true or false"],
+    [{ "context-budget": "lots" }, "context-budget must be a whole number of tokens"],
+    [{ "context-budget": "500" }, "context-budget must be at least 1000 tokens"],
   ])("refuses %j", (values, message) => {
     expect(() => read({ "inkwell-url": "https://inkwell.acme.test", ...values })).toThrow(message);
   });

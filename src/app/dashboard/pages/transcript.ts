@@ -9,6 +9,7 @@ const LABELS: Record<TranscriptEntry["kind"], string> = {
   assistant: "Agent",
   tool_call: "Tool call",
   tool_result: "Result",
+  context: "Context budget",
 };
 
 function entry(item: TranscriptEntry): SafeHtml {

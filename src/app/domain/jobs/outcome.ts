@@ -28,7 +28,7 @@ export function runUsage(report: ReportRequest, model: string): JobUsage | null 
   return { ...usage, estimatedCostUsd: runCostUsd(model, report.calls ?? averageCalls(usage)) };
 }
 
-type CallTokens = { inputTokens: number; cachedInputTokens?: number; outputTokens: number };
+type CallTokens = { inputTokens: number; cachedInputTokens?: number; cacheWriteInputTokens?: number; outputTokens: number };
 
 /** Without each call's tokens (an older Action), the run's calls are taken as all the same size. */
 function averageCalls(usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number; turns: number }): CallTokens[] {
@@ -41,7 +41,9 @@ function averageCalls(usage: { inputTokens: number; cachedInputTokens: number; o
 function runCostUsd(model: string, calls: CallTokens[]): number | null {
   let total = 0;
   for (const call of calls) {
-    const cost = estimatedCostUsd(model, { inputTokens: call.inputTokens, cachedInputTokens: Math.min(call.cachedInputTokens ?? 0, call.inputTokens), outputTokens: call.outputTokens });
+    const cached = Math.min(call.cachedInputTokens ?? 0, call.inputTokens);
+    const written = Math.min(call.cacheWriteInputTokens ?? 0, call.inputTokens - cached);
+    const cost = estimatedCostUsd(model, { inputTokens: call.inputTokens, cachedInputTokens: cached, cacheWriteInputTokens: written, outputTokens: call.outputTokens });
     if (cost === null) return null;
     total += cost;
   }
@@ -52,11 +54,11 @@ function runCostUsd(model: string, calls: CallTokens[]): number | null {
  * List price of one model call, from the maintained `@pydantic/genai-prices` tables (its version
  * is the date of the prices); null for a provider or model they do not know, never a guess.
  */
-export function estimatedCostUsd(model: string, usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number }): number | null {
+export function estimatedCostUsd(model: string, usage: { inputTokens: number; cachedInputTokens: number; cacheWriteInputTokens?: number; outputTokens: number }): number | null {
   const slash = model.indexOf("/");
   if (slash <= 0) return null;
   const price = calcPrice(
-    { input_tokens: usage.inputTokens, cache_read_tokens: usage.cachedInputTokens, output_tokens: usage.outputTokens },
+    { input_tokens: usage.inputTokens, cache_read_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheWriteInputTokens ?? 0, output_tokens: usage.outputTokens },
     model.slice(slash + 1),
     { providerId: model.slice(0, slash) },
   );

@@ -8,6 +8,7 @@ import { recordEvent } from "./job-events.js";
 import { SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
 import { queueTrackingUpdate } from "./job-tasks.js";
 import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messages.js";
+import { contextWindowOf } from "./model-facts.js";
 import { outcomeOf, withRunReport } from "./outcome.js";
 
 /** Who is asking, from a verified OIDC token. */
@@ -94,7 +95,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
       reviewers: row.reviewers,
       messages,
       newMessagesFrom,
-      limits,
+      limits: { ...limits, contextWindow: contextWindowOf(row.requested_model ?? job.model) },
     },
   };
 }

@@ -34,6 +34,8 @@ const OPTIONS = {
   event: { type: "string", multiple: true },
   "allowed-model": { type: "string", multiple: true },
   "no-allowed-models": { type: "boolean" },
+  "data-dir": { type: "string" },
+  force: { type: "boolean" },
 } as const;
 
 /** Throws on an unknown option or a missing option value. */

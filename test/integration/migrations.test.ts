@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { countRows, readCatalog } from "../../src/app/store/catalog.js";
+import type { Queryable } from "../../src/app/store/db.js";
 import { migrate } from "../../src/app/store/migrate.js";
 import { migrations } from "../../src/app/store/migrations.js";
+import { constraintViolations, fillTables } from "../helpers/catalog-rows.js";
 import { openTestStore, type TestStore } from "../helpers/store.js";
 
 let store: TestStore | undefined;
@@ -55,5 +58,102 @@ describe("migrations", () => {
       { visitor: "18", path: "/new" },
     ]);
     expect(await store.db.query(`SELECT count(*)::int AS n FROM analytics_paths`)).toEqual([{ n: 2 }]);
+  });
+});
+
+/**
+ * The rows migrations mean to move or derive (read from their SQL). Applies to an upgrade from a
+ * version before `version` whose schema has every table in `reads`: `before` runs on the old
+ * store, `after` on the upgraded one, and they must agree; the row counts of the tables in `changes`
+ * are exempt from staying as they were. Every other table keeps exactly its rows.
+ */
+const KNOWN_MOVES: { version: number; reason: string; reads: string[]; changes: string[]; before: string; after: string }[] = [
+  {
+    version: 2,
+    reason: "the dispatch outbox is dropped; each of its rows becomes a dispatch task with its state",
+    reads: ["dispatch_outbox"],
+    changes: ["dispatch_outbox", "tasks"],
+    before: `SELECT 'dispatch:' || job_id || ':' || run_attempt AS key, state, tries FROM dispatch_outbox ORDER BY 1`,
+    after: `SELECT dedupe_key AS key, state, tries FROM tasks WHERE kind = 'dispatch' ORDER BY 1`,
+  },
+  {
+    version: 8,
+    reason: "inbox views get their page's id: a path not yet known becomes a page, and each view keeps its path",
+    reads: ["analytics_inbox"],
+    changes: ["analytics_paths"],
+    before: `SELECT (SELECT count(*) FROM (SELECT project_id, path FROM analytics_paths UNION SELECT project_id, path FROM analytics_inbox) u)::int AS pages,
+                    (SELECT json_agg(json_build_array(id, project_id, path) ORDER BY id) FROM analytics_inbox)::text AS views`,
+    after: `SELECT (SELECT count(*) FROM analytics_paths)::int AS pages,
+                   (SELECT json_agg(json_build_array(i.id, i.project_id, p.path) ORDER BY i.id) FROM analytics_inbox i JOIN analytics_paths p ON p.id = i.path_id)::text AS views`,
+  },
+  {
+    version: 12,
+    reason: "the new per-month agent pages are derived from the daily ones: one row per (project, agent, page, calendar month)",
+    reads: ["analytics_daily_agent_pages"],
+    changes: ["analytics_agent_page_months"],
+    before: `SELECT count(DISTINCT (project_id, agent_id, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n FROM analytics_daily_agent_pages`,
+    after: `SELECT count(*)::int AS n FROM analytics_agent_page_months`,
+  },
+  {
+    version: 14,
+    reason: "the new monthly formats are the daily formats summed by calendar month",
+    reads: ["analytics_daily_formats"],
+    changes: ["analytics_monthly_formats"],
+    before: `SELECT count(DISTINCT (project_id, format, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(human + ai + bot)::text AS views FROM analytics_daily_formats`,
+    after: `SELECT count(*)::int AS n, sum(human + ai + bot)::text AS views FROM analytics_monthly_formats`,
+  },
+];
+
+const latest = Math.max(...migrations.map((m) => m.version));
+const releasedBefore = migrations.map((m) => m.version).filter((v) => v < latest).sort((a, b) => a - b);
+// Analytics tables are where volume matters; a few rows elsewhere keep each store's run short.
+const rowsFor = (table: string) => (table.startsWith("analytics_") ? 24 : 4);
+const countsOf = async (db: Queryable) => new Map((await countRows(db, (await readCatalog(db)).tables)).map((c) => [c.table, c.rows]));
+
+describe("upgrades from every released schema version with data in it", () => {
+  it.each(releasedBefore)("from version %i to the latest", async (version) => {
+    store = await openTestStore({ migrated: false });
+    const { db } = store;
+    await migrate(db, migrations.filter((m) => m.version <= version));
+
+    const filled = await fillTables(db, { rows: rowsFor });
+    const before = await countsOf(db);
+    before.delete("schema_migrations");
+    // Every table of the old schema really has rows: the test cannot pass by inserting nothing.
+    expect([...filled.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [table, rows] of before) {
+      expect(rows, `rows in ${table} at version ${version}`).toBeGreaterThan(0);
+      expect(rows, table).toBe(filled.get(table));
+    }
+    const moves = KNOWN_MOVES.filter((m) => m.version > version && m.reads.every((t) => before.has(t)));
+    const expected = await Promise.all(moves.map((m) => db.query(m.before)));
+
+    expect(await migrate(db)).toEqual(migrations.map((m) => m.version).filter((v) => v > version).sort((a, b) => a - b));
+    const recorded = await db.query<{ version: number }>(`SELECT version FROM schema_migrations ORDER BY version`);
+    expect(recorded.map((r) => r.version)).toEqual(migrations.map((m) => m.version).sort((a, b) => a - b));
+
+    const after = await countsOf(db);
+    const moved = new Set(moves.flatMap((m) => m.changes));
+    for (const [table, rows] of before) if (!moved.has(table)) expect(after.get(table), `rows in ${table} after upgrading from ${version}`).toBe(rows);
+    for (const [k, move] of moves.entries()) expect(await db.query(move.after), `${move.version}: ${move.reason}`).toEqual(expected[k]);
+
+    expect(await constraintViolations(db)).toEqual([]);
+    // The latest schema still takes new rows of every table next to the upgraded ones (keys, identities, checks).
+    const more = await fillTables(db, { rows: () => 2, offset: 1_000 });
+    for (const [table, rows] of more) expect(rows, `new rows in ${table}`).toBeGreaterThan(0);
+  });
+});
+
+describe("the catalog row generator", () => {
+  it("retries rows another CHECK refuses, stops at what a unique key of parents allows, and names a table it cannot fill", async () => {
+    store = await openTestStore({ migrated: false });
+    await store.db.exec(`
+      CREATE TABLE parent (id text PRIMARY KEY, kind varchar(8) NOT NULL CHECK (kind IN ('a', 'b')));
+      CREATE TABLE one_to_one (parent_id text PRIMARY KEY REFERENCES parent (id), even integer NOT NULL CHECK (even % 2 = 0));`);
+    const filled = await fillTables(store.db, { rows: (t) => (t === "parent" ? 3 : 10) });
+    expect(Object.fromEntries(filled)).toEqual({ parent: 3, one_to_one: 3 });
+    expect(await store.db.query(`SELECT DISTINCT kind FROM parent ORDER BY kind`)).toEqual([{ kind: "a" }, { kind: "b" }]);
+    await store.db.exec(`CREATE TABLE impossible (a integer NOT NULL, b integer NOT NULL, CHECK (a <> b))`);
+    await expect(fillTables(store.db, { rows: () => 2, offset: 50 })).rejects.toThrow(/cannot fill impossible generically/);
   });
 });

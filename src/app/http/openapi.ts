@@ -305,6 +305,18 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "How each list fared.", ...json(agentRangeRefreshResultsSchema) }, 401: ERR[401] },
         },
       },
+      "/admin/store/snapshot": {
+        get: {
+          operationId: "snapshotStore",
+          summary: "A consistent snapshot of the embedded (PGlite) store while the service runs, for `inkwell store backup`; requests wait while it is taken",
+          security: operator,
+          responses: {
+            200: { description: "PGlite's data directory as a gzip tarball (`inkwell store restore` puts it back).", content: { "application/gzip": {} } },
+            401: ERR[401],
+            409: errorResponse("The store is PostgreSQL: back it up with pg_dump."),
+          },
+        },
+      },
       "/admin/projects/{id}/keys": {
         post: {
           operationId: "createApiKey",

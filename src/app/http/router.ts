@@ -7,7 +7,7 @@ export interface Reply {
   body?: unknown;
   headers?: Record<string, string | string[]>;
   /** Sent as-is with its own content type instead of JSON. */
-  raw?: { contentType: string; content: string };
+  raw?: { contentType: string; content: string | Uint8Array };
 }
 
 export interface RequestContext {

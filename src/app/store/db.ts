@@ -10,6 +10,11 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * PGlite only: the whole store as one consistent gzip tarball of its data directory, taken
+   * between transactions (never inside one). PostgreSQL has none: back it up with pg_dump.
+   */
+  snapshot?(): Promise<Uint8Array>;
 }
 
 export async function queryOne<Row>(db: Queryable, sql: string, params?: unknown[]): Promise<Row | undefined> {

@@ -42,6 +42,11 @@ Analytics (key and project as above; --from and --through are included, --to is 
   analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]
   analytics import --format combined|vercel|cloudflare <FILE|->
 
+Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):
+  store backup <file> [--data-dir DIR] [--force]           a consistent snapshot, taken by the running service
+  store restore <file> [--data-dir DIR] [--force]          service stopped; --force moves the current store aside
+  store copy --to postgres://… [--data-dir DIR] [--force]  service stopped; PGlite into PostgreSQL, counts checked
+
 Global options:
   --url URL      Inkwell server (INKWELL_URL, default http://localhost:3000)
   --json         print JSON instead of tables

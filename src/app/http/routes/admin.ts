@@ -5,6 +5,7 @@ import { HttpError } from "../http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { createProject, getProject, listProjects, parseRepository, updateAllowedModels, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";
+import { registerAdminStoreRoutes } from "./admin-store.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
@@ -21,6 +22,7 @@ const rangeListView = (list: AgentRangeList): AgentRangeListView => ({
 /** The operator API under /admin, authenticated with the operator token. */
 export function registerAdminRoutes(router: Router, services: Services): void {
   const { db, config, adminToken, verifier, analytics } = services;
+  registerAdminStoreRoutes(router, services);
 
   const view = (project: Project): ProjectView => ({
     id: project.id,

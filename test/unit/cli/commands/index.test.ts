@@ -5,13 +5,14 @@ import { COMMANDS_USAGE, NOUNS, findCommand } from "../../../../src/cli/commands
 import { jobs } from "../../../../src/cli/commands/jobs.js";
 import { keys } from "../../../../src/cli/commands/keys.js";
 import { projects } from "../../../../src/cli/commands/projects.js";
+import { store } from "../../../../src/cli/commands/store.js";
 import { webhooks } from "../../../../src/cli/commands/webhooks.js";
 
 const usageLines = (noun: (typeof NOUNS)[number]) => Object.values(noun.commands).map((command) => `  ${command.usage}`);
 
 describe("the command registry", () => {
-  it("has the six nouns, in the order the help lists them", () => {
-    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "webhooks", "agents", "jobs", "analytics"]);
+  it("has the seven nouns, in the order the help lists them", () => {
+    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "webhooks", "agents", "jobs", "analytics", "store"]);
   });
 
   it("builds the help from each noun's usage lines under its group's heading", () => {
@@ -20,13 +21,14 @@ describe("the command registry", () => {
         ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(webhooks), ...usageLines(agents)].join("\n"),
         ["Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", ...usageLines(jobs)].join("\n"),
         ["Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", ...usageLines(analytics)].join("\n"),
+        ["Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):", ...usageLines(store)].join("\n"),
       ].join("\n\n"),
     );
   });
 
   it("documents each command under the words that run it", () => {
     const commands = NOUNS.flatMap((noun) => Object.entries(noun.commands).map(([action, command]) => ({ words: `${noun.name} ${action}`, command })));
-    expect(commands).toHaveLength(27);
+    expect(commands).toHaveLength(30);
     for (const { words, command } of commands) {
       expect(command.usage.split(/\s+/).slice(0, 2).join(" ")).toBe(words);
       const [noun, action] = words.split(" ");

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { globToRegExp } from "./glob.js";
+import { preserveUntouched } from "./minimal-diff.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 /** A refusal or failure the agent sees as the tool's result, and can act on. */
@@ -95,18 +96,26 @@ export class DocsWorkspace {
     const existing = await lstat(target.absolute).catch(() => null);
     if (existing && !existing.isFile()) throw new ToolError(`${relative}: not a regular file`);
     await mkdir(path.dirname(target.absolute), { recursive: true });
-    await writeFile(target.absolute, content, "utf8");
+    const final = existing ? preserveUntouched(await readFile(target.absolute, "utf8"), content) : content;
+    await writeFile(target.absolute, final, "utf8");
     this.#written += bytes;
     this.#touch(target.relative, existing ? "kept" : "added");
   }
 
-  /** Replaces exactly one occurrence of `find`; zero or several are refused, saying how many. */
+  /**
+   * Replaces exactly one occurrence of `find`; zero or several are refused, saying how many. In a
+   * file with CRLF line ends, `find` written with LF matches too (the model sees lines, not bytes),
+   * and the file keeps its line ends.
+   */
   async edit(relative: string, find: string, replace: string): Promise<void> {
     if (!find) throw new ToolError("The text to find must not be empty");
     const text = await this.read(relative);
-    const count = text.split(find).length - 1;
+    const exact = text.split(find).length - 1;
+    const lf = (value: string) => value.replace(/\r\n/g, "\n");
+    const loose = exact === 0 && text.includes("\r\n") ? lf(text).split(lf(find)).length - 1 : 0;
+    const count = exact || loose;
     if (count !== 1) throw new ToolError(`${relative}: the text to replace occurs ${count} times; it must occur exactly once (include more context)`);
-    await this.write(relative, text.replace(find, () => replace));
+    await this.write(relative, exact === 1 ? text.replace(find, () => replace) : lf(text).replace(lf(find), () => lf(replace)));
   }
 
   async move(from: string, to: string): Promise<void> {

@@ -71,6 +71,19 @@ describe("the agent's file tools are confined in code", () => {
     await refused(ws.edit("docs/index.mdx", "Absent", "Hi."), /occurs 0 times/);
   });
 
+  it("in a CRLF file, matches text written with LF and keeps every line end CRLF", async () => {
+    const crlf = "# Setup\r\n\r\nStep one.\r\nStep two.\r\n\r\nDone.  \r\n";
+    writeFileSync(path.join(repo, "docs", "setup.md"), crlf);
+    await ws.edit("docs/setup.md", "Step one.\nStep two.", "Step one.\nStep one and a half.\nStep two.");
+    expect(readFileSync(path.join(repo, "docs", "setup.md"), "utf8")).toBe("# Setup\r\n\r\nStep one.\r\nStep one and a half.\r\nStep two.\r\n\r\nDone.  \r\n");
+  });
+
+  it("a whole-file write of a page keeps the lines it did not change byte for byte", async () => {
+    writeFileSync(path.join(repo, "docs", "page.md"), "---\r\ntitle: \"Page\"\r\n---\r\n\r\nFirst.   \r\nSecond.\r\n");
+    await ws.write("docs/page.md", "---\ntitle: Page\n---\n\nFirst.\nSecond, revised.\n");
+    expect(readFileSync(path.join(repo, "docs", "page.md"), "utf8")).toBe("---\r\ntitle: \"Page\"\r\n---\r\n\r\nFirst.   \r\nSecond, revised.\r\n");
+  });
+
   it("reads ranges, lists with globs, searches, moves and deletes, and records what changed", async () => {
     expect(await ws.read("docs/index.mdx", { startLine: 3, endLine: 3 })).toBe("Welcome.");
     expect(await ws.list()).toEqual(["docs/guides/webhooks.md", "docs/index.mdx"]);

@@ -10,6 +10,7 @@ import type { DispatchedRun } from "./dispatch-event.js";
 import { detectDocsProject } from "./docs/framework.js";
 import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
 import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
+import { publishCheckRun } from "./github/check-run.js";
 import { createOctokit, dressPullRequest, upsertPullRequest } from "./github/pull-request.js";
 import { Heartbeats } from "./heartbeats.js";
 import type { RunnerClient } from "./runner-client.js";
@@ -231,6 +232,12 @@ async function work(
   await git.push(job.branch);
   const files = await git.changedFiles(base);
   recordFacts(changed, validation, files);
+  const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
+  const checkRunUrl = await publishCheckRun(
+    octokit,
+    { owner, repo, headSha: (await git.git(["rev-parse", "HEAD"])).trim(), validation, files: new Set(files.filter((f) => f.status !== "deleted").map((f) => f.path)), detailsUrl: claimed.jobPageUrl ?? null },
+    (message) => log.warning(message),
+  );
   const body = renderPullRequestBody({
     summary,
     jobId: job.id,
@@ -241,8 +248,8 @@ async function work(
     validation,
     workflowRunUrl: env.runUrl,
     jobPageUrl: claimed.jobPageUrl ?? null,
+    checkRunUrl,
   });
-  const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
   const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed }, (message) => log.warning(message));
   log.info(`${pr.created ? "Opened" : "Updated"} pull request #${pr.number}: ${pr.url}`);
   if (pr.created) await dressPullRequest(octokit, { owner, repo, number: pr.number }, { labels: job.labels ?? [], reviewers: job.reviewers ?? [] }, log);

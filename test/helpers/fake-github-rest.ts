@@ -18,6 +18,19 @@ export interface FakePullRequest {
   requestedTeams: string[];
 }
 
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  details_url: string | null;
+  html_url: string;
+  output: { title: string; summary: string };
+  /** Every annotation sent, the create's and each update's, in order. */
+  annotations: Array<{ path: string; start_line: number; end_line: number; annotation_level: string; message: string }>;
+}
+
 /** A login the fake refuses as a reviewer, as GitHub does for someone who is not a collaborator. */
 export const NOT_A_COLLABORATOR = "not-a-collaborator";
 
@@ -25,8 +38,9 @@ export const NOT_A_COLLABORATOR = "not-a-collaborator";
  * The slice of GitHub's REST API the Action uses (pulls list/create/update, the bot user), on
  * loopback with GitHub's payload shapes, so the Action's real Octokit calls it via GITHUB_API_URL.
  */
-export async function startFakeGitHubRest(options: { botId?: number; token?: string } = {}) {
+export async function startFakeGitHubRest(options: { botId?: number; token?: string; checksPermission?: boolean } = {}) {
   const pulls: FakePullRequest[] = [];
+  const checkRuns: FakeCheckRun[] = [];
   const calls: Array<{ method: string; path: string; authorization: string | undefined }> = [];
   let url = "";
   const server: Server = createServer((req, res) => {
@@ -102,11 +116,38 @@ export async function startFakeGitHubRest(options: { botId?: number; token?: str
         pr.requestedTeams.push(...((body.team_reviewers as string[] | undefined) ?? []));
         return reply(201, { ...pr, requested_reviewers: pr.requestedReviewers.map((login) => ({ login })), requested_teams: pr.requestedTeams.map((slug) => ({ slug })) });
       }
+      if ((match = /^\/repos\/([^/]+)\/([^/]+)\/check-runs(?:\/(\d+))?$/.exec(parsed.pathname))) {
+        if (options.checksPermission === false) return reply(403, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest/checks/runs#create-a-check-run", status: "403" });
+        const [, owner, repo, id] = match as unknown as [string, string, string, string | undefined];
+        const output = body.output as { title: string; summary: string; annotations?: FakeCheckRun["annotations"] } | undefined;
+        if ((output?.annotations?.length ?? 0) > 50) return reply(422, { message: "Only 50 annotations are allowed per request" });
+        if (req.method === "POST" && id === undefined) {
+          const run: FakeCheckRun = {
+            id: checkRuns.length + 1,
+            name: String(body.name),
+            head_sha: String(body.head_sha),
+            status: String(body.status ?? "queued"),
+            conclusion: (body.conclusion as string | undefined) ?? null,
+            details_url: (body.details_url as string | undefined) ?? null,
+            html_url: `https://github.com/${owner}/${repo}/runs/${checkRuns.length + 1}`,
+            output: { title: output?.title ?? "", summary: output?.summary ?? "" },
+            annotations: [...(output?.annotations ?? [])],
+          };
+          checkRuns.push(run);
+          return reply(201, { ...run, annotations: undefined, output: { ...run.output, annotations_count: run.annotations.length } });
+        }
+        const run = checkRuns.find((candidate) => candidate.id === Number(id));
+        if (req.method === "PATCH" && run) {
+          run.annotations.push(...(output?.annotations ?? []));
+          return reply(200, { ...run, annotations: undefined, output: { ...run.output, annotations_count: run.annotations.length } });
+        }
+        return reply(404, { message: "Not Found" });
+      }
       reply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  return { url, pulls, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url, pulls, checkRuns, calls, /** Change to refuse or allow check runs mid-test. */ options, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -158,7 +158,7 @@ describe("a job travels: dispatch, claim, report, comments, close", () => {
     expect(ok.body.job).toMatchObject({ id: jobId, runAttempt: 1, repository: REPO, branch: `inkwell/${jobId}`, baseRef: "main", prNumber: null, newMessagesFrom: 1 });
     expect(ok.body.job.messages.map((m: { prompt: string }) => m.prompt)).toEqual(["Add a page about webhooks"]);
     expect(ok.body.token.value).toBe(`ghs_inst_${INSTALLATION}`);
-    expect(scopedTokens()).toEqual([{ repositories: ["docs"], permissions: { contents: "write", pull_requests: "write", issues: "write" } }]);
+    expect(scopedTokens()).toEqual([{ repositories: ["docs"], permissions: { contents: "write", pull_requests: "write", issues: "write", checks: "write" } }]);
   });
 
   it("one run per job: another workflow run is refused, the same one may claim again", async () => {

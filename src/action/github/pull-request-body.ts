@@ -48,6 +48,8 @@ export interface PullRequestBodyInput {
   workflowRunUrl: string | null;
   /** The job's page on the Inkwell dashboard (its runs' transcripts, usage and history). */
   jobPageUrl?: string | null;
+  /** The validation's check run on the pushed commit, with its annotations. */
+  checkRunUrl?: string | null;
 }
 
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
@@ -67,6 +69,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
     out.push(`${message.seq}. ${who}:`, ...text.split("\n").map((line) => `   > ${line}`));
   }
   out.push("", "### Validation", "");
+  if (input.checkRunUrl) out.push(`See the [check run](${input.checkRunUrl}) for each problem at its file and line.`, "");
   if (input.validation.passed) out.push("Passed: pages compile, frontmatter is valid, internal links and anchors resolve, navigation lists every new page.");
   else {
     out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this PR is a draft until they are fixed:`, "");

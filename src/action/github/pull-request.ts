@@ -29,11 +29,6 @@ export function createOctokit(token: string, options: { baseUrl?: string; fetch?
 }
 
 /**
- * Opens the job's PR, or updates the one it has (title and body regenerated, draft or ready as
- * `content.draft` says). A PR the service does not know yet (a run that opened it but could not
- * report) is found by its head branch.
- */
-/**
  * An open PR follows the run: a draft while validation fails (or the job asked for one), ready for
  * review once a run passes. GitHub has this only in GraphQL; a plan without drafts is a warning.
  */
@@ -44,6 +39,11 @@ async function setDraft(octokit: Octokit, pullRequestId: string, draft: boolean,
   await octokit.graphql(mutation, { id: pullRequestId }).catch((error: unknown) => warn(`Could not mark the pull request ${draft ? "as a draft" : "ready for review"}: ${messageOf(error)}`));
 }
 
+/**
+ * Opens the job's PR, or updates the one it has (title and body regenerated, draft or ready as
+ * `content.draft` says). A PR the service does not know yet (a run that opened it but could not
+ * report) is found by its head branch.
+ */
 export async function upsertPullRequest(octokit: Octokit, target: PullRequestTarget, content: PullRequestContent, warn: (message: string) => void = () => undefined): Promise<PullRequestRef> {
   const { owner, repo } = target;
   let existing = target.prNumber;

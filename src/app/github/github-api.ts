@@ -58,13 +58,19 @@ export class GitHubApi {
     return { id: data.id, defaultBranch: data.default_branch, archived: data.archived };
   }
 
-  /** A token for one repository with contents, pull requests and issues write, nothing else. */
+  /**
+   * A token for one repository with contents, pull requests, issues and checks write, nothing else.
+   * An installation that has not accepted the Checks permission (an App registered before it was
+   * asked for) gets one without it: the run still works, only its check run is a warning.
+   */
   async repositoryToken(installationId: number, fullName: string): Promise<{ value: string; expiresAt: string }> {
     const app = await this.probot.auth();
-    const { data } = await app.request("POST /app/installations/{installation_id}/access_tokens", {
-      installation_id: installationId,
-      repositories: [split(fullName).repo],
-      permissions: { contents: "write", pull_requests: "write", issues: "write" },
+    const request = (permissions: Record<string, "write">) =>
+      app.request("POST /app/installations/{installation_id}/access_tokens", { installation_id: installationId, repositories: [split(fullName).repo], permissions });
+    const base = { contents: "write", pull_requests: "write", issues: "write" } as const;
+    const { data } = await request({ ...base, checks: "write" }).catch((error: unknown) => {
+      if (hasStatus(error, 422)) return request(base);
+      throw error;
     });
     return { value: data.token, expiresAt: data.expires_at };
   }

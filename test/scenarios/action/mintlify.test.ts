@@ -186,6 +186,35 @@ describe("a docs team on a Mintlify site", () => {
     expect(report?.validation.problems).toEqual(expect.arrayContaining([expect.stringContaining("broken.mdx"), expect.stringContaining("not in the navigation")]));
     // One feedback round, then stop: 2 rounds × (write + answer) model calls.
     expect(h.model.requests.filter((r) => lastUserText(r).startsWith("Validation found")).length).toBe(2);
+
+    // The same result as a failed check run on the pushed commit, each problem at its file and line, linked from the PR.
+    const check = h.github.checkRuns.at(-1);
+    expect(check).toMatchObject({ name: "Inkwell docs validation", status: "completed", conclusion: "failure", head_sha: git(h.remote, "rev-parse", `inkwell/${dispatched.jobId}`) });
+    expect(check?.output.title).toBe(`${report?.validation.problems.length} problems`);
+    expect(check?.annotations).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "broken.mdx", start_line: expect.any(Number), annotation_level: "failure", message: expect.stringMatching(/does-not-exist|oops|expression/i) })]),
+    );
+    expect(check?.annotations.every((a) => a.path === "broken.mdx" || a.path === "docs.json")).toBe(true);
+    expect(pr?.body).toContain(`See the [check run](${check?.html_url})`);
+  });
+
+  it("a passing run's check run succeeds; an App without the Checks permission still opens its PR, with a warning", async () => {
+    h.model.setScript(steps({ tools: [{ name: "edit_file", args: { path: "quickstart.mdx", find: "Run `npm install -g acme`.", replace: "Run `npm install -g acme` (Node 20+).", reason: "Node version." } }] }, { text: "Say the Node version" }));
+    const passing = await h.createJob("Say which Node version");
+    expect((await h.run(passing)).status).toBe("completed");
+    expect(h.github.checkRuns.at(-1)).toMatchObject({ conclusion: "success", annotations: [], output: { title: "Passed" } });
+
+    h.github.options.checksPermission = false;
+    try {
+      h.model.setScript(steps({ tools: [{ name: "edit_file", args: { path: "quickstart.mdx", find: "Run `npm install -g acme`.", replace: "Run `npm i -g acme`.", reason: "Shorter." } }] }, { text: "Shorten the install line" }));
+      const refused = await h.createJob("Shorten the install command");
+      const outcome = await h.run(refused);
+      expect(outcome.status).toBe("completed");
+      expect(outcome.logs.join("\n")).toMatch(/Could not publish the validation as a check run \(the App needs the Checks: write permission/);
+      expect(h.github.pulls.find((p) => p.head === `inkwell/${refused.jobId}`)?.body).not.toContain("check run");
+    } finally {
+      h.github.options.checksPermission = true;
+    }
   });
 
   it("completes with no PR when nothing needs to change", async () => {

@@ -39,6 +39,18 @@ export const actionInputsSchema = z.object({
     .transform(Number)
     .pipe(z.number().positive("timeout-minutes must be more than 0").max(360, "timeout-minutes must be at most 360")),
   draft: z.enum(["true", "false", ""], { error: "draft must be true or false" }).transform((value) => value === "true"),
+  /** The project's own check (its build), run in the workspace after the gate passes; null: none. */
+  checkCommand: z
+    .string()
+    .trim()
+    .max(2_000, "check-command must be at most 2000 characters")
+    .transform((value) => value || null),
+  checkTimeoutMinutes: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, "check-timeout-minutes must be a number of minutes")
+    .transform(Number)
+    .pipe(z.number().positive("check-timeout-minutes must be more than 0").max(120, "check-timeout-minutes must be at most 120")),
   /** Most prompt tokens one model call may carry; null: from the model's context window (the service knows it). */
   contextBudget: z
     .string()
@@ -61,6 +73,8 @@ export const INPUT_DEFAULTS = {
   "timeout-minutes": "30",
   draft: "false",
   "context-budget": "",
+  "check-command": "",
+  "check-timeout-minutes": "10",
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -79,6 +93,8 @@ export function readInputs(getInput: (name: InputName) => string): ActionInputs 
     timeoutMinutes: raw("timeout-minutes"),
     draft: raw("draft").toLowerCase(),
     contextBudget: raw("context-budget").trim(),
+    checkCommand: raw("check-command"),
+    checkTimeoutMinutes: raw("check-timeout-minutes"),
   });
   if (!parsed.success) throw new Error(`Invalid inputs: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   return parsed.data;

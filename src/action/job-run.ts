@@ -3,6 +3,7 @@ import type { ClaimResponse, ReportRequest } from "../shared/runner-schemas.js";
 import { actionVersion } from "./action-version.js";
 import { AgentStopped, runAgentRound, throwIfStopped, userMessage, type AgentCaps, type AgentSession, type RetryPolicy, type StopReason } from "./agent/agent-loop.js";
 import { resolveModel } from "./agent/model.js";
+import { budgetTokens } from "./agent/context-budget.js";
 import { transcriptOf } from "./agent/transcript.js";
 import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
@@ -16,6 +17,7 @@ import { Heartbeats } from "./heartbeats.js";
 import type { RunnerClient } from "./runner-client.js";
 import type { ActionInputs } from "./inputs.js";
 import { DocsWorkspace } from "./sandbox/workspace.js";
+import { withCheckCommand } from "./validation/check-command.js";
 import { navigationProblems, runGate, type GateResult } from "./validation/gate.js";
 import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
@@ -51,6 +53,8 @@ export interface JobRunDependencies {
   requestTimeoutMs?: number;
   /** Validation feedback rounds after the first attempt. */
   repairRounds?: number;
+  /** The process's environment, of which check-command sees only a safe part (default: process.env). */
+  processEnv?: NodeJS.ProcessEnv;
   /** This Action's release (default: the bundle's or package.json's). */
   actionVersion?: string;
 }
@@ -112,7 +116,8 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 },
     calls: [],
     modelId: null,
-    budget: { limitTokens: contextBudgetOf(job, inputs, modelSpec), measured: null },
+    // The service knows the context window of the job's own model only.
+    budget: { limitTokens: budgetTokens(inputs.contextBudget, modelSpec === (job.requestedModel ?? job.model) ? job.limits.contextWindow : null), measured: null },
   };
   const recordFacts = (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => {
     facts.model = modelUsed(session, modelSpec);
@@ -204,7 +209,9 @@ async function work(
     const changed = workspace.changedPaths();
     if (changed.length === 0) break;
     heartbeats.beat(`Validating ${changed.length} changed file(s)`);
-    validation = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.stagedChanges(base, changed), knownNavigationProblems });
+    const gate = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.stagedChanges(base, changed), knownNavigationProblems });
+    if (gate.passed && inputs.checkCommand) heartbeats.beat(`Running check-command: ${inputs.checkCommand}`);
+    validation = await withCheckCommand(gate, { command: inputs.checkCommand, cwd: env.workspace, timeoutMs: inputs.checkTimeoutMinutes * 60_000, env: deps.processEnv ?? process.env }, (m) => log.info(m));
     recordFacts(changed, validation);
     log.info(validation.passed ? "Validation passed." : `Validation found ${validation.problems.length} problem(s):\n  ${validation.problems.join("\n  ")}`);
     if (validation.passed || round >= repairRounds) break;
@@ -258,16 +265,6 @@ async function work(
 
 /** The model to run: the one the job asked for, else the workflow's `model` input, else the project's. */
 const modelSpecOf = (job: ClaimResponse["job"], inputs: ActionInputs) => job.requestedModel ?? inputs.model ?? job.model;
-
-/** Without a known context window, a budget most current models take (GPT-4o's is 128k, Claude's 200k). */
-const DEFAULT_CONTEXT_BUDGET = 100_000;
-
-/** The `context-budget` input, else 80% of the context window the service knows for this model (the rest is room for the answer). */
-function contextBudgetOf(job: ClaimResponse["job"], inputs: ActionInputs, modelSpec: string): number {
-  if (inputs.contextBudget) return inputs.contextBudget;
-  const window = modelSpec === (job.requestedModel ?? job.model) ? job.limits.contextWindow : null;
-  return window ? Math.floor(window * 0.8) : DEFAULT_CONTEXT_BUDGET;
-}
 
 /** `provider/<model id the provider answered with>`, which may be more exact than what was asked for. */
 const modelUsed = (session: AgentSession, spec: string) => (session.modelId ? `${spec.slice(0, spec.indexOf("/"))}/${session.modelId}` : spec);

@@ -12,6 +12,13 @@ const KEEP_RECENT_RESULTS = 6;
 /** A result shorter than this costs less than the stub that would replace it. */
 const MIN_ELIDED_CHARS = 600;
 
+/** Without a known context window, a budget most current models take (GPT-4o's is 128k, Claude's 200k). */
+const DEFAULT_BUDGET_TOKENS = 100_000;
+
+/** The `context-budget` input, else 80% of the model's context window (the rest is room for the answer), else the default. */
+export const budgetTokens = (configured: number | null, contextWindow: number | null | undefined) =>
+  configured ?? (contextWindow ? Math.floor(contextWindow * 0.8) : DEFAULT_BUDGET_TOKENS);
+
 export interface BudgetState {
   /** Most prompt tokens a request may carry. */
   limitTokens: number;

@@ -16,6 +16,8 @@ describe("Action inputs", () => {
       timeoutMinutes: 30,
       draft: false,
       contextBudget: null,
+      checkCommand: null,
+      checkTimeoutMinutes: 10,
     });
   });
 
@@ -36,6 +38,7 @@ describe("Action inputs", () => {
     [{ "max-output-tokens": "0" }, "max-output-tokens must be at least 1"],
     [{ "timeout-minutes": "0" }, "timeout-minutes must be more than 0"],
     [{ draft: "yes" }, "draft must be true or false"],
+    [{ "check-timeout-minutes": "0" }, "check-timeout-minutes must be more than 0"],
     [{ "context-budget": "lots" }, "context-budget must be a whole number of tokens"],
     [{ "context-budget": "500" }, "context-budget must be at least 1000 tokens"],
   ])("refuses %j", (values, message) => {

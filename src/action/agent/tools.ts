@@ -103,7 +103,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
       }),
     }),
     move_file: define({
-      description: "Move or rename a file. For frameworks with redirects in config (Mintlify) a redirect from the old URL is added and navigation entries are renamed.",
+      description: "Move or rename a file. A redirect from the old URL is added where the framework has one (Mintlify docs.json, Docusaurus client redirects plugin, MkDocs redirects plugin) and Mintlify navigation entries are renamed; the answer says when none was possible.",
       inputSchema: z.object({ from: filePath, to: filePath, reason }),
       execute: guarded("move_file", async ({ from, to, reason }: { from: string; to: string; reason: string }) => {
         const source = await workspace.resolve(from);
@@ -111,9 +111,13 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         await workspace.move(from, to);
         journal.note(source.relative, `moved to ${target.relative}: ${reason}`);
         journal.note(target.relative, reason);
-        const followUps = await followPageMove(workspace, project, source.relative, target.relative);
-        for (const nav of project.navigationFiles) if (followUps.some((line) => line.includes(nav))) journal.note(nav, `follows the move of ${source.relative} to ${target.relative}`);
-        return [`Moved ${from} to ${to}.`, ...followUps.map((line) => `Also ${line}.`)].join(" ");
+        const followed = await followPageMove(workspace, project, source.relative, target.relative);
+        if ("none" in followed) {
+          journal.note(target.relative, `no redirect from its old URL: ${followed.none}`);
+          return `Moved ${from} to ${to}. No redirect was added: ${followed.none}.`;
+        }
+        for (const file of followed.changed) journal.note(file, `follows the move of ${source.relative} to ${target.relative}`);
+        return [`Moved ${from} to ${to}.`, ...followed.done.map((line) => `Also ${line}.`)].join(" ");
       }),
     }),
     delete_file: define({

@@ -12,6 +12,8 @@ export interface DocsProject {
   navigationFiles: string[];
   /** Page extensions of the framework, most common first. */
   pageExtensions: string[];
+  /** The framework's own config file (docusaurus.config.*, mkdocs.yml, .vitepress/config.*), repository-relative. */
+  configFile?: string;
 }
 
 const firstExisting = (root: string, candidates: string[]) => candidates.find((c) => existsSync(path.join(root, c)));
@@ -31,14 +33,16 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
         docsDir: docsDirInput ?? path.posix.join(dir, "docs"),
         navigationFiles: sidebars ? [path.posix.join(dir, sidebars)] : [],
         pageExtensions: [".md", ".mdx"],
+        configFile: path.posix.join(dir, docusaurus),
       };
     }
     if (existsSync(path.join(root, "mkdocs.yml"))) {
       const config = readMkdocsConfig(path.join(root, "mkdocs.yml"));
-      return { framework: "mkdocs", docsDir: docsDirInput ?? path.posix.join(dir, config.docsDir), navigationFiles: [path.posix.join(dir, "mkdocs.yml")], pageExtensions: [".md"] };
+      const mkdocsYml = path.posix.join(dir, "mkdocs.yml");
+      return { framework: "mkdocs", docsDir: docsDirInput ?? path.posix.join(dir, config.docsDir), navigationFiles: [mkdocsYml], pageExtensions: [".md"], configFile: mkdocsYml };
     }
     const vitepress = firstExisting(root, [".vitepress/config.ts", ".vitepress/config.mts", ".vitepress/config.js", ".vitepress/config.mjs"]);
-    if (vitepress) return { framework: "vitepress", docsDir: dir, navigationFiles: [path.posix.join(dir, vitepress)], pageExtensions: [".md"] };
+    if (vitepress) return { framework: "vitepress", docsDir: dir, navigationFiles: [path.posix.join(dir, vitepress)], pageExtensions: [".md"], configFile: path.posix.join(dir, vitepress) };
   }
   const plain = docsDirInput ?? (existsSync(path.join(repoRoot, "docs")) ? "docs" : ".");
   return { framework: "markdown", docsDir: plain, navigationFiles: [], pageExtensions: [".md", ".mdx"] };

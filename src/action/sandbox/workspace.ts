@@ -45,6 +45,21 @@ export class DocsWorkspace {
     this.#extraFiles = new Set(extraFiles.map((file) => path.posix.normalize(file)));
   }
 
+  /**
+   * Lets the harness itself (not the agent's tools) read and write `files` outside the docs
+   * directory for the length of `work`: the framework's config, where a redirect goes. The files
+   * get every other check, and their changes are recorded like the agent's.
+   */
+  async withHarnessAccess<T>(files: string[], work: () => Promise<T>): Promise<T> {
+    const added = files.map((file) => path.posix.normalize(file)).filter((file) => !this.#extraFiles.has(file));
+    for (const file of added) this.#extraFiles.add(file);
+    try {
+      return await work();
+    } finally {
+      for (const file of added) this.#extraFiles.delete(file);
+    }
+  }
+
   /** Repository-relative paths written, edited, moved or deleted in this run. */
   changedPaths(): string[] {
     return [...this.#changed].sort();

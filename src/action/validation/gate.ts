@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "no
 import path from "node:path";
 import type { ChangedFile } from "../git.js";
 import { navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
+import { siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
 import { analyzePage, type PageAnalysis } from "./page.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
@@ -42,6 +43,7 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     return pending;
   };
   const problems: string[] = [];
+  const ctx: LinkContext = { repoRoot, project, exists, analysis, routes: siteRoutes(repoRoot, project) };
 
   const changedPages = input.changedThisRun.filter((file) => isPage(file) && exists(file));
   for (const file of changedPages) {
@@ -49,13 +51,13 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     if (!page) continue;
     problems.push(...page.problems);
     for (const link of page.links) {
-      const problem = await checkLink(file, link.url, link.line, link.kind, { repoRoot, project, exists, analysis });
+      const problem = await checkLink(file, link.url, link.line, link.kind, ctx);
       if (problem) problems.push(problem);
     }
   }
 
   const removed = input.branchChanges.flatMap((change) => (change.status === "deleted" ? [change.path] : change.status === "renamed" && change.from ? [change.from] : []));
-  problems.push(...(await linksIntoRemovedPages(removed.filter(isPage), new Set(changedPages), { repoRoot, project, exists, analysis })));
+  problems.push(...(await linksIntoRemovedPages(removed.filter(isPage), new Set(changedPages), ctx)));
   problems.push(...navigationProblems(input));
 
   return { passed: problems.length === 0, problems: problems.slice(0, MAX_PROBLEMS) };
@@ -105,6 +107,8 @@ interface LinkContext {
   project: DocsProject;
   exists: (file: string) => boolean;
   analysis: (file: string) => Promise<PageAnalysis | null>;
+  /** How absolute site links map to pages, where the framework's routes can be read (Docusaurus, MkDocs). */
+  routes: SiteRoutes | null;
 }
 
 /** The repository file a link names, or null when it names none; undefined when it is not checkable (external, code-defined routes). */
@@ -118,7 +122,10 @@ function resolveLink(from: string, url: string, ctx: LinkContext): { file: strin
   if (target.startsWith("/")) {
     if (project.framework === "mintlify") base = path.posix.join(path.posix.dirname(project.navigationFiles[0] ?? project.docsDir), target);
     else if (project.framework === "vitepress") base = path.posix.join(project.docsDir, target);
-    else return undefined; // Docusaurus slugs and MkDocs/plain site paths depend on build config.
+    else if (ctx.routes) {
+      const file = ctx.routes.fileFor(target);
+      return file === undefined ? undefined : { file, anchor };
+    } else return undefined; // Plain Markdown has no known site layout.
   } else {
     base = path.posix.join(path.posix.dirname(from), target);
   }

@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync, type Dirent } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { DocsProject } from "./framework.js";
+
+/**
+ * Absolute site links (`/docs/guides/setup`) as the framework routes them, so the gate checks them
+ * like relative ones. Docusaurus: the docs plugin's `routeBasePath` (default `docs`) under the
+ * site's `baseUrl`, each page at its `slug`, else its `id` in place of the file name, else its path
+ * with number prefixes (`01-`) dropped and `index`/`README`/a file named like its folder standing for
+ * the folder. MkDocs: the page's path under `docs_dir`, below the path of `site_url`.
+ */
+export interface SiteRoutes {
+  /** The file a site path names; null when it names no page; undefined when the path is not the docs' (another plugin, the blog). */
+  fileFor(sitePath: string): string | null | undefined;
+}
+
+const stripSlashes = (value: string) => value.replace(/^\/+|\/+$/g, "");
+
+export function siteRoutes(repoRoot: string, project: DocsProject): SiteRoutes | null {
+  if (project.framework === "docusaurus") return docusaurusRoutes(repoRoot, project);
+  if (project.framework === "mkdocs") return mkdocsRoutes(repoRoot, project);
+  return null;
+}
+
+function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
+  const config = project.configFile ? readFileSync(path.join(repoRoot, project.configFile), "utf8") : "";
+  const baseUrl = stripSlashes(/\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/");
+  const routeBase = docusaurusRouteBase(config);
+  const routes = new Map<string, string>();
+  for (const file of pagesUnder(repoRoot, project.docsDir, project.pageExtensions)) {
+    routes.set(docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase), file);
+  }
+  return {
+    fileFor(sitePath) {
+      let route = stripSlashes(sitePath);
+      if (baseUrl && (route === baseUrl || route.startsWith(`${baseUrl}/`))) route = stripSlashes(route.slice(baseUrl.length));
+      if (routeBase && route !== routeBase && !route.startsWith(`${routeBase}/`)) return undefined;
+      return routes.get(route) ?? null;
+    },
+  };
+}
+
+/** The docs plugin's route of one page (its path relative to the docs directory), without baseUrl or slashes around it. */
+export function docusaurusRoute(relative: string, front: Record<string, unknown>, routeBase: string): string {
+  const segments = relative.replace(/\.mdx?$/, "").split("/").map((segment) => segment.replace(/^\d+[-_.]\s*/, ""));
+  const name = segments.pop() ?? "";
+  const folder = segments.join("/");
+  let route: string;
+  if (typeof front.slug === "string") route = front.slug.startsWith("/") ? front.slug : `${folder}/${front.slug}`;
+  else if (typeof front.id === "string") route = `${folder}/${front.id}`;
+  else route = /^(index|readme)$/i.test(name) || name === segments.at(-1) ? folder : `${folder}/${name}`;
+  return stripSlashes(path.posix.join(routeBase, stripSlashes(route)));
+}
+
+/** The docs plugin's `routeBasePath` as the site's config sets it (default `docs`). */
+export const docusaurusRouteBase = (config: string) => stripSlashes(/\brouteBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "docs");
+
+function mkdocsRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
+  let sitePrefix = "";
+  try {
+    const config = parseYaml(readFileSync(path.join(repoRoot, project.configFile ?? "mkdocs.yml"), "utf8"), { logLevel: "silent" }) as { site_url?: unknown } | null;
+    if (typeof config?.site_url === "string") sitePrefix = stripSlashes(new URL(config.site_url).pathname);
+  } catch {
+    // No readable site_url: links are from the site's root.
+  }
+  const pages = new Set(pagesUnder(repoRoot, project.docsDir, project.pageExtensions));
+  return {
+    fileFor(sitePath) {
+      let route = stripSlashes(sitePath).replace(/\.html$/, "");
+      if (sitePrefix && (route === sitePrefix || route.startsWith(`${sitePrefix}/`))) route = stripSlashes(route.slice(sitePrefix.length));
+      const base = route ? path.posix.join(project.docsDir, route.replace(/\.md$/, "")) : project.docsDir;
+      return [`${base}.md`, `${base}/index.md`, `${base}/README.md`].find((file) => pages.has(file)) ?? null;
+    },
+  };
+}
+
+function frontmatter(file: string): Record<string, unknown> {
+  return frontmatterOf(readFileSync(file, "utf8"));
+}
+
+/** A page's frontmatter as a mapping; empty when there is none or it does not parse. */
+export function frontmatterOf(text: string): Record<string, unknown> {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (!match) return {};
+  try {
+    const value = parseYaml(match[1] ?? "", { logLevel: "silent" }) as unknown;
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function pagesUnder(repoRoot: string, dir: string, extensions: string[]): string[] {
+  const out: string[] = [];
+  const walk = (relative: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(repoRoot, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const child = path.posix.join(relative, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile() && extensions.includes(path.posix.extname(entry.name))) out.push(child);
+    }
+  };
+  walk(dir);
+  return out;
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { detectDocsProject } from "../../../../src/action/docs/framework.js";
+import { followPageMove } from "../../../../src/action/docs/moves.js";
+import { DocsWorkspace } from "../../../../src/action/sandbox/workspace.js";
+import { writeRepo } from "../../../helpers/temp-repo.js";
+
+/** Moves a page the way move_file does, then follows it. */
+async function move(files: Record<string, string>, from: string, to: string) {
+  const root = writeRepo(files, "inkwell-redirects-");
+  const project = detectDocsProject(root);
+  const workspace = new DocsWorkspace(root, project.docsDir, undefined, project.navigationFiles);
+  await workspace.move(from, to);
+  const outcome = await followPageMove(workspace, project, from, to);
+  return { outcome, read: (file: string) => readFileSync(path.join(root, file), "utf8") };
+}
+
+const DOCUSAURUS_CONFIG = `module.exports = {
+  baseUrl: "/",
+  plugins: [
+    [
+      "@docusaurus/plugin-client-redirects",
+      {
+        redirects: [
+          { from: "/docs/legacy", to: "/docs/intro" },
+        ],
+      },
+    ],
+  ],
+};
+`;
+
+describe("a moved page keeps its old URL where the framework can", () => {
+  it("Docusaurus with the client redirects plugin: a { from, to } entry by the docs plugin's routes", async () => {
+    const { outcome, read } = await move({ "docusaurus.config.js": DOCUSAURUS_CONFIG, "sidebars.js": "module.exports = {};\n", "docs/02-guides/webhooks.md": "# Webhooks\n" }, "docs/02-guides/webhooks.md", "docs/02-guides/events.md");
+    expect(outcome).toEqual({ done: ["added a redirect /docs/guides/webhooks → /docs/guides/events to docusaurus.config.js"], changed: ["docusaurus.config.js"] });
+    expect(read("docusaurus.config.js")).toContain(`        redirects: [\n          { from: "/docs/guides/webhooks", to: "/docs/guides/events" },\n          { from: "/docs/legacy", to: "/docs/intro" },`);
+  });
+
+  it("Docusaurus: a page with an absolute slug keeps its URL and needs none; a site without the plugin is told so", async () => {
+    const slugged = await move({ "docusaurus.config.js": DOCUSAURUS_CONFIG, "docs/a.md": "---\nslug: /api\n---\n# API\n" }, "docs/a.md", "docs/reference/a.md");
+    expect(slugged.outcome).toEqual({ done: [], changed: [] });
+    const bare = await move({ "docusaurus.config.js": "module.exports = { baseUrl: '/' };\n", "docs/a.md": "# A\n" }, "docs/a.md", "docs/b.md");
+    expect(bare.outcome).toEqual({ none: "the site does not use @docusaurus/plugin-client-redirects, so /docs/a now answers 404 (add the plugin and a redirect to /docs/b)" });
+  });
+
+  it("MkDocs with the redirects plugin: an entry in redirect_maps, comments and layout kept", async () => {
+    const yml = "site_name: Acme\n# The plugins we use\nplugins:\n  - search\n  - redirects\nnav:\n  - old.md\n";
+    const { outcome, read } = await move({ "mkdocs.yml": yml, "docs/old.md": "# Old\n" }, "docs/old.md", "docs/guide/new.md");
+    expect(outcome).toEqual({ done: ["added a redirect old.md → guide/new.md to mkdocs.yml (redirect_maps)"], changed: ["mkdocs.yml"] });
+    expect(read("mkdocs.yml")).toBe("site_name: Acme\n# The plugins we use\nplugins:\n  - search\n  - redirects:\n      redirect_maps:\n        old.md: guide/new.md\nnav:\n  - old.md\n");
+    const again = await move({ "mkdocs.yml": read("mkdocs.yml"), "docs/guide/new.md": "# New\n" }, "docs/guide/new.md", "docs/guide/newer.md");
+    expect(again.read("mkdocs.yml")).toContain("redirect_maps:\n        old.md: guide/new.md\n        guide/new.md: guide/newer.md\n");
+  });
+
+  it("says why not where there is no mechanism: MkDocs without the plugin, VitePress", async () => {
+    expect((await move({ "mkdocs.yml": "site_name: Acme\n", "docs/a.md": "# A\n" }, "docs/a.md", "docs/b.md")).outcome).toMatchObject({ none: expect.stringMatching(/does not enable the redirects plugin/) });
+    expect((await move({ ".vitepress/config.ts": "export default {}\n", "a.md": "# A\n" }, "a.md", "b.md")).outcome).toMatchObject({ none: expect.stringMatching(/^VitePress has no redirects/) });
+  });
+});

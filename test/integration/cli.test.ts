@@ -117,7 +117,8 @@ describe("inkwell CLI: a writer runs a job", () => {
     const env = { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId };
     const cases: [string[], Record<string, string>, number, RegExp][] = [
       [[], {}, 2, /Usage: inkwell/],
-      [["bogus", "thing"], {}, 2, /Unknown command: bogus thing/],
+      [["bogus", "thing"], {}, 2, /Unknown command: bogus. Commands start with projects, /],
+      [["jobs", "get"], { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId }, 2, /^inkwell: Missing job id\nUsage: inkwell jobs get <jobId>$/],
       [["jobs", "list", "--nope"], env, 2, /Unknown option '--nope'/],
       [["jobs", "create", "x"], { INKWELL_API_KEY: key }, 2, /Missing --project/],
       [["jobs", "create", "x"], { INKWELL_PROJECT: projectId }, 2, /No project API key/],

@@ -185,6 +185,7 @@ async function work(
   log.info(`Docs: ${project.framework} in ${project.docsDir}${project.navigationFiles.length ? `, navigation in ${project.navigationFiles.join(", ")}` : ""}.`);
   const workspace = new DocsWorkspace(env.workspace, project.docsDir, undefined, project.navigationFiles);
   const knownNavigationProblems = new Set(navigationProblems({ repoRoot: env.workspace, project, branchChanges: [], knownNavigationProblems: new Set() }));
+  const navigationBefore = project.navigationFiles[0] ? await workspace.read(project.navigationFiles[0]).catch(() => null) : null;
   const branchFilesBefore = branchExisted ? (await git.changedFiles(base)).map((file) => file.path) : [];
 
   const model = resolveModel(modelSpecOf(job, inputs), { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
@@ -209,7 +210,7 @@ async function work(
     const changed = workspace.changedPaths();
     if (changed.length === 0) break;
     heartbeats.beat(`Validating ${changed.length} changed file(s)`);
-    const gate = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.stagedChanges(base, changed), knownNavigationProblems });
+    const gate = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.stagedChanges(base, changed), knownNavigationProblems, navigationBefore });
     if (gate.passed && inputs.checkCommand) heartbeats.beat(`Running check-command: ${inputs.checkCommand}`);
     validation = await withCheckCommand(gate, { command: inputs.checkCommand, cwd: env.workspace, timeoutMs: inputs.checkTimeoutMinutes * 60_000, env: deps.processEnv ?? process.env }, (m) => log.info(m));
     recordFacts(changed, validation);

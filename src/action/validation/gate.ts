@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ChangedFile } from "../git.js";
 import { navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
 import { siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
+import { mintlifyConfigProblems } from "./mintlify-config.js";
 import { analyzePage, type PageAnalysis } from "./page.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
@@ -20,6 +21,12 @@ export interface GateInput {
   branchChanges: ChangedFile[];
   /** Navigation problems that were there before the run: not the agent's to answer for. */
   knownNavigationProblems: Set<string>;
+  /**
+   * The navigation file as it was before the run: given, a changed Mintlify docs.json is checked
+   * against Mintlify's own schema, and what the schema refused before is not the agent's either.
+   * (Compiling the schema takes a second, so it is not done before the first model call.)
+   */
+  navigationBefore?: string | null;
 }
 
 const MAX_PROBLEMS = 200;
@@ -63,8 +70,12 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   return { passed: problems.length === 0, problems: problems.slice(0, MAX_PROBLEMS) };
 }
 
-/** Navigation entries that name no page, and pages the branch adds that navigation does not list. */
-export function navigationProblems(input: Pick<GateInput, "repoRoot" | "project" | "branchChanges" | "knownNavigationProblems">): string[] {
+/**
+ * Navigation entries that name no page, pages the branch adds that navigation does not list, and
+ * (Mintlify) what its own docs.json schema refuses; problems that were there before the run are
+ * not the agent's to answer for.
+ */
+export function navigationProblems(input: Pick<GateInput, "repoRoot" | "project" | "branchChanges" | "knownNavigationProblems" | "navigationBefore">): string[] {
   const { repoRoot, project } = input;
   const [nav] = project.navigationFiles;
   if (!nav) return [];
@@ -80,6 +91,14 @@ export function navigationProblems(input: Pick<GateInput, "repoRoot" | "project"
       if (pageExists(repoRoot, project, entry)) continue;
       const problem = `${nav}: lists '${path.posix.relative(path.posix.dirname(nav), entry)}' but there is no such page`;
       if (!input.knownNavigationProblems.has(problem)) problems.push(problem);
+    }
+  }
+  // Mintlify's own rules for docs.json, beyond what the navigation check reads, when the run changed it.
+  if (project.framework === "mintlify" && input.navigationBefore !== undefined) {
+    const now = readFileSync(path.join(repoRoot, nav), "utf8");
+    if (now !== input.navigationBefore) {
+      const before = new Set(input.navigationBefore === null ? [] : mintlifyConfigProblems(nav, input.navigationBefore));
+      problems.push(...mintlifyConfigProblems(nav, now).filter((problem) => !before.has(problem)));
     }
   }
   const added = input.branchChanges.filter((change) => (change.status === "added" || change.status === "renamed") && project.pageExtensions.some((ext) => change.path.endsWith(ext)));

@@ -198,6 +198,24 @@ describe("a docs team on a Mintlify site", () => {
     expect(pr?.body).toContain(`See the [check run](${check?.html_url})`);
   });
 
+  it("a docs.json the project's gate accepts but Mintlify's own schema refuses is caught and repaired", async () => {
+    h.model.setScript((request) => {
+      const repairing = lastUserText(request).startsWith("Validation found");
+      if (request.messages.at(-1)?.role === "tool") return { text: repairing ? "Use a hex primary colour" : "Make the primary colour purple" };
+      return repairing
+        ? { tools: [{ name: "edit_file", args: { path: "docs.json", find: '"primary": "purple"', replace: '"primary": "#7C3AED"', reason: "Mintlify wants a hex colour." } }] }
+        : { tools: [{ name: "edit_file", args: { path: "docs.json", find: '"primary": "#6D28D9"', replace: '"primary": "purple"', reason: "Purple." } }] };
+    });
+    const dispatched = await h.createJob("Make the primary colour purple");
+    const outcome = await h.run(dispatched);
+
+    expect(outcome.status).toBe("completed");
+    const feedback = h.model.requests.map(lastUserText).find((text) => text.startsWith("Validation found"));
+    expect(feedback).toMatch(/- docs\.json: colors\.primary: .*\(Mintlify's docs\.json schema\)/);
+    expect(JSON.parse(git(h.remote, "show", `inkwell/${dispatched.jobId}:docs.json`)).colors.primary).toBe("#7C3AED");
+    expect((await h.reports(dispatched.jobId))[0]?.validation).toEqual({ passed: true, problems: [] });
+  });
+
   it("a passing run's check run succeeds; an App without the Checks permission still opens its PR, with a warning", async () => {
     h.model.setScript(steps({ tools: [{ name: "edit_file", args: { path: "quickstart.mdx", find: "Run `npm install -g acme`.", replace: "Run `npm install -g acme` (Node 20+).", reason: "Node version." } }] }, { text: "Say the Node version" }));
     const passing = await h.createJob("Say which Node version");

@@ -109,3 +109,25 @@ describe("absolute site links", () => {
     expect(result.problems).toEqual(["docs/links.md:3: link '/docs/guide/teardown/' does not resolve to a file in the repository"]);
   });
 });
+
+describe("Mintlify's own docs.json schema", () => {
+  const valid = { $schema: "https://mintlify.com/docs.json", theme: "mint", name: "Acme", colors: { primary: "#6D28D9" }, navigation: { groups: [{ group: "Start", pages: ["index"] }] } };
+  /** The problems after the run changed docs.json from `before` to `after`. */
+  const problemsOf = (before: Record<string, unknown>, after: Record<string, unknown>) => {
+    const root = repo({ "docs.json": JSON.stringify(after), "index.mdx": "---\ntitle: Home\n---\n# Home\n" });
+    return navigationProblems({ repoRoot: root, project: detectDocsProject(root), branchChanges: [], knownNavigationProblems: new Set(), navigationBefore: JSON.stringify(before) });
+  };
+
+  it("accepts a valid docs.json and names what it refuses, by path, in Mintlify's terms", () => {
+    expect(problemsOf({ ...valid, name: "Old" }, valid)).toEqual([]);
+    expect(problemsOf(valid, { ...valid, colors: { primary: "purple" }, navigaton: {} })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^docs\.json: colors\.primary: .* \(Mintlify's docs\.json schema\)$/), "docs.json: the file: has 'navigaton', which Mintlify does not know (Mintlify's docs.json schema)"]),
+    );
+    expect(problemsOf(valid, { ...valid, theme: "neon" })).toEqual(["docs.json: theme must be one of mint, maple, palm, willow, linden, almond, aspen, luma, sequoia (Mintlify's docs.json schema)"]);
+  });
+
+  it("leaves alone what was wrong before the run, and an unchanged file", () => {
+    expect(problemsOf({ ...valid, theme: "neon", name: "Old" }, { ...valid, theme: "neon" })).toEqual([]);
+    expect(problemsOf({ ...valid, theme: "neon" }, { ...valid, theme: "neon" })).toEqual([]);
+  });
+});

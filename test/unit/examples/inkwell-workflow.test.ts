@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { INPUT_DEFAULTS } from "../../../src/action/inputs.js";
 import { RUN_NAME_PATTERN } from "../../../src/app/github/event-task.js";
 import { DISPATCH_EVENT_TYPE } from "../../../src/app/github/github-dispatcher.js";
 
@@ -31,6 +32,8 @@ describe("the workflow users add to their docs repository", () => {
     expect(checkout?.with?.["persist-credentials"]).toBe(false);
     const inkwell = steps.at(-1);
     expect(Object.keys(inkwell?.with ?? {}).filter((name) => !(name in action.inputs))).toEqual([]);
-    expect(Object.keys(action.inputs).sort()).toEqual(["api-key", "base-url", "docs-dir", "draft", "inkwell-url", "max-output-tokens", "max-turns", "model", "timeout-minutes"]);
+    // action.yml declares exactly the inputs the Action reads, with the same defaults.
+    expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(INPUT_DEFAULTS).sort());
+    for (const [name, input] of Object.entries(action.inputs as Record<string, { default?: string }>)) expect(input.default ?? "", name).toBe(INPUT_DEFAULTS[name as keyof typeof INPUT_DEFAULTS]);
   });
 });

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 declare const __INKWELL_ACTION_VERSION__: string | undefined;
 
@@ -8,5 +10,8 @@ declare const __INKWELL_ACTION_VERSION__: string | undefined;
  */
 export function actionVersion(): string {
   if (typeof __INKWELL_ACTION_VERSION__ === "string") return __INKWELL_ACTION_VERSION__;
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  // From source, next to src/; a bench that bundles the source elsewhere runs from the checkout.
+  const candidates = [fileURLToPath(new URL("../../package.json", import.meta.url)), path.resolve("package.json")];
+  const file = candidates.find((candidate) => existsSync(candidate)) ?? (candidates[1] as string);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }

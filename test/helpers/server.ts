@@ -1,4 +1,4 @@
-import { packageVersion } from "../../src/app/version.js";
+import { readFileSync } from "node:fs";
 import { pino } from "pino";
 import type { Config } from "../../src/app/config.js";
 import { loadConfig } from "../../src/app/config.js";
@@ -7,6 +7,9 @@ import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import { createInkwellServer, type InkwellServer, type InkwellServerOptions } from "../../src/app/server.js";
 import { openTestStore, type TestStore } from "./store.js";
 
+
+/** The release the servers under test say they are (package.json's, read from the working directory: benches bundle this file elsewhere). */
+export const RELEASE = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 export const ADMIN_TOKEN = "test-operator-token-0123456789";
 
 export interface TestServer {
@@ -44,7 +47,7 @@ export async function startTestServer(
     github: options.github ?? null,
     ...(options.watchdogIntervalMs ? { watchdogIntervalMs: options.watchdogIntervalMs } : {}),
     taskWorkerOptions: options.taskWorkerOptions,
-    version: packageVersion(),
+    version: RELEASE,
   });
   const { url } = await inkwell.listen(options.port ?? 0, "127.0.0.1");
 

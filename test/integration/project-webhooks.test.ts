@@ -1,4 +1,3 @@
-import { packageVersion } from "../../src/app/version.js";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyTrigger, attachPullRequest } from "../../src/app/domain/jobs/commands.js";
 import { createInkwellServer } from "../../src/app/server.js";
 import { drainTasks } from "../helpers/drain.js";
-import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_TOKEN, RELEASE, startTestServer, type TestServer } from "../helpers/server.js";
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -110,7 +109,7 @@ describe("project webhooks", () => {
 
     // The server restarts between two attempts: the delivery is a row, so the new process carries on.
     await t.inkwell.close(1000);
-    t.inkwell = await createInkwellServer({ config: t.config, db: t.store.db, log: pino({ level: "silent" }), adminToken: ADMIN_TOKEN, dispatcher: okDispatcher, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, version: packageVersion() });
+    t.inkwell = await createInkwellServer({ config: t.config, db: t.store.db, log: pino({ level: "silent" }), adminToken: ADMIN_TOKEN, dispatcher: okDispatcher, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, version: RELEASE });
     const { url } = await t.inkwell.listen(Number(new URL(t.url).port), "127.0.0.1");
     expect(url).toBe(t.url);
     await retryNow(completedId());

@@ -3,7 +3,7 @@ import { promptSchema } from "../../shared/api-schemas.js";
 import { describeIssues } from "../../shared/zod-issues.js";
 import type { Db } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
-import { isPerson, takeFollowUp, type FollowUpOptions } from "./follow-up.js";
+import { isPerson, openFollowUp, takeFollowUp, type FollowUpOptions } from "./follow-up.js";
 import type { GitHubApi } from "./github-api.js";
 import type { QueuedEvent } from "./webhook-events.js";
 
@@ -53,14 +53,20 @@ export function commentFollowUp(db: Db, github: GitHubApi, options: FollowUpOpti
     // The same rules as an API prompt: a comment cannot store what the API would refuse.
     const checked = promptSchema.safeParse(event.location && !stop ? withLocation(instruction, event.location) : instruction);
     if (!checked.success) return { skipped: `the instruction is not a valid prompt: ${describeIssues(checked.error, "prompt")}` };
-    return take({
-      repo: event.repo,
-      installationId: event.installationId,
-      prNumber: event.prNumber,
-      author: event.author.login,
-      prompt: stop ? null : checked.data,
-      origin: { kind: "comment", commentId: event.commentId, ...(event.reviewId !== undefined ? { reviewId: event.reviewId } : {}) },
-      reactTo: [{ id: event.commentId, kind: event.kind }],
-    });
+    const origin = { kind: "comment" as const, commentId: event.commentId, ...(event.reviewId !== undefined ? { reviewId: event.reviewId } : {}) };
+    const job = await openFollowUp(db, event.repo, event.prNumber, origin);
+    if (typeof job === "string") return { skipped: job };
+    return take(
+      {
+        repo: event.repo,
+        installationId: event.installationId,
+        prNumber: event.prNumber,
+        author: event.author.login,
+        prompt: stop ? null : checked.data,
+        origin,
+        reactTo: [{ id: event.commentId, kind: event.kind }],
+      },
+      job,
+    );
   };
 }

@@ -41,26 +41,29 @@ export interface FollowUp {
 /** A person's comment or review: no bot account, no app acting for someone. */
 export const isPerson = (author: { login: string; type: string }, viaApp = false) => author.type === "User" && !author.login.endsWith("[bot]") && !viaApp;
 
-/** Whether the PR is a job's that still takes follow-ups (the cheap checks, before any GitHub call). */
-export async function followUpTarget(db: Db, repo: string, prNumber: number): Promise<{ projectId: string; id: string } | string> {
+/** The job a follow-up is for. */
+export type FollowUpJob = { projectId: string; id: string };
+
+/**
+ * The cheap checks, before any GitHub call: the PR is a job's that still takes follow-ups, and this
+ * comment or review has not been taken already (a redelivery costs no API call). The job, or why not.
+ */
+export async function openFollowUp(db: Db, repo: string, prNumber: number, origin: FollowUpOrigin): Promise<FollowUpJob | string> {
   const job = await jobOnPullRequest(db, repo, prNumber);
   if (!job) return "not a job's pull request";
   if (job.status === "archived") return "the job is archived";
+  if (await isFollowUpTaken(db, origin)) return `${origin.kind} already taken`;
   return job;
 }
 
 /**
- * Where a follow-up reaches its job: taken once however often GitHub delivers it, only from an
- * author with write permission, then either a message of the job (re-dispatched, or queued behind
- * the active run) or, for `stop`, a cancel of the active run.
+ * Where a follow-up reaches its job (found by `openFollowUp`): only from an author with write
+ * permission, then either a message of the job (re-dispatched, or queued behind the active run)
+ * or, for `stop`, a cancel of the active run; taken once, checked again under the job's lock.
  */
-export function takeFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions, log: Logger): (followUp: FollowUp) => Promise<TaskOutcome> {
-  return async (followUp) => {
-    const job = await followUpTarget(db, followUp.repo, followUp.prNumber);
-    if (typeof job === "string") return { skipped: job };
+export function takeFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions, log: Logger): (followUp: FollowUp, job: FollowUpJob) => Promise<TaskOutcome> {
+  return async (followUp, job) => {
     const { origin } = followUp;
-    // Before asking GitHub for the author's permission: a redelivery costs no API call.
-    if (await isFollowUpTaken(db, origin)) return { skipped: "comment already taken" };
     const permission = await github.permission(followUp.installationId, followUp.repo, followUp.author);
     if (!WRITERS.has(permission)) {
       log.debug({ login: followUp.author, permission }, "comment ignored: author cannot write to the repository");

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import { promptSchema } from "../../shared/api-schemas.js";
-import { isFollowUpTaken, recordedComments } from "../domain/jobs/messages.js";
+import { recordedComments } from "../domain/jobs/messages.js";
 import type { Db } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
 import { instructionIn, isStopCommand, MAX_HUNK_LINES, withLocation } from "./comment-follow-up.js";
-import { followUpTarget, isPerson, takeFollowUp, type FollowUpOptions } from "./follow-up.js";
+import { isPerson, openFollowUp, takeFollowUp, type FollowUpOptions } from "./follow-up.js";
 import type { GitHubApi, ReviewComment } from "./github-api.js";
 import type { QueuedEvent } from "./webhook-events.js";
 
@@ -53,9 +53,9 @@ export function reviewFollowUp(db: Db, github: GitHubApi, options: FollowUpOptio
   const take = takeFollowUp(db, github, options, log);
   return async (event) => {
     if (!isPerson(event.author)) return { skipped: "review by a bot or an app" };
-    const target = await followUpTarget(db, event.repo, event.prNumber);
-    if (typeof target === "string") return { skipped: target };
-    if (await isFollowUpTaken(db, { kind: "review", reviewId: event.reviewId })) return { skipped: "review already taken" };
+    const origin = { kind: "review" as const, reviewId: event.reviewId };
+    const job = await openFollowUp(db, event.repo, event.prNumber, origin);
+    if (typeof job === "string") return { skipped: job };
     const slug = await github.appSlug();
     const comments = await github.reviewComments(event.installationId, event.repo, event.prNumber, event.reviewId);
     const parts = reviewParts(event.body, comments, await recordedComments(db, comments.map((c) => c.id)), slug, options.command);
@@ -63,14 +63,17 @@ export function reviewFollowUp(db: Db, github: GitHubApi, options: FollowUpOptio
     const stop = [parts.body, ...parts.comments.map((c) => c.instruction)].some((text) => text !== null && isStopCommand(text));
     const prompt = stop ? null : reviewPrompt(event.author.login, parts);
     if (!stop && prompt === null) return { skipped: "the review is longer than one prompt may be" };
-    return take({
-      repo: event.repo,
-      installationId: event.installationId,
-      prNumber: event.prNumber,
-      author: event.author.login,
-      prompt,
-      origin: { kind: "review", reviewId: event.reviewId },
-      reactTo: parts.comments.map(({ comment }) => ({ id: comment.id, kind: "review" })),
-    });
+    return take(
+      {
+        repo: event.repo,
+        installationId: event.installationId,
+        prNumber: event.prNumber,
+        author: event.author.login,
+        prompt,
+        origin,
+        reactTo: parts.comments.map(({ comment }) => ({ id: comment.id, kind: "review" })),
+      },
+      job,
+    );
   };
 }

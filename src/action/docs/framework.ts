@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 
@@ -125,4 +125,25 @@ export function pageExists(repoRoot: string, project: DocsProject, entry: string
   const full = path.join(repoRoot, entry);
   if (path.extname(entry) && existsSync(full)) return true;
   return project.pageExtensions.some((ext) => existsSync(`${full}${ext}`)) || (existsSync(full) && readdirSync(full).some((f) => /^index\.mdx?$/.test(f)));
+}
+
+/** Every page file under `dir` (repository-relative), skipping dot-entries and node_modules; a directory that cannot be read has none. */
+export function listPageFiles(repoRoot: string, dir: string, extensions: string[] = [".md", ".mdx"]): string[] {
+  const out: string[] = [];
+  const walk = (relative: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(repoRoot, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const child = path.posix.join(relative, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile() && extensions.includes(path.posix.extname(entry.name))) out.push(child);
+    }
+  };
+  walk(dir);
+  return out;
 }

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, type Dirent } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import type { DocsProject } from "./framework.js";
+import { listPageFiles, type DocsProject } from "./framework.js";
 
 /**
  * Absolute site links (`/docs/guides/setup`) as the framework routes them, so the gate checks them
@@ -28,7 +28,7 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const baseUrl = stripSlashes(/\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/");
   const routeBase = docusaurusRouteBase(config);
   const routes = new Map<string, string>();
-  for (const file of pagesUnder(repoRoot, project.docsDir, project.pageExtensions)) {
+  for (const file of listPageFiles(repoRoot, project.docsDir, project.pageExtensions)) {
     routes.set(docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase), file);
   }
   return {
@@ -64,7 +64,7 @@ function mkdocsRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   } catch {
     // No readable site_url: links are from the site's root.
   }
-  const pages = new Set(pagesUnder(repoRoot, project.docsDir, project.pageExtensions));
+  const pages = new Set(listPageFiles(repoRoot, project.docsDir, project.pageExtensions));
   return {
     fileFor(sitePath) {
       let route = stripSlashes(sitePath).replace(/\.html$/, "");
@@ -89,24 +89,4 @@ export function frontmatterOf(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-function pagesUnder(repoRoot: string, dir: string, extensions: string[]): string[] {
-  const out: string[] = [];
-  const walk = (relative: string) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(path.join(repoRoot, relative), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const child = path.posix.join(relative, entry.name);
-      if (entry.isDirectory()) walk(child);
-      else if (entry.isFile() && extensions.includes(path.posix.extname(entry.name))) out.push(child);
-    }
-  };
-  walk(dir);
-  return out;
 }

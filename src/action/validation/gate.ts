@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ChangedFile } from "../git.js";
-import { navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
+import { listPageFiles, navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
 import { siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
 import { mintlifyConfigProblems } from "./mintlify-config.js";
 import { analyzePage, type PageAnalysis } from "./page.js";
@@ -171,7 +171,7 @@ async function linksIntoRemovedPages(removed: string[], alreadyChecked: Set<stri
   if (removed.length === 0) return [];
   const stems = removed.map((file) => path.posix.basename(file).replace(/\.mdx?$/, ""));
   const problems: string[] = [];
-  const pages = listPages(ctx.repoRoot, ctx.project.docsDir);
+  const pages = listPageFiles(ctx.repoRoot, ctx.project.docsDir);
   for (const file of pages) {
     if (alreadyChecked.has(file)) continue;
     const text = readFileSync(path.join(ctx.repoRoot, file), "utf8");
@@ -192,26 +192,4 @@ function pointsAt(from: string, url: string, removed: string, project: DocsProje
   const gone = removed.replace(/\.mdx?$/, "");
   const base = target.startsWith("/") ? path.posix.join(path.posix.dirname(project.navigationFiles[0] ?? project.docsDir), target) : path.posix.join(path.posix.dirname(from), target);
   return base.replace(/\.mdx?$/, "") === gone;
-}
-
-function listPages(repoRoot: string, docsDir: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSafe(path.join(repoRoot, dir))) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const rel = path.posix.join(dir, entry.name);
-      if (entry.isDirectory()) walk(rel);
-      else if (entry.isFile() && /\.mdx?$/.test(entry.name)) out.push(rel);
-    }
-  };
-  walk(docsDir);
-  return out;
-}
-
-function readdirSafe(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
 }

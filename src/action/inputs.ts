@@ -9,6 +9,15 @@ const positiveInt = (name: string, max: number) =>
     .transform(Number)
     .pipe(z.int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
 
+/** A duration in minutes, decimals allowed, more than 0 and at most `max`. */
+const minutes = (name: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, `${name} must be a number of minutes`)
+    .transform(Number)
+    .pipe(z.number().positive(`${name} must be more than 0`).max(max, `${name} must be at most ${max}`));
+
 /** The Action's inputs as the runner reads them (strings, "" when unset), checked once at the edge. */
 export const actionInputsSchema = z.object({
   inkwellUrl: z.url({ protocol: /^https?$/, error: "inkwell-url must be an http(s) URL (your Inkwell server's PUBLIC_URL)" }),
@@ -32,12 +41,7 @@ export const actionInputsSchema = z.object({
     .transform((value) => withoutTrailingSlashes(value) || null),
   maxTurns: positiveInt("max-turns", 500),
   maxOutputTokens: positiveInt("max-output-tokens", 10_000_000),
-  timeoutMinutes: z
-    .string()
-    .trim()
-    .regex(/^\d+(\.\d+)?$/, "timeout-minutes must be a number of minutes")
-    .transform(Number)
-    .pipe(z.number().positive("timeout-minutes must be more than 0").max(360, "timeout-minutes must be at most 360")),
+  timeoutMinutes: minutes("timeout-minutes", 360),
   draft: z.enum(["true", "false", ""], { error: "draft must be true or false" }).transform((value) => value === "true"),
   /** The project's own check (its build), run in the workspace after the gate passes; null: none. */
   checkCommand: z
@@ -45,12 +49,7 @@ export const actionInputsSchema = z.object({
     .trim()
     .max(2_000, "check-command must be at most 2000 characters")
     .transform((value) => value || null),
-  checkTimeoutMinutes: z
-    .string()
-    .trim()
-    .regex(/^\d+(\.\d+)?$/, "check-timeout-minutes must be a number of minutes")
-    .transform(Number)
-    .pipe(z.number().positive("check-timeout-minutes must be more than 0").max(120, "check-timeout-minutes must be at most 120")),
+  checkTimeoutMinutes: minutes("check-timeout-minutes", 120),
   /** Most prompt tokens one model call may carry; null: from the model's context window (the service knows it). */
   contextBudget: z
     .string()

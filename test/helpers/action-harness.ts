@@ -232,3 +232,20 @@ async function startIdTokenEndpoint(mint: (audience: string) => Promise<string>)
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+/**
+ * A job whose model writes half a page and then never answers, while the person watching cancels
+ * the job through the API: the dispatch, and the cancel request once it has been sent.
+ */
+export async function jobCancelledWhileThinking(h: ActionHarness) {
+  const cancel: { request?: Promise<{ status: number }> } = {};
+  let jobId = "";
+  h.model.setScript((_request, call) => {
+    if (call === 0) return { tools: [{ name: "write_file", args: { path: "guides/half.mdx", content: "---\ntitle: Half\n---\n\nHalf a page", reason: "Started." } }] };
+    cancel.request ??= h.server.call("POST", `/v2/agent/${h.projectId}/job/${jobId}/cancel`, { token: h.apiKey });
+    return { hang: true };
+  });
+  const dispatched = await h.createJob("Rewrite the whole site");
+  jobId = dispatched.jobId;
+  return { dispatched, cancel };
+}

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkout, git, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
+import { checkout, git, jobCancelledWhileThinking, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
 import { steps } from "../../helpers/fake-model.js";
 
 const BUNDLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../dist/index.js");
@@ -72,13 +72,7 @@ describe("the committed bundle, run the way GitHub's runner runs it", () => {
   });
 
   it("stops within 15 s of a cancel while the model is thinking, and pushes nothing", async () => {
-    const cancel: { request?: Promise<{ status: number }> } = {};
-    h.model.setScript((_request, call) => {
-      if (call === 0) return { tools: [{ name: "write_file", args: { path: "guides/half.mdx", content: "---\ntitle: Half\n---\n\nHalf a page", reason: "Started." } }] };
-      cancel.request ??= h.server.call("POST", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/cancel`, { token: h.apiKey });
-      return { hang: true };
-    });
-    const dispatched = await h.createJob("Rewrite the whole site");
+    const { dispatched, cancel } = await jobCancelledWhileThinking(h);
     const { env } = h.bundleEnv(dispatched, checkout(h.remote));
     const started = Date.now();
     const { code, stdout } = await runBundle(env);

@@ -1,7 +1,7 @@
 import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkout, git, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
+import { checkout, git, jobCancelledWhileThinking, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
 import { steps, toolResults, type ChatRequest } from "../../helpers/fake-model.js";
 
 let h: ActionHarness;
@@ -95,14 +95,7 @@ describe("hard caps stop a model that never stops", () => {
 
 describe("cancel", () => {
   it("a run cancelled mid-way through the API stops at its next heartbeat and pushes nothing", async () => {
-    const cancel: { request?: Promise<{ status: number }> } = {};
-    h.model.setScript((_request, call) => {
-      if (call === 0) return { tools: [{ name: "write_file", args: { path: "guides/half.mdx", content: "---\ntitle: Half\n---\n\nHalf a page", reason: "Started." } }] };
-      // The person watching cancels while the model is thinking; the model never answers.
-      cancel.request ??= h.server.call("POST", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/cancel`, { token: h.apiKey });
-      return { hang: true };
-    });
-    const dispatched = await h.createJob("Rewrite the whole site");
+    const { dispatched, cancel } = await jobCancelledWhileThinking(h);
     const started = Date.now();
     const outcome = await h.run(dispatched, { requestTimeoutMs: 60_000 });
     const stoppedAfterMs = Date.now() - started;

@@ -50,6 +50,8 @@ export const actionInputsSchema = z.object({
     .max(2_000, "check-command must be at most 2000 characters")
     .transform((value) => value || null),
   checkTimeoutMinutes: minutes("check-timeout-minutes", 120),
+  /** Whether the gate runs the framework's own checker where there is one (Mintlify: `mint broken-links`). */
+  frameworkCheck: z.enum(["true", "false"], { error: "framework-check must be true or false" }).transform((value) => value === "true"),
   /** Most prompt tokens one model call may carry; null: from the model's context window (the service knows it). */
   contextBudget: z
     .string()
@@ -74,6 +76,7 @@ export const INPUT_DEFAULTS = {
   "context-budget": "",
   "check-command": "",
   "check-timeout-minutes": "10",
+  "framework-check": "true",
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -94,6 +97,7 @@ export function readInputs(getInput: (name: InputName) => string): ActionInputs 
     contextBudget: raw("context-budget").trim(),
     checkCommand: raw("check-command"),
     checkTimeoutMinutes: raw("check-timeout-minutes"),
+    frameworkCheck: raw("framework-check").trim().toLowerCase(),
   });
   if (!parsed.success) throw new Error(`Invalid inputs: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   return parsed.data;

@@ -17,8 +17,8 @@ import { Heartbeats } from "./heartbeats.js";
 import type { RunnerClient } from "./runner-client.js";
 import type { ActionInputs } from "./inputs.js";
 import { DocsWorkspace } from "./sandbox/workspace.js";
-import { withCheckCommand } from "./validation/check-command.js";
-import { navigationProblems, runGate, type GateResult } from "./validation/gate.js";
+import type { GateResult } from "./validation/gate.js";
+import { startRunValidation } from "./validation/run-validation.js";
 import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 export interface RunnerEnvironment {
@@ -184,8 +184,10 @@ async function work(
   const project = detectDocsProject(env.workspace, inputs.docsDir ?? undefined);
   log.info(`Docs: ${project.framework} in ${project.docsDir}${project.navigationFiles.length ? `, navigation in ${project.navigationFiles.join(", ")}` : ""}.`);
   const workspace = new DocsWorkspace(env.workspace, project.docsDir, undefined, project.navigationFiles);
-  const knownNavigationProblems = new Set(navigationProblems({ repoRoot: env.workspace, project, branchChanges: [], knownNavigationProblems: new Set() }));
   const navigationBefore = project.navigationFiles[0] ? await workspace.read(project.navigationFiles[0]).catch(() => null) : null;
+  const { checkCommand, frameworkCheck } = inputs;
+  const commands = { checkCommand, frameworkCheck, timeoutMs: inputs.checkTimeoutMinutes * 60_000, env: deps.processEnv ?? process.env };
+  const validator = startRunValidation({ repoRoot: env.workspace, project, git, navigationBefore, ...commands, log, beat: (progress) => heartbeats.beat(progress) });
   const branchFilesBefore = branchExisted ? (await git.changedFiles(base)).map((file) => file.path) : [];
 
   const model = resolveModel(modelSpecOf(job, inputs), { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
@@ -210,9 +212,7 @@ async function work(
     const changed = workspace.changedPaths();
     if (changed.length === 0) break;
     heartbeats.beat(`Validating ${changed.length} changed file(s)`);
-    const gate = await runGate({ repoRoot: env.workspace, project, changedThisRun: changed, branchChanges: await git.stagedChanges(base, changed), knownNavigationProblems, navigationBefore });
-    if (gate.passed && inputs.checkCommand) heartbeats.beat(`Running check-command: ${inputs.checkCommand}`);
-    validation = await withCheckCommand(gate, { command: inputs.checkCommand, cwd: env.workspace, timeoutMs: inputs.checkTimeoutMinutes * 60_000, env: deps.processEnv ?? process.env }, (m) => log.info(m));
+    validation = await validator.validate(changed, await git.stagedChanges(base, changed));
     recordFacts(changed, validation);
     log.info(validation.passed ? "Validation passed." : `Validation found ${validation.problems.length} problem(s):\n  ${validation.problems.join("\n  ")}`);
     if (validation.passed || round >= repairRounds) break;

@@ -45,6 +45,12 @@ export function checkout(remote: string): string {
   return workspace;
 }
 
+/**
+ * The inputs every run gets unless a test says otherwise. The framework's own checker is fetched
+ * from npm, which tests cannot reach: framework-check.test.ts turns it on with a stand-in on PATH.
+ */
+const RUN_INPUTS: Partial<Record<InputName, string>> = { model: "openai-compatible/scripted", "api-key": "sk-test", "framework-check": "false" };
+
 export interface ActionHarness {
   server: TestServer;
   model: Awaited<ReturnType<typeof startFakeModel>>;
@@ -160,7 +166,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
     async run(dispatched, options = {}) {
       const { inputs: inputOverrides = {}, workspace: given, ...overrides } = options;
       const workspace = given ?? checkout(remote);
-      const values: Record<string, string> = { "inkwell-url": PUBLIC_URL, model: "openai-compatible/scripted", "base-url": model.url, "api-key": "sk-test", ...inputOverrides };
+      const values: Record<string, string> = { ...RUN_INPUTS, "inkwell-url": PUBLIC_URL, "base-url": model.url, ...inputOverrides };
       const inputs: ActionInputs = readInputs((name) => values[name] ?? "");
       const logs: string[] = [];
       const inkwell = client();
@@ -181,7 +187,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
       writeFileSync(eventPath, JSON.stringify({ action: "inkwell-agent", client_payload: { job_id: dispatched.jobId, run_attempt: dispatched.runAttempt } }));
       const outputPath = path.join(dir, "output");
       writeFileSync(outputPath, "");
-      const values: Record<string, string> = { "inkwell-url": PUBLIC_URL, model: "openai-compatible/scripted", "base-url": model.url, "api-key": "sk-test", ...inputs };
+      const values: Record<string, string> = { ...RUN_INPUTS, "inkwell-url": PUBLIC_URL, "base-url": model.url, ...inputs };
       return {
         outputPath,
         env: {

@@ -16,13 +16,19 @@ export function commandEnvironment(env: NodeJS.ProcessEnv): Record<string, strin
   return { CI: "true", ...Object.fromEntries(keep.flatMap((name) => (env[name] ? [[name, env[name] as string]] : []))) };
 }
 
-/**
- * Runs the workflow's `check-command` (the docs' own build, e.g. `npm run build` or `mkdocs build
- * --strict`) in the workspace with a time limit, its whole process group stopped at the limit.
- * A failure becomes problems for the agent: each `file:line: message` line of the output, then the
- * end of the output itself.
- */
-export function runCheckCommand(command: string, cwd: string, options: { timeoutMs: number; env: Record<string, string> }): Promise<CheckCommandResult> {
+export interface CommandRun {
+  /** The exit code; null when it could not start or was stopped at the time limit. */
+  code: number | null;
+  timedOut: boolean;
+  /** Why it could not start, if it could not. */
+  startError: string | null;
+  /** The end of stdout and stderr together. */
+  output: string;
+  durationMs: number;
+}
+
+/** Runs a shell command in `cwd` with a time limit, its whole process group stopped at the limit. */
+export function runCommand(command: string, cwd: string, options: { timeoutMs: number; env: Record<string, string> }): Promise<CommandRun> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn("bash", ["-o", "pipefail", "-c", command], { cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -39,15 +45,27 @@ export function runCheckCommand(command: string, cwd: string, options: { timeout
     }, options.timeoutMs);
     const finish = (code: number | null, error?: Error) => {
       clearTimeout(timer);
-      const durationMs = Date.now() - started;
-      if (code === 0 && !error) return resolve({ passed: true, durationMs });
-      const why = error ? `could not start: ${error.message}` : timedOut ? `did not finish within ${Math.round(options.timeoutMs / 1000)} s` : `failed (exit ${code})`;
-      const tail = output.trim().slice(-KEPT_OUTPUT_CHARS);
-      resolve({ passed: false, durationMs, problems: [...fileProblems(tail), `check-command \`${command}\` ${why}${tail ? `; the end of its output:\n${tail}` : ""}`] });
+      resolve({ code: timedOut ? null : code, timedOut, startError: error ? error.message : null, output, durationMs: Date.now() - started });
     };
     child.on("error", (error) => finish(null, error));
     child.on("close", (code) => finish(code));
   });
+}
+
+/** How a command that did not pass ended, for a message. */
+export const howItEnded = (run: CommandRun, timeoutMs: number) =>
+  run.startError ? `could not start: ${run.startError}` : run.timedOut ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : `failed (exit ${run.code})`;
+
+/**
+ * Runs the workflow's `check-command` (the docs' own build, e.g. `npm run build` or `mkdocs build
+ * --strict`) in the workspace. A failure becomes problems for the agent: each `file:line: message`
+ * line of the output, then the end of the output itself.
+ */
+export async function runCheckCommand(command: string, cwd: string, options: { timeoutMs: number; env: Record<string, string> }): Promise<CheckCommandResult> {
+  const run = await runCommand(command, cwd, options);
+  if (run.code === 0) return { passed: true, durationMs: run.durationMs };
+  const tail = run.output.trim().slice(-KEPT_OUTPUT_CHARS);
+  return { passed: false, durationMs: run.durationMs, problems: [...fileProblems(tail), `check-command \`${command}\` ${howItEnded(run, options.timeoutMs)}${tail ? `; the end of its output:\n${tail}` : ""}`] };
 }
 
 /**

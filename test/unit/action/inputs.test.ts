@@ -18,13 +18,14 @@ describe("Action inputs", () => {
       contextBudget: null,
       checkCommand: null,
       checkTimeoutMinutes: 10,
+      frameworkCheck: true,
     });
   });
 
   it("reads every input", () => {
     expect(
-      read({ "inkwell-url": "http://10.0.0.5:3000", model: "openai-compatible/qwen3-coder", "api-key": "k", "base-url": "http://llm:8000/v1", "docs-dir": "site/docs/", "max-turns": "12", "max-output-tokens": "9000", "timeout-minutes": "7.5", draft: "TRUE", "context-budget": "50000" }),
-    ).toMatchObject({ model: "openai-compatible/qwen3-coder", baseUrl: "http://llm:8000/v1", docsDir: "site/docs", maxTurns: 12, maxOutputTokens: 9000, timeoutMinutes: 7.5, draft: true, contextBudget: 50_000 });
+      read({ "inkwell-url": "http://10.0.0.5:3000", model: "openai-compatible/qwen3-coder", "api-key": "k", "base-url": "http://llm:8000/v1", "docs-dir": "site/docs/", "max-turns": "12", "max-output-tokens": "9000", "timeout-minutes": "7.5", draft: "TRUE", "context-budget": "50000", "framework-check": "False" }),
+    ).toMatchObject({ frameworkCheck: false,  model: "openai-compatible/qwen3-coder", baseUrl: "http://llm:8000/v1", docsDir: "site/docs", maxTurns: 12, maxOutputTokens: 9000, timeoutMinutes: 7.5, draft: true, contextBudget: 50_000 });
   });
 
   it.each([
@@ -39,6 +40,7 @@ describe("Action inputs", () => {
     [{ "timeout-minutes": "0" }, "timeout-minutes must be more than 0"],
     [{ draft: "yes" }, "draft must be true or false"],
     [{ "check-timeout-minutes": "0" }, "check-timeout-minutes must be more than 0"],
+    [{ "framework-check": "sometimes" }, "framework-check must be true or false"],
     [{ "context-budget": "lots" }, "context-budget must be a whole number of tokens"],
     [{ "context-budget": "500" }, "context-budget must be at least 1000 tokens"],
   ])("refuses %j", (values, message) => {

@@ -14,6 +14,8 @@ import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from ".
 import { percentile } from "./percentile.js";
 import { call, PG_URL, setUpStore, startServer, timeIt, TOKEN } from "./bench-server.js";
 import { openStore } from "../src/app/store/open-store.js";
+import { timeseriesReport, type BoundedRange } from "../src/app/analytics/timeseries.js";
+import { referrerPagesReport, referrersReport } from "../src/app/analytics/referral-reports.js";
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
 const VISITORS = Math.max(1, Math.round(VIEWS / 10));
@@ -144,7 +146,9 @@ function planTraffic() {
           // AI agents read markdown twins too; a few of every kind's requests fail.
           const path = `${pathFor(next)}${k === "ai" && next() < 0.3 ? ".md" : ""}`;
           const status = next() < 0.03 ? ',"status":404' : "";
-          hits.push(`{"timestamp":"${at}","path":"${path}","ip":"${ip}","userAgent":${JSON.stringify(userAgent)}${status}}`);
+          // A third of people's views arrive from somewhere (AI answers, search, social, blogs), the rest are steps within the site.
+          const referrer = k === "human" ? `,"referrer":"${next() < 0.35 ? (REFERRERS[Math.floor(next() * REFERRERS.length)] as string) : "https://docs.bench.test/"}"` : "";
+          hits.push(`{"timestamp":"${at}","path":"${path}","ip":"${ip}","userAgent":${JSON.stringify(userAgent)}${status}${referrer}}`);
           if (hits.length === BATCH) {
             yield `{"hits":[${hits.join(",")}]}`;
             hits = [];
@@ -155,6 +159,8 @@ function planTraffic() {
     },
   };
 }
+
+const REFERRERS = ["https://chatgpt.com/", "https://www.perplexity.ai/search/x", "https://claude.ai/", "https://www.google.com/", "https://www.bing.com/", "https://t.co/abc", "https://news.ycombinator.com/item?id=1", "https://blog.example.org/post"];
 
 const ms = (n: number) => Math.round(n * 10) / 10;
 
@@ -215,6 +221,13 @@ async function timeAgentQueries(db: Db, kind: string, projectId: string) {
     ["views ?format=markdown", () => viewsReport(db, projectId, month, first, "markdown")],
     ["visitors ?format=markdown", () => visitorsReport(db, projectId, month, first, DEFAULT_ORDER, "markdown")],
     ["visitors ?format=html", () => visitorsReport(db, projectId, month, first, DEFAULT_ORDER, "html")],
+    ["timeseries visitors ?interval=day", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "visitors" })],
+    ["timeseries visitors ?interval=week&compare=previous", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "week", metric: "visitors", compare: "previous" })],
+    ["timeseries visitors ?pathPrefix=/docs/section-1", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "visitors", pathPrefix: "/docs/section-1" })],
+    ["timeseries views ?interval=day", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "views" })],
+    ["timeseries visitors ?channel=ai", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "visitors", channel: "ai" })],
+    ["referrers", () => referrersReport(db, projectId, month, first)],
+    ["referrers/pages ?channel=ai", () => referrerPagesReport(db, projectId, month, first, "ai")],
   ];
   const results: Record<string, unknown>[] = [];
   for (const [report, run] of reports) {
@@ -247,7 +260,7 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>, in
     const server = servers[0] as (typeof servers)[number];
     // A failed run must not leave servers behind (they would go on counting and skew the next run).
     process.once("exit", () => servers.forEach((s) => s.child.kill("SIGKILL")));
-    const project = await call(`${server.url}/admin/projects`, "POST", TOKEN, JSON.stringify({ repository: `bench/docs-${kind}` }));
+    const project = await call(`${server.url}/admin/projects`, "POST", TOKEN, JSON.stringify({ repository: `bench/docs-${kind}`, analytics: { allowedOrigins: ["https://docs.bench.test"] } }));
     const { key } = await call(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, "{}");
     let turn = 0;
     const hitsUrl = () => `${(servers[turn++ % servers.length] as typeof server).url}/v1/analytics/${project.id}/hits`;

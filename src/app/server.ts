@@ -20,6 +20,7 @@ import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
+import { registerAnalyticsTrendRoutes } from "./http/routes/analytics-trends.js";
 import { registerDashboardRoutes } from "./http/routes/dashboard/index.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
 import { registerRunnerRoutes } from "./http/routes/runner.js";
@@ -123,6 +124,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAgentJobRoutes(router, services);
   registerRunnerRoutes(router, services, options.version);
   registerAnalyticsRoutes(router, services);
+  registerAnalyticsTrendRoutes(router, services);
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
   const handle = createRequestHandler(router, webhookMiddleware, httpLog);

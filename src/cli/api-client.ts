@@ -12,6 +12,38 @@ export class ApiClient {
   constructor(private readonly options: ApiClientOptions) {}
 
   async request<T>(method: string, path: string, credential: Credential, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+    const response = await this.#send(method, path, credential, {
+      headers: { Accept: "application/json", ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}), ...init.headers },
+      body: init.body !== undefined ? JSON.stringify(init.body) : null,
+    });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      throw new CliError(`Inkwell answered ${response.status} with a body that is not JSON: is ${this.options.baseUrl} an Inkwell server?`);
+    }
+    if (!response.ok) throw apiError(response, body);
+    return body as T;
+  }
+
+  /** A GET whose answer is not JSON (a CSV export), to read as it arrives; the server's errors as `request` reports them. */
+  async download(path: string, credential: Credential, accept: string): Promise<AsyncIterable<Uint8Array>> {
+    const response = await this.#send("GET", path, credential, { headers: { Accept: accept }, body: null });
+    if (!response.ok) {
+      const text = await response.text();
+      let body: unknown = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not an Inkwell error body: the status says what there is to say.
+      }
+      throw apiError(response, body);
+    }
+    return response.body ?? (async function* () {})();
+  }
+
+  async #send(method: string, path: string, credential: Credential, init: { headers: Record<string, string>; body: string | null }): Promise<Response> {
     const secret = credential.kind === "operator" ? credential.token : credential.key;
     if (!secret) {
       throw new CliError(
@@ -21,40 +53,12 @@ export class ApiClient {
         2,
       );
     }
-    const url = new URL(path, this.options.baseUrl);
-    let response: Response;
     try {
-      response = await this.options.fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${secret}`,
-          Accept: "application/json",
-          ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
-          ...init.headers,
-        },
-        body: init.body !== undefined ? JSON.stringify(init.body) : null,
-      });
+      return await this.options.fetch(new URL(path, this.options.baseUrl), { method, headers: { Authorization: `Bearer ${secret}`, ...init.headers }, body: init.body });
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
       throw new CliError(`Cannot reach Inkwell at ${this.options.baseUrl} (${cause}). Is the server running? Set --url or INKWELL_URL.`);
     }
-    const text = await response.text();
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      throw new CliError(`Inkwell answered ${response.status} with a body that is not JSON: is ${this.options.baseUrl} an Inkwell server?`);
-    }
-    if (!response.ok) {
-      const apiError = body as { error?: string; details?: { message: string }[] } | null;
-      // The error already lists the details of a validation failure; print only what it does not say.
-      const details = apiError?.details?.filter((d) => !apiError.error?.includes(d.message)).map((d) => `  - ${d.message}`).join("\n");
-      const retry = response.headers.get("retry-after");
-      throw new CliError(
-        `${response.status}: ${apiError?.error ?? response.statusText}${details ? `\n${details}` : ""}${retry ? `\nRetry after ${retry} s.` : ""}`,
-      );
-    }
-    return body as T;
   }
 
   /** What `GET /` says of the server (no credential needed); null when it cannot say. */
@@ -66,4 +70,13 @@ export class ApiClient {
       return null;
     }
   }
+}
+
+/** The server's error, with the details its message does not already say and when to retry. */
+function apiError(response: Response, body: unknown): CliError {
+  const apiError = body as { error?: string; details?: { message: string }[] } | null;
+  // The error already lists the details of a validation failure; print only what it does not say.
+  const details = apiError?.details?.filter((d) => !apiError.error?.includes(d.message)).map((d) => `  - ${d.message}`).join("\n");
+  const retry = response.headers.get("retry-after");
+  return new CliError(`${response.status}: ${apiError?.error ?? response.statusText}${details ? `\n${details}` : ""}${retry ? `\nRetry after ${retry} s.` : ""}`);
 }

@@ -13,6 +13,8 @@ export interface CliIo {
   /** Standard input as a stream (log imports read it line by line). */
   stdinStream: () => Readable;
   sleep: (ms: number) => Promise<void>;
+  /** Bytes to standard output as they are (CSV exports), resolved once taken; without it they go to `stdout` as one text at the end. */
+  write?: (chunk: Uint8Array) => Promise<void>;
 }
 
 export interface CommandContext {

@@ -21,6 +21,11 @@ export type ParsedLine = { ok: true; hit: ImportHit } | { ok: false; reason: Ski
 
 export type Skipped = Extract<ParsedLine, { ok: false }>;
 
+/** A format's reading of one line: the request, why it is skipped, or null for a line that is no record (a W3C `#Fields:` directive). */
+export type RecordReader = (line: string) => LoggedRequest | Skipped | null;
+/** What the importer calls per line: the hit, the reason it is skipped, or null for a directive (counted in no reason, like a blank line). */
+export type LineParser = (line: string) => ParsedLine | null;
+
 /** One request as a log format records it; the page-view rules run on this, the same for every format. */
 export interface LoggedRequest {
   ip: string;
@@ -60,6 +65,24 @@ export function readString(value: unknown, field: string): string | Skipped {
 
 export function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** A header-like value where logs write `-` for "none" (nginx, Apache, CloudFront). */
+export function optionalLogged(value: unknown): string | undefined {
+  const text = optionalString(value);
+  return text === "-" ? undefined : text;
+}
+
+/**
+ * The first of `keys` the record has (not null): NDJSON exports without a fixed schema spell the
+ * same field several ways. Returns the key too, so a skip detail names the field the line has.
+ */
+export function pick(record: Record<string, unknown>, keys: readonly string[]): { key: string; value: unknown } {
+  for (const key of keys) {
+    const value = record[key];
+    if (value !== undefined && value !== null) return { key, value };
+  }
+  return { key: keys[0] ?? "", value: undefined };
 }
 
 export function readStatus(value: unknown, field: string): number | undefined | Skipped {

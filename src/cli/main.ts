@@ -14,5 +14,6 @@ const code = await runCli(process.argv.slice(2), {
   readStdin,
   stdinStream: () => process.stdin,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  write: (chunk) => new Promise((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve()))),
 });
 process.exitCode = code;

@@ -1,15 +1,25 @@
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset } from "chart.js";
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
+Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
 
-interface Day {
-  date: string;
+interface Counts {
   human: number;
   ai: number;
   total: number;
 }
 
-/** Daily unique visitors as stacked bars, human and AI, from the page's JSON block. */
+interface Day extends Counts {
+  date: string;
+  /** With a comparison: the previous period's aligned day and its numbers. */
+  previous?: Counts;
+  previousDate?: string;
+}
+
+/**
+ * Daily unique visitors from the page's JSON block: stacked bars, human and AI; when the page
+ * compares with the previous period, two lines instead, this period's unique visitors and the
+ * previous period's (dimmer and dashed), aligned day by day.
+ */
 export function drawVisitorsChart(root: Document): Chart | null {
   const canvas = root.getElementById("visitors-chart");
   const data = root.getElementById("visitors-series");
@@ -17,23 +27,37 @@ export function drawVisitorsChart(root: Document): Chart | null {
   const days = JSON.parse(data.textContent ?? "[]") as Day[];
   const style = getComputedStyle(root.documentElement);
   const color = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  const comparing = days.some((d) => d.previous !== undefined);
+  const datasets: ChartDataset<"bar" | "line", number[]>[] = comparing
+    ? [
+        { type: "line", label: "This period", data: days.map((d) => d.total), borderColor: color("--accent", "#0b5cad"), backgroundColor: color("--accent", "#0b5cad"), borderWidth: 2, pointRadius: 0, tension: 0 },
+        {
+          type: "line",
+          label: "Previous period",
+          data: days.map((d) => d.previous?.total ?? 0),
+          borderColor: color("--previous", "#9aa5b1"),
+          backgroundColor: color("--previous", "#9aa5b1"),
+          borderWidth: 2,
+          borderDash: [6, 4],
+          pointRadius: 0,
+          tension: 0,
+        },
+      ]
+    : [
+        { type: "bar", label: "Human", data: days.map((d) => d.human), backgroundColor: color("--human", "#2563eb"), stack: "visitors" },
+        { type: "bar", label: "AI", data: days.map((d) => d.ai), backgroundColor: color("--ai", "#d97706"), stack: "visitors" },
+      ];
   return new Chart(canvas, {
-    type: "bar",
-    data: {
-      labels: days.map((d) => d.date),
-      datasets: [
-        { label: "Human", data: days.map((d) => d.human), backgroundColor: color("--human", "#2563eb"), stack: "visitors" },
-        { label: "AI", data: days.map((d) => d.ai), backgroundColor: color("--ai", "#d97706"), stack: "visitors" },
-      ],
-    },
+    type: comparing ? "line" : "bar",
+    data: { labels: days.map((d) => d.date), datasets },
     options: {
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
       interaction: { mode: "index", intersect: false },
       scales: {
-        x: { stacked: true, ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 } },
-        y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } },
+        x: { stacked: !comparing, ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 } },
+        y: { stacked: !comparing, beginAtZero: true, ticks: { precision: 0 } },
       },
       plugins: {
         legend: { position: "bottom" },
@@ -42,11 +66,14 @@ export function drawVisitorsChart(root: Document): Chart | null {
             // Bars stack human and AI; one person can be both, so the day's unique total is shown too.
             footer: (items) => {
               const day = days[items[0]?.dataIndex ?? -1];
-              return day ? `Unique visitors: ${day.total}` : "";
+              if (!day) return "";
+              const lines = [`Human ${day.human}, AI ${day.ai}, unique ${day.total}`];
+              if (day.previous) lines.push(`Previous period (${day.previousDate ?? ""}): human ${day.previous.human}, AI ${day.previous.ai}, unique ${day.previous.total}`);
+              return lines;
             },
           },
         },
       },
     },
-  });
+  }) as Chart;
 }

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { storedText, stringExpected } from "./stored-values.js";
 import { AI_CATEGORIES } from "./analytics-vocabulary.js";
-import { countsSchema, rangeQuerySchema, readFormatSchema } from "./api-schemas.js";
+import { countsSchema, rangeQuerySchema, readFormatSchema, reportOutputSchema } from "./api-schemas.js";
 
 export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
@@ -42,7 +42,7 @@ const headerValue = z
 export const hitSchema = z
   .object({
     timestamp: timestampSchema,
-    path: pagePathSchema.meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped." }),
+    path: pagePathSchema.meta({ description: "The page path (or full URL; its path is used). Query string and fragment are dropped; a `utm_source` in the query is kept as where a person came from." }),
     ip: z
       .string(stringExpected)
       .max(64)
@@ -56,7 +56,7 @@ export const hitSchema = z
       .max(599, { error: "must be an HTTP status code (100..599)" })
       .optional()
       .meta({ description: "The HTTP status the site answered with (default 200); 4xx/5xx answers to AI agents are reported as failures." }),
-    referrer: z.string().max(MAX_PATH_LENGTH).optional().meta({ description: "The Referer header; accepted, not stored." }),
+    referrer: z.string().max(MAX_PATH_LENGTH).optional().meta({ description: "The Referer header: for a person's view, only its host is kept, as where they came from (a host of the project's allowed origins is a step within the site)." }),
     id: z
       .string()
       .min(1)
@@ -114,13 +114,13 @@ export const beaconEventSchema = z.object({
 });
 
 
-export const viewsQuerySchema = rangeQuerySchema({ format: readFormatSchema.optional().meta({ description: "Only views of this format." }) });
+export const viewsQuerySchema = rangeQuerySchema({ format: readFormatSchema.optional().meta({ description: "Only views of this format." }), output: reportOutputSchema });
 
-export const agentsQuerySchema = rangeQuerySchema({ category: z.enum(AI_CATEGORIES).optional().meta({ description: "Only agents of this AI category." }) });
-export const agentPagesQuerySchema = rangeQuerySchema({});
+export const agentsQuerySchema = rangeQuerySchema({ category: z.enum(AI_CATEGORIES).optional().meta({ description: "Only agents of this AI category." }), output: reportOutputSchema });
+export const agentPagesQuerySchema = rangeQuerySchema({ output: reportOutputSchema });
 /** An agent's name as the agents report gives it (URL-encoded in the path). */
 export const agentNameSchema = storedText(200, { min: 1 }).meta({ description: "The agent's name, as the agents report gives it." });
-export const failuresQuerySchema = rangeQuerySchema({});
+export const failuresQuerySchema = rangeQuerySchema({ output: reportOutputSchema });
 
 const verificationCountsSchema = z
   .object({ verified: z.int().min(0), spoofed: z.int().min(0), unverifiable: z.int().min(0) })

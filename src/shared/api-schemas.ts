@@ -140,7 +140,7 @@ export const jobListQuerySchema = z.object({
 export type JobListQuery = z.infer<typeof jobListQuerySchema>;
 
 // Visitors export (docs/architecture.md, "Analytics"). A date is YYYY-MM-DD or any ISO 8601 date-time; a date-time counts as its UTC date.
-const dateParam = z
+export const dateParam = z
   .string()
   .refine((s) => parseUtcDay(s) !== null, { error: "must be YYYY-MM-DD or an ISO 8601 date-time" })
   .meta({
@@ -156,7 +156,7 @@ const rangeQueryFields = {
   offset: queryInt(0, 1_000_000_000, 0),
 };
 
-const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || (parseUtcDay(q.dateFrom) ?? "") <= (parseUtcDay(q.dateTo) ?? "");
+export const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || (parseUtcDay(q.dateFrom) ?? "") <= (parseUtcDay(q.dateTo) ?? "");
 
 /** The query of every analytics report: the visitors export's dates and paging, plus the report's own `extra` fields. */
 export function rangeQuerySchema<Extra extends z.ZodRawShape>(extra: Extra) {
@@ -170,8 +170,18 @@ export const readFormatSchema = z.enum(READ_FORMATS).meta({
   description: "html: the page; markdown: its .md/.mdx twin or a markdown-negotiated fetch; llms.txt: llms.txt or llms-full.txt; text: other text files.",
 });
 
+/** A report's answer: JSON, or its rows as CSV (`format` already names a read format, so this is `output`). */
+export const reportOutputSchema = z
+  .enum(["json", "csv"])
+  .optional()
+  .meta({
+    description:
+      "csv: the rows as CSV (text/csv; a header line, every row of the range in the report's order unless limit or offset is given, no totals); json: the JSON report. Without it, an Accept header that prefers text/csv to application/json asks for CSV.",
+  });
+
 export const visitorsQuerySchema = rangeQuerySchema({
   format: readFormatSchema.optional().meta({ description: "Only visitors who read the page in this format (the counts are distinct visitors of those reads)." }),
+  output: reportOutputSchema,
 });
 
 /** Human, AI and their union (or sum, for views); other bots apart, never in total. */

@@ -92,6 +92,37 @@ describe("inkwell analytics visitors|views", () => {
     expect((await cli(["analytics", "visitors"], env)).stdout.split("\n")[0]).toBe("Range: all days (UTC days, first and last included)");
   });
 
+  it("prints the time series and the referrers as tables, JSON and CSV, equal to the API", async () => {
+    const { projectId, key, env } = await project();
+    const at = (day: number) => `2025-03-${String(day).padStart(2, "0")}T10:00:00Z`;
+    const chrome = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+    const hits = [
+      { timestamp: at(3), path: "/docs/a", ip: "10.0.0.1", userAgent: chrome, referrer: "https://chatgpt.com/c/1" },
+      { timestamp: at(3), path: "/docs/b", ip: "10.0.0.1", userAgent: chrome, referrer: "https://chatgpt.com/c/2" },
+      { timestamp: at(10), path: "/docs/a?utm_source=newsletter", ip: "10.0.0.2", userAgent: chrome },
+      { timestamp: at(11), path: "/api/x", ip: "10.0.0.3", userAgent: chrome },
+    ];
+    expect((await t.call("POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits } })).status).toBe(202);
+    const range = ["--from", "2025-03-01", "--through", "2025-03-14"];
+    const weekly = await cli(["analytics", "timeseries", ...range, "--interval", "week", "--path-prefix", "/docs", "--json"], env);
+    expect(weekly.code, weekly.stderr).toBe(0);
+    const api = await t.call("GET", `/v1/analytics/${projectId}/timeseries?dateFrom=2025-03-01&dateTo=2025-03-15&interval=week&pathPrefix=/docs`, { token: key });
+    expect(JSON.parse(weekly.stdout)).toEqual(api.body);
+    expect(api.body.series.map((p: { total: number }) => p.total)).toEqual([1, 0, 1]);
+    const compared = await cli(["analytics", "timeseries", ...range, "--interval", "week", "--compare"], env);
+    expect(compared.stdout).toContain("PREVIOUS TOTAL");
+    const referrers = await cli(["analytics", "referrers", ...range], env);
+    expect(referrers.stdout).toMatch(/chatgpt\.com\s+ai\s+1\s+2/);
+    expect(referrers.stdout).toMatch(/newsletter\s+other\s+1\s+1/);
+    const pages = await cli(["analytics", "referrers", ...range, "--pages", "--json"], env);
+    expect(JSON.parse(pages.stdout)).toMatchObject({ channel: "ai", totals: { visitors: 1, views: 2 }, pages: [{ path: "/docs/a", visitors: 1, views: 1 }, { path: "/docs/b", visitors: 1, views: 1 }] });
+    const csv = await cli(["analytics", "referrers", ...range, "--csv"], env);
+    expect(csv.stdout.split("\r\n")[0]).toBe("source,channel,visitors,views");
+    const bad = await cli(["analytics", "timeseries", "--interval", "year"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--interval must be one of day, week, month");
+  });
+
   it("an operator sets the beacon's allowed origins and the salt window", async () => {
     const { projectId } = await project();
     const updated = await cli(["projects", "update", projectId, "--allowed-origin", "https://docs.example.com/", "--allowed-origin", "http://localhost:3001", "--salt-window", "week"]);

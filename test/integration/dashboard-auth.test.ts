@@ -21,6 +21,12 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     const res = await v.get(`/dashboard/projects/${project.projectId}/analytics?days=7`);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/projects/${project.projectId}/analytics?days=7`)}`);
+    // The CSV downloads too: no table leaves without a session.
+    for (const csv of ["analytics.csv?path=/docs", "analytics/referrers.csv?channel=ai", "analytics/daily.csv?compare=previous", "analytics/ai-kinds.csv", "agents.csv", "agents/failures.csv", "agents/GPTBot/pages.csv"]) {
+      const download = await v.get(`/dashboard/projects/${project.projectId}/${csv}`);
+      expect(download.status, csv).toBe(303);
+      expect(download.headers.get("location"), csv).toMatch(/^\/dashboard\/sign-in\?next=/);
+    }
     const page = await v.get("/dashboard/sign-in");
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
@@ -147,6 +153,18 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     const missing = await v.get("/dashboard/projects/zzzzzzzzzzzzzzzzzzzz/keys");
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-type")).toContain("text/html");
+    expect((await v.get("/dashboard/projects/zzzzzzzzzzzzzzzzzzzz/analytics/referrers.csv")).status).toBe(404);
+    // An agent no view ever claimed has no CSV; a bad section is a 400 page, not a file.
+    const noAgent = await v.get(`/dashboard/projects/${project.projectId}/agents/NoSuchAgent/pages.csv`);
+    expect(noAgent.status).toBe(404);
+    expect(noAgent.headers.get("content-type")).toContain("text/html");
+    const deep = await v.get(`/dashboard/projects/${project.projectId}/analytics/daily.csv?path=/a/b/c`);
+    expect(deep.status).toBe(400);
+    expect(deep.text).toContain("path: must be a URL path of at most 2 segments");
+    // An empty project: every table's CSV is its header alone.
+    const empty = await v.get(`/dashboard/projects/${project.projectId}/analytics/referrers.csv?days=7`);
+    expect(empty.status).toBe(200);
+    expect(empty.text).toBe("source,channel,visitors,views\r\n");
   });
 
   it("believes X-Forwarded-Proto only from a trusted proxy", async () => {

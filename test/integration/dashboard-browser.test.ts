@@ -2,13 +2,13 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../src/app/analytics/days.js";
+import { DAY_MS, windowOf } from "../../src/app/analytics/days.js";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import { reportRun } from "../../src/app/domain/jobs/runs.js";
 import { storeTranscript } from "../../src/app/domain/jobs/transcripts.js";
 import { launchChromium } from "../helpers/browser.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
-import { AI_ADDRESS_LISTS, publishedAddress, USER_AGENTS } from "../helpers/traffic.js";
+import { AI_ADDRESS_LISTS, publishedAddress, random, USER_AGENTS } from "../helpers/traffic.js";
 
 // Code passed to page.evaluate runs in the page; the test project is type-checked without DOM types.
 declare const document: any;
@@ -40,10 +40,12 @@ let t: TestServer;
 let browser: Browser;
 let context: BrowserContext;
 let project: { projectId: string; key: string };
+let referred: { projectId: string; key: string };
 const gated = gatedDispatcher();
 const problems: string[] = [];
 const today = Math.floor(Date.now() / DAY_MS);
 const iso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+let referralSeed: ReturnType<typeof referralTraffic>;
 
 /**
  * Seeds views over the 12 days before today (all in the past, whatever the time of day): people
@@ -73,6 +75,79 @@ async function seedTraffic(projectId: string, key: string) {
   const res = await t.call("POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits } });
   expect(res.status).toBe(202);
   expect(res.body.accepted).toBe(hits.length);
+}
+
+/** One view of the referrals project as the test knows it: who, when, which page, and where a person came from. */
+interface SentView {
+  day: number;
+  person: string;
+  kind: "human" | "ai";
+  page: string;
+  /** The source a person's arrival is reported under; null for agents' fetches. */
+  source: string | null;
+}
+
+const REFERRAL_PAGES = ["/docs", "/docs/install", "/docs/guides/webhooks", "/docs-archive", "/api/events", "/api/auth"];
+const ARRIVALS = [
+  { referrer: "https://chatgpt.com/c/x", source: "chatgpt.com", channel: "ai" },
+  { referrer: "https://www.google.com/", source: "google.com", channel: "search" },
+  { referrer: undefined, source: "(direct)", channel: "direct" },
+] as const;
+
+/**
+ * People arriving on pages under /docs and /api from ChatGPT, Google or directly, and an AI
+ * assistant fetching pages: most in the 12 days before today, some 31 to 42 days ago (the previous
+ * period of the last 30 days), so every number the page shows has a brute-force answer.
+ */
+function referralTraffic(): { hits: Record<string, unknown>[]; sent: SentView[] } {
+  const rand = random(20);
+  const hits: Record<string, unknown>[] = [];
+  const sent: SentView[] = [];
+  for (let n = 0; n < 400; n++) {
+    const human = rand() < 0.85;
+    const id = Math.floor(rand() * (human ? 40 : 6));
+    const day = rand() < 0.7 ? today - 1 - Math.floor(rand() * 12) : today - 31 - Math.floor(rand() * 12);
+    const page = REFERRAL_PAGES[Math.floor(rand() * REFERRAL_PAGES.length)] as string;
+    const arrival = human ? (ARRIVALS[Math.floor(rand() * ARRIVALS.length)] as (typeof ARRIVALS)[number]) : null;
+    hits.push({
+      timestamp: new Date(day * DAY_MS + Math.floor(rand() * (DAY_MS - 1000))).toISOString(),
+      path: page,
+      ip: human ? `203.0.113.${id}` : publishedAddress(AI_ADDRESS_LISTS[0], id).ip,
+      userAgent: human ? USER_AGENTS.human[0] : USER_AGENTS.ai[0],
+      ...(arrival?.referrer ? { referrer: arrival.referrer } : {}),
+    });
+    sent.push({ day, person: `${human ? "h" : "a"}${id}`, kind: human ? "human" : "ai", page, source: arrival?.source ?? null });
+  }
+  return { hits, sent };
+}
+
+/** The brute-force side: what the page must show for the days [from, to), optionally under a path prefix. */
+function expectedOf(sent: SentView[], from: number, to: number, prefix?: string) {
+  const under = (page: string) => prefix === undefined || page === prefix || page.startsWith(`${prefix}/`);
+  const seen = sent.filter((s) => s.day >= from && s.day < to);
+  // A person is one visitor per salt window (month, the default).
+  const who = (s: SentView) => `${windowOf("month", s.day).start}:${s.person}`;
+  const distinct = (views: SentView[]) => new Set(views.map(who)).size;
+  const counts = (views: SentView[]) => {
+    const human = distinct(views.filter((s) => s.kind === "human"));
+    const ai = distinct(views.filter((s) => s.kind === "ai"));
+    return { human, ai, total: human + ai, bot: 0 };
+  };
+  const inSection = seen.filter((s) => under(s.page));
+  const pages = [...new Set(inSection.map((s) => s.page))]
+    .map((path) => {
+      const views = inSection.filter((s) => s.page === path);
+      return { path, ...counts(views), fromAi: distinct(views.filter((s) => s.source === "chatgpt.com")) };
+    })
+    .sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : 1));
+  const referrers = ARRIVALS.map(({ source, channel }) => {
+    const views = seen.filter((s) => s.source === source);
+    return { source, channel, visitors: distinct(views), views: views.length };
+  })
+    .filter((r) => r.views > 0)
+    .sort((a, b) => b.visitors - a.visitors || b.views - a.views || (a.source < b.source ? -1 : 1));
+  const fromAi = seen.filter((s) => s.source === "chatgpt.com");
+  return { totals: counts(inSection), pages, referrers, aiArrivals: { visitors: distinct(fromAi), views: fromAi.length }, aiViews: seen.filter((s) => s.kind === "ai").length };
 }
 
 async function newPage(viewport = DESKTOP, watch = true): Promise<Page> {
@@ -121,6 +196,10 @@ beforeAll(async () => {
   t = await startTestServer({ dispatcher: gated.dispatcher });
   project = await t.newProject("acme/handbook");
   await seedTraffic(project.projectId, project.key);
+  referred = await t.newProject("acme/referred");
+  referralSeed = referralTraffic();
+  const seeded = await t.call("POST", `/v1/analytics/${referred.projectId}/hits`, { token: referred.key, body: { hits: referralSeed.hits } });
+  expect(seeded.body).toMatchObject({ accepted: referralSeed.hits.length, rejected: [] });
   browser = await launchChromium();
   context = await browser.newContext();
 }, 60_000);
@@ -264,8 +343,9 @@ describe("dashboard in a real browser", () => {
     expect(csv.status()).toBe(200);
     expect(csv.headers()["content-disposition"]).toMatch(/attachment; filename="inkwell-visitors-.*\.csv"/);
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("path,human,ai,total,bot");
-    expect(lines.slice(1)).toEqual(api.body.visitors.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot}`));
+    expect(lines[0]).toBe("path,human,ai,total,bot,from_ai_answers");
+    // Nobody arrived from an AI answer in this project's traffic.
+    expect(lines.slice(1)).toEqual(api.body.visitors.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot},0`));
 
     // Only Markdown's readers, chosen from the form: the table, its totals and its CSV are the API's
     // `format=markdown`; the site's totals above stay those of every format.
@@ -284,13 +364,128 @@ describe("dashboard in a real browser", () => {
     expect(markdownRows).toEqual(byAi.slice(0, 50));
     const markdownCsv = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics.csv?${new URL(page.url()).searchParams}`);
     expect(markdownCsv.headers()["content-disposition"]).toMatch(/filename="inkwell-visitors-.*-markdown-.*\.csv"/);
-    expect((await markdownCsv.text()).trim().split("\r\n").slice(1)).toEqual(byAi.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot}`));
+    expect((await markdownCsv.text()).trim().split("\r\n").slice(1)).toEqual(byAi.map((r: any) => `${r.path},${r.human},${r.ai},${r.total},${r.bot},0`));
     expect((await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?format=pdf`)).status()).toBe(400);
 
     // Bad input gets a page that says what is wrong.
     const bad = await page.request.get(`${t.url}/dashboard/projects/${project.projectId}/analytics?from=2026-02-30&to=2026-03-01`);
     expect(bad.status()).toBe(400);
     expect(await bad.text()).toContain("from: is not a real date");
+    await page.close();
+  });
+
+  it("shows where people came from, AI answers per page, a section, and the previous period, each table with its CSV", async () => {
+    const page = await newPage();
+    const base = `${t.url}/dashboard/projects/${referred.projectId}/analytics`;
+    await page.goto(`${base}?days=30`);
+    const dayOf = async (selector: string) => Date.parse(await page.inputValue(selector)) / DAY_MS;
+    const from = await dayOf("#from");
+    const to = (await dayOf("#to")) + 1;
+    const num = (text: string | null) => Number((text ?? "").replace(/,/g, ""));
+    const site = expectedOf(referralSeed.sent, from, to);
+    expect(num(await page.textContent("#total-human"))).toBe(site.totals.human);
+    expect(num(await page.textContent("#total-ai"))).toBe(site.totals.ai);
+
+    // Referrals: each source with its channel as a badge, its distinct people and its views.
+    const referrerRows = () =>
+      page.$$eval("#referrers-table tbody tr", (trs: any[]) =>
+        trs.map((tr) => {
+          const [source, channel, visitors, views] = [...tr.querySelectorAll("td")] as any[];
+          return { source: source.textContent, channel: channel.querySelector(".badge").dataset.channel, visitors: Number(visitors.textContent.replace(/,/g, "")), views: Number(views.textContent.replace(/,/g, "")) };
+        }),
+      );
+    expect(await referrerRows()).toEqual(site.referrers);
+    expect(site.referrers.find((r) => r.source === "chatgpt.com")).toMatchObject({ channel: "ai" });
+    expect(await page.textContent("#referrers-table .badge[data-channel=ai]")).toBe("AI");
+    expect(num(await page.textContent("#ai-arrivals-visitors"))).toBe(site.aiArrivals.visitors);
+    expect(num(await page.textContent("#ai-arrivals-views"))).toBe(site.aiArrivals.views);
+    await page.selectOption("#channel", "ai");
+    await Promise.all([page.waitForURL(/channel=ai/), page.click("form[aria-label='Referral channel'] button[type=submit]")]);
+    expect(await referrerRows()).toEqual(site.referrers.filter((r) => r.channel === "ai"));
+
+    // The pages table: people who arrived on each page from an AI answer, and their share of its human visitors.
+    const pageRows = () =>
+      page.$$eval("#pages-table tbody tr", (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td: any) => td.textContent.trim())));
+    const shownPages = (await pageRows()).map(([path, human, ai, total, bot, fromAi]) => ({ path, human: num(human ?? ""), ai: num(ai ?? ""), total: num(total ?? ""), bot: num(bot ?? ""), fromAi: fromAi ?? "" }));
+    const share = (p: { human: number; fromAi: number }) => (p.fromAi === 0 ? "0" : `${p.fromAi} · ${Math.round((p.fromAi / p.human) * 100)}% of the page's human visitors`);
+    expect(shownPages).toEqual(site.pages.map((p) => ({ ...p, fromAi: share(p) })));
+    expect(site.pages.some((p) => p.fromAi > 0)).toBe(true);
+
+    // Compare with the previous period (the preset stays): the previous totals and the change, and a second, dimmer line.
+    const dimPixels = () =>
+      page.$eval("#visitors-chart", (canvas: any) => {
+        const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+        let dim = 0;
+        // --previous: #8c959f
+        for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 140) <= 8 && Math.abs(data[i + 1] - 149) <= 8 && Math.abs(data[i + 2] - 159) <= 8 && data[i + 3] === 255) dim++;
+        return dim;
+      });
+    expect(await dimPixels()).toBe(0);
+    await page.check("#compare");
+    await Promise.all([page.waitForURL(/compare=previous/), page.click(".custom-range button[type=submit]")]);
+    expect(new URL(page.url()).searchParams.get("channel")).toBe("ai");
+    expect(await page.getAttribute(".presets a[href*='days=30']", "aria-current")).toBe("true");
+    const before = expectedOf(referralSeed.sent, from - 30, from);
+    expect(before.totals.human).toBeGreaterThan(0);
+    for (const [id, key] of [["total-human", "human"], ["total-ai", "ai"], ["total-all", "total"]] as const) {
+      expect(num(await page.textContent(`#${id}`))).toBe(site.totals[key]);
+      expect(num(await page.textContent(`#${id}-previous`))).toBe(before.totals[key]);
+      const change = before.totals[key] === 0 ? "new" : `${Math.abs(Math.round(((site.totals[key] - before.totals[key]) / before.totals[key]) * 100))}%`;
+      expect(await page.textContent(`#${id}-change`)).toContain(change);
+    }
+    // The arrow is for the eye; the words are for a screen reader.
+    const spoken = await page.$eval("#total-human-change", (dd: any) => [...dd.querySelectorAll(".visually-hidden")].map((s: any) => s.textContent).join(""));
+    const direction = Math.round(((site.totals.human - before.totals.human) / before.totals.human) * 100);
+    expect(spoken).toBe(direction > 0 ? "up " : direction < 0 ? "down " : " change");
+    const series = JSON.parse((await page.textContent("#visitors-series")) ?? "[]");
+    expect(series).toHaveLength(30);
+    expect(series.every((d: any) => d.previous && typeof d.previous.total === "number")).toBe(true);
+    expect(series[0].previousDate).toBe(iso(from - 30));
+    expect(series.reduce((sum: number, d: any) => sum + d.previous.human, 0)).toBeGreaterThan(0);
+    expect(await dimPixels()).toBeGreaterThan(50);
+
+    // A section: the chart, the totals and the pages table are /docs and the pages under it (never /docs-archive).
+    await page.fill("#path", "/docs");
+    await Promise.all([page.waitForURL(/path=%2Fdocs/), page.click(".custom-range button[type=submit]")]);
+    const docs = expectedOf(referralSeed.sent, from, to, "/docs");
+    const docsBefore = expectedOf(referralSeed.sent, from - 30, from, "/docs");
+    expect(docs.totals.human).toBeLessThan(site.totals.human);
+    expect(num(await page.textContent("#total-human"))).toBe(docs.totals.human);
+    expect(num(await page.textContent("#total-ai"))).toBe(docs.totals.ai);
+    expect(num(await page.textContent("#total-all"))).toBe(docs.totals.total);
+    expect(num(await page.textContent("#total-human-previous"))).toBe(docsBefore.totals.human);
+    const docsPages = (await pageRows()).map(([path, human, ai, total]) => ({ path, human: num(human ?? ""), ai: num(ai ?? ""), total: num(total ?? "") }));
+    expect(docsPages).toEqual(docs.pages.map(({ path, human, ai, total }) => ({ path, human, ai, total })));
+    expect(docsPages.map((p) => p.path).sort()).toEqual(["/docs", "/docs/guides/webhooks", "/docs/install"]);
+    await screenshot(page, "analytics-referrals");
+
+    // Every table's CSV, from its own link: the page's range and filters, a header, every row.
+    const csvOf = async (selector: string) => {
+      const href = (await page.getAttribute(selector, "href")) ?? "";
+      const answer = await page.request.get(`${t.url}${href}`);
+      expect(answer.status(), href).toBe(200);
+      expect(answer.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+      expect(answer.headers()["content-disposition"]).toMatch(/^attachment; filename="inkwell-[a-z-]+-acme-referred-.*\.csv"$/);
+      return (await answer.text()).split("\r\n").slice(0, -1);
+    };
+    expect(await csvOf("#pages-csv")).toEqual(["path,human,ai,total,bot,from_ai_answers", ...docs.pages.map((p) => `${p.path},${p.human},${p.ai},${p.total},${p.bot},${p.fromAi}`)]);
+    expect(await csvOf("#referrers-csv")).toEqual(["source,channel,visitors,views", ...site.referrers.filter((r) => r.channel === "ai").map((r) => `${r.source},${r.channel},${r.visitors},${r.views}`)]);
+    const daily = await csvOf("#daily-csv");
+    expect(daily[0]).toBe("date,human,ai,bot,total,previous_date,previous_human,previous_ai,previous_bot,previous_total");
+    const docsSeries = JSON.parse((await page.textContent("#visitors-series")) ?? "[]");
+    expect(daily.slice(1)).toEqual(docsSeries.map((d: any) => [d.date, d.human, d.ai, d.bot, d.total, d.previousDate, d.previous.human, d.previous.ai, d.previous.bot, d.previous.total].join(",")));
+    expect(await csvOf("#ai-kinds-csv")).toEqual(["kind,views", `assistant,${site.aiViews}`]);
+    // A real download from the link, as a person clicks it.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#referrers-csv")]);
+    expect(download.suggestedFilename()).toMatch(/^inkwell-referrers-acme-referred-ai-.*\.csv$/);
+
+    // A section deeper than two segments, or not a path, is a 400 that says what to fix.
+    for (const bad of ["/a/b/c", "docs"]) {
+      const refused = await page.request.get(`${base}?path=${encodeURIComponent(bad)}`);
+      expect(refused.status()).toBe(400);
+      expect(await refused.text()).toContain("path: must be a URL path of at most 2 segments, like /docs or /docs/guides");
+    }
+    expect((await page.request.get(`${base}.csv?path=/a/b/c`)).status()).toBe(400);
     await page.close();
   });
 
@@ -327,6 +522,25 @@ describe("dashboard in a real browser", () => {
     const shown = await page.$$eval("#agent-pages-table tbody tr", (trs: any[]) => trs.map((tr) => tr.querySelector("td").textContent.trim()));
     expect(shown).toEqual(pages.body.pages.map((p: any) => p.path));
     await page.screenshot({ path: path.join(SCREENSHOTS, "agents-desktop.png"), fullPage: true });
+
+    // Each table's CSV has every row of the range, as the API's own CSV of it.
+    const csvOf = async (href: string | null) => {
+      const answer = await page.request.get(`${t.url}${href ?? ""}`);
+      expect(answer.status(), href ?? "").toBe(200);
+      expect(answer.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+      return answer.text();
+    };
+    const apiCsv = async (report: string) => (await t.call("GET", `/v1/analytics/${project.projectId}/${report}${report.includes("?") ? "&" : "?"}${range}&output=csv`, { token: project.key })).body;
+    expect(await csvOf(await page.getAttribute("#agent-pages-csv", "href"))).toBe(await apiCsv(`agents/${encodeURIComponent(agent)}/pages`));
+    const agentDaily = (await csvOf(await page.getAttribute("#agent-daily-csv", "href"))).split("\r\n");
+    expect(agentDaily[0]).toBe("date,views,spoofed");
+    expect(agentDaily.slice(1, -1).map((line) => line.split(",")[0])).toEqual(await page.$$eval("#agent-daily-table tbody tr td:first-child", (tds: any[]) => tds.map((td) => td.textContent)));
+    await page.goBack();
+    expect(await csvOf(await page.getAttribute("#agents-csv", "href"))).toBe(await apiCsv("agents"));
+    expect(await csvOf(await page.getAttribute("#failures-csv", "href"))).toBe(await apiCsv("failures"));
+    const formats = (await csvOf(await page.getAttribute("#formats-csv", "href"))).split("\r\n");
+    expect(formats[0]).toBe("format,human,ai,bot");
+    expect(formats.slice(1, -1).map((line) => line.split(",")[0])).toContain("markdown");
     await page.close();
   });
 

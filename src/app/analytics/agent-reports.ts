@@ -1,8 +1,9 @@
 import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
 import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../shared/analytics-vocabulary.js";
-import type { Queryable } from "../store/db.js";
+import type { Db, Queryable } from "../store/db.js";
+import { queryInBatches } from "../store/query-batches.js";
 import { FORMAT_CODE } from "./read-format.js";
-import { windowParts, type DayRange, type Page } from "./reports.js";
+import { EXPORT_BATCH_ROWS, windowParts, type DayRange, type Page } from "./reports.js";
 
 type Num = string | number;
 
@@ -55,19 +56,36 @@ async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
  */
 export async function agentsReport(db: Queryable, projectId: string, range: DayRange, page: Page, category?: string): Promise<Agents> {
   const params = await rangeParams(db, projectId, range);
-  const rows = await db.query<{
-    site: boolean;
-    agent: string | null;
-    operator: string | null;
-    category: string | null;
-    verified: Num;
-    spoofed: Num;
-    unverifiable: Num;
-    views: Num;
-    visitors: Num;
-    pages: Num;
-  }>(
-    `WITH ${reachedSql("#.path_id = 0", "true")},
+  const rows = await db.query<AgentRow & { site: boolean }>(
+    `WITH ${agentsSql}
+     SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
+            COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_COLUMNS}
+      FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $8 OFFSET $9)
+     ORDER BY rank`,
+    [...params, category ?? null, page.limit + 1, page.offset],
+  );
+  const totals = rows.find((r) => r.site);
+  const agents = rows.filter((r) => !r.site).map(agentOf);
+  return {
+    totals: { views: Number(totals?.views ?? 0), visitors: Number(totals?.visitors ?? 0) },
+    agents: agents.slice(0, page.limit),
+    hasMore: agents.length > page.limit,
+  };
+}
+
+/** Every row of the agents report, in its order, read `batchRows` at a time (exports). */
+export async function* agentRows(db: Db, projectId: string, range: DayRange, category?: string, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Agents["agents"][number]> {
+  const params = await rangeParams(db, projectId, range);
+  const sql = `WITH ${agentsSql} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`;
+  for await (const batch of queryInBatches<AgentRow>(db, sql, [...params, category ?? null], batchRows)) yield* batch.map(agentOf);
+}
+
+type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num };
+
+/** `agents`: each agent's claims, visitors and pages read over the range (rangeParams), of one category when $7 is set. */
+const agentsSql = `${reachedSql("#.path_id = 0", "true")},
      claims AS (
        SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(unverifiable) AS unverifiable
        FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id
@@ -79,34 +97,20 @@ export async function agentsReport(db: Queryable, projectId: string, range: DayR
               COALESCE(v.visitors, 0) AS visitors, COALESCE(pg.pages, 0) AS pages
        FROM claims c JOIN analytics_agents a ON a.id = c.agent_id
        LEFT JOIN visitors v ON v.agent_id = c.agent_id LEFT JOIN pages pg ON pg.agent_id = c.agent_id
-       WHERE $9::text IS NULL OR a.category = $9
-     )
-     SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
-            COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
-     UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY views DESC, name COLLATE "C"), name, operator, category, verified, spoofed, unverifiable, views, visitors, pages
-      FROM agents ORDER BY views DESC, name COLLATE "C" LIMIT $7 OFFSET $8)
-     ORDER BY rank`,
-    [...params, page.limit + 1, page.offset, category ?? null],
-  );
-  const totals = rows.find((r) => r.site);
-  const agents = rows
-    .filter((r) => !r.site)
-    .map((r) => ({
-      agent: r.agent as string,
-      operator: r.operator as string,
-      category: r.category as AiCategory,
-      verification: { verified: Number(r.verified), spoofed: Number(r.spoofed), unverifiable: Number(r.unverifiable) },
-      views: Number(r.views),
-      visitors: Number(r.visitors),
-      pages: Number(r.pages),
-    }));
-  return {
-    totals: { views: Number(totals?.views ?? 0), visitors: Number(totals?.visitors ?? 0) },
-    agents: agents.slice(0, page.limit),
-    hasMore: agents.length > page.limit,
-  };
-}
+       WHERE $7::text IS NULL OR a.category = $7
+     )`;
+const AGENT_COLUMNS = `name AS agent, operator, category, verified, spoofed, unverifiable, views, visitors, pages`;
+const AGENTS_ORDER = `views DESC, name COLLATE "C"`;
+
+const agentOf = (r: AgentRow) => ({
+  agent: r.agent as string,
+  operator: r.operator as string,
+  category: r.category as AiCategory,
+  verification: { verified: Number(r.verified), spoofed: Number(r.spoofed), unverifiable: Number(r.unverifiable) },
+  views: Number(r.views),
+  visitors: Number(r.visitors),
+  pages: Number(r.pages),
+});
 
 /** The id of the agent of this name, if any view ever claimed it. */
 export async function agentIdByName(db: Queryable, name: string): Promise<number | null> {
@@ -117,26 +121,48 @@ export async function agentIdByName(db: Queryable, name: string): Promise<number
 /** What one agent read over whole UTC days: views, distinct visitors and views answered 4xx/5xx per page, most read first. */
 export async function agentPagesReport(db: Queryable, projectId: string, agentId: number, range: DayRange, page: Page): Promise<AgentPages> {
   const params = await rangeParams(db, projectId, range);
-  const rows = await db.query<{ path: string; views: Num; visitors: Num; failed: Num }>(
-    `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $9")},
+  const rows = await db.query<AgentPageRow>(`${agentPagesSql} LIMIT $8 OFFSET $9`, [...params, agentId, page.limit + 1, page.offset]);
+  const pages = rows.map(agentPageOf);
+  return { pages: pages.slice(0, page.limit), hasMore: pages.length > page.limit };
+}
+
+/** Every row of one agent's pages, in the report's order, read `batchRows` at a time (exports). */
+export async function* agentPageRows(db: Db, projectId: string, agentId: number, range: DayRange, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<AgentPages["pages"][number]> {
+  const params = await rangeParams(db, projectId, range);
+  for await (const batch of queryInBatches<AgentPageRow>(db, agentPagesSql, [...params, agentId], batchRows)) yield* batch.map(agentPageOf);
+}
+
+type AgentPageRow = { path: string; views: Num; visitors: Num; failed: Num };
+const agentPageOf = (r: AgentPageRow) => ({ path: r.path, views: Number(r.views), visitors: Number(r.visitors), failed: Number(r.failed) });
+
+/** The pages of agent $7 over the range (rangeParams), in the report's order. */
+const agentPagesSql = `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $7")},
      read AS (
        SELECT path_id, sum(views) AS views, sum(failed) AS failed FROM analytics_daily_agent_pages
-       WHERE project_id = $1 AND agent_id = $9 AND ${IN_RANGE} GROUP BY path_id
+       WHERE project_id = $1 AND agent_id = $7 AND ${IN_RANGE} GROUP BY path_id
      ),
      visitors AS (SELECT path_id, sum(visitors) AS visitors FROM reached GROUP BY path_id)
      SELECT ap.path, r.views, COALESCE(v.visitors, 0) AS visitors, r.failed
      FROM read r JOIN analytics_paths ap ON ap.id = r.path_id LEFT JOIN visitors v ON v.path_id = r.path_id
-     ORDER BY r.views DESC, ap.path COLLATE "C" LIMIT $7 OFFSET $8`,
-    [...params, page.limit + 1, page.offset, agentId],
-  );
-  const pages = rows.map((r) => ({ path: r.path, views: Number(r.views), visitors: Number(r.visitors), failed: Number(r.failed) }));
-  return { pages: pages.slice(0, page.limit), hasMore: pages.length > page.limit };
-}
+     ORDER BY r.views DESC, ap.path COLLATE "C"`;
 
 /** Pages AI agents failed to fetch (a 4xx/5xx answer) over whole UTC days, per status, most failed views first. */
 export async function failuresReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Failures> {
-  const rows = await db.query<{ path: string; status: number; views: Num; agents: string[] }>(
-    `WITH failed AS (
+  const rows = await db.query<FailureRow>(`${failuresSql} LIMIT $4 OFFSET $5`, [projectId, range.from, range.to, page.limit + 1, page.offset]);
+  const failures = rows.map(failureOf);
+  return { failures: failures.slice(0, page.limit), hasMore: failures.length > page.limit };
+}
+
+/** Every row of the failures report, in its order, read `batchRows` at a time (exports). */
+export async function* failureRows(db: Db, projectId: string, range: DayRange, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Failures["failures"][number]> {
+  for await (const batch of queryInBatches<FailureRow>(db, failuresSql, [projectId, range.from, range.to], batchRows)) yield* batch.map(failureOf);
+}
+
+type FailureRow = { path: string; status: number; views: Num; agents: string[] };
+const failureOf = (r: FailureRow) => ({ path: r.path, status: Number(r.status), views: Number(r.views), agents: r.agents });
+
+/** Failures per page and status over the range ($1 project, $2 and $3), in the report's order. */
+const failuresSql = `WITH failed AS (
        SELECT path_id, status, agent_id, sum(views) AS views FROM analytics_daily_failures
        WHERE project_id = $1 AND ${IN_RANGE} GROUP BY path_id, status, agent_id
      ),
@@ -145,12 +171,7 @@ export async function failuresReport(db: Queryable, projectId: string, range: Da
        FROM failed f JOIN analytics_agents a ON a.id = f.agent_id GROUP BY f.path_id, f.status
      )
      SELECT ap.path, pp.status, pp.views, pp.agents FROM per_page pp JOIN analytics_paths ap ON ap.id = pp.path_id
-     ORDER BY pp.views DESC, ap.path COLLATE "C", pp.status LIMIT $4 OFFSET $5`,
-    [projectId, range.from, range.to, page.limit + 1, page.offset],
-  );
-  const failures = rows.map((r) => ({ path: r.path, status: Number(r.status), views: Number(r.views), agents: r.agents }));
-  return { failures: failures.slice(0, page.limit), hasMore: failures.length > page.limit };
-}
+     ORDER BY pp.views DESC, ap.path COLLATE "C", pp.status`;
 
 /** Served views per format over a range, by class (html first, then the order of READ_FORMATS). */
 export async function formatSplit(db: Queryable, projectId: string, range: DayRange): Promise<{ format: ReadFormat; human: number; ai: number; bot: number }[]> {

@@ -4,13 +4,15 @@ import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics
 import type { AiCategory, ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit } from "./agent-reports.js";
 import { notFound } from "../domain/errors.js";
-import type { Db } from "../store/db.js";
+import type { Db, Queryable } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
-import { aiCategoryViews, dailyVisitors, DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange, type Page, type ReportOrder } from "./reports.js";
+import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange, type Page } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { PageIds } from "./page-ids.js";
+import { PageSections } from "./page-sections.js";
+import { referrerHost } from "./referral.js";
 import { AgentIds } from "./agent-ids.js";
 import type { AgentVerifier } from "./verification.js";
 import { vendoredRangeLists, type AgentRangeList } from "./agent-ranges.js";
@@ -39,13 +41,13 @@ export interface ProjectAnalyticsSettings {
   saltWindow: SaltWindow;
   allowedOrigins: string[];
   markdownAsPage: boolean;
+  /** The hosts of the allowed origins: referrers there are steps within the site. */
+  ownHosts: ReadonlySet<string>;
 }
 
 const SETTINGS_TTL_MS = 30_000;
 /** How long a report waits for views accepted before it to be counted (a big import can take minutes). */
 const REPORT_WAIT_MS = 5_000;
-/** Far above any docs site's page count; the aggregate per page is what is read, not views. */
-const EXPORT_ROW_LIMIT = 10_000_000;
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /** Leaves most of the pool (10 connections) to requests. */
 const DEFAULT_POSTGRES_ROLLUP_WORKERS = 4;
@@ -57,6 +59,7 @@ const DEFAULT_POSTGRES_ROLLUP_WORKERS = 4;
 export class Analytics {
   readonly salts: SaltStore;
   readonly #pages: PageIds;
+  readonly #sections: PageSections;
   readonly #agents: AgentIds;
   readonly ranges: StoredRangeVerifier;
   readonly #signatures: WebBotAuth;
@@ -70,6 +73,7 @@ export class Analytics {
   ) {
     this.salts = new SaltStore(db);
     this.#pages = new PageIds(db);
+    this.#sections = new PageSections(db, this.#pages);
     this.#agents = new AgentIds(db);
     this.ranges = new StoredRangeVerifier(db, options.rangeLists ?? vendoredRangeLists());
     this.#signatures = new WebBotAuth(options.signatureAgents ?? vendoredSignatureAgents(), new KeyDirectories({ fetch: options.fetch }));
@@ -90,7 +94,8 @@ export class Analytics {
     );
     const row = rows[0];
     if (!row) throw notFound("Project");
-    const value = { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins, markdownAsPage: row.analytics_markdown_as_page };
+    const ownHosts = new Set(row.analytics_origins.flatMap((origin) => referrerHost(origin) ?? []));
+    const value = { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins, markdownAsPage: row.analytics_markdown_as_page, ownHosts };
     if (this.#settings.size > 10_000) this.#settings.clear();
     this.#settings.set(projectId, { value, until: now + SETTINGS_TTL_MS });
     return value;
@@ -101,17 +106,29 @@ export class Analytics {
   }
 
   async ingest(projectId: string, views: { index: number; view: PageView }[], now = Date.now()): Promise<IngestResult> {
-    const { saltWindow, markdownAsPage } = await this.settings(projectId, now);
+    const { saltWindow, markdownAsPage, ownHosts } = await this.settings(projectId, now);
     const result = await ingestPageViews(
       this.db,
-      { salts: this.salts, pages: this.#pages, agents: this.#agents, verifier: this.options.verifier ?? (await this.ranges.current(now)), signatures: this.#signatures },
+      { salts: this.salts, pages: this.#pages, sections: this.#sections, agents: this.#agents, verifier: this.options.verifier ?? (await this.ranges.current(now)), signatures: this.#signatures },
       projectId,
       views,
-      { saltWindow, markdownAsPage, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS },
+      { saltWindow, markdownAsPage, ownHosts, backfillDays: this.options.backfillDays, futureToleranceMs: FUTURE_TOLERANCE_MS },
       now,
     );
     if (result.accepted > result.duplicates) this.rollup.kick();
     return result;
+  }
+
+  /** A report read after folding in what was accepted before the call; `pending` when that took too long. */
+  async fresh<T>(read: (db: Queryable) => Promise<T>): Promise<{ report: T; pending: boolean }> {
+    const pending = !(await this.#caughtUp());
+    return { report: await read(this.db), pending };
+  }
+
+  /** An export's rows (read lazily, in batches: e.g. reports.ts visitorRows) after folding in what was accepted before the call; `pending` as for `fresh`. */
+  async freshRows<T>(read: (db: Db) => AsyncIterable<T> | Promise<AsyncIterable<T>>): Promise<{ rows: AsyncIterable<T>; pending: boolean }> {
+    const pending = !(await this.#caughtUp());
+    return { rows: await read(this.db), pending };
   }
 
   /** Visitors after folding in what was accepted before the call; `pending` when that took too long. */
@@ -142,21 +159,6 @@ export class Analytics {
     return { report: await failuresReport(this.db, projectId, range, page), pending };
   }
 
-  /**
-   * What the dashboard shows for a bounded range: the site's totals, the ordered per-page page (of
-   * the visitors who read that format, when one is given), each day's visitors, AI views by sub-category.
-   */
-  async overview(projectId: string, range: { from: number; to: number }, page: Page, order: ReportOrder, format?: ReadFormat) {
-    const pending = !(await this.#caughtUp());
-    const [site, formatReport, daily, aiCategories] = await Promise.all([
-      visitorsReport(this.db, projectId, range, format ? { limit: 1, offset: 0 } : page, order),
-      format ? visitorsReport(this.db, projectId, range, page, order, format) : null,
-      dailyVisitors(this.db, projectId, range),
-      aiCategoryViews(this.db, projectId, range),
-    ]);
-    return { totals: site.totals, report: formatReport ?? site, daily, aiCategories, pending };
-  }
-
   /** What the dashboard's agents page shows for a bounded range: the agents, the format split and the worst failures. */
   async agentsOverview(projectId: string, range: { from: number; to: number }, page: Page) {
     const pending = !(await this.#caughtUp());
@@ -174,12 +176,6 @@ export class Analytics {
     const pending = !(await this.#caughtUp());
     const [pages, daily] = await Promise.all([agentPagesReport(this.db, projectId, agentId, range, page), agentDailyViews(this.db, projectId, agentId, range)]);
     return { pages, daily, pending };
-  }
-
-  /** Every per-page row of a range in the given order (CSV export): one query, so one consistent read. */
-  async allVisitorRows(projectId: string, range: DayRange, order: ReportOrder, format?: ReadFormat) {
-    await this.#caughtUp();
-    return (await visitorsReport(this.db, projectId, range, { limit: EXPORT_ROW_LIMIT, offset: 0 }, order, format)).visitors;
   }
 
   /** The id of the agent of this name; 404 when no view ever claimed it. */

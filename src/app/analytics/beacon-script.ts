@@ -1,6 +1,6 @@
 /**
  * The browser beacon served at /js/script.js: no cookies, no storage, no dependencies. It reports
- * the page path (and the referrer) on load and on every SPA navigation (history.pushState /
+ * the page path on load (with the referrer and a utm_source) and on every SPA navigation (history.pushState /
  * replaceState / popstate), once per path change. With data-respect-dnt="true" it sends nothing
  * when the browser signals Do-Not-Track or Global Privacy Control. The body is sent as text/plain
  * so browsers post it without a CORS preflight; the server checks the page's Origin.
@@ -20,8 +20,18 @@ export const BEACON_SCRIPT = `(function () {
   function report() {
     var path = location.pathname;
     if (path === lastPath) return;
+    var event = { path: path };
+    if (lastPath === null) {
+      // The landing: where the person came from (the server keeps only the host) and a campaign's utm_source.
+      if (document.referrer) event.referrer = document.referrer;
+      var source = new URLSearchParams(location.search).get("utm_source");
+      if (source) event.path = path + "?utm_source=" + encodeURIComponent(source);
+    } else {
+      // A step within the site, as a full page load's Referer would say.
+      event.referrer = location.origin + lastPath;
+    }
     lastPath = path;
-    var body = JSON.stringify(document.referrer ? { path: path, referrer: document.referrer } : { path: path });
+    var body = JSON.stringify(event);
     try {
       if (navigator.sendBeacon && navigator.sendBeacon(endpoint, new Blob([body], { type: "text/plain" }))) return;
     } catch (e) { /* fall through to fetch */ }

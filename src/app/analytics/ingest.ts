@@ -6,6 +6,7 @@ import { DAY_MS, epochDay, windowOf, type DayWindow } from "./days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import type { PageIds } from "./page-ids.js";
+import type { PageSections } from "./page-sections.js";
 import { normalizePagePath } from "./page-path.js";
 import { recordset } from "./recordset.js";
 import type { AgentIds, AgentFacts } from "./agent-ids.js";
@@ -13,6 +14,8 @@ import { FORMAT_CODE, pageOfMarkdownTwin, readFormat } from "./read-format.js";
 import { VERIFICATION_CODE, type AgentVerifier, type Verification } from "./verification.js";
 import type { SignatureCheck, SignedRequest, WebBotAuth } from "./web-bot-auth.js";
 import { normalizeIp, visitorId } from "./visitor-id.js";
+import { referralOf } from "./referral.js";
+import { referralGroups } from "./referral-groups.js";
 
 /** One page view as it arrives, already shape-checked at the edge. */
 export interface PageView {
@@ -28,6 +31,10 @@ export interface PageView {
   id?: string | undefined;
   /** The request as signed, when it names a Web Bot Auth signing agent (server-side hits). */
   signed?: SignedRequest | undefined;
+  /** The Referer: only its host is kept (referral.ts). */
+  referrer?: string | undefined;
+  /** The site's own host as the request showed it (the beacon's Origin): a referrer there is a step within the site. */
+  siteHost?: string | undefined;
 }
 
 export interface IngestPolicy {
@@ -38,6 +45,8 @@ export interface IngestPolicy {
   futureToleranceMs: number;
   /** `/guide.md` and `/guide.mdx` count as reads of `/guide` in format markdown. */
   markdownAsPage: boolean;
+  /** The site's own hosts (from its allowed origins): referrers there are steps within the site, not arrivals. */
+  ownHosts: ReadonlySet<string>;
 }
 
 export interface IngestResult {
@@ -64,16 +73,22 @@ interface InboxRow {
   format: number;
   status: number;
   hitKey: string | null;
+  /** A person's arrival: where from, and the groups it counts in (referral-groups.ts). */
+  referral: { groups: string[] } | null;
+  sourceId?: number;
+  /** The groups' path ids, comma-separated. */
+  referralIds?: string;
   /** A verified signature's identity; its second use anywhere in the project is a replay. */
   replay: { key: string; expiresAt: number } | null;
 }
 
-const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category", "agentId", "verification", "format", "status"] satisfies (keyof InboxRow)[];
+const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category", "agentId", "verification", "format", "status", "sourceId", "referralIds"] satisfies (keyof InboxRow)[];
 
 /** What the pipeline needs besides the store: salt secrets, page and agent ids, and the check of agents' claims. */
 export interface IngestContext {
   salts: SaltStore;
   pages: PageIds;
+  sections: PageSections;
   agents: AgentIds;
   verifier: AgentVerifier;
   signatures: WebBotAuth;
@@ -86,7 +101,7 @@ export interface IngestContext {
  */
 export async function ingestPageViews(
   db: Db,
-  { salts, pages, agents, verifier, signatures }: IngestContext,
+  { salts, pages, sections, agents, verifier, signatures }: IngestContext,
   projectId: string,
   views: { index: number; view: PageView }[],
   policy: IngestPolicy,
@@ -120,12 +135,15 @@ export async function ingestPageViews(
     }
     const format = readFormat(path, view.accept);
     const reader = identify(view.userAgent, format, ip, verifier, signed[position] ?? null);
+    const page = policy.markdownAsPage && format === "markdown" ? pageOfMarkdownTwin(path) : path;
+    // Referrals count people: an agent's fetch is no arrival.
+    const referral = reader.counted === "human" ? referralOf(view, view.siteHost ? new Set([...policy.ownHosts, view.siteHost]) : policy.ownHosts) : null;
     rows.push({
       at: view.at,
       day,
       windowStart: keyed.window.start,
       windowEnd: keyed.window.end,
-      path: policy.markdownAsPage && format === "markdown" ? pageOfMarkdownTwin(path) : path,
+      path: page,
       visitor: visitorId(keyed.secret, ip, view.userAgent),
       classCode: CLASS_CODE[reader.counted],
       category: reader.agent && reader.counted === "ai" ? reader.agent.category : null,
@@ -135,11 +153,22 @@ export async function ingestPageViews(
       status: view.status ?? 200,
       hitKey: view.id === undefined ? null : hitKey(projectId, view.id),
       replay: reader.replay,
+      referral: referral && { groups: referralGroups(referral, page) },
     });
   }
   if (rows.length === 0) return { accepted: 0, duplicates: 0, rejected };
   const pageId = await pages.resolve(projectId, rows.map((row) => row.path));
   for (const row of rows) row.pathId = pageId(row.path);
+  await sections.link(projectId, rows as { path: string; pathId: number }[]);
+  const referred = rows.filter((row) => row.referral !== null);
+  if (referred.length > 0) {
+    const groupId = await pages.resolve(projectId, referred.flatMap((row) => row.referral?.groups ?? []));
+    for (const row of referred) {
+      const ids = (row.referral?.groups ?? []).map((group) => groupId(group) as number);
+      row.sourceId = ids[0];
+      row.referralIds = ids.join(",");
+    }
+  }
   const withAgent = rows.filter((row) => row.agent !== null);
   if (withAgent.length > 0) {
     const agentId = await agents.resolve(withAgent.map((row) => row.agent as AgentFacts));
@@ -155,10 +184,11 @@ export async function ingestPageViews(
     }
     if (toWrite.length > 0) {
       await tx.query(
-        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status)
-         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.visitor, r."classCode", r.category, r."agentId", r.verification, r.format, r.status
+        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status, source_id, referral_ids)
+         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.visitor, r."classCode", r.category, r."agentId", r.verification, r.format, r.status,
+           r."sourceId", r."referralIds"
          FROM json_to_recordset($2::json) AS r (at float8, day int, "windowStart" int, "windowEnd" int, "pathId" int, visitor bigint, "classCode" smallint, category text,
-           "agentId" int, verification smallint, format smallint, status smallint)`,
+           "agentId" int, verification smallint, format smallint, status smallint, "sourceId" int, "referralIds" text)`,
         [projectId, JSON.stringify(toWrite, INBOX_FIELDS)],
       );
     }

@@ -1,10 +1,12 @@
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { Views } from "../../shared/analytics-schemas.js";
-import type { Queryable } from "../store/db.js";
+import type { Db, Queryable } from "../store/db.js";
+import { queryInBatches } from "../store/query-batches.js";
 import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { wholeMonths } from "./month-sums.js";
+import { prefixFilter } from "./page-sections.js";
 
 /** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
 export interface DayRange {
@@ -41,6 +43,12 @@ function orderSql(order: ReportOrder): string {
   return `${column} ${dir}, ap.path COLLATE "C"`;
 }
 
+/** Rows an export reads from the store at once (query-batches.ts): its memory, not its length. */
+export const EXPORT_BATCH_ROWS = 1_000;
+
+/** One page's counts, as the visitors and views reports list it. */
+export type PathCounts = { path: string } & ReturnType<typeof counts>;
+
 const counts = (row: Omit<CountRow, "path"> | undefined) => ({
   human: Number(row?.human ?? 0),
   ai: Number(row?.ai ?? 0),
@@ -57,9 +65,55 @@ const counts = (row: Omit<CountRow, "path"> | undefined) => ({
  * (COLLATE "C"), the same on every store and locale. Cost grows with pages × days in the
  * range, never with views or visitors.
  */
-export async function visitorsReport(db: Queryable, projectId: string, range: DayRange, page: Page, order = DEFAULT_ORDER, format?: ReadFormat): Promise<Visitors> {
+export async function visitorsReport(
+  db: Queryable,
+  projectId: string,
+  range: DayRange,
+  page: Page,
+  order = DEFAULT_ORDER,
+  format?: ReadFormat,
+  /** Lists only the pages under this path prefix (`/docs`: `/docs` and `/docs/…`); the totals stay the site's. */
+  pathPrefix?: string,
+): Promise<Visitors> {
   const parts = await windowParts(db, projectId, range);
   if (parts.length === 0) return { totals: counts(undefined), visitors: [], hasMore: false };
+  const rows = await db.query<CountRow & { site: boolean }>(
+    `WITH ${visitorsPerPathSql(format)}
+     SELECT true AS site, 0 AS rank, NULL AS path, human, ai, bot, total FROM per_path WHERE path_id = 0
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.bot, pp.total
+      ${VISITOR_PAGES} AND ($8::text IS NULL OR ap.path = $8 OR left(ap.path, length($8) + 1) = $8 || '/')
+      ORDER BY ${orderSql(order)} LIMIT $6 OFFSET $7)
+     ORDER BY rank`,
+    [...partParams(projectId, parts), page.limit + 1, page.offset, prefixFilter(pathPrefix)],
+  );
+  return shape(rows, page, (visitors, hasMore, totals) => ({ totals, visitors, hasMore }));
+}
+
+/** Every row of the visitors report, in its order, read `batchRows` at a time (exports): the rows of all its pages. */
+export async function* visitorRows(db: Db, projectId: string, range: DayRange, order = DEFAULT_ORDER, format?: ReadFormat, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<PathCounts> {
+  const parts = await windowParts(db, projectId, range);
+  if (parts.length === 0) return;
+  const sql = `WITH ${visitorsPerPathSql(format)} SELECT ap.path, pp.human, pp.ai, pp.bot, pp.total ${VISITOR_PAGES} ORDER BY ${orderSql(order)}`;
+  yield* pathRows(queryInBatches<CountRow>(db, sql, partParams(projectId, parts), batchRows));
+}
+
+/**
+ * The report's pages: not the site (path 0), not the groups counted like pages: sections end in
+ * `/` (which only the root page does too), referral groups start with `@` (docs/architecture.md, "Analytics").
+ */
+const VISITOR_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id WHERE pp.path_id <> 0 AND left(ap.path, 1) = '/' AND (ap.path = '/' OR right(ap.path, 1) <> '/')`;
+
+export const partParams = (projectId: string, parts: Awaited<ReturnType<typeof windowParts>>) => [
+  projectId,
+  parts.map((p) => p.start),
+  parts.map((p) => p.from),
+  parts.map((p) => p.to),
+  parts.map((p) => p.end),
+];
+
+/** `per_path`: each page's distinct visitors (path 0: the site's), over the salt-window parts of partParams ($1..$5). */
+export function visitorsPerPathSql(format: ReadFormat | undefined): string {
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
   const sources = [
     ...(format === undefined || format === "html" ? [{ prefix: "analytics", where: "" }] : []),
@@ -81,22 +135,12 @@ export async function visitorsReport(db: Queryable, projectId: string, range: Da
        WHERE p.day_from > 0`,
     )
     .join("\n       UNION ALL");
-  const rows = await db.query<CountRow & { site: boolean }>(
-    `WITH parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $7::int[]) AS p (window_start, day_from, day_to, window_end)),
+  return `parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $5::int[]) AS p (window_start, day_from, day_to, window_end)),
      reached AS (${reached}
      ),
      per_path AS MATERIALIZED (
        SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0
-     )
-     SELECT true AS site, 0 AS rank, NULL AS path, human, ai, bot, total FROM per_path WHERE path_id = 0
-     UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.bot, pp.total
-      FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
-      WHERE pp.path_id <> 0 ORDER BY ${orderSql(order)} LIMIT $5 OFFSET $6)
-     ORDER BY rank`,
-    [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to), page.limit + 1, page.offset, parts.map((p) => p.end)],
-  );
-  return shape(rows, page, (visitors, hasMore, totals) => ({ totals, visitors, hasMore }));
+     )`;
 }
 
 /** The salt windows overlapping a range, each with the range's days relative to the window's start. */
@@ -116,39 +160,6 @@ export async function windowParts(db: Queryable, projectId: string, range: DayRa
     .filter((p) => p.from < p.to);
 }
 
-export interface DailyVisitors {
-  day: number;
-  human: number;
-  ai: number;
-  bot: number;
-  total: number;
-}
-
-/**
- * Site-wide distinct visitors of each day in a bounded range, one entry per day (zeros included).
- * A visitor of day d is either a first visit of its window on d or a return on d (whose previous
- * visit is always before d), so each day is the site row of both counters on that day.
- */
-export async function dailyVisitors(db: Queryable, projectId: string, range: { from: number; to: number }): Promise<DailyVisitors[]> {
-  const parts = await windowParts(db, projectId, range);
-  const rows = parts.length === 0 ? [] : await db.query<{ day: number; human: string | number; ai: string | number; bot: string | number; total: string | number }>(
-    `WITH parts AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (window_start, day_from, day_to)),
-     reached AS (
-       SELECT p.window_start + f.day AS day, f.human, f.ai, f.bot, f.total FROM parts p
-       JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to AND f.path_id = 0
-       UNION ALL
-       SELECT p.window_start + r.day, r.human, r.ai, r.bot, r.total FROM parts p
-       JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.path_id = 0
-     )
-     SELECT day, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY day`,
-    [projectId, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)],
-  );
-  const byDay = new Map(rows.map((r) => [Number(r.day), r]));
-  const days: DailyVisitors[] = [];
-  for (let day = range.from; day < range.to; day++) days.push({ day, ...counts(byDay.get(day)) });
-  return days;
-}
-
 /** AI views per sub-category (assistant, crawler, search…) over a range, most first. */
 export async function aiCategoryViews(db: Queryable, projectId: string, range: DayRange): Promise<{ category: string; views: number }[]> {
   const rows = await db.query<{ category: string; views: string | number }>(
@@ -166,38 +177,61 @@ export async function aiCategoryViews(db: Queryable, projectId: string, range: D
  * views of one format (read-format.ts).
  */
 export async function viewsReport(db: Queryable, projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<Views> {
-  // One format: the months the range covers whole from the monthly rows, its other days from the daily ones (month-sums.ts).
-  const months = format === undefined ? null : wholeMonths(range);
+  const params = viewsParams(projectId, range, format);
+  const rows = await db.query<CountRow & { site: boolean }>(
+    `WITH ${viewsPerPathSql(format)}
+     SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM per_path
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY ${VIEWS_ORDER}), ap.path, pp.human, pp.ai, pp.bot, pp.total
+      ${VIEWED_PAGES}
+      ORDER BY ${VIEWS_ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2})
+     ORDER BY rank`,
+    [...params, page.limit + 1, page.offset],
+  );
+  return shape(rows, page, (views, hasMore, totals) => ({ totals, views, hasMore }));
+}
+
+/** Every row of the views report, in its order, read `batchRows` at a time (exports): the rows of all its pages. */
+export async function* viewRows(db: Db, projectId: string, range: DayRange, format?: ReadFormat, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<PathCounts> {
+  const sql = `WITH ${viewsPerPathSql(format)} SELECT ap.path, pp.human, pp.ai, pp.bot, pp.total ${VIEWED_PAGES} ORDER BY ${VIEWS_ORDER}`;
+  yield* pathRows(queryInBatches<CountRow>(db, sql, viewsParams(projectId, range, format), batchRows));
+}
+
+const VIEWED_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id WHERE pp.total > 0`;
+const VIEWS_ORDER = `pp.total DESC, ap.path COLLATE "C"`;
+
+/** $1 project, $2 and $3 the range; with a format, $4..$6 the whole months it covers (month-sums.ts). */
+function viewsParams(projectId: string, range: DayRange, format: ReadFormat | undefined): unknown[] {
+  if (format === undefined) return [projectId, range.from, range.to];
+  const months = wholeMonths(range);
+  return [projectId, range.from, range.to, months !== null, months?.from ?? null, months?.to ?? null];
+}
+
+/** `per_path`: each page's views (viewsParams); a format's from its monthly rows where the range covers a month whole, else its daily ones. */
+function viewsPerPathSql(format: ReadFormat | undefined): string {
   const counted =
     format === undefined
       ? `SELECT path_id, human, ai, bot FROM analytics_daily_views WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)`
       : `SELECT path_id, human, ai, bot FROM analytics_daily_formats
          WHERE project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)
-           AND NOT ($6::boolean AND ($7::int IS NULL OR day >= $7) AND ($8::int IS NULL OR day < $8))
+           AND NOT ($4::boolean AND ($5::int IS NULL OR day >= $5) AND ($6::int IS NULL OR day < $6))
          UNION ALL
          SELECT path_id, human, ai, bot FROM analytics_monthly_formats
-         WHERE $6::boolean AND project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($7::int IS NULL OR month_start >= $7) AND ($8::int IS NULL OR month_start < $8)`;
-  const rows = await db.query<CountRow & { site: boolean }>(
-    `WITH per_path AS MATERIALIZED (
+         WHERE $4::boolean AND project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($5::int IS NULL OR month_start >= $5) AND ($6::int IS NULL OR month_start < $6)`;
+  return `per_path AS MATERIALIZED (
        SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(human + ai) AS total FROM (${counted}) c
        GROUP BY path_id HAVING sum(human + ai + bot) > 0
-     )
-     SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM per_path
-     UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY pp.total DESC, ap.path COLLATE "C"), ap.path, pp.human, pp.ai, pp.bot, pp.total
-      FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
-      WHERE pp.total > 0
-      ORDER BY pp.total DESC, ap.path COLLATE "C" LIMIT $4 OFFSET $5)
-     ORDER BY rank`,
-    [projectId, range.from, range.to, page.limit + 1, page.offset, ...(format === undefined ? [] : [months !== null, months?.from ?? null, months?.to ?? null])],
-  );
-  return shape(rows, page, (views, hasMore, totals) => ({ totals, views, hasMore }));
+     )`;
+}
+
+async function* pathRows(batches: AsyncIterable<CountRow[]>): AsyncGenerator<PathCounts> {
+  for await (const batch of batches) for (const row of batch) yield { path: row.path as string, ...counts(row) };
 }
 
 function shape<T>(
   rows: (CountRow & { site: boolean })[],
   page: Page,
-  build: (rows: ({ path: string } & ReturnType<typeof counts>)[], hasMore: boolean, totals: ReturnType<typeof counts>) => T,
+  build: (rows: PathCounts[], hasMore: boolean, totals: ReturnType<typeof counts>) => T,
 ): T {
   const site = rows.find((r) => r.site);
   const paths = rows.filter((r) => !r.site).map((r) => ({ path: r.path as string, ...counts(r) }));

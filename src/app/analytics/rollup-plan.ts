@@ -35,6 +35,10 @@ export interface ChunkView {
   format: number;
   /** The HTTP status the site answered with. */
   status: number;
+  /** A person's arrival: the source's group id (referral-groups.ts), else null. */
+  sourceId: number | null;
+  /** The referral groups the view counts in (its source's, its channel's on the site, page and sections). */
+  groupIds: readonly number[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Queryable } from "../store/db.js";
+import type { DailyReferrals } from "./rollup-group-plan.js";
 import type { MonthlyFormatViews } from "./month-sums.js";
 import type {
   AgentFirstVisits,
@@ -97,6 +98,8 @@ const CLASS_VIEWS = [
 ] as const;
 
 export const DAILY_VIEWS = planTable<DailyViews>("analytics_daily_views", [PROJECT, DAY, PATH], CLASS_VIEWS);
+
+export const DAILY_REFERRALS = planTable<DailyReferrals>("analytics_daily_referrals", [PROJECT, DAY, ["sourceId", "source_id", "int"], PATH], [["views", "views", "bigint"]]);
 
 const FORMAT = ["format", "format", "smallint"] as const;
 

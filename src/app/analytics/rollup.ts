@@ -1,33 +1,9 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../store/db.js";
 import { recordset } from "./recordset.js";
-import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
-import { monthlyFormatViews } from "./month-sums.js";
-import { byMaskKey, chunkMasks, planRollup, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
-import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./rollup-agent-plan.js";
-import {
-  AGENT_FIRST_VISITS,
-  AGENT_PAGE_MONTHS,
-  AGENT_PAGES,
-  AGENT_RETURNS,
-  AGENT_VIEWS,
-  CATEGORY_VIEWS,
-  DAILY_VIEWS,
-  FAILURES,
-  FIRST_VISITS,
-  FORMAT_FIRST_VISITS,
-  FORMAT_RETURNS,
-  FORMAT_WINDOW_REACH,
-  FORMAT_VIEWS,
-  MONTHLY_FORMAT_VIEWS,
-  mergeAgentMasks,
-  mergeMasks,
-  RETURNS,
-  storedFormatMasks,
-  upsertRows,
-  WINDOW_REACH,
-  writeFormatMasks,
-} from "./rollup-tables.js";
+import type { ChunkView } from "./rollup-plan.js";
+import { countChunk } from "./rollup-chunk.js";
+import { SectionLookup } from "./page-sections.js";
 import type { ClassCode } from "./traffic-class.js";
 
 export interface RollupOptions {
@@ -59,7 +35,11 @@ interface InboxRow {
   verification: number | null;
   format: number;
   status: number;
+  source_id: number | null;
+  referral_ids: string | null;
 }
+
+const NO_GROUPS: readonly number[] = [];
 
 /** A worker's turn at some partitions: rows counted, and the partitions another worker (here or on another instance) held. */
 interface Turn {
@@ -82,6 +62,7 @@ export class AnalyticsRollup {
   #stopped = false;
   /** Where this process starts its passes: instances spread over the partitions instead of queueing on the same one. */
   readonly #firstPartition = Math.floor(Math.random() * ROLLUP_PARTITIONS);
+  readonly #sections = new SectionLookup();
 
   constructor(
     private readonly db: Db,
@@ -227,16 +208,10 @@ export class AnalyticsRollup {
         verification: row.verification,
         format: row.format,
         status: row.status,
+        sourceId: row.source_id,
+        groupIds: row.referral_ids ? row.referral_ids.split(",").map(Number) : NO_GROUPS,
       }));
-      const masks = chunkMasks(views);
-      const agentMasks = chunkAgentMasks(views);
-      const storedMasks = await mergeMasks(tx, masks);
-      const mixedBefore = storedMasks.filter((mask) => (mask.formats ?? 0) !== 0);
-      const stored = byMaskKey(storedMasks);
-      const formats = planFormats(stored, masks, await storedFormatMasks(tx, mixedBefore), chunkFormatMasks(views));
-      await writeFormatMasks(tx, formats.writes);
-      const agents = { reach: planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks), pageMonths: chunkAgentPageMonths(views) };
-      await writePlan(tx, planRollup(views, stored, masks), formats.counters, agents);
+      await countChunk(tx, views, await this.#sections.of(tx, views.map((view) => view.pathId)));
       return { counted: rows.length, busy };
     });
   }
@@ -266,34 +241,14 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
   return tx.query<InboxRow>(
     `WITH taken AS (
        DELETE FROM analytics_inbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM analytics_inbox WHERE part = ANY($2::int[]) LIMIT $1))
-       RETURNING project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status
+       RETURNING project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status, source_id, referral_ids
      ), kept AS (
        INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category, agent_id, verification, format, status)
        SELECT project_id, at, path_id, visitor, class, category, agent_id, verification, format, status FROM taken WHERE $3
      )
-     SELECT project_id, day, window_start, window_end, path_id, visitor::text AS visitor, class, category, agent_id, verification, format, status FROM taken`,
+     SELECT project_id, day, window_start, window_end, path_id, visitor::text AS visitor, class, category, agent_id, verification, format, status, source_id, referral_ids FROM taken`,
     [limit, partitions, keepRawEvents],
   );
-}
-
-/** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
-async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agents: { reach: AgentReachPlan; pageMonths: AgentPageMonth[] }): Promise<void> {
-  await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
-  await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
-  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlyFormatViews(plan.formatViews));
-  await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
-  await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
-  await upsertRows(tx, AGENT_PAGES, plan.agentPages);
-  await upsertRows(tx, AGENT_PAGE_MONTHS, agents.pageMonths);
-  await upsertRows(tx, FAILURES, plan.failures);
-  await upsertRows(tx, WINDOW_REACH, plan.windowReach);
-  await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
-  await upsertRows(tx, RETURNS, plan.returns);
-  await upsertRows(tx, FORMAT_WINDOW_REACH, formatReach.windowReach);
-  await upsertRows(tx, FORMAT_FIRST_VISITS, formatReach.firstVisits);
-  await upsertRows(tx, FORMAT_RETURNS, formatReach.returns);
-  await upsertRows(tx, AGENT_FIRST_VISITS, agents.reach.firstVisits);
-  await upsertRows(tx, AGENT_RETURNS, agents.reach.returns);
 }
 
 /**

@@ -1,86 +1,19 @@
-import { z } from "zod";
 import { createdWebhookSchema, createWebhookSchema, deliveryListQuerySchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookSchema } from "../../shared/webhook-schemas.js";
 import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema, transcriptRequestSchema } from "../../shared/runner-schemas.js";
 import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
-import {
-  agentPagesQuerySchema,
-  agentPagesSchema,
-  agentsQuerySchema,
-  agentsSchema,
-  beaconEventSchema,
-  failuresQuerySchema,
-  failuresSchema,
-  hitBatchResultSchema,
-  hitBatchSchema,
-  viewsQuerySchema,
-  viewsSchema,
-} from "../../shared/analytics-schemas.js";
+import { analyticsPaths } from "./openapi-analytics.js";
+import { components, ERR, errorResponse, jobParam, json, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
 import {
   agentJobSchema,
   createJobBodySchema,
-  errorSchema,
   idempotencyKeySchema,
   jobEventListSchema,
   jobListQuerySchema,
   jobRunListSchema,
   jobListSchema,
   promptBodySchema,
-  visitorsQuerySchema,
-  visitorsSchema,
 } from "../../shared/api-schemas.js";
-
-type JsonSchema = Record<string, unknown>;
-const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${z.globalRegistry.get(schema)?.id as string}` });
-
-/** Every schema registered with a `meta({ id })`, each referring to the others by $ref. */
-function components(): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
-    io: "input",
-    unrepresentable: "any",
-    uri: (id) => `#/components/schemas/${id}`,
-  }) as { schemas: Record<string, JsonSchema> };
-  // The registry stamps each schema with `$id`/`id` = its own reference; JSON Schema 2020-12 forbids a
-  // fragment in `$id`, and the component's key already names it.
-  for (const schema of Object.values(schemas)) {
-    delete schema.$schema;
-    delete schema.$id;
-    delete schema.id;
-  }
-  return schemas;
-}
-
-/** An inline JSON Schema (no `$schema`: the document's dialect applies). */
-function plainSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
-}
-
-function queryParameters(schema: z.ZodObject) {
-  return Object.entries(schema.shape).map(([name, field]) => {
-    // Query values arrive as strings; the output side shows what they mean (integer, enum, date).
-    const { description, ...rest } = plainSchema(field as z.ZodType, "output");
-    return { name, in: "query", required: false, ...(description ? { description } : {}), schema: rest };
-  });
-}
-
-const pathParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string", pattern: "^[a-z0-9]{1,64}$" } });
-const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: ref(schema) } } });
-const errorResponse = (description: string) => ({ description, ...json(errorSchema) });
-const ERR = {
-  400: errorResponse("Invalid input; `details` names each field."),
-  401: errorResponse("Missing, malformed, unknown or revoked key."),
-  403: errorResponse("The key belongs to another project."),
-  404: errorResponse("Not found."),
-  409: errorResponse("The job is archived."),
-  413: errorResponse("Request body too large."),
-  503: errorResponse("The server has no GitHub App or PUBLIC_URL configured, so runners cannot use it."),
-  429: { ...errorResponse("Rate limit reached."), headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until a slot frees up." } } },
-};
-const projectParam = pathParam("projectId", "The project id.");
-const jobParam = pathParam("id", "The job id.");
-const projectKey = [{ projectKey: [] }];
-const operator = [{ operatorToken: [] }];
 
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApiDocument(version: string, serverUrl?: string) {
@@ -179,92 +112,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "A page of jobs.", ...json(jobListSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
         },
       },
-      "/v1/analytics/{projectId}/visitors": {
-        get: {
-          operationId: "getVisitors",
-          summary: "Unique visitors per page, human and AI, over whole UTC days",
-          security: projectKey,
-          parameters: [projectParam, ...queryParameters(visitorsQuerySchema)],
-          responses: { 200: { description: "Counts ordered by total desc, then path asc.", ...json(visitorsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
-        },
-      },
-      "/v1/analytics/{projectId}/views": {
-        get: {
-          operationId: "getViews",
-          summary: "Content views (page loads) per page, human and AI, over whole UTC days",
-          security: projectKey,
-          parameters: [projectParam, ...queryParameters(viewsQuerySchema)],
-          responses: { 200: { description: "Counts ordered by total desc, then path asc; total = human + ai.", ...json(viewsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
-        },
-      },
-      "/v1/analytics/{projectId}/agents": {
-        get: {
-          operationId: "getAgents",
-          summary: "Which AI agents read the project's pages, with how their claims checked out, over whole UTC days",
-          security: projectKey,
-          parameters: [projectParam, ...queryParameters(agentsQuerySchema)],
-          responses: { 200: { description: "Agents ordered by views desc, then name.", ...json(agentsSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
-        },
-      },
-      "/v1/analytics/{projectId}/agents/{agent}/pages": {
-        get: {
-          operationId: "getAgentPages",
-          summary: "What one AI agent read, and how often it got a 4xx/5xx, over whole UTC days",
-          security: projectKey,
-          parameters: [
-            projectParam,
-            { name: "agent", in: "path", required: true, description: "The agent's name as the agents report gives it (URL-encoded).", schema: { type: "string", minLength: 1, maxLength: 200 } },
-            ...queryParameters(agentPagesQuerySchema),
-          ],
-          responses: {
-            200: { description: "Pages ordered by views desc, then path.", ...json(agentPagesSchema) },
-            400: ERR[400],
-            401: ERR[401],
-            403: ERR[403],
-            404: errorResponse("No view ever claimed an agent of that name."),
-          },
-        },
-      },
-      "/v1/analytics/{projectId}/failures": {
-        get: {
-          operationId: "getFailures",
-          summary: "Pages AI agents failed to fetch (4xx/5xx answers), over whole UTC days",
-          security: projectKey,
-          parameters: [projectParam, ...queryParameters(failuresQuerySchema)],
-          responses: { 200: { description: "Failures ordered by views desc, then path and status.", ...json(failuresSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
-        },
-      },
-      "/v1/analytics/{projectId}/hits": {
-        post: {
-          operationId: "sendHits",
-          summary: "Server-side page views (edge functions, middleware, log shippers): up to 1,000 per request",
-          security: projectKey,
-          parameters: [projectParam],
-          requestBody: { required: true, ...json(hitBatchSchema) },
-          responses: {
-            202: { description: "Valid hits are stored durably; invalid ones are listed by index.", ...json(hitBatchResultSchema) },
-            400: ERR[400],
-            401: ERR[401],
-            403: ERR[403],
-            413: ERR[413],
-          },
-        },
-      },
-      "/v1/analytics/{projectId}/events": {
-        post: {
-          operationId: "beaconEvent",
-          summary: "A page view from the browser beacon (/js/script.js); no key, the page's Origin must be allowed",
-          security: [],
-          parameters: [projectParam],
-          requestBody: { required: true, content: { "text/plain": { schema: plainSchema(beaconEventSchema, "input") } } },
-          responses: {
-            202: { description: "Stored; counted by the next rollup.", content: { "application/json": { schema: { type: "object", properties: { accepted: { type: "integer", minimum: 0 } }, required: ["accepted"] } } } }, 400: ERR[400], 403: errorResponse("The Origin is not one of the project's allowed origins."), 404: ERR[404], 413: ERR[413] },
-        },
-        options: { operationId: "beaconPreflight", security: [], parameters: [projectParam], responses: { 204: { description: "CORS preflight for an allowed origin." }, 403: ERR[403], 404: ERR[404] } },
-      },
-      "/js/script.js": {
-        get: { operationId: "beaconScript", security: [], responses: { 200: { description: "The cookieless beacon script.", content: { "text/javascript": {} } } } },
-      },
+      ...analyticsPaths(),
       "/admin/projects": {
         post: {
           operationId: "createProject",

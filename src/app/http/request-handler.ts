@@ -5,6 +5,9 @@ import { asHttpError } from "./error-reply.js";
 import { HttpError } from "./http-error.js";
 import type { Reply, Router } from "./router.js";
 
+/** A client that takes no part of a streamed reply for this long is cut off (it holds the reply's cursor). */
+const STREAM_STALL_MS = 60_000;
+
 const SECURITY_HEADERS = {
   "X-Content-Type-Options": "nosniff",
   "Cache-Control": "no-store",
@@ -43,15 +46,19 @@ export function createRequestHandler(router: Router, webhookMiddleware: NodeMidd
     }
     let route = "unmatched";
     let reply: Reply;
+    let stream: StartedStream | null = null;
     try {
       const match = router.match(req.method ?? "GET", url.pathname);
       if (!match) throw new HttpError(404, `No such endpoint: ${req.method} ${url.pathname}. See /openapi.json`);
       route = match.route;
       reply = await match.handler({ req, url, params: match.params, route });
+      if (reply.stream) stream = await startStream(reply.stream.chunks, req.method === "HEAD");
     } catch (error) {
       reply = toErrorReply(error, log, req.method, route);
     }
-    send(res, closing ? { ...reply, headers: { ...reply.headers, Connection: "close" } } : reply, req.method === "HEAD");
+    const final = closing ? { ...reply, headers: { ...reply.headers, Connection: "close" } } : reply;
+    if (stream) await sendStream(res, final, stream, log.child({ route }));
+    else send(res, final, req.method === "HEAD");
     // Access lines are debug: at info, a busy server would spend more on logging than on answering.
     log.debug({ method: req.method, route, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
   };
@@ -85,4 +92,64 @@ export function send(res: ServerResponse, reply: Reply, headOnly = false): void 
     ...reply.headers,
   });
   res.end(headOnly ? undefined : content);
+}
+
+interface StartedStream {
+  iterator: AsyncIterator<string | Uint8Array>;
+  first: IteratorResult<string | Uint8Array>;
+}
+
+/** Takes a stream reply's first chunk before anything is sent: until then a failure is still an error reply. HEAD reads nothing. */
+async function startStream(chunks: AsyncIterable<string | Uint8Array>, headOnly: boolean): Promise<StartedStream> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  if (!headOnly) return { iterator, first: await iterator.next() };
+  await iterator.return?.();
+  return { iterator, first: { done: true, value: undefined } };
+}
+
+/**
+ * Writes a stream reply (chunked): each chunk once the client has taken the ones before (so a
+ * slow client slows the reading down instead of filling memory). The source is closed however the
+ * reply ends; a client that goes away or takes nothing for STREAM_STALL_MS ends it early, and a
+ * failure after the first chunk cuts the response short (the client sees an incomplete body).
+ */
+async function sendStream(res: ServerResponse, reply: Reply, { iterator, first }: StartedStream, log: Logger): Promise<void> {
+  let gone = false;
+  res.once("close", () => (gone = true));
+  let complete = false;
+  try {
+    res.writeHead(reply.status, { ...SECURITY_HEADERS, "Content-Type": reply.stream?.contentType ?? "application/octet-stream", ...reply.headers });
+    for (let next = first; !next.done; next = await iterator.next()) {
+      if (gone) return;
+      if (!res.write(next.value) && !(await drained(res, () => gone))) return;
+    }
+    complete = true;
+    res.end();
+  } catch (error) {
+    log.error({ err: error }, "a streamed reply failed after it started; the response was cut short");
+    res.destroy();
+  } finally {
+    if (!complete) await iterator.return?.()?.catch(() => undefined);
+  }
+}
+
+/** Whether the client took what was written (true) or went away or stalled (false; a stalled response is destroyed). */
+function drained(res: ServerResponse, gone: () => boolean): Promise<boolean> {
+  if (gone()) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => {
+      res.destroy();
+      done(false);
+    }, STREAM_STALL_MS);
+    res.on("drain", onDrain);
+    res.on("close", onClose);
+  });
 }

@@ -8,6 +8,11 @@ export interface Reply {
   headers?: Record<string, string | string[]>;
   /** Sent as-is with its own content type instead of JSON. */
   raw?: { contentType: string; content: string | Uint8Array };
+  /**
+   * A body too big to hold (CSV exports): written chunk by chunk as the client takes them, with
+   * its own content type (request-handler.ts). An error before the first chunk is an error reply.
+   */
+  stream?: { contentType: string; chunks: AsyncIterable<string | Uint8Array> };
 }
 
 export interface RequestContext {

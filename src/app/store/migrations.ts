@@ -648,4 +648,31 @@ ALTER TABLE job_messages ADD COLUMN review_id bigint;
 CREATE UNIQUE INDEX job_messages_review ON job_messages (review_id) WHERE review_id IS NOT NULL;
 `,
   },
+  {
+    version: 20,
+    name: "path prefixes counted as sections: each page's enclosing folders (analytics_paths rows ending in /), so a prefix's distinct visitors are exact",
+    sql: `
+CREATE TABLE analytics_path_sections (
+  path_id integer NOT NULL,
+  section_id integer NOT NULL,
+  PRIMARY KEY (path_id, section_id)
+);
+`,
+  },
+  {
+    version: 21,
+    name: "referrals: where people's views came from (a source's host or utm_source, never a path), counted as groups like sections and as daily views per source and page",
+    sql: `
+ALTER TABLE analytics_inbox ADD COLUMN source_id integer, ADD COLUMN referral_ids text;
+
+CREATE TABLE analytics_daily_referrals (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  source_id integer NOT NULL,
+  path_id integer NOT NULL,
+  views bigint NOT NULL,
+  PRIMARY KEY (project_id, day, source_id, path_id)
+);
+`,
+  },
 ];

@@ -1,53 +1,20 @@
-import { createReadStream, statSync } from "node:fs";
-import type { Readable } from "node:stream";
-import type { AgentPages, Agents, Failures, HitBatchResult } from "../../shared/analytics-schemas.js";
+import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
 import { AI_CATEGORIES, READ_FORMATS } from "../../shared/analytics-vocabulary.js";
-import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
-import { cliRange } from "../date-range.js";
+import { enc, need, projectOf, type CommandContext, type Noun } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
-import { LOG_FORMATS, type LogFormat } from "../log-formats.js";
-import { formatSummary, importLog, progressLine } from "../log-import.js";
-import { sendWithRetry } from "../retry.js";
+import { IMPORT_USAGE, runImport } from "../log-import-command.js";
+import { exportCsv, fetchReport, more, printRanged } from "../report-fetch.js";
+import { referrersCommand, REFERRERS_USAGE, timeseriesCommand, TIMESERIES_USAGE } from "./analytics-trends.js";
 
 type Row = { path: string; human: number; ai: number; bot: number; total: number };
 
-/** The dates and paging every report takes; `--all` follows the pages, gathering `rowsKey`. */
-async function fetchReport<Report extends { hasMore: boolean }>(
-  ctx: CommandContext,
-  path: string,
-  rowsKey: keyof Report & string,
-  extra: Record<string, string | undefined> = {},
-): Promise<{ page: Report; rows: unknown[]; nextOffset: number; range: string }> {
-  const range = cliRange(ctx.values);
-  const query = new URLSearchParams();
-  if (range.dateFrom) query.set("dateFrom", range.dateFrom);
-  if (range.dateTo) query.set("dateTo", range.dateTo);
-  for (const [name, value] of Object.entries(extra)) if (value !== undefined) query.set(name, value);
-  const all = ctx.values.all ?? false;
-  const limit = intOption(ctx.values.limit, "limit") ?? (all ? 250 : 50);
-  let offset = intOption(ctx.values.offset, "offset") ?? 0;
-  const rows: unknown[] = [];
-  let page: Report;
-  do {
-    query.set("limit", String(limit));
-    query.set("offset", String(offset));
-    page = await ctx.client.request<Report>("GET", `${path}?${query}`, ctx.projectKey);
-    rows.push(...(page[rowsKey] as unknown[]));
-    offset += limit;
-  } while (all && page.hasMore);
-  return { page, rows, nextOffset: offset, range: range.label };
-}
-
-/** A report in words starts with the days it covers, said the same way for every report. */
-const printRanged = (ctx: CommandContext, range: string, data: unknown, human: () => string) => print(ctx, data, () => `${range}\n${human()}`);
-
-const more = (hasMore: boolean, offset: number) => (hasMore ? `\n\nMore: add --offset ${offset} (or --all)` : "");
 
 /** Visitors and views are the same report of a different count. */
 async function report(ctx: CommandContext, endpoint: "visitors" | "views") {
   const projectId = projectOf(ctx);
   type Report = { totals: Omit<Row, "path">; hasMore: boolean } & Record<typeof endpoint, Row[]>;
+  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, { format: readFormatOption(ctx) });
   const { page, rows, nextOffset, range } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, {
     format: readFormatOption(ctx),
   });
@@ -71,6 +38,7 @@ async function agentsCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const category = ctx.values.category;
   if (category !== undefined && !(AI_CATEGORIES as readonly string[]).includes(category)) throw new CliError(`--category must be one of ${AI_CATEGORIES.join(", ")}`, 2);
+  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/agents`, { category });
   const { page, rows, nextOffset, range } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", { category });
   const agents = rows as Agents["agents"];
   printRanged(ctx, range, { totals: page.totals, agents, hasMore: page.hasMore }, () => {
@@ -87,6 +55,7 @@ async function agentsCommand(ctx: CommandContext) {
 async function agentPagesCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const agent = need(ctx.args[0], "agent name (as analytics agents prints it)");
+  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/agents/${enc(agent)}/pages`);
   const { page, rows, nextOffset, range } = await fetchReport<AgentPages>(ctx, `/v1/analytics/${enc(projectId)}/agents/${enc(agent)}/pages`, "pages");
   const pages = rows as AgentPages["pages"];
   printRanged(ctx, range, { pages, hasMore: page.hasMore }, () => {
@@ -97,6 +66,7 @@ async function agentPagesCommand(ctx: CommandContext) {
 
 async function failuresCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
+  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/failures`);
   const { page, rows, nextOffset, range } = await fetchReport<Failures>(ctx, `/v1/analytics/${enc(projectId)}/failures`, "failures");
   const failures = rows as Failures["failures"];
   printRanged(ctx, range, { failures, hasMore: page.hasMore }, () => {
@@ -105,71 +75,47 @@ async function failuresCommand(ctx: CommandContext) {
   });
 }
 
-/** The size is known only for a file; it turns progress into a percentage. */
-function openLogInput(ctx: CommandContext): { input: Readable; totalBytes: number | null } {
-  const source = need(ctx.args[0], "log file (or - for stdin)");
-  if (source === "-") return { input: ctx.io.stdinStream(), totalBytes: null };
-  try {
-    const totalBytes = statSync(source).size;
-    return { input: createReadStream(source), totalBytes };
-  } catch (error) {
-    throw new CliError(`Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`, 2);
-  }
-}
-
 export const analytics: Noun = {
   name: "analytics",
   commands: {
     visitors: {
-      usage: "analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
+      usage: "analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all | --csv]",
       run: (ctx) => report(ctx, "visitors"),
     },
 
     views: {
-      usage: "analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]",
+      usage: "analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all | --csv]",
       run: (ctx) => report(ctx, "views"),
     },
 
     agents: {
-      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]",
+      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--limit N] [--offset N] [--all | --csv]",
       run: agentsCommand,
     },
 
     "agent-pages": {
-      usage: "analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]",
+      usage: "analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
       run: agentPagesCommand,
     },
 
     failures: {
-      usage: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]",
+      usage: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
       run: failuresCommand,
     },
 
+    timeseries: {
+      usage: TIMESERIES_USAGE,
+      run: timeseriesCommand,
+    },
+
+    referrers: {
+      usage: REFERRERS_USAGE,
+      run: referrersCommand,
+    },
+
     import: {
-      usage: "analytics import --format combined|vercel|cloudflare <FILE|->",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const format = ctx.values.format;
-        if (!format || !(LOG_FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${LOG_FORMATS.join(", ")}`, 2);
-        const { input, totalBytes } = openLogInput(ctx);
-        let lastProgress = 0;
-        const summary = await importLog({
-          format: format as LogFormat,
-          input,
-          totalBytes,
-          send: (hits) =>
-            sendWithRetry(
-              () => ctx.client.request<HitBatchResult>("POST", `/v1/analytics/${enc(projectId)}/hits`, ctx.projectKey, { body: { hits } }),
-              (ms) => ctx.io.sleep(ms),
-            ),
-          progress: (current, bytesRead) => {
-            if (ctx.json || Date.now() - lastProgress < 1_000) return;
-            lastProgress = Date.now();
-            ctx.io.stderr(progressLine(current, bytesRead, totalBytes));
-          },
-        });
-        print(ctx, summary, () => formatSummary(summary));
-      },
+      usage: IMPORT_USAGE,
+      run: runImport,
     },
   },
 };

@@ -138,7 +138,7 @@ describe("importing a Vercel log drain (NDJSON)", () => {
 
   it("imports a Vercel log drain: counts proxy requests, skips build and function output, assets, errors and non-GETs", () => {
     expect(outcomes("vercel", lines)).toEqual([
-      "/docs/getting-started",
+      "/docs/getting-started?utm_source=newsletter", // utm_source kept, the rest of a query dropped
       "/docs/api/authentication", // lambda request, IPv6
       "skip: not-a-page-view", // that lambda's stdout line, repeating its proxy object
       "skip: not-a-page-view", // build stdout
@@ -166,7 +166,7 @@ describe("importing a Vercel log drain (NDJSON)", () => {
   it("imports a Vercel log drain: hits come from the proxy object, with millisecond UTC times", () => {
     expect(hitOf("vercel", lines, 1)).toEqual({
       timestamp: "2025-03-12T09:14:02.123Z",
-      path: "/docs/getting-started",
+      path: "/docs/getting-started?utm_source=newsletter",
       ip: "203.0.113.7",
       userAgent: CHROME,
       referrer: "https://news.ycombinator.com/",

@@ -35,12 +35,14 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
 
 Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):
-  analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]
-  analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all]
-  analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--limit N] [--offset N] [--all]
-  analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]
-  analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all]
-  analytics import --format combined|vercel|cloudflare <FILE|->
+  analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all | --csv]
+  analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all | --csv]
+  analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--limit N] [--offset N] [--all | --csv]
+  analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
+  analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
+  analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]
+  analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]
+  analytics import --format combined|vercel|cloudflare|caddy|nginx-json|cloudfront|netlify|fastly|custom [--log-format STRING] [--field NAME=KEY]… [--follow [--state FILE] [--interval SECONDS]] <FILE|->
 
 Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):
   store backup <file> [--data-dir DIR] [--force]           a consistent snapshot, taken by the running service

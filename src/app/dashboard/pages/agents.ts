@@ -3,7 +3,7 @@ import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { Project } from "../../domain/projects.js";
 import { html, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
-import { countingNotice, rangeForm, type AnalyticsRangeView } from "./analytics.js";
+import { countingNotice, csvLink, rangeForm, rangeQuery, type AnalyticsRangeView } from "./analytics-controls.js";
 import { FORMAT_LABELS } from "./format-labels.js";
 
 export interface AgentsView {
@@ -16,7 +16,8 @@ export interface AgentsView {
 }
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—");
-const rangeQuery = (range: AnalyticsRangeView) => (range.preset ? `days=${range.preset}` : `from=${range.from}&to=${range.to}`);
+/** A table's CSV (`file` under the project), of the page's range. */
+const csvOf = (view: { project: Project; range: AnalyticsRangeView }, file: string) => `${projectPath(view.project.id, file)}?${rangeQuery(view.range)}`;
 
 /** Who reads the docs among AI agents: views, visitors, pages and how many claims verified; formats read; failed fetches. */
 export function agentsBody(view: AgentsView): SafeHtml {
@@ -39,13 +40,13 @@ ${countingNotice(view.pending)}
 ${
   agents.length === 0
     ? html`<p>No AI agent read a page in this range.</p>`
-    : html`<div class="table-wrap"><table id="agents-table">
+    : html`${csvLink(csvOf(view, "agents.csv"), "every agent of this range", "agents-csv")}<div class="table-wrap"><table id="agents-table">
 <thead><tr><th scope="col">Agent</th><th scope="col">Operator</th><th scope="col">Kind</th><th scope="col" class="num">Views</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Verified</th><th scope="col" class="num">Spoofed</th></tr></thead>
 <tbody>${agents.map(
         (a) =>
           html`<tr><td><a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}">${a.agent}</a></td><td>${a.operator}</td><td>${a.category}</td><td class="num">${number(a.views)}</td><td class="num">${number(a.visitors)}</td><td class="num">${number(a.pages)}</td><td class="num">${a.verification.unverifiable > 0 && a.verification.verified === 0 ? "unverifiable" : percent(a.verification.verified, a.verification.verified + a.verification.unverifiable + a.verification.spoofed)}</td><td class="num">${number(a.verification.spoofed)}</td></tr>`,
       )}</tbody>
-</table></div>${view.agents.hasMore ? html`<p class="help">The ${agents.length} agents with the most views; the API and CLI (inkwell analytics agents --all) list every one.</p>` : ""}`
+</table></div>${view.agents.hasMore ? html`<p class="help">The ${agents.length} agents with the most views; the CSV, the API and the CLI (inkwell analytics agents --all) list every one.</p>` : ""}`
 }
 </section>
 <section aria-labelledby="formats-heading">
@@ -53,7 +54,7 @@ ${
 ${
   view.formats.length === 0
     ? html`<p>No views in this range.</p>`
-    : html`<div class="table-wrap"><table id="formats-table">
+    : html`${csvLink(csvOf(view, "agents/formats.csv"), "views per format and class", "formats-csv")}<div class="table-wrap"><table id="formats-table">
 <thead><tr><th scope="col">Format</th><th scope="col" class="num">Human views</th><th scope="col" class="num">AI views</th><th scope="col" class="num">Other bots</th></tr></thead>
 <tbody>${view.formats.map((f) => html`<tr><td>${FORMAT_LABELS[f.format]}</td><td class="num">${number(f.human)}</td><td class="num">${number(f.ai)}</td><td class="num">${number(f.bot)}</td></tr>`)}</tbody>
 </table></div>`
@@ -64,10 +65,10 @@ ${
 ${
   view.failures.failures.length === 0
     ? html`<p>No AI agent got a 4xx or 5xx answer in this range (statuses come from server-side hits and log imports).</p>`
-    : html`<div class="table-wrap"><table id="failures-table">
+    : html`${csvLink(csvOf(view, "agents/failures.csv"), "every failed page of this range", "failures-csv")}<div class="table-wrap"><table id="failures-table">
 <thead><tr><th scope="col">Page</th><th scope="col" class="num">Status</th><th scope="col" class="num">Views</th><th scope="col">Agents</th></tr></thead>
 <tbody>${view.failures.failures.map((f) => html`<tr><td class="path">${f.path}</td><td class="num">${f.status}</td><td class="num">${number(f.views)}</td><td>${f.agents.join(", ")}</td></tr>`)}</tbody>
-</table></div>`
+</table></div>${view.failures.hasMore ? html`<p class="help">The ${view.failures.failures.length} pages with the most failed views; the CSV has every one.</p>` : ""}`
 }
 </section>`;
 }
@@ -92,7 +93,7 @@ ${countingNotice(view.pending)}
 ${
   view.pages.pages.length === 0
     ? html`<p>${view.agent} read no page in this range.</p>`
-    : html`<div class="table-wrap"><table id="agent-pages-table">
+    : html`${csvLink(`${base}/pages.csv?${rangeQuery(view.range)}`, `every page ${view.agent} read in this range`, "agent-pages-csv")}<div class="table-wrap"><table id="agent-pages-table">
 <thead><tr><th scope="col">Page</th><th scope="col" class="num">Views</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Failed (4xx/5xx)</th></tr></thead>
 <tbody>${view.pages.pages.map((p) => html`<tr><td class="path">${p.path}</td><td class="num">${number(p.views)}</td><td class="num">${number(p.visitors)}</td><td class="num">${number(p.failed)}</td></tr>`)}</tbody>
 </table></div>`
@@ -100,6 +101,7 @@ ${
 </section>
 <section aria-labelledby="agent-trend-heading">
 <h2 id="agent-trend-heading">Views per day</h2>
+${csvLink(`${base}/daily.csv?${rangeQuery(view.range)}`, "every day of this range", "agent-daily-csv")}
 <div class="table-wrap"><table id="agent-daily-table">
 <thead><tr><th scope="col">Day</th><th scope="col" class="num">Views</th><th scope="col" class="num">Spoofed claims</th></tr></thead>
 <tbody>${view.daily.map((d) => html`<tr><td>${d.date}</td><td class="num">${number(d.views)}</td><td class="num">${number(d.spoofed)}</td></tr>`)}</tbody>

@@ -8,20 +8,27 @@ import {
   hitSchema,
   viewsQuerySchema,
 } from "../../../shared/analytics-schemas.js";
-import { parseUtcDay, visitorsQuerySchema } from "../../../shared/api-schemas.js";
+import { visitorsQuerySchema } from "../../../shared/api-schemas.js";
 import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
-import { isoToDay } from "../../analytics/days.js";
+import { dayToIso } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
 import { signedRequestOf } from "../../analytics/web-bot-auth.js";
-import type { DayRange } from "../../analytics/reports.js";
+import { referrerHost } from "../../analytics/referral.js";
+import { dayRange } from "../day-range.js";
+import { DEFAULT_ORDER, viewRows, visitorRows, type PathCounts } from "../../analytics/reports.js";
+import { agentIdByName, agentPageRows, agentRows, failureRows } from "../../analytics/agent-reports.js";
+import { notFound } from "../../domain/errors.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
+import type { Db, Queryable } from "../../store/db.js";
+import type { AgentPages, Agents, Failures } from "../../../shared/analytics-schemas.js";
+import { csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
 import { HttpError } from "../http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import { clientIp } from "../client-ip.js";
 import { countingHeader } from "../counting-header.js";
-import type { RequestContext, Router } from "../router.js";
+import type { Reply, RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
 
 const MAX_BEACON_BYTES = 4 * 1024;
@@ -32,6 +39,14 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   const { analytics, verifier, trustedProxies } = services;
 
   const authorize = (ctx: RequestContext) => authorizedProject(verifier, ctx);
+
+  /** A report's CSV (csv.ts): every row of the range in the report's order, or the page the query names, read in batches. */
+  const csvExport = async <Row>(ctx: RequestContext, report: string, projectId: string, query: RangeQuery, columns: CsvColumns<Row>, read: (db: Db) => AsyncIterable<Row> | Promise<AsyncIterable<Row>>): Promise<Reply> => {
+    const { rows, pending } = await analytics.freshRows(read);
+    const { from, to } = dayRange(query);
+    const filename = csvFilename([report, projectId, from === null ? "start" : dayToIso(from), to === null ? "end" : dayToIso(to)]);
+    return csvReply(rows, columns, { filename, page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
+  };
 
   router.on("GET", "/js/script.js", async () => ({
     status: 200,
@@ -70,7 +85,15 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     const event = validate(beaconEventSchema, await readJson(ctx.req, MAX_BEACON_BYTES), "body");
     const ip = clientIp(ctx.req, trustedProxies);
     if (!ip) throw new HttpError(400, "The client address could not be determined (malformed X-Forwarded-For from a trusted proxy)");
-    const view: PageView = { at: Date.now(), path: event.path, ip, userAgent: headerText(ctx.req.headers["user-agent"]), accept: headerText(ctx.req.headers.accept) };
+    const view: PageView = {
+      at: Date.now(),
+      path: event.path,
+      ip,
+      userAgent: headerText(ctx.req.headers["user-agent"]),
+      accept: headerText(ctx.req.headers.accept),
+      referrer: event.referrer,
+      siteHost: referrerHost(ctx.req.headers.origin ?? "") ?? undefined,
+    };
     const result = await analytics.ingest(projectId, [{ index: 0, view }]);
     const problem = result.rejected[0];
     if (problem) throw new HttpError(400, `Invalid page view: ${problem.error}`, [{ message: problem.error }], cors);
@@ -97,22 +120,25 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   router.on("GET", "/v1/analytics/:projectId/visitors", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(visitorsQuerySchema, queryObject(ctx.url), "query");
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "visitors", projectId, query, PAGE_COUNTS, (db) => visitorRows(db, projectId, dayRange(query), DEFAULT_ORDER, query.format));
     const { report, pending } = await analytics.visitors(projectId, dayRange(query), query, query.format);
-    return { status: 200, body: report, headers: countingHeader(pending) };
+    return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/views", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(viewsQuerySchema, queryObject(ctx.url), "query");
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "views", projectId, query, PAGE_COUNTS, (db) => viewRows(db, projectId, dayRange(query), query.format));
     const { report, pending } = await analytics.views(projectId, dayRange(query), query, query.format);
-    return { status: 200, body: report, headers: countingHeader(pending) };
+    return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/agents", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(agentsQuerySchema, queryObject(ctx.url), "query");
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "agents", projectId, query, AGENT_COLUMNS, (db) => agentRows(db, projectId, dayRange(query), query.category));
     const { report, pending } = await analytics.agents(projectId, dayRange(query), query, query.category);
-    return { status: 200, body: report, headers: countingHeader(pending) };
+    return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/agents/:agent/pages", async (ctx) => {
@@ -121,22 +147,54 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     const agent = agentNameSchema.safeParse(ctx.params.agent);
     if (!agent.success) throw new HttpError(404, "Agent not found");
     const query = validate(agentPagesQuerySchema, queryObject(ctx.url), "query");
+    if (wantsCsv(ctx.req, query.output)) {
+      const read = async (db: Db) => agentPageRows(db, projectId, await knownAgentId(db, agent.data), dayRange(query));
+      return csvExport(ctx, `agent-${agent.data}-pages`, projectId, query, AGENT_PAGE_COLUMNS, read);
+    }
     const { report, pending } = await analytics.agentPages(projectId, agent.data, dayRange(query), query);
-    return { status: 200, body: report, headers: countingHeader(pending) };
+    return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/failures", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(failuresQuerySchema, queryObject(ctx.url), "query");
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "failures", projectId, query, FAILURE_COLUMNS, (db) => failureRows(db, projectId, dayRange(query)));
     const { report, pending } = await analytics.failures(projectId, dayRange(query), query);
-    return { status: 200, body: report, headers: countingHeader(pending) };
+    return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 }
 
+type RangeQuery = { dateFrom?: string | undefined; dateTo?: string | undefined; limit: number; offset: number };
 
-function dayRange(query: { dateFrom?: string | undefined; dateTo?: string | undefined }): DayRange {
-  const day = (value: string | undefined) => (value === undefined ? null : isoToDay(parseUtcDay(value) as string));
-  return { from: day(query.dateFrom), to: day(query.dateTo) };
+/** A report's answer depends on its Accept header (JSON or CSV). */
+const reportHeaders = (pending: boolean) => ({ ...countingHeader(pending), Vary: "Accept" });
+
+/** Each report's CSV columns: its JSON rows' fields in order; an agent's verification counts in columns of their own, a failure's agents joined by "; ". */
+const PAGE_COUNTS: CsvColumns<PathCounts> = csvFields("path", "human", "ai", "bot", "total");
+const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
+  ...csvFields<Agents["agents"][number]>("agent", "operator", "category"),
+  ["verified", (a) => a.verification.verified],
+  ["spoofed", (a) => a.verification.spoofed],
+  ["unverifiable", (a) => a.verification.unverifiable],
+  ...csvFields<Agents["agents"][number]>("views", "visitors", "pages"),
+];
+const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
+const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
+
+/** The header line of each report's CSV, for the OpenAPI document. */
+export const CSV_HEADERS = {
+  visitors: csvHeader(PAGE_COUNTS),
+  views: csvHeader(PAGE_COUNTS),
+  agents: csvHeader(AGENT_COLUMNS),
+  agentPages: csvHeader(AGENT_PAGE_COLUMNS),
+  failures: csvHeader(FAILURE_COLUMNS),
+};
+
+/** The id of the agent of this name; 404 when no view ever claimed it. */
+async function knownAgentId(db: Queryable, name: string): Promise<number> {
+  const agentId = await agentIdByName(db, name);
+  if (agentId === null) throw notFound("Agent");
+  return agentId;
 }
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : (value ?? ""));

@@ -11,7 +11,7 @@ const CLEAR = "\u001b[2K\u001b[1A\u001b[2K\u001b[G";
 const MINT_TEST_MODE_OUTPUT = `checking for broken links...\n\n${CLEAR}found 3 broken links in 1 files\n\n${CLEAR}index.mdx\n\n${CLEAR} ├─ /images/x.png\n\n${CLEAR} ├─ /snippets/a\n\n${CLEAR} └─ /Quickstart\n\n`;
 const MINT_TERMINAL_OUTPUT = `⠋ checking for broken links...\n${CLEAR}found 3 broken links in 1 files\n\nindex.mdx\n\u00a0⎿\u00a0\u00a0/nope\n\u00a0⎿\u00a0\u00a0./gone\n\u00a0⎿\u00a0\u00a0/also-missing\n\nguides/a.mdx\n\u00a0⎿\u00a0\u00a0/b\n`;
 
-const project = (framework: DocsProject["framework"], navigationFiles: string[]): DocsProject => ({ framework, docsDir: ".", navigationFiles, pageExtensions: [".mdx", ".md"], configFile: null }) as DocsProject;
+const project = (framework: DocsProject["framework"], navigationFiles: string[]): DocsProject => ({ framework, docsDir: ".", navigationFiles, pageExtensions: [".mdx", ".md"] }) as DocsProject;
 
 describe("parseBrokenLinksReport", () => {
   it("reads mint's plain (CLI_TEST_MODE) report, terminal escapes and all", () => {

@@ -23,6 +23,8 @@ const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView =>
   verification: null,
   format: HTML,
   status: 200,
+  sourceId: null,
+  groupIds: [],
   ...options,
 });
 

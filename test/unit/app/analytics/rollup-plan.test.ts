@@ -21,6 +21,8 @@ const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView =>
   verification: null,
   format: 0,
   status: 200,
+  sourceId: null,
+  groupIds: [],
   ...options,
 });
 const ai = (windowDay: number, options: Partial<ChunkView> = {}) => view(windowDay, { trafficClass: CLASS_CODE.ai, category: "assistant", ...options });

@@ -54,6 +54,39 @@ describe("parseAnalyticsQuery", () => {
     expect(refusal({ format: "pdf" })).toMatch(/^format: /);
   });
 
+  it("keeps a preset when the range form sends it with its own dates (other filters applied), not when the dates changed", () => {
+    expect(parseAnalyticsQuery({ days: "7", from: "2026-03-09", to: "2026-03-15", compare: "previous" }, TODAY).range).toEqual({ from: "2026-03-09", to: "2026-03-15", preset: 7 });
+    expect(parseAnalyticsQuery({ days: "7", from: "2026-03-08", to: "2026-03-15" }, TODAY).range.preset).toBeNull();
+    expect(parseAnalyticsQuery({ days: "30", from: "2026-03-09", to: "2026-03-15" }, TODAY).range.preset).toBeNull();
+  });
+
+  it("reads a section as a path prefix of at most two segments; empty or / is the whole site, a trailing slash is dropped", () => {
+    expect(parseAnalyticsQuery({ path: "/docs" }, TODAY).pathPrefix).toBe("/docs");
+    expect(parseAnalyticsQuery({ path: "/docs/guides/" }, TODAY).pathPrefix).toBe("/docs/guides");
+    expect(parseAnalyticsQuery({ path: "  /api " }, TODAY).pathPrefix).toBe("/api");
+    for (const whole of ["", "/", "  "]) expect("pathPrefix" in parseAnalyticsQuery({ path: whole }, TODAY), JSON.stringify(whole)).toBe(false);
+    const twoSegments = "path: must be a URL path of at most 2 segments, like /docs or /docs/guides";
+    expect(refusal({ path: "/a/b/c" })).toBe(twoSegments);
+    expect(refusal({ path: "docs" })).toBe(twoSegments);
+    expect(refusal({ path: "/docs?x=1" })).toBe(twoSegments);
+    expect(refusal({ path: "/do cs" })).toBe(twoSegments);
+    expect(refusal({ path: "//docs" })).toBe(twoSegments);
+  });
+
+  it("compares with the previous period only when asked with compare=previous", () => {
+    expect(parseAnalyticsQuery({ compare: "previous" }, TODAY).compare).toBe("previous");
+    expect("compare" in parseAnalyticsQuery({}, TODAY)).toBe(false);
+    expect(refusal({ compare: "yes" })).toBe("compare: must be previous, or left out");
+  });
+
+  it("narrows the referrals to one channel; the form's empty choice is every channel", () => {
+    expect(parseAnalyticsQuery({ channel: "ai" }, TODAY).channel).toBe("ai");
+    expect("channel" in parseAnalyticsQuery({ channel: "" }, TODAY)).toBe(false);
+    expect(refusal({ channel: "email" })).toMatch(/^channel: /);
+    // Several bad fields at once are all named.
+    expect(refusal({ path: "/a/b/c", compare: "1", channel: "tv" }).split("; ").map((issue) => issue.split(":")[0])).toEqual(["path", "compare", "channel"]);
+  });
+
   it("refuses dates that are not YYYY-MM-DD or not real, naming the field", () => {
     expect(refusal({ from: "2026-02-30", to: "2026-03-01" })).toBe("from: is not a real date");
     expect(refusal({ from: "2025-02-29", to: "2025-03-01" })).toBe("from: is not a real date");

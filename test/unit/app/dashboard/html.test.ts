@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { html, httpUrl, jsonScript, raw } from "../../../../src/app/dashboard/html.js";
 import { safeNext } from "../../../../src/app/dashboard/request.js";
-import { visitorsCsv } from "../../../../src/app/dashboard/visitors-csv.js";
 import { workflowFor } from "../../../../src/app/dashboard/pages/setup.js";
 
 describe("html template", () => {
@@ -26,18 +25,6 @@ describe("link targets", () => {
     expect(httpUrl("https://github.com/acme/docs/pull/7")).toBe("https://github.com/acme/docs/pull/7");
     expect(httpUrl("HTTP://ghe.local/x")).toBe("HTTP://ghe.local/x");
     for (const bad of ["javascript:alert(1)", " javascript:alert(1)", "data:text/html,x", "//evil.example", null, undefined, ""]) expect(httpUrl(bad)).toBeNull();
-  });
-});
-
-describe("visitors CSV", () => {
-  it("quotes what needs quoting and never lets a cell start a spreadsheet formula", () => {
-    const csv = visitorsCsv([
-      { path: "/docs/a,b", human: 3, ai: 1, bot: 2, total: 4 },
-      { path: '/say "hi"', human: 1, ai: 0, bot: 0, total: 1 },
-      { path: "=HYPERLINK(\"http://evil\")", human: 1, ai: 0, bot: 0, total: 1 },
-      { path: "-1+2", human: 0, ai: 1, bot: 0, total: 1 },
-    ]);
-    expect(csv.split("\r\n")).toEqual(["path,human,ai,total,bot", '"/docs/a,b",3,1,4,2', '"/say ""hi""",1,0,1,0', `"'=HYPERLINK(""http://evil"")",1,0,1,0`, "'-1+2,0,1,1,0", ""]);
   });
 });
 

@@ -1,17 +1,25 @@
-import { dayToIso } from "../../../analytics/days.js";
+import { dayToIso, isoToDay } from "../../../analytics/days.js";
+import { referrersReport } from "../../../analytics/referral-reports.js";
+import { aiCategoryViews, visitorRows } from "../../../analytics/reports.js";
+import { timeseriesReport } from "../../../analytics/timeseries.js";
+import { aiArrivalsByPage, readAnalyticsPage } from "../../../dashboard/analytics-data.js";
 import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";
 import type { DashboardController } from "../../../dashboard/controller.js";
-import { layout, projectLabel } from "../../../dashboard/layout.js";
+import { AI_KIND_COLUMNS, dailyColumns, dashboardCsv, PAGE_COLUMNS, REFERRER_COLUMNS, underPrefix, type DailyRow, type PageRow } from "../../../dashboard/csv-exports.js";
+import { layout } from "../../../dashboard/layout.js";
 import { analyticsBody } from "../../../dashboard/pages/analytics.js";
 import { htmlReply } from "../../../dashboard/request.js";
-import { visitorsCsv } from "../../../dashboard/visitors-csv.js";
 import { countingHeader } from "../../counting-header.js";
 import type { Router } from "../../router.js";
 
 /** Like the API's `limit`. */
 const ROWS_PER_PAGE = 50;
+/** Sources the referrals table shows; its CSV has every one. */
+const REFERRERS_SHOWN = 20;
+/** Far above any site's number of sources: a CSV has them all. */
+const ALL_ROWS = 10_000_000;
 
-/** A project's analytics page and its CSV download (every row of the same range and order). */
+/** A project's analytics page and the CSV of each of its tables (every row of the same range and filters). */
 export function registerAnalyticsPages(router: Router, dashboard: DashboardController): void {
   const { analytics } = dashboard.services;
 
@@ -21,27 +29,65 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
       const query = analyticsQueryOf(r.ctx.url);
-      const overview = await analytics.overview(project.id, query.days, { limit: ROWS_PER_PAGE, offset: query.offset }, query.order, query.format);
-      const daily = overview.daily.map(({ day, ...visitors }) => ({ date: dayToIso(day), ...visitors }));
-      const body = analyticsBody({ project, ...query, limit: ROWS_PER_PAGE, totals: overview.totals, report: overview.report, daily, aiCategories: overview.aiCategories, pending: overview.pending });
-      return htmlReply(200, layout({ title: "Analytics", session: r.session, project: { project, access, tab: "analytics" }, body }), countingHeader(overview.pending));
+      const { report, pending } = await analytics.fresh((db) => readAnalyticsPage(db, project.id, query, { rows: ROWS_PER_PAGE, referrers: REFERRERS_SHOWN }));
+      const body = analyticsBody({ project, ...query, ...report, limit: ROWS_PER_PAGE, pending });
+      return htmlReply(200, layout({ title: "Analytics", session: r.session, project: { project, access, tab: "analytics" }, body }), countingHeader(pending));
     }),
   );
 
+  // The pages table: every page of the range (under the section), in the page's order, with the people who came from AI answers.
   router.on(
     "GET",
     "/dashboard/projects/:projectId/analytics.csv",
     dashboard.page(async (r) => {
       const { project } = await dashboard.project(r);
       const query = analyticsQueryOf(r.ctx.url);
-      const rows = await analytics.allVisitorRows(project.id, query.days, query.order, query.format);
-      const label = [projectLabel(project), query.format].filter(Boolean).join(" ").replace(/[^A-Za-z0-9_-]+/g, "-");
-      const filename = `inkwell-visitors-${label}-${query.range.from}-to-${query.range.to}.csv`;
-      return {
-        status: 200,
-        raw: { contentType: "text/csv; charset=utf-8", content: visitorsCsv(rows) },
-        headers: { "Content-Disposition": `attachment; filename="${filename}"` },
-      };
+      const { rows, pending } = await analytics.freshRows(async (db) => {
+        const fromAi = (await aiArrivalsByPage(db, project.id, query.days)).byPath;
+        return withFromAi(underPrefix(visitorRows(db, project.id, query.days, query.order, query.format), query.pathPrefix), fromAi);
+      });
+      return dashboardCsv("visitors", project, query, rows, PAGE_COLUMNS, pending);
     }),
   );
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/analytics/referrers.csv",
+    dashboard.page(async (r) => {
+      const { project } = await dashboard.project(r);
+      const query = analyticsQueryOf(r.ctx.url);
+      const { report, pending } = await analytics.fresh((db) => referrersReport(db, project.id, query.days, { limit: ALL_ROWS, offset: 0 }, query.channel));
+      return dashboardCsv("referrers", project, { range: query.range, channel: query.channel }, report.referrers, REFERRER_COLUMNS, pending);
+    }),
+  );
+
+  // The chart's numbers: each day (of the section), and the previous period's aligned day when comparing.
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/analytics/daily.csv",
+    dashboard.page(async (r) => {
+      const { project } = await dashboard.project(r);
+      const query = analyticsQueryOf(r.ctx.url);
+      const { days, pathPrefix, compare } = query;
+      const { report, pending } = await analytics.fresh((db) => timeseriesReport(db, project.id, days, { interval: "day", metric: "visitors", pathPrefix, compare }));
+      const span = days.to - days.from;
+      const rows: DailyRow[] = report.series.map((point) => (compare ? { ...point, previousDate: dayToIso(isoToDay(point.date) - span) } : point));
+      return dashboardCsv("daily-visitors", project, { range: query.range, pathPrefix }, rows, dailyColumns(compare !== undefined), pending);
+    }),
+  );
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/analytics/ai-kinds.csv",
+    dashboard.page(async (r) => {
+      const { project } = await dashboard.project(r);
+      const query = analyticsQueryOf(r.ctx.url);
+      const { report, pending } = await analytics.fresh((db) => aiCategoryViews(db, project.id, query.days));
+      return dashboardCsv("ai-kinds", project, { range: query.range }, report, AI_KIND_COLUMNS, pending);
+    }),
+  );
+}
+
+async function* withFromAi(rows: AsyncIterable<Omit<PageRow, "fromAi">>, fromAi: ReadonlyMap<string, number>): AsyncGenerator<PageRow> {
+  for await (const row of rows) yield { ...row, fromAi: fromAi.get(row.path) ?? 0 };
 }

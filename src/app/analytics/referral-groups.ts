@@ -1,0 +1,20 @@
+import { sectionPaths } from "./page-sections.js";
+import type { Referral, ReferralChannel } from "./referral.js";
+
+/**
+ * Referrals are counted as groups of views, like sections (page-sections.ts): an `analytics_paths`
+ * row that is no page (it does not start with `/`) whose day masks and reach counters the rollup
+ * keeps like a page's. A person's view that arrived from somewhere widens the masks of its source
+ * (`@source/chatgpt.com`), its channel on the site (`@channel/ai`), on its page
+ * (`@channel/ai/docs/setup`) and on the page's sections (`@channel/ai/docs/`), so each of those
+ * counts distinct visitors exactly.
+ */
+export const sourceGroup = (source: string) => `@source/${source}`;
+export const channelGroup = (channel: ReferralChannel, scope = "") => `@channel/${channel}${scope}`;
+export const SOURCE_GROUP_PREFIX = "@source/";
+
+/** The groups a referred view of `pagePath` counts in; the source's first. */
+export function referralGroups(referral: Referral, pagePath: string): string[] {
+  const { channel } = referral;
+  return [sourceGroup(referral.source), channelGroup(channel), channelGroup(channel, pagePath), ...sectionPaths(pagePath).map((section) => channelGroup(channel, section))];
+}

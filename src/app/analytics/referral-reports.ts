@@ -1,0 +1,84 @@
+import type { ReferrerPages, Referrers } from "../../shared/analytics-trend-schemas.js";
+import type { Queryable } from "../store/db.js";
+import { channelGroup, SOURCE_GROUP_PREFIX } from "./referral-groups.js";
+import { channelOfSource, type ReferralChannel } from "./referral.js";
+import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page } from "./reports.js";
+
+/**
+ * Where people came from (docs/architecture.md, "Analytics"). Visitors are the referral groups'
+ * reach counters (referral-groups.ts), so they are distinct people over the range exactly as the
+ * visitors export counts; views are the daily counters per source and page. Cost grows with
+ * groups × days, never with views.
+ */
+
+/** The project's sources of a channel, classified by the current list (so an updated list reclassifies old arrivals too). */
+export async function sourceIdsOf(db: Queryable, projectId: string, channel: ReferralChannel): Promise<number[]> {
+  const rows = await db.query<{ id: number; source: string }>(
+    `SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = $2`,
+    [projectId, SOURCE_GROUP_PREFIX],
+  );
+  return rows.filter((row) => channelOfSource(row.source) === channel).map((row) => row.id);
+}
+
+/** Sources by distinct people, then views, then name; `channel` narrows to one channel. */
+export async function referrersReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel?: ReferralChannel): Promise<Referrers> {
+  const parts = await windowParts(db, projectId, range);
+  const only = channel === undefined ? null : await sourceIdsOf(db, projectId, channel);
+  if (parts.length === 0 || only?.length === 0) return { referrers: [], hasMore: false };
+  const rows = await db.query<{ source: string; visitors: string | number; views: string | number }>(
+    `WITH ${visitorsPerPathSql(undefined)},
+     sources AS (
+       SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths
+       WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}' AND ($10::int[] IS NULL OR id = ANY ($10::int[]))
+     ),
+     viewed AS (
+       SELECT source_id, sum(views) AS views FROM analytics_daily_referrals
+       WHERE project_id = $1 AND ($8::int IS NULL OR day >= $8) AND ($9::int IS NULL OR day < $9) GROUP BY source_id
+     )
+     SELECT s.source, coalesce(pp.human, 0) AS visitors, coalesce(v.views, 0) AS views
+     FROM sources s LEFT JOIN per_path pp ON pp.path_id = s.id LEFT JOIN viewed v ON v.source_id = s.id
+     WHERE coalesce(pp.human, 0) > 0 OR coalesce(v.views, 0) > 0
+     ORDER BY visitors DESC, views DESC, s.source COLLATE "C" LIMIT $6 OFFSET $7`,
+    [...partParams(projectId, parts), page.limit + 1, page.offset, range.from, range.to, only],
+  );
+  const referrers = rows.slice(0, page.limit).map((row) => ({ source: row.source, channel: channelOfSource(row.source), visitors: Number(row.visitors), views: Number(row.views) }));
+  return { referrers, hasMore: rows.length > page.limit };
+}
+
+/** Per page, the people who arrived on it from a channel (an AI answer, by default) and their arrivals, most first. */
+export async function referrerPagesReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel: ReferralChannel): Promise<ReferrerPages> {
+  const parts = await windowParts(db, projectId, range);
+  const site = channelGroup(channel);
+  const empty = { channel, totals: { visitors: 0, views: 0 }, pages: [], hasMore: false };
+  if (parts.length === 0) return empty;
+  const sources = await sourceIdsOf(db, projectId, channel);
+  // A page's group is the channel's followed by the page's path; the channel's alone is the site's, and those ending in / are sections.
+  const rows = await db.query<{ site: boolean; path: string | null; visitors: string | number; views: string | number }>(
+    `WITH ${visitorsPerPathSql(undefined)},
+     groups AS (
+       SELECT ap.id, substr(ap.path, length($8) + 1) AS page FROM analytics_paths ap
+       WHERE ap.project_id = $1 AND (ap.path = $8 OR left(ap.path, length($8) + 1) = $8 || '/')
+     ),
+     viewed AS (
+       SELECT r.path_id, sum(r.views) AS views FROM analytics_daily_referrals r
+       WHERE r.project_id = $1 AND r.source_id = ANY ($9::int[]) AND ($10::int IS NULL OR r.day >= $10) AND ($11::int IS NULL OR r.day < $11) GROUP BY r.path_id
+     ),
+     pages AS (
+       SELECT g.page AS path, pp.human AS visitors, coalesce(v.views, 0) AS views
+       FROM groups g JOIN per_path pp ON pp.path_id = g.id
+       LEFT JOIN analytics_paths ap ON ap.project_id = $1 AND ap.path = g.page
+       LEFT JOIN viewed v ON v.path_id = ap.id
+       WHERE g.page <> '' AND (g.page = '/' OR right(g.page, 1) <> '/') AND pp.human > 0
+     )
+     SELECT true AS site, 0 AS rank, NULL AS path, coalesce((SELECT pp.human FROM groups g JOIN per_path pp ON pp.path_id = g.id WHERE g.page = ''), 0) AS visitors,
+       (SELECT coalesce(sum(views), 0) FROM viewed) AS views
+     UNION ALL
+     (SELECT false, row_number() OVER (ORDER BY visitors DESC, views DESC, path COLLATE "C"), path, visitors, views FROM pages
+      ORDER BY visitors DESC, views DESC, path COLLATE "C" LIMIT $6 OFFSET $7)
+     ORDER BY rank`,
+    [...partParams(projectId, parts), page.limit + 1, page.offset, site, sources, range.from, range.to],
+  );
+  const [totals, ...list] = rows;
+  const pages = list.slice(0, page.limit).map((row) => ({ path: row.path as string, visitors: Number(row.visitors), views: Number(row.views) }));
+  return { channel, totals: { visitors: Number(totals?.visitors ?? 0), views: Number(totals?.views ?? 0) }, pages, hasMore: list.length > page.limit };
+}

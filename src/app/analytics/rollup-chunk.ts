@@ -1,0 +1,76 @@
+import type { Queryable } from "../store/db.js";
+import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
+import { monthlyFormatViews } from "./month-sums.js";
+import { byMaskKey, chunkMasks, planReach, planRollup, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
+import { chunkGroupMasks, chunkReferralViews } from "./rollup-group-plan.js";
+import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./rollup-agent-plan.js";
+import {
+  AGENT_FIRST_VISITS,
+  AGENT_PAGE_MONTHS,
+  AGENT_PAGES,
+  AGENT_RETURNS,
+  AGENT_VIEWS,
+  CATEGORY_VIEWS,
+  DAILY_REFERRALS,
+  DAILY_VIEWS,
+  FAILURES,
+  FIRST_VISITS,
+  FORMAT_FIRST_VISITS,
+  FORMAT_RETURNS,
+  FORMAT_WINDOW_REACH,
+  FORMAT_VIEWS,
+  MONTHLY_FORMAT_VIEWS,
+  mergeAgentMasks,
+  mergeMasks,
+  RETURNS,
+  storedFormatMasks,
+  upsertRows,
+  WINDOW_REACH,
+  writeFormatMasks,
+} from "./rollup-tables.js";
+
+/**
+ * Counts one chunk of views taken from the inbox, in the transaction that took them: the masks
+ * first (a partition's own rows), then every counter they imply (shared, so written last).
+ * `sectionsOf` gives each page's sections (page-sections.ts).
+ */
+export async function countChunk(tx: Queryable, views: ChunkView[], sectionsOf: ReadonlyMap<number, number[]>): Promise<void> {
+  const masks = chunkMasks(views);
+  const groupMasks = chunkGroupMasks(views, sectionsOf);
+  const agentMasks = chunkAgentMasks(views);
+  // Pages', the site's and groups' masks are one table: merged in one statement, in one key order.
+  const storedMasks = await mergeMasks(tx, new Map([...masks, ...groupMasks]));
+  const mixedBefore = storedMasks.filter((mask) => (mask.formats ?? 0) !== 0);
+  const stored = byMaskKey(storedMasks);
+  const formats = planFormats(stored, masks, await storedFormatMasks(tx, mixedBefore), chunkFormatMasks(views));
+  await writeFormatMasks(tx, formats.writes);
+  const agents = { reach: planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks), pageMonths: chunkAgentPageMonths(views) };
+  const plan = planRollup(views, stored, masks);
+  const groups = planReach(stored, groupMasks);
+  plan.windowReach.push(...groups.windowReach);
+  plan.firstVisits.push(...groups.firstVisits);
+  plan.returns.push(...groups.returns);
+  await writePlan(tx, plan, formats.counters, agents);
+  await upsertRows(tx, DAILY_REFERRALS, chunkReferralViews(views));
+}
+
+/** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
+async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agents: { reach: AgentReachPlan; pageMonths: AgentPageMonth[] }): Promise<void> {
+  await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
+  await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
+  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlyFormatViews(plan.formatViews));
+  await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
+  await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
+  await upsertRows(tx, AGENT_PAGES, plan.agentPages);
+  await upsertRows(tx, AGENT_PAGE_MONTHS, agents.pageMonths);
+  await upsertRows(tx, FAILURES, plan.failures);
+  await upsertRows(tx, WINDOW_REACH, plan.windowReach);
+  await upsertRows(tx, FIRST_VISITS, plan.firstVisits);
+  await upsertRows(tx, RETURNS, plan.returns);
+  await upsertRows(tx, FORMAT_WINDOW_REACH, formatReach.windowReach);
+  await upsertRows(tx, FORMAT_FIRST_VISITS, formatReach.firstVisits);
+  await upsertRows(tx, FORMAT_RETURNS, formatReach.returns);
+  await upsertRows(tx, AGENT_FIRST_VISITS, agents.reach.firstVisits);
+  await upsertRows(tx, AGENT_RETURNS, agents.reach.returns);
+}
+

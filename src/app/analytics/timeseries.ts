@@ -1,0 +1,139 @@
+import type { Timeseries, TimeseriesInterval, TimeseriesMetric } from "../../shared/analytics-trend-schemas.js";
+import type { Queryable } from "../store/db.js";
+import { dayToIso, windowOf } from "./days.js";
+import { windowParts } from "./reports.js";
+import { PREFIX_PAGES_SQL, prefixFilter, prefixPathId } from "./page-sections.js";
+import type { ReferralChannel } from "./referral.js";
+import { sourceIdsOf } from "./referral-reports.js";
+
+/** A bounded whole-day range: `from` inclusive, `to` exclusive, epoch days. */
+export interface BoundedRange {
+  from: number;
+  to: number;
+}
+
+type Counts = { human: number; ai: number; bot: number; total: number };
+
+export interface TimeseriesOptions {
+  interval: TimeseriesInterval;
+  metric: TimeseriesMetric;
+  pathPrefix?: string | undefined;
+  channel?: ReferralChannel | undefined;
+  compare?: "previous" | undefined;
+}
+type CountRow = { slot: number; human: string | number; ai: string | number; bot: string | number; total: string | number };
+
+/** The range cut into calendar days, ISO weeks or months; the first and last are cut to the range. */
+export function intervalsOf(range: BoundedRange, interval: TimeseriesInterval): BoundedRange[] {
+  const intervals: BoundedRange[] = [];
+  for (let day = range.from; day < range.to; ) {
+    const end = Math.min(range.to, interval === "day" ? day + 1 : windowOf(interval, day).end);
+    intervals.push({ from: day, to: end });
+    day = end;
+  }
+  return intervals;
+}
+
+/**
+ * One point per interval of the range, zeros included. Views are sums of the daily counters.
+ * Visitors are distinct within each interval, exactly as the visitors export counts a range: the
+ * first-visit and return counters (reach.ts) per salt window the interval overlaps, of the site or,
+ * under a path prefix, of its section (page-sections.ts): a visitor of two pages is one visitor.
+ * With a channel, only people who arrived from it: its referral group's counters, and for views its
+ * sources' arrivals (referral-groups.ts).
+ */
+export async function timeseriesReport(
+  db: Queryable,
+  projectId: string,
+  range: BoundedRange,
+  options: TimeseriesOptions,
+): Promise<Timeseries> {
+  const intervals = intervalsOf(range, options.interval);
+  const series = (await countsPerInterval(db, projectId, intervals, options)).map((counts, slot) => ({ date: dayToIso((intervals[slot] as BoundedRange).from), ...counts }));
+  if (options.compare !== "previous") return { interval: options.interval, metric: options.metric, series };
+  // The previous period: the same span just before the range, each interval shifted back by it.
+  const span = range.to - range.from;
+  const before = await countsPerInterval(db, projectId, intervals.map((i) => ({ from: i.from - span, to: i.to - span })), options);
+  return {
+    interval: options.interval,
+    metric: options.metric,
+    series: series.map((point, slot) => ({ ...point, previous: before[slot] as Counts })),
+    previous: { dateFrom: dayToIso(range.from - span), dateTo: dayToIso(range.from) },
+  };
+}
+
+async function countsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], options: TimeseriesOptions): Promise<Counts[]> {
+  const prefix = prefixFilter(options.pathPrefix);
+  const rows =
+    options.metric === "visitors"
+      ? await visitorsPerInterval(db, projectId, intervals, await prefixPathId(db, projectId, options.pathPrefix, options.channel))
+      : options.channel === undefined
+        ? await viewsPerInterval(db, projectId, intervals, prefix)
+        : await arrivalsPerInterval(db, projectId, intervals, prefix, await sourceIdsOf(db, projectId, options.channel));
+  const bySlot = new Map(rows.map((row) => [Number(row.slot), row]));
+  return intervals.map((_, slot) => counts(bySlot.get(slot)));
+}
+
+const counts = (row: CountRow | undefined): Counts => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), bot: Number(row?.bot ?? 0), total: Number(row?.total ?? 0) });
+
+async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], prefix: string | null): Promise<CountRow[]> {
+  if (intervals.length === 0) return [];
+  return db.query<CountRow>(
+    `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
+     SELECT s.slot, sum(v.human) AS human, sum(v.ai) AS ai, sum(v.bot) AS bot, sum(v.human + v.ai) AS total
+     FROM slots s JOIN analytics_daily_views v ON v.project_id = $1 AND v.day >= s.day_from AND v.day < s.day_to
+     WHERE $2::text IS NULL OR v.path_id IN (${PREFIX_PAGES_SQL})
+     GROUP BY s.slot`,
+    [projectId, prefix, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to)],
+  );
+}
+
+/** People's views that arrived from the given sources, per interval (all human). */
+async function arrivalsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], prefix: string | null, sources: number[]): Promise<CountRow[]> {
+  if (intervals.length === 0 || sources.length === 0) return [];
+  return db.query<CountRow>(
+    `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
+     SELECT s.slot, sum(r.views) AS human, 0 AS ai, 0 AS bot, sum(r.views) AS total
+     FROM slots s JOIN analytics_daily_referrals r ON r.project_id = $1 AND r.day >= s.day_from AND r.day < s.day_to AND r.source_id = ANY ($6::int[])
+     WHERE $2::text IS NULL OR r.path_id IN (${PREFIX_PAGES_SQL})
+     GROUP BY s.slot`,
+    [projectId, prefix, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to), sources],
+  );
+}
+
+/** Each interval's part in each salt window it overlaps, its days relative to the window's start. */
+async function intervalParts(db: Queryable, projectId: string, intervals: BoundedRange[]) {
+  if (intervals.length === 0) return [];
+  const windows = await windowParts(db, projectId, { from: (intervals[0] as BoundedRange).from, to: (intervals.at(-1) as BoundedRange).to });
+  return intervals.flatMap((interval, slot) =>
+    windows.flatMap((window) => {
+      const from = Math.max(interval.from, window.start) - window.start;
+      const to = Math.min(interval.to, window.end) - window.start;
+      return from < to ? [{ slot, windowStart: window.start, from, to }] : [];
+    }),
+  );
+}
+
+/** Distinct visitors per interval from the reach counters of one path id (the site's or a section's); none when there is none. */
+export async function visitorsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pathId: number | null): Promise<CountRow[]> {
+  const parts = pathId === null ? [] : await intervalParts(db, projectId, intervals);
+  if (parts.length === 0) return [];
+  return db.query<CountRow>(
+    `WITH parts AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[], $6::int[]) AS p (slot, window_start, day_from, day_to)),
+     reached AS (
+       SELECT p.slot, f.human, f.ai, f.bot, f.total FROM parts p
+       JOIN analytics_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to AND f.path_id = $2
+       UNION ALL
+       SELECT p.slot, r.human, r.ai, r.bot, r.total FROM parts p
+       JOIN analytics_returns r ON r.project_id = $1 AND r.window_start = p.window_start AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from AND r.path_id = $2
+     )
+     SELECT slot, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY slot`,
+    [projectId, pathId, parts.map((p) => p.slot), parts.map((p) => p.windowStart), parts.map((p) => p.from), parts.map((p) => p.to)],
+  );
+}
+
+/** The first day of the project's first salt window with views; null before any. */
+export async function firstCountedDay(db: Queryable, projectId: string): Promise<number | null> {
+  const rows = await db.query<{ first: number | null }>(`SELECT min(window_start) AS first FROM analytics_windows WHERE project_id = $1`, [projectId]);
+  return rows[0]?.first ?? null;
+}

@@ -1,0 +1,107 @@
+import {
+  MAX_TIMESERIES_POINTS,
+  referrerPagesQuerySchema,
+  referrersQuerySchema,
+  timeseriesQuerySchema,
+  type ReferrerPages,
+  type Referrers,
+  type Timeseries,
+} from "../../../shared/analytics-trend-schemas.js";
+import { dayToIso, epochDay } from "../../analytics/days.js";
+import { csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
+import { firstCountedDay, intervalsOf, timeseriesReport } from "../../analytics/timeseries.js";
+import { referrerPagesReport, referrersReport } from "../../analytics/referral-reports.js";
+import { InvalidInputError } from "../../domain/errors.js";
+import { authorizedProject } from "../auth.js";
+import { queryObject, validate } from "../body.js";
+import { countingHeader } from "../counting-header.js";
+import { dayRange } from "../day-range.js";
+import type { Router } from "../router.js";
+import type { Services } from "../services.js";
+
+const DEFAULT_SPAN_DAYS = 30;
+/** A CSV export is every row: sources and pages are few enough to read at once. */
+const ALL_ROWS = { limit: 10_000_000, offset: 0 };
+
+const reportHeaders = (pending: boolean) => ({ ...countingHeader(pending), Vary: "Accept" });
+const filenameOf = (report: string, projectId: string, query: { dateFrom?: string | undefined; dateTo?: string | undefined }) => {
+  const { from, to } = dayRange(query);
+  return csvFilename([report, projectId, from === null ? "start" : dayToIso(from), to === null ? "end" : dayToIso(to)]);
+};
+
+type Point = Timeseries["series"][number];
+const TIMESERIES_COLUMNS: CsvColumns<Point> = csvFields("date", "human", "ai", "bot", "total");
+const TIMESERIES_COMPARED_COLUMNS: CsvColumns<Point> = [
+  ...TIMESERIES_COLUMNS,
+  ["previous_human", (p) => p.previous?.human],
+  ["previous_ai", (p) => p.previous?.ai],
+  ["previous_bot", (p) => p.previous?.bot],
+  ["previous_total", (p) => p.previous?.total],
+];
+const REFERRER_COLUMNS: CsvColumns<Referrers["referrers"][number]> = csvFields("source", "channel", "visitors", "views");
+const REFERRER_PAGE_COLUMNS: CsvColumns<ReferrerPages["pages"][number]> = csvFields("path", "visitors", "views");
+
+/** The header lines of the CSV answers, for the OpenAPI document (the time series' previous columns come with compare=previous). */
+export const TREND_CSV_HEADERS = {
+  timeseries: `${csvHeader(TIMESERIES_COLUMNS)}(,${csvHeader(TIMESERIES_COMPARED_COLUMNS.slice(TIMESERIES_COLUMNS.length))})?`,
+  referrers: csvHeader(REFERRER_COLUMNS),
+  referrerPages: csvHeader(REFERRER_PAGE_COLUMNS),
+};
+
+/** Analytics over time and by where people came from (docs/architecture.md, "Analytics"): the time series and the referrals. */
+export function registerAnalyticsTrendRoutes(router: Router, services: Services): void {
+  const { analytics, verifier } = services;
+
+  router.on("GET", "/v1/analytics/:projectId/timeseries", async (ctx) => {
+    const projectId = await authorizedProject(verifier, ctx);
+    const query = validate(timeseriesQuerySchema, queryObject(ctx.url), "query");
+    let range = { from: 0, to: 0 };
+    const { report, pending } = await analytics.fresh(async (db) => {
+      range = await seriesRange(query, () => firstCountedDay(db, projectId));
+      const points = intervalsOf(range, query.interval).length;
+      if (points > MAX_TIMESERIES_POINTS) {
+        throw new InvalidInputError(`The range has ${points} ${query.interval}s; a series has at most ${MAX_TIMESERIES_POINTS} points: use a shorter range or a longer interval`, [
+          { field: "dateFrom", message: `must leave at most ${MAX_TIMESERIES_POINTS} intervals` },
+        ]);
+      }
+      return timeseriesReport(db, projectId, range, query);
+    });
+    if (wantsCsv(ctx.req, query.output)) {
+      const columns = report.previous ? TIMESERIES_COMPARED_COLUMNS : TIMESERIES_COLUMNS;
+      return csvReply(report.series, columns, { filename: csvFilename(["timeseries", projectId, dayToIso(range.from), dayToIso(range.to)]), headers: reportHeaders(pending) });
+    }
+    return { status: 200, body: report, headers: reportHeaders(pending) };
+  });
+
+  router.on("GET", "/v1/analytics/:projectId/referrers", async (ctx) => {
+    const projectId = await authorizedProject(verifier, ctx);
+    const query = validate(referrersQuerySchema, queryObject(ctx.url), "query");
+    const csv = wantsCsv(ctx.req, query.output);
+    const { report, pending } = await analytics.fresh((db) => referrersReport(db, projectId, dayRange(query), csv ? ALL_ROWS : query, query.channel));
+    if (csv) return csvReply(report.referrers, REFERRER_COLUMNS, { filename: filenameOf("referrers", projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
+    return { status: 200, body: report, headers: reportHeaders(pending) };
+  });
+
+  router.on("GET", "/v1/analytics/:projectId/referrers/pages", async (ctx) => {
+    const projectId = await authorizedProject(verifier, ctx);
+    const query = validate(referrerPagesQuerySchema, queryObject(ctx.url), "query");
+    const csv = wantsCsv(ctx.req, query.output);
+    const { report, pending } = await analytics.fresh((db) => referrerPagesReport(db, projectId, dayRange(query), csv ? ALL_ROWS : query, query.channel));
+    if (csv) return csvReply(report.pages, REFERRER_PAGE_COLUMNS, { filename: filenameOf(`referrers-${query.channel}-pages`, projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
+    return { status: 200, body: report, headers: reportHeaders(pending) };
+  });
+}
+
+/**
+ * The days a series covers: from dateFrom (default 30 days before dateTo), where days before the
+ * project's first salt window with views are left out unless they are within those 30 days, to
+ * dateTo (default and at most tomorrow: today is the last day).
+ */
+async function seriesRange(query: { dateFrom?: string | undefined; dateTo?: string | undefined }, firstDay: () => Promise<number | null>) {
+  const { from: askedFrom, to: askedTo } = dayRange(query);
+  const tomorrow = epochDay(Date.now()) + 1;
+  const to = Math.max(Math.min(askedTo ?? tomorrow, tomorrow), 0);
+  const asked = askedFrom ?? to - DEFAULT_SPAN_DAYS;
+  const floor = asked < to - DEFAULT_SPAN_DAYS ? Math.min((await firstDay()) ?? to, to - DEFAULT_SPAN_DAYS) : asked;
+  return { from: Math.min(Math.max(asked, floor, 0), to), to };
+}

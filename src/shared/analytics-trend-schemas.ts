@@ -26,10 +26,12 @@ export const compareSchema = z
 export const MAX_PREFIX_SEGMENTS = 2;
 const SEGMENT = "[^/?#\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+";
 const PATH_PREFIX_PATTERN = `^/(${SEGMENT}(/${SEGMENT}){0,${MAX_PREFIX_SEGMENTS - 1}}/?)?$`;
+// By code points, as JSON Schema reads the pattern: an emoji is a character, only a lone surrogate is refused.
+const PATH_PREFIX = new RegExp(PATH_PREFIX_PATTERN, "u");
 
 /** A path prefix: the page itself and every page under it (`/guides` is `/guides` and `/guides/…`, never `/guidesx`). */
 export const pathPrefixSchema = storedText(MAX_PATH_LENGTH, { min: 1 })
-  .refine((value) => new RegExp(PATH_PREFIX_PATTERN).test(value), { error: `must be a URL path of at most ${MAX_PREFIX_SEGMENTS} segments, like /docs or /docs/guides` })
+  .refine((value) => PATH_PREFIX.test(value), { error: `must be a URL path of at most ${MAX_PREFIX_SEGMENTS} segments, like /docs or /docs/guides` })
   .meta({
     pattern: PATH_PREFIX_PATTERN,
     description: `Only this page and the pages under it (\`/guides\` covers \`/guides\` and \`/guides/…\`, not \`/guidesx\`); at most ${MAX_PREFIX_SEGMENTS} segments; a trailing slash is ignored; \`/\` is the whole site.`,

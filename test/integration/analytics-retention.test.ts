@@ -38,8 +38,9 @@ describe("analytics retention", () => {
     expect((await analytics.prune(now + 2 * DAY_MS - 1)).salts).toBe(0);
 
     const pruned = await analytics.prune(now + 2 * DAY_MS);
-    // Page, section (/old/) and site masks of three visitors, and the agent's page and any-page masks of one.
-    expect(pruned).toMatchObject({ salts: 1, visitorDays: 11 });
+    // Page, section (/old/) and site masks of three visitors; the two people's direct arrivals (source, channel on the site, page and section);
+    // and the agent's page and any-page masks.
+    expect(pruned).toMatchObject({ salts: 1, visitorDays: 19 });
     expect(await count(`SELECT count(*) AS n FROM analytics_salts WHERE project_id = $1`, [project.id])).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM analytics_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM analytics_agent_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);

@@ -75,9 +75,15 @@ describe("stream replies", () => {
   it("cut the response short when the source fails after the first chunk: the client never sees a complete body", async () => {
     const { state, chunks } = source(1_000, "x".repeat(1_000), { at: 50, error: new Error("store went away") });
     const url = await serve(() => streamed(chunks));
-    const response = await fetch(url);
-    expect(response.status).toBe(200);
-    await expect(response.text()).rejects.toThrow();
+    // Cut mid-body, or (when the socket is destroyed before the first bytes were flushed, as Node 24 may) before the headers: never a complete body.
+    const outcome = await fetch(url)
+      .then(async (response) => {
+        expect(response.status).toBe(200);
+        await response.text();
+        return "complete";
+      })
+      .catch(() => "cut");
+    expect(outcome).toBe("cut");
     expect(state.closed).toBe(true);
   });
 

@@ -28,8 +28,8 @@ export function sectionPaths(pagePath: string): string[] {
 
 /** The section a path prefix names (`/docs/guides`, with or without a trailing slash); null for the whole site; undefined when deeper than sections go (the schemas refuse those). */
 export function sectionOfPrefix(pathPrefix: string): string | null | undefined {
-  const trimmed = pathPrefix.replace(/\/+$/, "");
-  if (trimmed === "") return null;
+  const trimmed = prefixFilter(pathPrefix);
+  if (trimmed === null) return null;
   return trimmed.split("/").length - 1 <= SECTION_DEPTH ? `${trimmed}/` : undefined;
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from "../store/db.js";
 import { prefixPathId } from "./page-sections.js";
+import { counts } from "./reports.js";
 import { visitorsPerInterval, type BoundedRange } from "./timeseries.js";
 
 export interface PrefixTotals {
@@ -19,5 +20,5 @@ export interface PrefixTotals {
 export async function prefixTotals(db: Queryable, projectId: string, range: BoundedRange, pathPrefix: string): Promise<PrefixTotals> {
   const pathId = await prefixPathId(db, projectId, pathPrefix);
   const [row] = range.from < range.to ? await visitorsPerInterval(db, projectId, [range], pathId) : [];
-  return { human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), bot: Number(row?.bot ?? 0), total: Number(row?.total ?? 0) };
+  return counts(row);
 }

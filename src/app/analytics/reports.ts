@@ -45,11 +45,14 @@ function orderSql(order: ReportOrder): string {
 
 /** Rows an export reads from the store at once (query-batches.ts): its memory, not its length. */
 export const EXPORT_BATCH_ROWS = 1_000;
+/** Every row of a report read at once (sources, AI-arrival pages, a CSV of them): far above any site's number of them. */
+export const EVERY_ROW: Page = { limit: 10_000_000, offset: 0 };
 
 /** One page's counts, as the visitors and views reports list it. */
 export type PathCounts = { path: string } & ReturnType<typeof counts>;
 
-const counts = (row: Omit<CountRow, "path"> | undefined) => ({
+/** A counts row as the store returns it (bigint sums as text), as numbers; zeros for none. */
+export const counts = (row: Omit<CountRow, "path"> | undefined) => ({
   human: Number(row?.human ?? 0),
   ai: Number(row?.ai ?? 0),
   bot: Number(row?.bot ?? 0),

@@ -1,7 +1,7 @@
 import type { Timeseries, TimeseriesInterval, TimeseriesMetric } from "../../shared/analytics-trend-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { dayToIso, windowOf } from "./days.js";
-import { windowParts } from "./reports.js";
+import { counts, windowParts } from "./reports.js";
 import { PREFIX_PAGES_SQL, prefixFilter, prefixPathId } from "./page-sections.js";
 import type { ReferralChannel } from "./referral.js";
 import { sourceIdsOf } from "./referral-reports.js";
@@ -22,6 +22,9 @@ export interface TimeseriesOptions {
   compare?: "previous" | undefined;
 }
 type CountRow = { slot: number; human: string | number; ai: string | number; bot: string | number; total: string | number };
+
+/** The period as long as `range`, just before it (what compare=previous compares with). */
+export const previousPeriod = (range: BoundedRange): BoundedRange => ({ from: range.from - (range.to - range.from), to: range.from });
 
 /** The range cut into calendar days, ISO weeks or months; the first and last are cut to the range. */
 export function intervalsOf(range: BoundedRange, interval: TimeseriesInterval): BoundedRange[] {
@@ -51,14 +54,15 @@ export async function timeseriesReport(
   const intervals = intervalsOf(range, options.interval);
   const series = (await countsPerInterval(db, projectId, intervals, options)).map((counts, slot) => ({ date: dayToIso((intervals[slot] as BoundedRange).from), ...counts }));
   if (options.compare !== "previous") return { interval: options.interval, metric: options.metric, series };
-  // The previous period: the same span just before the range, each interval shifted back by it.
+  // Each interval shifted back by the range's length into the previous period.
   const span = range.to - range.from;
   const before = await countsPerInterval(db, projectId, intervals.map((i) => ({ from: i.from - span, to: i.to - span })), options);
+  const previous = previousPeriod(range);
   return {
     interval: options.interval,
     metric: options.metric,
     series: series.map((point, slot) => ({ ...point, previous: before[slot] as Counts })),
-    previous: { dateFrom: dayToIso(range.from - span), dateTo: dayToIso(range.from) },
+    previous: { dateFrom: dayToIso(previous.from), dateTo: dayToIso(previous.to) },
   };
 }
 
@@ -74,7 +78,6 @@ async function countsPerInterval(db: Queryable, projectId: string, intervals: Bo
   return intervals.map((_, slot) => counts(bySlot.get(slot)));
 }
 
-const counts = (row: CountRow | undefined): Counts => ({ human: Number(row?.human ?? 0), ai: Number(row?.ai ?? 0), bot: Number(row?.bot ?? 0), total: Number(row?.total ?? 0) });
 
 async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], prefix: string | null): Promise<CountRow[]> {
   if (intervals.length === 0) return [];

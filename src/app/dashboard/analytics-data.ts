@@ -3,13 +3,11 @@ import type { Referrers, Timeseries } from "../../shared/analytics-trend-schemas
 import { dayToIso } from "../analytics/days.js";
 import { prefixTotals } from "../analytics/prefix-totals.js";
 import { referrerPagesReport, referrersReport } from "../analytics/referral-reports.js";
-import { aiCategoryViews, visitorsReport, type Page } from "../analytics/reports.js";
-import { timeseriesReport, type BoundedRange } from "../analytics/timeseries.js";
+import { aiCategoryViews, EVERY_ROW, visitorsReport, type Page } from "../analytics/reports.js";
+import { previousPeriod, timeseriesReport, type BoundedRange } from "../analytics/timeseries.js";
 import type { Queryable } from "../store/db.js";
 import type { AnalyticsQuery } from "./analytics-query.js";
 
-/** Far above any docs site's page count: every page people reached from an AI answer. */
-const ALL_ROWS = 10_000_000;
 
 export type Counts = Visitors["totals"];
 
@@ -31,12 +29,9 @@ export interface AnalyticsData {
   referrers: Referrers;
 }
 
-/** The period as long as `range`, just before it (what compare=previous compares with). */
-export const previousPeriod = (range: BoundedRange): BoundedRange => ({ from: range.from - (range.to - range.from), to: range.from });
-
 /** People who arrived on each page from an AI answer over the range (referral-reports.ts). */
 export async function aiArrivalsByPage(db: Queryable, projectId: string, range: BoundedRange) {
-  const report = await referrerPagesReport(db, projectId, range, { limit: ALL_ROWS, offset: 0 }, "ai");
+  const report = await referrerPagesReport(db, projectId, range, EVERY_ROW, "ai");
   return { byPath: new Map(report.pages.map((p) => [p.path, p.visitors])), totals: report.totals };
 }
 

@@ -11,23 +11,17 @@ import { dayToIso, epochDay } from "../../analytics/days.js";
 import { csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
 import { firstCountedDay, intervalsOf, timeseriesReport } from "../../analytics/timeseries.js";
 import { referrerPagesReport, referrersReport } from "../../analytics/referral-reports.js";
+import { EVERY_ROW } from "../../analytics/reports.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, validate } from "../body.js";
-import { countingHeader } from "../counting-header.js";
-import { dayRange } from "../day-range.js";
+import { reportHeaders } from "../counting-header.js";
+import { dayRange, rangeCsvFilename } from "../day-range.js";
 import type { Router } from "../router.js";
 import type { Services } from "../services.js";
 
 const DEFAULT_SPAN_DAYS = 30;
-/** A CSV export is every row: sources and pages are few enough to read at once. */
-const ALL_ROWS = { limit: 10_000_000, offset: 0 };
 
-const reportHeaders = (pending: boolean) => ({ ...countingHeader(pending), Vary: "Accept" });
-const filenameOf = (report: string, projectId: string, query: { dateFrom?: string | undefined; dateTo?: string | undefined }) => {
-  const { from, to } = dayRange(query);
-  return csvFilename([report, projectId, from === null ? "start" : dayToIso(from), to === null ? "end" : dayToIso(to)]);
-};
 
 type Point = Timeseries["series"][number];
 const TIMESERIES_COLUMNS: CsvColumns<Point> = csvFields("date", "human", "ai", "bot", "total");
@@ -77,8 +71,8 @@ export function registerAnalyticsTrendRoutes(router: Router, services: Services)
     const projectId = await authorizedProject(verifier, ctx);
     const query = validate(referrersQuerySchema, queryObject(ctx.url), "query");
     const csv = wantsCsv(ctx.req, query.output);
-    const { report, pending } = await analytics.fresh((db) => referrersReport(db, projectId, dayRange(query), csv ? ALL_ROWS : query, query.channel));
-    if (csv) return csvReply(report.referrers, REFERRER_COLUMNS, { filename: filenameOf("referrers", projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
+    const { report, pending } = await analytics.fresh((db) => referrersReport(db, projectId, dayRange(query), csv ? EVERY_ROW : query, query.channel));
+    if (csv) return csvReply(report.referrers, REFERRER_COLUMNS, { filename: rangeCsvFilename("referrers", projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
@@ -86,8 +80,8 @@ export function registerAnalyticsTrendRoutes(router: Router, services: Services)
     const projectId = await authorizedProject(verifier, ctx);
     const query = validate(referrerPagesQuerySchema, queryObject(ctx.url), "query");
     const csv = wantsCsv(ctx.req, query.output);
-    const { report, pending } = await analytics.fresh((db) => referrerPagesReport(db, projectId, dayRange(query), csv ? ALL_ROWS : query, query.channel));
-    if (csv) return csvReply(report.pages, REFERRER_PAGE_COLUMNS, { filename: filenameOf(`referrers-${query.channel}-pages`, projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
+    const { report, pending } = await analytics.fresh((db) => referrerPagesReport(db, projectId, dayRange(query), csv ? EVERY_ROW : query, query.channel));
+    if (csv) return csvReply(report.pages, REFERRER_PAGE_COLUMNS, { filename: rangeCsvFilename(`referrers-${query.channel}-pages`, projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 }

@@ -11,23 +11,22 @@ import {
 import { visitorsQuerySchema } from "../../../shared/api-schemas.js";
 import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
-import { dayToIso } from "../../analytics/days.js";
 import type { PageView } from "../../analytics/ingest.js";
 import { signedRequestOf } from "../../analytics/web-bot-auth.js";
 import { referrerHost } from "../../analytics/referral.js";
-import { dayRange } from "../day-range.js";
+import { dayRange, rangeCsvFilename } from "../day-range.js";
 import { DEFAULT_ORDER, viewRows, visitorRows, type PathCounts } from "../../analytics/reports.js";
 import { agentIdByName, agentPageRows, agentRows, failureRows } from "../../analytics/agent-reports.js";
 import { notFound } from "../../domain/errors.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import type { Db, Queryable } from "../../store/db.js";
 import type { AgentPages, Agents, Failures } from "../../../shared/analytics-schemas.js";
-import { csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
+import { csvFields, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
 import { HttpError } from "../http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import { clientIp } from "../client-ip.js";
-import { countingHeader } from "../counting-header.js";
+import { reportHeaders } from "../counting-header.js";
 import type { Reply, RequestContext, Router } from "../router.js";
 import type { Services } from "../services.js";
 
@@ -43,9 +42,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   /** A report's CSV (csv.ts): every row of the range in the report's order, or the page the query names, read in batches. */
   const csvExport = async <Row>(ctx: RequestContext, report: string, projectId: string, query: RangeQuery, columns: CsvColumns<Row>, read: (db: Db) => AsyncIterable<Row> | Promise<AsyncIterable<Row>>): Promise<Reply> => {
     const { rows, pending } = await analytics.freshRows(read);
-    const { from, to } = dayRange(query);
-    const filename = csvFilename([report, projectId, from === null ? "start" : dayToIso(from), to === null ? "end" : dayToIso(to)]);
-    return csvReply(rows, columns, { filename, page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
+    return csvReply(rows, columns, { filename: rangeCsvFilename(report, projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });
   };
 
   router.on("GET", "/js/script.js", async () => ({
@@ -167,7 +164,6 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
 type RangeQuery = { dateFrom?: string | undefined; dateTo?: string | undefined; limit: number; offset: number };
 
 /** A report's answer depends on its Accept header (JSON or CSV). */
-const reportHeaders = (pending: boolean) => ({ ...countingHeader(pending), Vary: "Accept" });
 
 /** Each report's CSV columns: its JSON rows' fields in order; an agent's verification counts in columns of their own, a failure's agents joined by "; ". */
 const PAGE_COUNTS: CsvColumns<PathCounts> = csvFields("path", "human", "ai", "bot", "total");

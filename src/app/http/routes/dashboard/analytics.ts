@@ -1,6 +1,6 @@
 import { dayToIso, isoToDay } from "../../../analytics/days.js";
 import { referrersReport } from "../../../analytics/referral-reports.js";
-import { aiCategoryViews, visitorRows } from "../../../analytics/reports.js";
+import { aiCategoryViews, EVERY_ROW, visitorRows } from "../../../analytics/reports.js";
 import { timeseriesReport } from "../../../analytics/timeseries.js";
 import { aiArrivalsByPage, readAnalyticsPage } from "../../../dashboard/analytics-data.js";
 import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";
@@ -16,8 +16,6 @@ import type { Router } from "../../router.js";
 const ROWS_PER_PAGE = 50;
 /** Sources the referrals table shows; its CSV has every one. */
 const REFERRERS_SHOWN = 20;
-/** Far above any site's number of sources: a CSV has them all. */
-const ALL_ROWS = 10_000_000;
 
 /** A project's analytics page and the CSV of each of its tables (every row of the same range and filters). */
 export function registerAnalyticsPages(router: Router, dashboard: DashboardController): void {
@@ -56,7 +54,7 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
     dashboard.page(async (r) => {
       const { project } = await dashboard.project(r);
       const query = analyticsQueryOf(r.ctx.url);
-      const { report, pending } = await analytics.fresh((db) => referrersReport(db, project.id, query.days, { limit: ALL_ROWS, offset: 0 }, query.channel));
+      const { report, pending } = await analytics.fresh((db) => referrersReport(db, project.id, query.days, EVERY_ROW, query.channel));
       return dashboardCsv("referrers", project, { range: query.range, channel: query.channel }, report.referrers, REFERRER_COLUMNS, pending);
     }),
   );

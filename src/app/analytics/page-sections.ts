@@ -91,8 +91,14 @@ export async function prefixPathId(db: Queryable, projectId: string, pathPrefix:
   return rows[0]?.id ?? null;
 }
 
+/** SQL: whether a path is a page, not a group counted like one: sections end in `/` (which only the root page does too), referral groups start with `@`. */
+export const isPageSql = (path: string) => `(left(${path}, 1) = '/' AND (${path} = '/' OR right(${path}, 1) <> '/'))`;
+
+/** SQL: whether a path is a prefix's (a parameter, without trailing slash) own page or under it, never `/guidesx` for `/guides`. */
+export const underPrefixSql = (path: string, prefix: string) => `(${path} = ${prefix} OR left(${path}, length(${prefix}) + 1) = ${prefix} || '/')`;
+
 /** SQL: the page ids of the project ($1) a prefix ($2, without trailing slash) covers; never sections. */
-export const PREFIX_PAGES_SQL = `SELECT id FROM analytics_paths WHERE project_id = $1 AND right(path, 1) <> '/' AND (path = $2 OR left(path, length($2) + 1) = $2 || '/')`;
+export const PREFIX_PAGES_SQL = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${isPageSql("path")} AND ${underPrefixSql("path", "$2")}`;
 
 /** `/guides/` and `/guides` name the same pages; `/` names them all (null: no filter). */
 export function prefixFilter(pathPrefix: string | undefined): string | null {

@@ -1,5 +1,6 @@
 import type { ReferrerPages, Referrers } from "../../shared/analytics-trend-schemas.js";
 import type { Queryable } from "../store/db.js";
+import { isPageSql } from "./page-sections.js";
 import { channelGroup, SOURCE_GROUP_PREFIX } from "./referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "./referral.js";
 import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page } from "./reports.js";
@@ -68,7 +69,7 @@ export async function referrerPagesReport(db: Queryable, projectId: string, rang
        FROM groups g JOIN per_path pp ON pp.path_id = g.id
        LEFT JOIN analytics_paths ap ON ap.project_id = $1 AND ap.path = g.page
        LEFT JOIN viewed v ON v.path_id = ap.id
-       WHERE g.page <> '' AND (g.page = '/' OR right(g.page, 1) <> '/') AND pp.human > 0
+       WHERE ${isPageSql("g.page")} AND pp.human > 0
      )
      SELECT true AS site, 0 AS rank, NULL AS path, coalesce((SELECT pp.human FROM groups g JOIN per_path pp ON pp.path_id = g.id WHERE g.page = ''), 0) AS visitors,
        (SELECT coalesce(sum(views), 0) FROM viewed) AS views

@@ -6,7 +6,7 @@ import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { wholeMonths } from "./month-sums.js";
-import { prefixFilter } from "./page-sections.js";
+import { isPageSql, prefixFilter, underPrefixSql } from "./page-sections.js";
 
 /** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
 export interface DayRange {
@@ -85,7 +85,7 @@ export async function visitorsReport(
      SELECT true AS site, 0 AS rank, NULL AS path, human, ai, bot, total FROM per_path WHERE path_id = 0
      UNION ALL
      (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.bot, pp.total
-      ${VISITOR_PAGES} AND ($8::text IS NULL OR ap.path = $8 OR left(ap.path, length($8) + 1) = $8 || '/')
+      ${VISITOR_PAGES} AND ($8::text IS NULL OR ${underPrefixSql("ap.path", "$8")})
       ORDER BY ${orderSql(order)} LIMIT $6 OFFSET $7)
      ORDER BY rank`,
     [...partParams(projectId, parts), page.limit + 1, page.offset, prefixFilter(pathPrefix)],
@@ -101,11 +101,8 @@ export async function* visitorRows(db: Db, projectId: string, range: DayRange, o
   yield* pathRows(queryInBatches<CountRow>(db, sql, partParams(projectId, parts), batchRows));
 }
 
-/**
- * The report's pages: not the site (path 0), not the groups counted like pages: sections end in
- * `/` (which only the root page does too), referral groups start with `@` (docs/architecture.md, "Analytics").
- */
-const VISITOR_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id WHERE pp.path_id <> 0 AND left(ap.path, 1) = '/' AND (ap.path = '/' OR right(ap.path, 1) <> '/')`;
+/** The report's pages: not the site (path 0), not the groups counted like pages (docs/architecture.md, "Analytics"). */
+const VISITOR_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id WHERE pp.path_id <> 0 AND ${isPageSql("ap.path")}`;
 
 export const partParams = (projectId: string, parts: Awaited<ReturnType<typeof windowParts>>) => [
   projectId,

@@ -304,7 +304,7 @@ async function benchStore(kind: string, plan: ReturnType<typeof planTraffic>, in
       const results = await timeQueries(db, kind, project.id);
       const agentResults = await timeAgentQueries(db, kind, project.id);
       const [sizes] = await db.query<Record<string, string>>(
-        `SELECT (SELECT count(*) FROM analytics_events) AS raw_events, (SELECT count(*) FROM analytics_visitor_days) AS visitor_day_masks,
+        `SELECT (SELECT count(*) FROM analytics_events) AS raw_events, (SELECT count(*) FROM analytics_visitor_states) AS visitor_states, (SELECT pg_size_pretty(sum(octet_length(masks) + octet_length(format_masks) + octet_length(agent_masks))) FROM analytics_visitor_states) AS visitor_state_bytes,
                 (SELECT count(*) FROM analytics_first_visits) AS first_visit_rows, (SELECT count(*) FROM analytics_returns) AS return_rows`,
       );
       console.log(

@@ -30,7 +30,8 @@ describe("analytics retention", () => {
     const range = { from: lastMonth.start, to: lastMonth.end };
     const { report: before } = await analytics.visitors(project.id, range, { limit: 10, offset: 0 });
     expect(before.totals).toEqual({ human: 2, ai: 1, bot: 0, total: 3 });
-    expect(await count(`SELECT count(*) AS n FROM analytics_agent_visitor_days WHERE project_id = $1`, [project.id])).toBe(2);
+    // One state per visitor: the two people and the agent.
+    expect(await count(`SELECT count(*) AS n FROM analytics_visitor_states WHERE project_id = $1`, [project.id])).toBe(3);
 
     // The secret was used at `now`, after the window ended: it lives until now + 48 h.
     const [salt] = await store.db.query<{ delete_after: Date | string }>(`SELECT delete_after FROM analytics_salts WHERE project_id = $1`, [project.id]);
@@ -38,12 +39,9 @@ describe("analytics retention", () => {
     expect((await analytics.prune(now + 2 * DAY_MS - 1)).salts).toBe(0);
 
     const pruned = await analytics.prune(now + 2 * DAY_MS);
-    // Page, section (/old/) and site masks of three visitors; the two people's direct arrivals (source, channel on the site, page and section);
-    // and the agent's page and any-page masks.
-    expect(pruned).toMatchObject({ salts: 1, visitorDays: 19 });
+    expect(pruned).toMatchObject({ salts: 1, visitorStates: 3 });
     expect(await count(`SELECT count(*) AS n FROM analytics_salts WHERE project_id = $1`, [project.id])).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM analytics_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM analytics_agent_visitor_days WHERE project_id = $1`, [project.id])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM analytics_visitor_states WHERE project_id = $1`, [project.id])).toBe(0);
     expect((await analytics.agents(project.id, range, { limit: 10, offset: 0 })).report.totals).toEqual({ views: 1, visitors: 1 });
     expect((await analytics.visitors(project.id, range, { limit: 10, offset: 0 })).report.totals).toEqual(before.totals);
 

@@ -102,7 +102,40 @@ const KNOWN_MOVES: { version: number; reason: string; reads: string[]; changes: 
     before: `SELECT count(DISTINCT (project_id, format, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(human + ai + bot)::text AS views FROM analytics_daily_formats`,
     after: `SELECT count(*)::int AS n, sum(human + ai + bot)::text AS views FROM analytics_monthly_formats`,
   },
+  ...visitorStateMoves(),
 ];
+
+/**
+ * 22 folds the three per-visitor mask tables into one row per visitor (visitor-states.ts): each
+ * old row must come back out of its bytea column, field for field. Columns an old version did not
+ * have yet read as the default the later migration gave them.
+ */
+function visitorStateMoves() {
+  const int32At = (column: string, record: number, field: number) =>
+    `('x' || encode(substring(s.${column} from g * ${record * 4} + ${field * 4 + 1} for 4), 'hex'))::bit(32)::int`;
+  const decoded = (column: string, fields: string[]) =>
+    `SELECT json_agg(json_build_array(s.project_id, s.window_start, s.visitor, ${fields.map((_, i) => int32At(column, fields.length, i)).join(", ")})
+            ORDER BY s.project_id, s.window_start, s.visitor, g)::text AS rows
+     FROM analytics_visitor_states s CROSS JOIN LATERAL generate_series(0, length(s.${column}) / ${fields.length * 4} - 1) g`;
+  const stored = (table: string, fields: string[], keyFields: number) =>
+    `SELECT json_agg(json_build_array(project_id, window_start, visitor, ${fields.map((f) => `coalesce((to_jsonb(t)->>'${f}')::int, 0)`).join(", ")})
+            ORDER BY project_id, window_start, visitor, ${fields.slice(0, keyFields).join(", ")})::text AS rows
+     FROM ${table} t`;
+  // Records are stored in key order: the leading `keyFields` fields.
+  const tables: [string, string, string[], number][] = [
+    ["analytics_visitor_days", "masks", ["path_id", "human", "ai", "bot", "formats"], 1],
+    ["analytics_format_visitor_days", "format_masks", ["path_id", "format", "human", "ai", "bot"], 2],
+    ["analytics_agent_visitor_days", "agent_masks", ["agent_id", "path_id", "days"], 2],
+  ];
+  return tables.map(([table, column, fields, keyFields]) => ({
+    version: 22,
+    reason: `each row of ${table} is a record of its visitor's ${column}`,
+    reads: [table],
+    changes: [table, "analytics_visitor_states"],
+    before: stored(table, fields, keyFields),
+    after: decoded(column, fields),
+  }));
+}
 
 const latest = Math.max(...migrations.map((m) => m.version));
 const releasedBefore = migrations.map((m) => m.version).filter((v) => v < latest).sort((a, b) => a - b);

@@ -32,8 +32,9 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup().catch(() => undefined);
 });
 
+/** The traffic starts in the month before last, older than the default raw retention: kept, so the copy has raw events to carry. */
 async function start(env: Record<string, string>) {
-  const server = await startServerProcess({ INKWELL_ADMIN_TOKEN: STORE_TOKEN, INKWELL_RATE_LIMIT_PER_HOUR: "100000", ...env });
+  const server = await startServerProcess({ INKWELL_ADMIN_TOKEN: STORE_TOKEN, INKWELL_RATE_LIMIT_PER_HOUR: "100000", INKWELL_ANALYTICS_RAW_RETENTION_DAYS: "3660", ...env });
   servers.push(server);
   return server;
 }

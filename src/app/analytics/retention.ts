@@ -8,7 +8,7 @@ export interface RetentionPolicy {
 
 export interface Pruned {
   salts: number;
-  visitorDays: number;
+  visitorStates: number;
   rawEvents: number;
   hitIds: number;
   signatureUses: number;
@@ -19,7 +19,7 @@ const SIGNATURE_USE_GRACE_MS = DAY_MS;
 
 /**
  * Deletes what the privacy rules (docs/architecture.md, "Analytics") and the operator's settings say must go: salt secrets past their
- * deletion time, with the per-visitor day masks of their windows, the site's, the formats' and the agents' (no later view can carry those
+ * deletion time, with their windows' visitor states (visitor-states.ts: no later view can carry those
  * visitor ids, so the masks would never change again; the counters derived from them stay);
  * raw events past their retention; idempotency ids older than the backfill horizon (hits that old
  * are refused anyway); Web Bot Auth signatures seen, a day after they expired. Runs under the rollup's lock, after a drain, so no inbox row of a deleted
@@ -30,22 +30,16 @@ export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now
     `DELETE FROM analytics_salts WHERE delete_after <= $1 RETURNING project_id, window_start`,
     [new Date(now)],
   );
-  let visitorDays = 0;
+  let visitorStates = 0;
   if (salts.length > 0) {
     const deleted = await tx.query<{ n: string | number }>(
       `WITH gone AS (
-         DELETE FROM analytics_visitor_days d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
+         DELETE FROM analytics_visitor_states d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
          WHERE d.project_id = s.project_id AND d.window_start = s.window_start RETURNING 1
-       ), agents_gone AS (
-         DELETE FROM analytics_agent_visitor_days d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
-         WHERE d.project_id = s.project_id AND d.window_start = s.window_start RETURNING 1
-       ), formats_gone AS (
-         DELETE FROM analytics_format_visitor_days d USING unnest($1::text[], $2::int[]) AS s (project_id, window_start)
-         WHERE d.project_id = s.project_id AND d.window_start = s.window_start RETURNING 1
-       ) SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FROM agents_gone) + (SELECT count(*) FROM formats_gone) AS n`,
+       ) SELECT count(*) AS n FROM gone`,
       [salts.map((s) => s.project_id), salts.map((s) => s.window_start)],
     );
-    visitorDays = Number(deleted[0]?.n ?? 0);
+    visitorStates = Number(deleted[0]?.n ?? 0);
   }
   const raw = await tx.query<{ n: string | number }>(
     // Per project, so the (project_id, at) index finds the old rows instead of a scan of every event.
@@ -62,7 +56,7 @@ export async function pruneAnalytics(tx: Queryable, policy: RetentionPolicy, now
   );
   return {
     salts: salts.length,
-    visitorDays,
+    visitorStates,
     rawEvents: Number(raw[0]?.n ?? 0),
     hitIds: Number(ids[0]?.n ?? 0),
     signatureUses: Number(signatures[0]?.n ?? 0),

@@ -20,36 +20,39 @@ import {
   FORMAT_WINDOW_REACH,
   FORMAT_VIEWS,
   MONTHLY_FORMAT_VIEWS,
-  mergeAgentMasks,
-  mergeMasks,
   RETURNS,
-  storedFormatMasks,
   upsertRows,
   WINDOW_REACH,
-  writeFormatMasks,
 } from "./rollup-tables.js";
+import { VisitorStates } from "./visitor-states.js";
 
 /**
- * Counts one chunk of views taken from the inbox, in the transaction that took them: the masks
- * first (a partition's own rows), then every counter they imply (shared, so written last).
+ * Counts one chunk of views taken from the inbox, in the transaction that took them: the
+ * visitors' states first (a partition's own rows, visitor-states.ts), then every counter they
+ * imply (shared, so written last).
  * `sectionsOf` gives each page's sections (page-sections.ts).
  */
 export async function countChunk(tx: Queryable, views: ChunkView[], sectionsOf: ReadonlyMap<number, number[]>): Promise<void> {
   const masks = chunkMasks(views);
   const groupMasks = chunkGroupMasks(views, sectionsOf);
   const agentMasks = chunkAgentMasks(views);
-  // Pages', the site's and groups' masks are one table: merged in one statement, in one key order.
-  const storedMasks = await mergeMasks(tx, new Map([...masks, ...groupMasks]));
+  const allMasks = new Map([...masks, ...groupMasks]);
+  const states = await VisitorStates.read(tx, views);
+  const storedMasks = states.masksOf(allMasks);
   const mixedBefore = storedMasks.filter((mask) => (mask.formats ?? 0) !== 0);
   const stored = byMaskKey(storedMasks);
-  const formats = planFormats(stored, masks, await storedFormatMasks(tx, mixedBefore), chunkFormatMasks(views));
-  await writeFormatMasks(tx, formats.writes);
-  const agents = { reach: planAgentReach(await mergeAgentMasks(tx, agentMasks), agentMasks), pageMonths: chunkAgentPageMonths(views) };
+  const formats = planFormats(stored, masks, states.formatMasksOf(mixedBefore), chunkFormatMasks(views));
+  const agents = { reach: planAgentReach(states.agentMasksOf(agentMasks), agentMasks), pageMonths: chunkAgentPageMonths(views) };
   const plan = planRollup(views, stored, masks);
   const groups = planReach(stored, groupMasks);
   plan.windowReach.push(...groups.windowReach);
   plan.firstVisits.push(...groups.firstVisits);
   plan.returns.push(...groups.returns);
+  // The visitors' own rows first (a partition's), then the counters partitions share.
+  states.orMasks(allMasks);
+  states.orFormatMasks(formats.writes);
+  states.orAgentMasks(agentMasks);
+  await states.write(tx);
   await writePlan(tx, plan, formats.counters, agents);
   await upsertRows(tx, DAILY_REFERRALS, chunkReferralViews(views));
 }

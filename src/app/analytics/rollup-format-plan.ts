@@ -67,7 +67,7 @@ function mixedKeys(storedSite: ReadonlyMap<string, VisitorMask>, siteMasks: Chun
  * html's visitors are the site's, except for the mixed pairs: for those, html's counters take
  * the html masks' reach instead of the site masks'. That difference is stored as html's rows of
  * the format counters (it can be negative), so html costs nothing for a pair that only reads html.
- * `storedSite`: the site masks as they were before the chunk (mergeMasks); `siteMasks` the
+ * `storedSite`: the site masks as they were before the chunk (VisitorStates.masksOf); `siteMasks` the
  * chunk's; `storedFormats`: the stored format masks of the pairs mixed before the chunk;
  * `formatMasks` the chunk's (chunkFormatMasks).
  */

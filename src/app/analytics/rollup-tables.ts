@@ -3,28 +3,24 @@ import type { DailyReferrals } from "./rollup-group-plan.js";
 import type { MonthlyFormatViews } from "./month-sums.js";
 import type {
   AgentFirstVisits,
-  AgentMask,
   AgentPageMonth,
   AgentReturns,
-  ChunkAgentMasks,
   DailyAgentPages,
   DailyAgentViews,
   DailyFailures,
 } from "./rollup-agent-plan.js";
 import type {
-  ChunkMasks,
   DailyCategoryViews,
   DailyFormatViews,
   DailyViews,
   FirstVisits,
   Returns,
-  VisitorMask,
   WindowReach,
 } from "./rollup-plan.js";
 
 /**
- * The tables a rollup plan is written to: the per-visitor masks (mergeMasks), and the counters,
- * each written by one statement: a chunk's rows as one JSON parameter (see recordset.ts), upserted
+ * The counter tables a rollup plan is written to (the per-visitor masks are in
+ * visitor-states.ts), each written by one statement: a chunk's rows as one JSON parameter (see recordset.ts), upserted
  * on the table's key. The JSON holds only the table's fields (JSON.stringify's key list, which is
  * also faster than copying the rows).
  */
@@ -167,80 +163,3 @@ export const FORMAT_WINDOW_REACH = planTable<WindowReach>("analytics_format_wind
 export const FORMAT_FIRST_VISITS = planTable<FirstVisits>("analytics_format_first_visits", [PROJECT, WINDOW, FORMAT, WINDOW_DAY, PATH], REACH);
 
 export const FORMAT_RETURNS = planTable<Returns>("analytics_format_returns", [PROJECT, WINDOW, FORMAT, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH], REACH);
-
-const MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "human", "ai", "bot", "formats"] satisfies (keyof VisitorMask)[];
-
-/**
- * ORs the chunk's masks into the stored ones, in one statement, and returns the stored masks as
- * they were before (keys without one are absent), which is what the counters are planned from.
- * All parts of the statement read the same snapshot, so `before` never sees the write; a mask
- * that gains no day is not rewritten. Masks are not ordered: a visitor's rows are all in one
- * partition, which one worker holds.
- */
-export function mergeMasks(tx: Queryable, masks: ChunkMasks): Promise<VisitorMask[]> {
-  if (masks.size === 0) return Promise.resolve([]);
-  return tx.query<VisitorMask>(
-    `WITH chunk AS (
-       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, human int, ai int, bot int, formats smallint)
-     ), merged AS (
-       INSERT INTO analytics_visitor_days AS t (project_id, window_start, path_id, visitor, human, ai, bot, formats)
-       SELECT "projectId", "windowStart", "pathId", visitor, human, ai, bot, formats FROM chunk
-       ON CONFLICT (project_id, window_start, path_id, visitor)
-       DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai, bot = t.bot | excluded.bot, formats = t.formats | excluded.formats
-       WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai OR t.bot | excluded.bot <> t.bot OR t.formats | excluded.formats <> t.formats
-     )
-     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai, d.bot, d.formats
-     FROM chunk k JOIN analytics_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
-    [JSON.stringify([...masks.values()], MASK_FIELDS)],
-  );
-}
-
-const SITE_KEY_FIELDS = ["projectId", "windowStart", "pathId", "visitor"] satisfies (keyof VisitorMask)[];
-
-/** The stored format masks of these (page, visitor) pairs (those that read another format than html before). */
-export function storedFormatMasks(tx: Queryable, pairs: readonly VisitorMask[]): Promise<VisitorMask[]> {
-  if (pairs.length === 0) return Promise.resolve([]);
-  return tx.query<VisitorMask>(
-    `SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.format, d.path_id AS "pathId", d.visitor::text AS visitor, d.human, d.ai, d.bot
-     FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint)
-     JOIN analytics_format_visitor_days d ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
-    [JSON.stringify(pairs, SITE_KEY_FIELDS)],
-  );
-}
-
-const FORMAT_MASK_FIELDS = ["projectId", "windowStart", "pathId", "visitor", "format", "human", "ai", "bot"] satisfies (keyof VisitorMask)[];
-
-/** ORs format masks into the stored ones (planFormats' writes). */
-export async function writeFormatMasks(tx: Queryable, masks: readonly VisitorMask[]): Promise<void> {
-  if (masks.length === 0) return;
-  await tx.query(
-    `INSERT INTO analytics_format_visitor_days AS t (project_id, window_start, path_id, visitor, format, human, ai, bot)
-     SELECT "projectId", "windowStart", "pathId", visitor, format, human, ai, bot
-     FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "pathId" int, visitor bigint, format smallint, human int, ai int, bot int)
-     ON CONFLICT (project_id, window_start, path_id, visitor, format)
-     DO UPDATE SET human = t.human | excluded.human, ai = t.ai | excluded.ai, bot = t.bot | excluded.bot
-     WHERE t.human | excluded.human <> t.human OR t.ai | excluded.ai <> t.ai OR t.bot | excluded.bot <> t.bot`,
-    [JSON.stringify(masks, FORMAT_MASK_FIELDS)],
-  );
-}
-
-const AGENT_MASK_FIELDS = ["projectId", "windowStart", "agentId", "pathId", "visitor", "days"] satisfies (keyof AgentMask)[];
-
-/** mergeMasks for the agents' masks (one statement; returns the stored masks as they were). */
-export function mergeAgentMasks(tx: Queryable, masks: ChunkAgentMasks): Promise<AgentMask[]> {
-  if (masks.size === 0) return Promise.resolve([]);
-  return tx.query<AgentMask>(
-    `WITH chunk AS (
-       SELECT * FROM json_to_recordset($1::json) AS k ("projectId" text, "windowStart" int, "agentId" int, "pathId" int, visitor bigint, days int)
-     ), merged AS (
-       INSERT INTO analytics_agent_visitor_days AS t (project_id, window_start, agent_id, path_id, visitor, days)
-       SELECT "projectId", "windowStart", "agentId", "pathId", visitor, days FROM chunk
-       ON CONFLICT (project_id, window_start, agent_id, path_id, visitor)
-       DO UPDATE SET days = t.days | excluded.days WHERE t.days | excluded.days <> t.days
-     )
-     SELECT d.project_id AS "projectId", d.window_start AS "windowStart", d.agent_id AS "agentId", d.path_id AS "pathId", d.visitor::text AS visitor, d.days
-     FROM chunk k JOIN analytics_agent_visitor_days d
-       ON d.project_id = k."projectId" AND d.window_start = k."windowStart" AND d.agent_id = k."agentId" AND d.path_id = k."pathId" AND d.visitor = k.visitor`,
-    [JSON.stringify([...masks.values()], AGENT_MASK_FIELDS)],
-  );
-}

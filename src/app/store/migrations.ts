@@ -675,4 +675,43 @@ CREATE TABLE analytics_daily_referrals (
 );
 `,
   },
+  {
+    version: 22,
+    name: "one row per visitor and salt window holds all its day masks (site, pages, groups, formats, agents): a view costs one row of the store, not one per mask",
+    sql: `
+-- Each column is a run of fixed-width records of big-endian int32, by key (visitor-states.ts):
+-- masks (path_id, human, ai, bot, formats), format_masks (path_id, format, human, ai, bot),
+-- agent_masks (agent_id, path_id, days).
+CREATE TABLE analytics_visitor_states (
+  project_id text NOT NULL,
+  window_start integer NOT NULL,
+  visitor bigint NOT NULL,
+  masks bytea NOT NULL,
+  format_masks bytea NOT NULL,
+  agent_masks bytea NOT NULL,
+  PRIMARY KEY (project_id, window_start, visitor)
+) WITH (fillfactor = 70);
+
+INSERT INTO analytics_visitor_states (project_id, window_start, visitor, masks, format_masks, agent_masks)
+WITH m AS (
+  SELECT project_id, window_start, visitor,
+         string_agg(int4send(path_id) || int4send(human) || int4send(ai) || int4send(bot) || int4send(formats::integer), ''::bytea ORDER BY path_id) AS masks
+  FROM analytics_visitor_days GROUP BY project_id, window_start, visitor
+), f AS (
+  SELECT project_id, window_start, visitor,
+         string_agg(int4send(path_id) || int4send(format::integer) || int4send(human) || int4send(ai) || int4send(bot), ''::bytea ORDER BY path_id, format) AS format_masks
+  FROM analytics_format_visitor_days GROUP BY project_id, window_start, visitor
+), a AS (
+  SELECT project_id, window_start, visitor,
+         string_agg(int4send(agent_id) || int4send(path_id) || int4send(days), ''::bytea ORDER BY agent_id, path_id) AS agent_masks
+  FROM analytics_agent_visitor_days GROUP BY project_id, window_start, visitor
+)
+SELECT project_id, window_start, visitor, coalesce(m.masks, ''::bytea), coalesce(f.format_masks, ''::bytea), coalesce(a.agent_masks, ''::bytea)
+FROM m FULL JOIN f USING (project_id, window_start, visitor) FULL JOIN a USING (project_id, window_start, visitor);
+
+DROP TABLE analytics_visitor_days;
+DROP TABLE analytics_format_visitor_days;
+DROP TABLE analytics_agent_visitor_days;
+`,
+  },
 ];

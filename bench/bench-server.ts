@@ -36,6 +36,8 @@ export async function setUpStore(kind: string): Promise<StoreSetup> {
     env: { DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(path.join(tmpdir(), "inkwell-bench-")) },
     open: () => openStore({ databaseUrl: url.toString() }),
     async cleanup() {
+      // BENCH_KEEP_SCHEMA=1 leaves the data for BENCH_QUERY_ONLY_SCHEMA to time queries on again.
+      if (process.env.BENCH_KEEP_SCHEMA === "1") return void process.stderr.write(`kept schema ${schema}\n`);
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
       await c.query(`DROP SCHEMA ${schema} CASCADE`);

@@ -21,13 +21,17 @@ export async function sourceIdsOf(db: Queryable, projectId: string, channel: Ref
   return rows.filter((row) => channelOfSource(row.source) === channel).map((row) => row.id);
 }
 
+/** The ids of the project's source groups; of a channel's group and its pages' and sections' groups ($8: the channel's group). */
+const SOURCE_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}'`;
+const CHANNEL_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND (path = $8 OR left(path, length($8) + 1) = $8 || '/')`;
+
 /** Sources by distinct people, then views, then name; `channel` narrows to one channel. */
 export async function referrersReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel?: ReferralChannel): Promise<Referrers> {
   const parts = await windowParts(db, projectId, range);
   const only = channel === undefined ? null : await sourceIdsOf(db, projectId, channel);
   if (parts.length === 0 || only?.length === 0) return { referrers: [], hasMore: false };
   const rows = await db.query<{ source: string; visitors: string | number; views: string | number }>(
-    `WITH ${visitorsPerPathSql(undefined)},
+    `WITH ${visitorsPerPathSql(undefined, SOURCE_GROUPS)},
      sources AS (
        SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths
        WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}' AND ($10::int[] IS NULL OR id = ANY ($10::int[]))
@@ -54,27 +58,26 @@ export async function referrerPagesReport(db: Queryable, projectId: string, rang
   if (parts.length === 0) return empty;
   const sources = await sourceIdsOf(db, projectId, channel);
   // A page's group is the channel's followed by the page's path; the channel's alone is the site's, and those ending in / are sections.
+  // Each side is joined to analytics_paths only (a table with statistics) and the sides are added up
+  // by path: joining one CTE to another, whose row counts the planner can only guess, made it
+  // choose a nested loop of groups × pages that took seconds.
   const rows = await db.query<{ site: boolean; path: string | null; visitors: string | number; views: string | number }>(
-    `WITH ${visitorsPerPathSql(undefined)},
-     groups AS (
-       SELECT ap.id, substr(ap.path, length($8) + 1) AS page FROM analytics_paths ap
-       WHERE ap.project_id = $1 AND (ap.path = $8 OR left(ap.path, length($8) + 1) = $8 || '/')
+    `WITH ${visitorsPerPathSql(undefined, CHANNEL_GROUPS)},
+     arrivals AS (
+       SELECT substr(ap.path, length($8) + 1) AS path, pp.human AS visitors, 0::numeric AS views
+       FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
+       UNION ALL
+       SELECT ap.path, 0, sum(r.views)
+       FROM analytics_daily_referrals r JOIN analytics_paths ap ON ap.id = r.path_id
+       WHERE r.project_id = $1 AND r.source_id = ANY ($9::int[]) AND ($10::int IS NULL OR r.day >= $10) AND ($11::int IS NULL OR r.day < $11)
+       GROUP BY ap.path
      ),
-     viewed AS (
-       SELECT r.path_id, sum(r.views) AS views FROM analytics_daily_referrals r
-       WHERE r.project_id = $1 AND r.source_id = ANY ($9::int[]) AND ($10::int IS NULL OR r.day >= $10) AND ($11::int IS NULL OR r.day < $11) GROUP BY r.path_id
-     ),
-     pages AS (
-       SELECT g.page AS path, pp.human AS visitors, coalesce(v.views, 0) AS views
-       FROM groups g JOIN per_path pp ON pp.path_id = g.id
-       LEFT JOIN analytics_paths ap ON ap.project_id = $1 AND ap.path = g.page
-       LEFT JOIN viewed v ON v.path_id = ap.id
-       WHERE ${isPageSql("g.page")} AND pp.human > 0
-     )
-     SELECT true AS site, 0 AS rank, NULL AS path, coalesce((SELECT pp.human FROM groups g JOIN per_path pp ON pp.path_id = g.id WHERE g.page = ''), 0) AS visitors,
-       (SELECT coalesce(sum(views), 0) FROM viewed) AS views
+     per_page AS MATERIALIZED (SELECT path, sum(visitors) AS visitors, sum(views) AS views FROM arrivals GROUP BY path)
+     SELECT true AS site, 0 AS rank, NULL AS path, coalesce((SELECT visitors FROM per_page WHERE path = ''), 0) AS visitors,
+       (SELECT coalesce(sum(views), 0) FROM per_page) AS views
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY visitors DESC, views DESC, path COLLATE "C"), path, visitors, views FROM pages
+     (SELECT false, row_number() OVER (ORDER BY visitors DESC, views DESC, path COLLATE "C"), path, visitors, views FROM per_page
+      WHERE ${isPageSql("path")} AND visitors > 0
       ORDER BY visitors DESC, views DESC, path COLLATE "C" LIMIT $6 OFFSET $7)
      ORDER BY rank`,
     [...partParams(projectId, parts), page.limit + 1, page.offset, site, sources, range.from, range.to],

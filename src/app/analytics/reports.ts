@@ -112,8 +112,13 @@ export const partParams = (projectId: string, parts: Awaited<ReturnType<typeof w
   parts.map((p) => p.end),
 ];
 
-/** `per_path`: each page's distinct visitors (path 0: the site's), over the salt-window parts of partParams ($1..$5). */
-export function visitorsPerPathSql(format: ReadFormat | undefined): string {
+/**
+ * `per_path`: each page's distinct visitors (path 0: the site's), over the salt-window parts of
+ * partParams ($1..$5). `onlyPaths`, a subquery of path ids, restricts it to those (a report about
+ * a few groups then reads their counters only, not every page's).
+ */
+export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: string): string {
+  const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id IN (${onlyPaths})`);
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
   const sources = [
     ...(format === undefined || format === "html" ? [{ prefix: "analytics", where: "" }] : []),
@@ -123,15 +128,15 @@ export function visitorsPerPathSql(format: ReadFormat | undefined): string {
     .map(
       ({ prefix, where }) => `
        SELECT w.path_id, w.human, w.ai, w.bot, w.total FROM parts p
-       JOIN ${prefix}_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start${where}
+       JOIN ${prefix}_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start${where}${only("w")}
        WHERE p.whole
        UNION ALL
        SELECT f.path_id, f.human, f.ai, f.bot, f.total FROM parts p
-       JOIN ${prefix}_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start${where} AND f.day >= p.day_from AND f.day < p.day_to
+       JOIN ${prefix}_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start${where} AND f.day >= p.day_from AND f.day < p.day_to${only("f")}
        WHERE NOT p.whole
        UNION ALL
        SELECT r.path_id, r.human, r.ai, r.bot, r.total FROM parts p
-       JOIN ${prefix}_returns r ON r.project_id = $1 AND r.window_start = p.window_start${where} AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from
+       JOIN ${prefix}_returns r ON r.project_id = $1 AND r.window_start = p.window_start${where} AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from${only("r")}
        WHERE p.day_from > 0`,
     )
     .join("\n       UNION ALL");

@@ -1,4 +1,4 @@
-import { NO_PREVIOUS_DAY, reachDeltas } from "./reach.js";
+import { NO_PREVIOUS_DAY, reachDeltas, type Series } from "./reach.js";
 import { VERIFICATION_CODE } from "./verification.js";
 import { CLASS_CODE, type ClassCode } from "./traffic-class.js";
 import { FORMAT_CODE } from "./read-format.js";
@@ -183,18 +183,25 @@ export interface ReachPlan {
  */
 export function planReach(stored: StoredMasks, masks: ChunkMasks): ReachPlan {
   const storedByKey = byMaskKey(stored);
-  const windowReach = new Map<string, WindowReach>();
-  const firstVisits = new Map<string, FirstVisits>();
-  const returns = new Map<string, Returns>();
+  const scopes = new ReachScopes();
+  // One callback for the whole plan (reachDeltas calls it per counter change), adding to the current mask's scope and page.
+  const at = { counters: undefined as unknown as ScopeCounters, pathId: 0 };
+  const add = (windowDay: number, previousWindowDay: number, delta: number, series: Series) => {
+    const { counters, pathId } = at;
+    const counter =
+      previousWindowDay === NO_PREVIOUS_DAY
+        ? entry(counters.firstVisits, dayKey(windowDay, previousWindowDay, pathId), () => ({ ...counters.scope, windowDay, pathId, human: 0, ai: 0, bot: 0, total: 0 }))
+        : entry(counters.returns, dayKey(windowDay, previousWindowDay, pathId), () => ({ ...counters.scope, windowDay, previousWindowDay, pathId, human: 0, ai: 0, bot: 0, total: 0 }));
+    counter[series] += delta;
+  };
   for (const [key, added] of masks) {
     const before = storedByKey.get(key) ?? NO_MASK;
     const human = before.human | added.human;
     const ai = before.ai | added.ai;
     const bot = before.bot | added.bot;
     if (human === before.human && ai === before.ai && bot === before.bot) continue;
-    const { projectId, windowStart, pathId } = added;
-    const scope = added.format === undefined ? { projectId, windowStart } : { projectId, windowStart, format: added.format };
-    const scopeKey = `${projectId}\n${windowStart}\n${added.format ?? ""}`;
+    const counters = scopes.of(added);
+    const { pathId } = added;
     const newcomer: ReachCounts = {
       human: before.human === 0 && human !== 0 ? 1 : 0,
       ai: before.ai === 0 && ai !== 0 ? 1 : 0,
@@ -202,31 +209,56 @@ export function planReach(stored: StoredMasks, masks: ChunkMasks): ReachPlan {
       total: (before.human | before.ai) === 0 && (human | ai) !== 0 ? 1 : 0,
     };
     if (newcomer.human + newcomer.ai + newcomer.bot + newcomer.total > 0) {
-      const counter = entry(windowReach, `${scopeKey}\n${pathId}`, () => ({ ...scope, pathId, human: 0, ai: 0, bot: 0, total: 0 }));
-      addCounts(counter, newcomer);
+      addCounts(
+        entry(counters.windowReach, pathId, () => ({ ...counters.scope, pathId, human: 0, ai: 0, bot: 0, total: 0 })),
+        newcomer,
+      );
     }
-    reachDeltas({ human: [before.human, human], ai: [before.ai, ai], bot: [before.bot, bot] }, (series, windowDay, previousWindowDay, delta) => {
-      const counter =
-        previousWindowDay === NO_PREVIOUS_DAY
-          ? entry(firstVisits, `${scopeKey}\n${windowDay}\n${pathId}`, () => ({ ...scope, windowDay, pathId, human: 0, ai: 0, bot: 0, total: 0 }))
-          : entry(returns, `${scopeKey}\n${windowDay}\n${previousWindowDay}\n${pathId}`, () => ({
-              ...scope,
-              windowDay,
-              previousWindowDay,
-              pathId,
-              human: 0,
-              ai: 0,
-              bot: 0,
-              total: 0,
-            }));
-      counter[series] += delta;
-    });
+    at.counters = counters;
+    at.pathId = pathId;
+    reachDeltas(before, added, add);
   }
   return {
-    windowReach: nonZero(windowReach),
-    firstVisits: nonZero(firstVisits),
-    returns: nonZero(returns),
+    windowReach: scopes.list((counters) => counters.windowReach),
+    firstVisits: scopes.list((counters) => counters.firstVisits),
+    returns: scopes.list((counters) => counters.returns),
   };
+}
+
+/** The reach counters of one (project, window, format) scope, keyed by numbers (dayKey): no key string per counter change. */
+interface ScopeCounters {
+  scope: { projectId: string; windowStart: number; format?: number };
+  windowReach: Map<number, WindowReach>;
+  firstVisits: Map<number, FirstVisits>;
+  returns: Map<number, Returns>;
+}
+
+/** Page and group ids are int4 (so below 2^31) and window days below 32: one safe integer holds all three. */
+const dayKey = (windowDay: number, previousWindowDay: number, pathId: number) => (windowDay * 33 + previousWindowDay + 1) * 2 ** 31 + pathId;
+
+/** A plan's scopes; the masks of one scope mostly come together, so the last one is checked first. */
+class ReachScopes {
+  readonly #byKey = new Map<string, ScopeCounters>();
+  #last: ScopeCounters | undefined;
+
+  of(mask: VisitorMask): ScopeCounters {
+    const last = this.#last;
+    if (last && last.scope.projectId === mask.projectId && last.scope.windowStart === mask.windowStart && last.scope.format === mask.format) return last;
+    const key = `${mask.projectId}\n${mask.windowStart}\n${mask.format ?? ""}`;
+    let found = this.#byKey.get(key);
+    if (!found) {
+      const { projectId, windowStart, format } = mask;
+      const scope = format === undefined ? { projectId, windowStart } : { projectId, windowStart, format };
+      found = { scope, windowReach: new Map(), firstVisits: new Map(), returns: new Map() };
+      this.#byKey.set(key, found);
+    }
+    return (this.#last = found);
+  }
+
+  /** One kind of counter of every scope, leaving out those that sum to zero. */
+  list<T extends ReachCounts>(kind: (counters: ScopeCounters) => Map<number, T>): T[] {
+    return [...this.#byKey.values()].flatMap((counters) => nonZero(kind(counters)));
+  }
 }
 
 type ViewCounters = Pick<RollupPlan, "dailyViews" | "categoryViews" | "formatViews" | "agentViews" | "agentPages" | "failures">;
@@ -288,11 +320,11 @@ export function addCounts(counter: ReachCounts, delta: ReachCounts): void {
   counter.total += delta.total;
 }
 
-export const nonZero = <T extends ReachCounts>(counters: Map<string, T>): T[] =>
+export const nonZero = <T extends ReachCounts>(counters: Map<unknown, T>): T[] =>
   [...counters.values()].filter((counter) => counter.human !== 0 || counter.ai !== 0 || counter.bot !== 0 || counter.total !== 0);
 
 /** The map's entry for `key`, created by `create` the first time. */
-export function entry<T>(map: Map<string, T>, key: string, create: () => T): T {
+export function entry<K, T>(map: Map<K, T>, key: K, create: () => T): T {
   let found = map.get(key);
   if (!found) map.set(key, (found = create()));
   return found;

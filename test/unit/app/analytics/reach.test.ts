@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NO_PREVIOUS_DAY, reachDeltas, visitPairs, type Series } from "../../../../src/app/analytics/reach.js";
+import { NO_PREVIOUS_DAY, pairDeltas, reachDeltas, visitPairs, type Series } from "../../../../src/app/analytics/reach.js";
 import { random } from "../../../helpers/traffic.js";
 
 /** Distinct visitors with a day in [a, b), counted the slow way from the masks themselves. */
@@ -36,7 +37,7 @@ describe("reach counters: distinct visitors of any day range from (day, previous
       const before = visitors[v] as number;
       const after = before | (1 << Math.floor(rand() * 31));
       visitors[v] = after;
-      reachDeltas({ human: [before, after], ai: [0, 0], bot: [0, 0] }, (series: Series, day, prev, delta) => {
+      reachDeltas({ human: before, ai: 0, bot: 0 }, { human: after, ai: 0, bot: 0 }, (day, prev, delta, series: Series) => {
         if (series !== "human") return;
         const key = `${day}:${prev}`;
         counters.set(key, (counters.get(key) ?? 0) + delta);
@@ -49,13 +50,33 @@ describe("reach counters: distinct visitors of any day range from (day, previous
 
   it("feeds total from the union of human and AI days, and nothing when a mask does not change", () => {
     const seen: string[] = [];
-    reachDeltas({ human: [0b001, 0b011], ai: [0b100, 0b100], bot: [0b1000, 0b1000] }, (series, day, prev, delta) => seen.push(`${series} ${day}/${prev} ${delta}`));
+    reachDeltas({ human: 0b001, ai: 0b100, bot: 0b1000 }, { human: 0b011, ai: 0b100, bot: 0b1000 }, (day, prev, delta, series) => seen.push(`${series} ${day}/${prev} ${delta}`));
     expect(seen.sort()).toEqual(["human 1/0 1", "total 1/0 1", "total 2/0 -1", "total 2/1 1"].sort());
   });
 
   it("keeps bot days in their own series, out of total", () => {
     const seen: string[] = [];
-    reachDeltas({ human: [0, 0], ai: [0b1, 0b1], bot: [0b10, 0b110] }, (series, day, prev, delta) => seen.push(`${series} ${day}/${prev} ${delta}`));
+    reachDeltas({ human: 0, ai: 0b1, bot: 0b10 }, { human: 0, ai: 0b1, bot: 0b110 }, (day, prev, delta, series) => seen.push(`${series} ${day}/${prev} ${delta}`));
     expect(seen).toEqual(["bot 2/1 1"]);
+  });
+
+  it("changes the (day, prev) pairs of any mask into those of any wider mask, and only those", () => {
+    const mask = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+    fc.assert(
+      fc.property(mask, mask, (before, added) => {
+        const after = before | added;
+        const counts = new Map<string, number>();
+        const bump = (key: string, delta: number) => counts.set(key, (counts.get(key) ?? 0) + delta);
+        pairDeltas(before, after, (day, prev, delta) => bump(`${day}:${prev}`, delta));
+        for (const [day, prev] of visitPairs(before)) bump(`${day}:${prev}`, 1);
+        const expected = new Map(visitPairs(after).map(([day, prev]) => [`${day}:${prev}`, 1]));
+        expect(new Map([...counts].filter(([, n]) => n !== 0))).toEqual(expected);
+        // Nothing is emitted for a pair both masks have.
+        let emitted = 0;
+        pairDeltas(before, after, () => emitted++);
+        const kept = visitPairs(before).filter(([d, p]) => visitPairs(after).some(([d2, p2]) => d2 === d && p2 === p)).length;
+        expect(emitted).toBe(visitPairs(before).length - kept + visitPairs(after).length - kept);
+      }),
+    );
   });
 });

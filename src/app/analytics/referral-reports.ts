@@ -1,6 +1,6 @@
 import type { ReferrerPages, Referrers } from "../../shared/analytics-trend-schemas.js";
 import type { Queryable } from "../store/db.js";
-import { isPageSql } from "./page-sections.js";
+import { isPageSql, underPrefixSql } from "./page-sections.js";
 import { channelGroup, SOURCE_GROUP_PREFIX } from "./referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "./referral.js";
 import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page } from "./reports.js";
@@ -12,18 +12,22 @@ import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page }
  * groups × days, never with views.
  */
 
+/** SQL: whether an analytics_paths row is a source's group. */
+const IS_SOURCE_GROUP = `left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}'`;
+
 /** The project's sources of a channel, classified by the current list (so an updated list reclassifies old arrivals too). */
 export async function sourceIdsOf(db: Queryable, projectId: string, channel: ReferralChannel): Promise<number[]> {
   const rows = await db.query<{ id: number; source: string }>(
-    `SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = $2`,
-    [projectId, SOURCE_GROUP_PREFIX],
+    `SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`,
+    [projectId],
   );
   return rows.filter((row) => channelOfSource(row.source) === channel).map((row) => row.id);
 }
 
-/** The ids of the project's source groups; of a channel's group and its pages' and sections' groups ($8: the channel's group). */
-const SOURCE_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}'`;
-const CHANNEL_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND (path = $8 OR left(path, length($8) + 1) = $8 || '/')`;
+/** The ids of the project's source groups. */
+const SOURCE_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`;
+/** The ids of a channel's group ($8) and of its pages' and sections' groups. */
+const CHANNEL_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", "$8")}`;
 
 /** Sources by distinct people, then views, then name; `channel` narrows to one channel. */
 export async function referrersReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel?: ReferralChannel): Promise<Referrers> {
@@ -34,7 +38,7 @@ export async function referrersReport(db: Queryable, projectId: string, range: D
     `WITH ${visitorsPerPathSql(undefined, SOURCE_GROUPS)},
      sources AS (
        SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths
-       WHERE project_id = $1 AND left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}' AND ($10::int[] IS NULL OR id = ANY ($10::int[]))
+       WHERE project_id = $1 AND ${IS_SOURCE_GROUP} AND ($10::int[] IS NULL OR id = ANY ($10::int[]))
      ),
      viewed AS (
        SELECT source_id, sum(views) AS views FROM analytics_daily_referrals

@@ -1,6 +1,7 @@
 import type { Queryable } from "../store/db.js";
 import type { AgentMask, ChunkAgentMasks } from "./rollup-agent-plan.js";
 import type { ChunkMasks, ChunkView, VisitorMask } from "./rollup-plan.js";
+import { recordset } from "./recordset.js";
 
 /**
  * Everything the rollup remembers of one visitor in one salt window, in one row: its day masks on
@@ -63,7 +64,7 @@ export class VisitorStates {
       `SELECT s.project_id, s.window_start, s.visitor::text AS visitor, s.masks, s.format_masks, s.agent_masks
        FROM json_to_recordset($1::json) AS k (p text, w int, v bigint)
        JOIN analytics_visitor_states s ON s.project_id = k.p AND s.window_start = k.w AND s.visitor = k.v`,
-      [JSON.stringify([...states.values()].map((s) => ({ p: s.projectId, w: s.windowStart, v: s.visitor })))],
+      [recordset([...states.values()].map((s) => ({ p: s.projectId, w: s.windowStart, v: s.visitor })))],
     );
     for (const row of rows) {
       const state = states.get(stateKey({ projectId: row.project_id, windowStart: row.window_start, visitor: row.visitor }));
@@ -153,7 +154,7 @@ export class VisitorStates {
        SELECT r.p, r.w, r.v, decode(r.m, 'base64'), decode(r.f, 'base64'), decode(r.a, 'base64')
        FROM json_to_recordset($1::json) AS r (p text, w int, v bigint, m text, f text, a text)
        ON CONFLICT (project_id, window_start, visitor) DO UPDATE SET masks = excluded.masks, format_masks = excluded.format_masks, agent_masks = excluded.agent_masks`,
-      [JSON.stringify(changed.map(encode))],
+      [recordset(changed.map(encode))],
     );
   }
 

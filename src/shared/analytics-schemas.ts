@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { storedText, stringExpected } from "./stored-values.js";
 import { AI_CATEGORIES } from "./analytics-vocabulary.js";
-import { countsSchema, rangeQuerySchema, readFormatSchema, reportOutputSchema } from "./api-schemas.js";
+import { comparedCountsSchema, previousPeriodSchema, rangeQuerySchema, reportOutputSchema } from "./api-schemas.js";
 
 export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
@@ -114,9 +114,6 @@ export const beaconEventSchema = z.object({
 });
 
 
-export const viewsQuerySchema = rangeQuerySchema({ format: readFormatSchema.optional().meta({ description: "Only views of this format." }), output: reportOutputSchema });
-
-export const agentsQuerySchema = rangeQuerySchema({ category: z.enum(AI_CATEGORIES).optional().meta({ description: "Only agents of this AI category." }), output: reportOutputSchema });
 export const agentPagesQuerySchema = rangeQuerySchema({ output: reportOutputSchema });
 /** An agent's name as the agents report gives it (URL-encoded in the path). */
 export const agentNameSchema = storedText(200, { min: 1 }).meta({ description: "The agent's name, as the agents report gives it." });
@@ -129,9 +126,10 @@ const verificationCountsSchema = z
       "Views by how the agent's claim checked out: verified (address in the operator's published ranges), spoofed (it publishes ranges and the address is in none: counted as an unknown bot, not as this agent), unverifiable (nothing published to check).",
   });
 
+const agentTotalsSchema = z.object({ views: z.int().min(0), visitors: z.int().min(0) });
 export const agentsSchema = z
   .object({
-    totals: z.object({ views: z.int().min(0), visitors: z.int().min(0) }),
+    totals: agentTotalsSchema.extend({ previous: agentTotalsSchema.optional().meta({ description: "With compare=previous: the previous period's." }) }),
     agents: z.array(
       z.object({
         agent: z.string(),
@@ -141,9 +139,14 @@ export const agentsSchema = z
         views: z.int().min(0).meta({ description: "Views counted as this agent's (verified + unverifiable)." }),
         visitors: z.int().min(0),
         pages: z.int().min(0).meta({ description: "Distinct pages it read." }),
+        previous: z
+          .object({ views: z.int().min(0), visitors: z.int().min(0), pages: z.int().min(0) })
+          .optional()
+          .meta({ description: "With compare=previous: the agent's views, visitors and pages over the previous period." }),
       }),
     ),
     hasMore: z.boolean(),
+    previous: previousPeriodSchema,
   })
   .meta({ id: "Agents", description: "AI agents that read the project's pages, most views first (then by name)." });
 export type Agents = z.infer<typeof agentsSchema>;
@@ -173,9 +176,10 @@ export type Failures = z.infer<typeof failuresSchema>;
 
 export const viewsSchema = z
   .object({
-    totals: countsSchema,
-    views: z.array(countsSchema.extend({ path: z.string() })),
+    totals: comparedCountsSchema,
+    views: z.array(comparedCountsSchema.extend({ path: z.string() })),
     hasMore: z.boolean(),
+    previous: previousPeriodSchema,
   })
   .meta({ id: "Views", description: "Content views (page loads), not distinct visitors; total = human + ai; bot: other bots' views, apart." });
 export type Views = z.infer<typeof viewsSchema>;

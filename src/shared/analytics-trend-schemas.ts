@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PATH_LENGTH } from "./analytics-schemas.js";
-import { dateParam, datesInOrder, rangeQuerySchema, reportOutputSchema } from "./api-schemas.js";
+import { AI_CATEGORIES } from "./analytics-vocabulary.js";
+import { dateParam, datesInOrder, previousPeriodSchema, rangeQuerySchema, readFormatSchema, reportOutputSchema } from "./api-schemas.js";
 import { storedText } from "./stored-values.js";
 
 // Reports over time and by where people came from (docs/architecture.md, "Analytics").
@@ -37,6 +38,40 @@ export const pathPrefixSchema = storedText(MAX_PATH_LENGTH, { min: 1 })
     description: `Only this page and the pages under it (\`/guides\` covers \`/guides\` and \`/guides/…\`, not \`/guidesx\`); at most ${MAX_PREFIX_SEGMENTS} segments; a trailing slash is ignored; \`/\` is the whole site.`,
   });
 
+/** Whether a path prefix names the whole site (`/`), which every report takes with any other filter. */
+const isWholeSite = (pathPrefix: string | undefined) => pathPrefix === undefined || pathPrefix.replace(/\/+$/, "") === "";
+
+// The page reports' filters (docs/architecture.md, "Analytics"). A format is counted per page and on
+// the whole site, never per section or per channel; the document says so in each one's description.
+export const visitorsQuerySchema = rangeQuerySchema({
+  format: readFormatSchema.optional().meta({
+    description: "Only visitors who read the page in this format (the counts are distinct visitors of those reads). Not with channel, nor with a pathPrefix other than /.",
+  }),
+  pathPrefix: pathPrefixSchema.optional(),
+  channel: channelSchema.optional().meta({ description: "Only people who arrived from this channel: per page, those who arrived on it from there (all human)." }),
+  compare: compareSchema,
+  output: reportOutputSchema,
+})
+  .refine((q) => q.format === undefined || isWholeSite(q.pathPrefix), {
+    error: "cannot be combined with pathPrefix: visitors per format are counted per page and on the whole site, not per section",
+    path: ["format"],
+  })
+  .refine((q) => q.format === undefined || q.channel === undefined, { error: "cannot be combined with channel: arrivals are not counted per format", path: ["format"] });
+
+export const viewsQuerySchema = rangeQuerySchema({
+  format: readFormatSchema.optional().meta({ description: "Only views of this format. Not with channel." }),
+  pathPrefix: pathPrefixSchema.optional(),
+  channel: channelSchema.optional().meta({ description: "Only people's views that arrived from this channel (all human)." }),
+  compare: compareSchema,
+  output: reportOutputSchema,
+}).refine((q) => q.format === undefined || q.channel === undefined, { error: "cannot be combined with channel: arrivals are not counted per format", path: ["format"] });
+
+export const agentsQuerySchema = rangeQuerySchema({
+  category: z.enum(AI_CATEGORIES).optional().meta({ description: "Only agents of this AI category." }),
+  compare: compareSchema,
+  output: reportOutputSchema,
+});
+
 export const timeseriesQuerySchema = z
   .object({
     dateFrom: dateParam.optional().meta({ description: "First UTC day included (default: 30 days before dateTo)." }),
@@ -66,10 +101,7 @@ export const timeseriesSchema = z
     interval: z.enum(TIMESERIES_INTERVALS),
     metric: z.enum(TIMESERIES_METRICS),
     series: z.array(timeseriesPointSchema).meta({ description: "One point per interval of the range, in order, zeros included." }),
-    previous: z
-      .object({ dateFrom: z.iso.date(), dateTo: z.iso.date() })
-      .optional()
-      .meta({ description: "With compare=previous: the previous period (dateTo exclusive), as long as the range and just before it." }),
+    previous: previousPeriodSchema,
   })
   .meta({ id: "Timeseries" });
 export type Timeseries = z.infer<typeof timeseriesSchema>;

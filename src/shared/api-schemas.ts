@@ -179,10 +179,6 @@ export const reportOutputSchema = z
       "csv: the rows as CSV (text/csv; a header line, every row of the range in the report's order unless limit or offset is given, no totals); json: the JSON report. Without it, an Accept header that prefers text/csv to application/json asks for CSV.",
   });
 
-export const visitorsQuerySchema = rangeQuerySchema({
-  format: readFormatSchema.optional().meta({ description: "Only visitors who read the page in this format (the counts are distinct visitors of those reads)." }),
-  output: reportOutputSchema,
-});
 
 /** Human, AI and their union (or sum, for views); other bots apart, never in total. */
 export const countsSchema = z.object({
@@ -191,11 +187,24 @@ export const countsSchema = z.object({
   bot: z.int().min(0).meta({ description: "Other bots (search engines, monitors, scrapers, spoofed AI claims): not in total." }),
   total: z.int().min(0),
 });
+/** A report's counts and, with compare=previous, the previous period's beside them. */
+export const comparedCountsSchema = countsSchema.extend({
+  previous: countsSchema.optional().meta({ description: "With compare=previous: the same counts over the previous period." }),
+});
+/** With compare=previous: which period the report is compared with. */
+export const previousPeriodSchema = z
+  .object({ dateFrom: z.iso.date(), dateTo: z.iso.date() })
+  .optional()
+  .meta({ description: "With compare=previous: the previous period (dateTo exclusive), as long as the range and just before it." });
+
 export const visitorsSchema = z
   .object({
-    totals: countsSchema,
-    visitors: z.array(countsSchema.extend({ path: z.string() })),
+    totals: comparedCountsSchema.meta({
+      description: "Distinct visitors of what the query narrows to: the site, the prefix's pages, the people who arrived from the channel (with a format: its readers on the whole site).",
+    }),
+    visitors: z.array(comparedCountsSchema.extend({ path: z.string() })),
     hasMore: z.boolean(),
+    previous: previousPeriodSchema,
   })
   .meta({ id: "Visitors" });
 export type Visitors = z.infer<typeof visitorsSchema>;

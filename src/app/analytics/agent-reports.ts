@@ -3,7 +3,8 @@ import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../shared/ana
 import type { Db, Queryable } from "../store/db.js";
 import { queryInBatches } from "../store/query-batches.js";
 import { FORMAT_CODE } from "./read-format.js";
-import { EXPORT_BATCH_ROWS, windowParts, type DayRange, type Page } from "./reports.js";
+import { EXPORT_BATCH_ROWS, previousDates, windowParts, type DayRange, type Page } from "./reports.js";
+import { comparedPeriods } from "./compared-periods.js";
 
 type Num = string | number;
 
@@ -48,13 +49,20 @@ async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
   return [projectId, range.from, range.to, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)];
 }
 
+/** What narrows the agents report, and whether it is compared with the previous period. */
+export interface AgentReportOptions {
+  category?: string | undefined;
+  compare?: "previous" | undefined;
+}
+
 /**
  * Which AI agents read the project's pages over whole UTC days: views by how each claim checked
  * out, distinct visitors and pages read, most views first. A visitor (address + User-Agent) is
  * always the same one agent, so visitors of several agents add up to the totals. Spoofed views are
  * not the agent's: they count only in `verification.spoofed`. Cost grows with agents × days (and pages read).
  */
-export async function agentsReport(db: Queryable, projectId: string, range: DayRange, page: Page, category?: string): Promise<Agents> {
+export async function agentsReport(db: Queryable, projectId: string, asked: DayRange, page: Page, options: AgentReportOptions = {}): Promise<Agents> {
+  const { range, previous } = options.compare === "previous" ? await comparedPeriods(db, projectId, asked) : { range: asked, previous: undefined };
   const params = await rangeParams(db, projectId, range);
   const rows = await db.query<AgentRow & { site: boolean }>(
     `WITH ${agentsSql}
@@ -64,22 +72,47 @@ export async function agentsReport(db: Queryable, projectId: string, range: DayR
      (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_COLUMNS}
       FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $8 OFFSET $9)
      ORDER BY rank`,
-    [...params, category ?? null, page.limit + 1, page.offset],
+    [...params, options.category ?? null, page.limit + 1, page.offset],
   );
   const totals = rows.find((r) => r.site);
-  const agents = rows.filter((r) => !r.site).map(agentOf);
+  const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options.category);
+  const agents = rows.filter((r) => !r.site).map((row) => withPrevious(agentOf(row), before));
   return {
-    totals: { views: Number(totals?.views ?? 0), visitors: Number(totals?.visitors ?? 0) },
+    totals: { views: Number(totals?.views ?? 0), visitors: Number(totals?.visitors ?? 0), ...(before ? { previous: before.totals } : {}) },
     agents: agents.slice(0, page.limit),
     hasMore: agents.length > page.limit,
+    ...previousDates(previous),
   };
 }
 
 /** Every row of the agents report, in its order, read `batchRows` at a time (exports). */
-export async function* agentRows(db: Db, projectId: string, range: DayRange, category?: string, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Agents["agents"][number]> {
+export async function* agentRows(db: Db, projectId: string, asked: DayRange, options: AgentReportOptions = {}, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Agents["agents"][number]> {
+  const { range, previous } = options.compare === "previous" ? await comparedPeriods(db, projectId, asked) : { range: asked, previous: undefined };
   const params = await rangeParams(db, projectId, range);
+  const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options.category);
   const sql = `WITH ${agentsSql} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`;
-  for await (const batch of queryInBatches<AgentRow>(db, sql, [...params, category ?? null], batchRows)) yield* batch.map(agentOf);
+  for await (const batch of queryInBatches<AgentRow>(db, sql, [...params, options.category ?? null], batchRows)) yield* batch.map((row) => withPrevious(agentOf(row), before));
+}
+
+type AgentNumbers = { views: number; visitors: number; pages: number };
+type AgentsBefore = { byName: Map<string, AgentNumbers>; totals: { views: number; visitors: number } };
+
+/** Every agent's numbers over the previous period, by name, and their totals: agents are few (one row per known crawler or assistant). */
+async function agentsBefore(db: Queryable, projectId: string, previous: DayRange, category: string | undefined): Promise<AgentsBefore> {
+  const rows = await db.query<AgentRow>(`WITH ${agentsSql} SELECT ${AGENT_COLUMNS} FROM agents`, [...(await rangeParams(db, projectId, previous)), category ?? null]);
+  const byName = new Map(rows.map((row) => [row.agent as string, { views: Number(row.views), visitors: Number(row.visitors), pages: Number(row.pages) }]));
+  let views = 0;
+  let visitors = 0;
+  for (const numbers of byName.values()) {
+    views += numbers.views;
+    visitors += numbers.visitors;
+  }
+  return { byName, totals: { views, visitors } };
+}
+
+/** An agent's row with the previous period's numbers beside it when compared (zeros if it read nothing then). */
+function withPrevious(agent: Agents["agents"][number], before: AgentsBefore | null): Agents["agents"][number] {
+  return before === null ? agent : { ...agent, previous: before.byName.get(agent.agent) ?? { views: 0, visitors: 0, pages: 0 } };
 }
 
 type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num };

@@ -1,13 +1,12 @@
 import type { Logger } from "pino";
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics-schemas.js";
-import type { AiCategory, ReadFormat } from "../../shared/analytics-vocabulary.js";
-import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit } from "./agent-reports.js";
+import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit, type AgentReportOptions } from "./agent-reports.js";
 import { notFound } from "../domain/errors.js";
 import type { Db, Queryable } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
-import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange, type Page } from "./reports.js";
+import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange, type Page, type PageReportOptions } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { PageIds } from "./page-ids.js";
@@ -132,19 +131,19 @@ export class Analytics {
   }
 
   /** Visitors after folding in what was accepted before the call; `pending` when that took too long. */
-  async visitors(projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<{ report: Visitors; pending: boolean }> {
+  async visitors(projectId: string, range: DayRange, page: Page, options?: PageReportOptions): Promise<{ report: Visitors; pending: boolean }> {
     const pending = !(await this.#caughtUp());
-    return { report: await visitorsReport(this.db, projectId, range, page, DEFAULT_ORDER, format), pending };
+    return { report: await visitorsReport(this.db, projectId, range, page, DEFAULT_ORDER, options), pending };
   }
 
-  async views(projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<{ report: Views; pending: boolean }> {
+  async views(projectId: string, range: DayRange, page: Page, options?: PageReportOptions): Promise<{ report: Views; pending: boolean }> {
     const pending = !(await this.#caughtUp());
-    return { report: await viewsReport(this.db, projectId, range, page, format), pending };
+    return { report: await viewsReport(this.db, projectId, range, page, options), pending };
   }
 
-  async agents(projectId: string, range: DayRange, page: Page, category?: AiCategory): Promise<{ report: Agents; pending: boolean }> {
+  async agents(projectId: string, range: DayRange, page: Page, options?: AgentReportOptions): Promise<{ report: Agents; pending: boolean }> {
     const pending = !(await this.#caughtUp());
-    return { report: await agentsReport(this.db, projectId, range, page, category), pending };
+    return { report: await agentsReport(this.db, projectId, range, page, options), pending };
   }
 
   /** One agent's pages; 404 when no view ever claimed an agent of that name. */

@@ -97,8 +97,8 @@ export const isPageSql = (path: string) => `(left(${path}, 1) = '/' AND (${path}
 /** SQL: whether a path is a prefix's (a parameter, without trailing slash) own page or under it, never `/guidesx` for `/guides`. */
 export const underPrefixSql = (path: string, prefix: string) => `(${path} = ${prefix} OR left(${path}, length(${prefix}) + 1) = ${prefix} || '/')`;
 
-/** SQL: the page ids of the project ($1) a prefix ($2, without trailing slash) covers; never sections. */
-export const PREFIX_PAGES_SQL = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${isPageSql("path")} AND ${underPrefixSql("path", "$2")}`;
+/** SQL: the page ids of the project ($1) a prefix (a parameter, without trailing slash) covers; never sections. */
+export const prefixPagesSql = (prefix: string) => `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${isPageSql("path")} AND ${underPrefixSql("path", prefix)}`;
 
 /** `/guides/` and `/guides` name the same pages; `/` names them all (null: no filter). */
 export function prefixFilter(pathPrefix: string | undefined): string | null {

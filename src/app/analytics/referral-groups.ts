@@ -1,5 +1,6 @@
 import { sectionPaths } from "./page-sections.js";
-import type { Referral, ReferralChannel } from "./referral.js";
+import type { Queryable } from "../store/db.js";
+import { channelOfSource, type Referral, type ReferralChannel } from "./referral.js";
 
 /**
  * Referrals are counted as groups of views, like sections (page-sections.ts): an `analytics_paths`
@@ -17,4 +18,16 @@ export const SOURCE_GROUP_PREFIX = "@source/";
 export function referralGroups(referral: Referral, pagePath: string): string[] {
   const { channel } = referral;
   return [sourceGroup(referral.source), channelGroup(channel), channelGroup(channel, pagePath), ...sectionPaths(pagePath).map((section) => channelGroup(channel, section))];
+}
+
+/** SQL: whether an analytics_paths row is a source's group. */
+export const IS_SOURCE_GROUP = `left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}'`;
+
+/** The project's sources of a channel, classified by the current list (so an updated list reclassifies old arrivals too). */
+export async function sourceIdsOf(db: Queryable, projectId: string, channel: ReferralChannel): Promise<number[]> {
+  const rows = await db.query<{ id: number; source: string }>(
+    `SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`,
+    [projectId],
+  );
+  return rows.filter((row) => channelOfSource(row.source) === channel).map((row) => row.id);
 }

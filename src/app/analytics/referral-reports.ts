@@ -1,7 +1,7 @@
 import type { ReferrerPages, Referrers } from "../../shared/analytics-trend-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { isPageSql, underPrefixSql } from "./page-sections.js";
-import { channelGroup, SOURCE_GROUP_PREFIX } from "./referral-groups.js";
+import { channelGroup, IS_SOURCE_GROUP, SOURCE_GROUP_PREFIX, sourceIdsOf } from "./referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "./referral.js";
 import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page } from "./reports.js";
 
@@ -12,22 +12,10 @@ import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page }
  * groups × days, never with views.
  */
 
-/** SQL: whether an analytics_paths row is a source's group. */
-const IS_SOURCE_GROUP = `left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}'`;
-
-/** The project's sources of a channel, classified by the current list (so an updated list reclassifies old arrivals too). */
-export async function sourceIdsOf(db: Queryable, projectId: string, channel: ReferralChannel): Promise<number[]> {
-  const rows = await db.query<{ id: number; source: string }>(
-    `SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`,
-    [projectId],
-  );
-  return rows.filter((row) => channelOfSource(row.source) === channel).map((row) => row.id);
-}
-
 /** The ids of the project's source groups. */
 const SOURCE_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`;
-/** The ids of a channel's group ($8) and of its pages' and sections' groups. */
-const CHANNEL_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", "$8")}`;
+/** The ids of a channel's group ($9) and of its pages' and sections' groups. */
+const CHANNEL_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", "$9")}`;
 
 /** Sources by distinct people, then views, then name; `channel` narrows to one channel. */
 export async function referrersReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel?: ReferralChannel): Promise<Referrers> {
@@ -38,16 +26,16 @@ export async function referrersReport(db: Queryable, projectId: string, range: D
     `WITH ${visitorsPerPathSql(undefined, SOURCE_GROUPS)},
      sources AS (
        SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths
-       WHERE project_id = $1 AND ${IS_SOURCE_GROUP} AND ($10::int[] IS NULL OR id = ANY ($10::int[]))
+       WHERE project_id = $1 AND ${IS_SOURCE_GROUP} AND ($11::int[] IS NULL OR id = ANY ($11::int[]))
      ),
      viewed AS (
        SELECT source_id, sum(views) AS views FROM analytics_daily_referrals
-       WHERE project_id = $1 AND ($8::int IS NULL OR day >= $8) AND ($9::int IS NULL OR day < $9) GROUP BY source_id
+       WHERE project_id = $1 AND ($9::int IS NULL OR day >= $9) AND ($10::int IS NULL OR day < $10) GROUP BY source_id
      )
      SELECT s.source, coalesce(pp.human, 0) AS visitors, coalesce(v.views, 0) AS views
      FROM sources s LEFT JOIN per_path pp ON pp.path_id = s.id LEFT JOIN viewed v ON v.source_id = s.id
      WHERE coalesce(pp.human, 0) > 0 OR coalesce(v.views, 0) > 0
-     ORDER BY visitors DESC, views DESC, s.source COLLATE "C" LIMIT $6 OFFSET $7`,
+     ORDER BY visitors DESC, views DESC, s.source COLLATE "C" LIMIT $7 OFFSET $8`,
     [...partParams(projectId, parts), page.limit + 1, page.offset, range.from, range.to, only],
   );
   const referrers = rows.slice(0, page.limit).map((row) => ({ source: row.source, channel: channelOfSource(row.source), visitors: Number(row.visitors), views: Number(row.views) }));
@@ -68,12 +56,12 @@ export async function referrerPagesReport(db: Queryable, projectId: string, rang
   const rows = await db.query<{ site: boolean; path: string | null; visitors: string | number; views: string | number }>(
     `WITH ${visitorsPerPathSql(undefined, CHANNEL_GROUPS)},
      arrivals AS (
-       SELECT substr(ap.path, length($8) + 1) AS path, pp.human AS visitors, 0::numeric AS views
+       SELECT substr(ap.path, length($9) + 1) AS path, pp.human AS visitors, 0::numeric AS views
        FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
        UNION ALL
        SELECT ap.path, 0, sum(r.views)
        FROM analytics_daily_referrals r JOIN analytics_paths ap ON ap.id = r.path_id
-       WHERE r.project_id = $1 AND r.source_id = ANY ($9::int[]) AND ($10::int IS NULL OR r.day >= $10) AND ($11::int IS NULL OR r.day < $11)
+       WHERE r.project_id = $1 AND r.source_id = ANY ($10::int[]) AND ($11::int IS NULL OR r.day >= $11) AND ($12::int IS NULL OR r.day < $12)
        GROUP BY ap.path
      ),
      per_page AS MATERIALIZED (SELECT path, sum(visitors) AS visitors, sum(views) AS views FROM arrivals GROUP BY path)
@@ -82,7 +70,7 @@ export async function referrerPagesReport(db: Queryable, projectId: string, rang
      UNION ALL
      (SELECT false, row_number() OVER (ORDER BY visitors DESC, views DESC, path COLLATE "C"), path, visitors, views FROM per_page
       WHERE ${isPageSql("path")} AND visitors > 0
-      ORDER BY visitors DESC, views DESC, path COLLATE "C" LIMIT $6 OFFSET $7)
+      ORDER BY visitors DESC, views DESC, path COLLATE "C" LIMIT $7 OFFSET $8)
      ORDER BY rank`,
     [...partParams(projectId, parts), page.limit + 1, page.offset, site, sources, range.from, range.to],
   );

@@ -6,7 +6,12 @@ import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { wholeMonths } from "./month-sums.js";
-import { isPageSql, prefixFilter, underPrefixSql } from "./page-sections.js";
+import { dayToIso } from "./days.js";
+import { comparedPeriods, type BoundedRange } from "./compared-periods.js";
+import { isPageSql, prefixFilter, prefixPagesSql, prefixPathId, underPrefixSql } from "./page-sections.js";
+import { channelGroup } from "./referral-groups.js";
+import type { ReferralChannel } from "./referral.js";
+import { sourceIdsOf } from "./referral-groups.js";
 
 /** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
 export interface DayRange {
@@ -48,8 +53,32 @@ export const EXPORT_BATCH_ROWS = 1_000;
 /** Every row of a report read at once (sources, AI-arrival pages, a CSV of them): far above any site's number of them. */
 export const EVERY_ROW: Page = { limit: 10_000_000, offset: 0 };
 
-/** One page's counts, as the visitors and views reports list it. */
-export type PathCounts = { path: string } & ReturnType<typeof counts>;
+/** One page's counts, as the visitors and views reports list it; with compare=previous, the previous period's beside them. */
+export type PathCounts = { path: string } & ReturnType<typeof counts> & { previous?: ReturnType<typeof counts> };
+
+/** The numbers a compared report adds: the previous period's, from the `prev_` columns of its rows. */
+type PreviousColumns = { prev_human?: string | number; prev_ai?: string | number; prev_bot?: string | number; prev_total?: string | number };
+
+/** The counts of a row and, when the report compares, the previous period's. */
+const countsOf = (row: (Omit<CountRow, "path"> & PreviousColumns) | undefined, compared: boolean) => ({
+  ...counts(row),
+  ...(compared ? { previous: counts(row && { human: row.prev_human ?? 0, ai: row.prev_ai ?? 0, bot: row.prev_bot ?? 0, total: row.prev_total ?? 0 }) } : {}),
+});
+
+/** What narrows the visitors and views reports, and the period they are compared with. */
+export interface PageReportOptions {
+  format?: ReadFormat | undefined;
+  /** Only the pages under this prefix (`/docs`: `/docs` and `/docs/…`). */
+  pathPrefix?: string | undefined;
+  /** Only people who arrived from this channel (referral-groups.ts): their visitors, or their arrivals for views. */
+  channel?: ReferralChannel | undefined;
+  /** previous: the previous period's numbers beside each row and total (compared-periods.ts). */
+  compare?: "previous" | undefined;
+}
+
+/** A day the store never holds, before or after every other: an open end of a range as a bound SQL can use an index with. */
+const FIRST_DAY = -2_147_483_648;
+const LAST_DAY = 2_147_483_647;
 
 /** A counts row as the store returns it (bigint sums as text), as numbers; zeros for none. */
 export const counts = (row: Omit<CountRow, "path"> | undefined) => ({
@@ -67,57 +96,103 @@ export const counts = (row: Omit<CountRow, "path"> | undefined) => ({
  * Windows have distinct visitor ids, so their counts add up. Paths tie-break in byte order
  * (COLLATE "C"), the same on every store and locale. Cost grows with pages × days in the
  * range, never with views or visitors.
+ *
+ * Totals are the distinct visitors of what the options narrow to: the site, a prefix's section,
+ * a channel's group on either (page-sections.ts, referral-groups.ts). A format has no per-section
+ * counts, so with a format the totals are its readers on the whole site. Rows are the pages under
+ * the prefix; with a channel, each page's channel group: the people who arrived on it from there.
  */
-export async function visitorsReport(
-  db: Queryable,
-  projectId: string,
-  range: DayRange,
-  page: Page,
-  order = DEFAULT_ORDER,
-  format?: ReadFormat,
-  /** Lists only the pages under this path prefix (`/docs`: `/docs` and `/docs/…`); the totals stay the site's. */
-  pathPrefix?: string,
-): Promise<Visitors> {
-  const parts = await windowParts(db, projectId, range);
-  if (parts.length === 0) return { totals: counts(undefined), visitors: [], hasMore: false };
-  const rows = await db.query<CountRow & { site: boolean }>(
-    `WITH ${visitorsPerPathSql(format)}
-     SELECT true AS site, 0 AS rank, NULL AS path, human, ai, bot, total FROM per_path WHERE path_id = 0
+export async function visitorsReport(db: Queryable, projectId: string, asked: DayRange, page: Page, order = DEFAULT_ORDER, options: PageReportOptions = {}): Promise<Visitors> {
+  const { range, previous } = await periodsOf(db, projectId, asked, options);
+  const parts = await comparedParts(db, projectId, range, previous);
+  const compared = previous !== undefined;
+  const empty = { totals: countsOf(undefined, compared), visitors: [], hasMore: false, ...previousDates(previous) };
+  if (parts.length === 0) return empty;
+  const totalsId = options.format === undefined ? await prefixPathId(db, projectId, options.pathPrefix, options.channel) : 0;
+  if (totalsId === null) return empty;
+  const scope = visitorScope(options);
+  const rows = await db.query<CountRow & PreviousColumns & { site: boolean }>(
+    `WITH ${visitorsPerPathSql(options.format, scope.onlyPaths, compared)}
+     SELECT true AS site, 0 AS rank, NULL AS path, ${countColumns("", compared)} FROM per_path WHERE path_id = $9
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ap.path, pp.human, pp.ai, pp.bot, pp.total
-      ${VISITOR_PAGES} AND ($8::text IS NULL OR ${underPrefixSql("ap.path", "$8")})
-      ORDER BY ${orderSql(order)} LIMIT $6 OFFSET $7)
+     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ${SCOPED_PAGE}, ${countColumns("pp.", compared)}
+      ${VISITOR_PAGES}
+      ORDER BY ${orderSql(order)} LIMIT $10 OFFSET $11)
      ORDER BY rank`,
-    [...partParams(projectId, parts), page.limit + 1, page.offset, prefixFilter(pathPrefix)],
+    [...partParams(projectId, parts), scope.group, prefixFilter(options.pathPrefix), totalsId, page.limit + 1, page.offset],
   );
-  return shape(rows, page, (visitors, hasMore, totals) => ({ totals, visitors, hasMore }));
+  return { ...shape(rows, page, compared, (visitors, hasMore, totals) => ({ totals, visitors, hasMore })), ...previousDates(previous) };
 }
 
 /** Every row of the visitors report, in its order, read `batchRows` at a time (exports): the rows of all its pages. */
-export async function* visitorRows(db: Db, projectId: string, range: DayRange, order = DEFAULT_ORDER, format?: ReadFormat, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<PathCounts> {
-  const parts = await windowParts(db, projectId, range);
+export async function* visitorRows(db: Db, projectId: string, asked: DayRange, order = DEFAULT_ORDER, options: PageReportOptions = {}, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<PathCounts> {
+  const { range, previous } = await periodsOf(db, projectId, asked, options);
+  const parts = await comparedParts(db, projectId, range, previous);
   if (parts.length === 0) return;
-  const sql = `WITH ${visitorsPerPathSql(format)} SELECT ap.path, pp.human, pp.ai, pp.bot, pp.total ${VISITOR_PAGES} ORDER BY ${orderSql(order)}`;
-  yield* pathRows(queryInBatches<CountRow>(db, sql, partParams(projectId, parts), batchRows));
+  const compared = previous !== undefined;
+  const scope = visitorScope(options);
+  const sql = `WITH ${visitorsPerPathSql(options.format, scope.onlyPaths, compared)} SELECT ${SCOPED_PAGE}, ${countColumns("pp.", compared)} ${VISITOR_PAGES} ORDER BY ${orderSql(order)}`;
+  yield* pathRows(queryInBatches<CountRow & PreviousColumns>(db, sql, [...partParams(projectId, parts), scope.group, prefixFilter(options.pathPrefix)], batchRows), compared);
 }
 
-/** The report's pages: not the site (path 0), not the groups counted like pages (docs/architecture.md, "Analytics"). */
-const VISITOR_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id WHERE pp.path_id <> 0 AND ${isPageSql("ap.path")}`;
+/**
+ * Whose counters a visitors report lists: pages' own ($7 = ''), or a channel's groups of them
+ * ($7 = `@channel/ai`, each page's group being that followed by the page's path). A channel's
+ * report reads only its groups' counters.
+ */
+function visitorScope(options: PageReportOptions): { group: string; onlyPaths: string | undefined } {
+  if (options.channel === undefined) return { group: "", onlyPaths: undefined };
+  return { group: channelGroup(options.channel), onlyPaths: `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", "$7")}` };
+}
 
+/** The page a visitors row stands for: its path without the scope's group ($7). */
+const SCOPED_PAGE = `substr(ap.path, length($7::text) + 1) AS path`;
+/**
+ * The report's pages: the scope's ($7) rows for pages (not the site, not sections), under the
+ * prefix ($8) when there is one, with visitors in the range.
+ */
+const VISITOR_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
+      WHERE pp.path_id <> 0 AND pp.total > 0 AND left(ap.path, length($7::text)) = $7::text AND ${isPageSql("substr(ap.path, length($7::text) + 1)")}
+        AND ($8::text IS NULL OR ${underPrefixSql("substr(ap.path, length($7::text) + 1)", "$8::text")})`;
+
+/** The count columns of a per_path row, and the previous period's when compared. */
+const countNames = (compared: boolean) => ["human", "ai", "bot", "total", ...(compared ? ["prev_human", "prev_ai", "prev_bot", "prev_total"] : [])];
+const countColumns = (alias: string, compared: boolean) => countNames(compared).map((column) => `${alias}${column}`).join(", ");
+
+/** The range's salt-window parts (period 0) and, when compared, the previous period's (period 1). */
+async function comparedParts(db: Queryable, projectId: string, range: DayRange, previous: DayRange | undefined) {
+  const now = await windowParts(db, projectId, range);
+  if (previous === undefined) return now;
+  return [...now, ...(await windowParts(db, projectId, previous)).map((part) => ({ ...part, period: 1 }))];
+}
+
+/** The range a report counts and, when it compares, the previous period (compared-periods.ts). */
+async function periodsOf(db: Queryable, projectId: string, range: DayRange, options: PageReportOptions): Promise<{ range: DayRange; previous?: BoundedRange }> {
+  return options.compare === "previous" ? comparedPeriods(db, projectId, range) : { range };
+}
+
+/** A compared report's previous period, as the answer states it (dateTo exclusive). */
+export function previousDates(previous: BoundedRange | undefined) {
+  return previous === undefined ? {} : { previous: { dateFrom: dayToIso(previous.from), dateTo: dayToIso(previous.to) } };
+}
+
+/** $1 the project, $2..$6 the parts of visitorsPerPathSql: window starts, first and end days relative to them, window ends, periods. */
 export const partParams = (projectId: string, parts: Awaited<ReturnType<typeof windowParts>>) => [
   projectId,
   parts.map((p) => p.start),
   parts.map((p) => p.from),
   parts.map((p) => p.to),
   parts.map((p) => p.end),
+  parts.map((p) => p.period),
 ];
 
 /**
  * `per_path`: each page's distinct visitors (path 0: the site's), over the salt-window parts of
- * partParams ($1..$5). `onlyPaths`, a subquery of path ids, restricts it to those (a report about
- * a few groups then reads their counters only, not every page's).
+ * partParams ($1..$6). `onlyPaths`, a subquery of path ids, restricts it to those (a report about
+ * a few groups then reads their counters only, not every page's). `compared`: the previous
+ * period's parts (period 1) are counted apart, in the `prev_` columns; without it every part is period 0.
  */
-export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: string): string {
+export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: string, compared = false): string {
   const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id IN (${onlyPaths})`);
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
   const sources = [
@@ -127,25 +202,36 @@ export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: s
   const reached = sources
     .map(
       ({ prefix, where }) => `
-       SELECT w.path_id, w.human, w.ai, w.bot, w.total FROM parts p
+       SELECT p.period, w.path_id, w.human, w.ai, w.bot, w.total FROM parts p
        JOIN ${prefix}_window_reach w ON w.project_id = $1 AND w.window_start = p.window_start${where}${only("w")}
        WHERE p.whole
        UNION ALL
-       SELECT f.path_id, f.human, f.ai, f.bot, f.total FROM parts p
+       SELECT p.period, f.path_id, f.human, f.ai, f.bot, f.total FROM parts p
        JOIN ${prefix}_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start${where} AND f.day >= p.day_from AND f.day < p.day_to${only("f")}
        WHERE NOT p.whole
        UNION ALL
-       SELECT r.path_id, r.human, r.ai, r.bot, r.total FROM parts p
+       SELECT p.period, r.path_id, r.human, r.ai, r.bot, r.total FROM parts p
        JOIN ${prefix}_returns r ON r.project_id = $1 AND r.window_start = p.window_start${where} AND r.day >= p.day_from AND r.day < p.day_to AND r.prev < p.day_from${only("r")}
        WHERE p.day_from > 0`,
     )
     .join("\n       UNION ALL");
-  return `parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $5::int[]) AS p (window_start, day_from, day_to, window_end)),
+  return `parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[]) AS p (window_start, day_from, day_to, window_end, period)),
      reached AS (${reached}
      ),
      per_path AS MATERIALIZED (
-       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0
+       SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], compared)} FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0
      )`;
+}
+
+/**
+ * Sums of each column: over all rows, or — compared — over period 0's, and over period 1's as
+ * `prev_` columns. `expression` turns a column into what is summed.
+ */
+function periodSums(columns: string[], compared: boolean, expression = (column: string) => column): string {
+  if (!compared) return columns.map((column) => `sum(${expression(column)}) AS ${column}`).join(", ");
+  const sums = (period: number, name: (column: string) => string) =>
+    columns.map((column) => `coalesce(sum(${expression(column)}) FILTER (WHERE period = ${period}), 0) AS ${name(column)}`);
+  return [...sums(0, (column) => column), ...sums(1, (column) => `prev_${column}`)].join(", ");
 }
 
 /** The salt windows overlapping a range, each with the range's days relative to the window's start. */
@@ -161,6 +247,8 @@ export async function windowParts(db: Queryable, projectId: string, range: DayRa
       end: w.window_end,
       from: Math.max(range.from ?? w.window_start, w.window_start) - w.window_start,
       to: Math.min(range.to ?? w.window_end, w.window_end) - w.window_start,
+      /** 0: the range; 1: the period it is compared with. */
+      period: 0,
     }))
     .filter((p) => p.from < p.to);
 }
@@ -179,66 +267,96 @@ export async function aiCategoryViews(db: Queryable, projectId: string, range: D
 /**
  * Content views per page over whole UTC days; total = human + ai, other bots in their own column
  * (totals count them on every page; rows list pages with content views). `format` narrows to
- * views of one format (read-format.ts).
+ * views of one format (read-format.ts); `pathPrefix` to the pages under it (views add up, so its
+ * totals are its pages'); `channel` to people's arrivals from it, all human (referral.ts).
  */
-export async function viewsReport(db: Queryable, projectId: string, range: DayRange, page: Page, format?: ReadFormat): Promise<Views> {
-  const params = viewsParams(projectId, range, format);
-  const rows = await db.query<CountRow & { site: boolean }>(
-    `WITH ${viewsPerPathSql(format)}
-     SELECT true AS site, 0 AS rank, NULL AS path, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM per_path
+export async function viewsReport(db: Queryable, projectId: string, asked: DayRange, page: Page, options: PageReportOptions = {}): Promise<Views> {
+  const { range, previous } = await periodsOf(db, projectId, asked, options);
+  const compared = previous !== undefined;
+  const { sql, params } = await viewsPerPathSql(db, projectId, range, previous, options);
+  const rows = await db.query<CountRow & PreviousColumns & { site: boolean }>(
+    `WITH ${sql}
+     SELECT true AS site, 0 AS rank, NULL AS path, ${periodSums(countNames(compared), false)} FROM per_path
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY ${VIEWS_ORDER}), ap.path, pp.human, pp.ai, pp.bot, pp.total
+     (SELECT false, row_number() OVER (ORDER BY ${VIEWS_ORDER}), ap.path, ${countColumns("pp.", compared)}
       ${VIEWED_PAGES}
       ORDER BY ${VIEWS_ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2})
      ORDER BY rank`,
     [...params, page.limit + 1, page.offset],
   );
-  return shape(rows, page, (views, hasMore, totals) => ({ totals, views, hasMore }));
+  return { ...shape(rows, page, compared, (views, hasMore, totals) => ({ totals, views, hasMore })), ...previousDates(previous) };
 }
 
 /** Every row of the views report, in its order, read `batchRows` at a time (exports): the rows of all its pages. */
-export async function* viewRows(db: Db, projectId: string, range: DayRange, format?: ReadFormat, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<PathCounts> {
-  const sql = `WITH ${viewsPerPathSql(format)} SELECT ap.path, pp.human, pp.ai, pp.bot, pp.total ${VIEWED_PAGES} ORDER BY ${VIEWS_ORDER}`;
-  yield* pathRows(queryInBatches<CountRow>(db, sql, viewsParams(projectId, range, format), batchRows));
+export async function* viewRows(db: Db, projectId: string, asked: DayRange, options: PageReportOptions = {}, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<PathCounts> {
+  const { range, previous } = await periodsOf(db, projectId, asked, options);
+  const compared = previous !== undefined;
+  const { sql, params } = await viewsPerPathSql(db, projectId, range, previous, options);
+  yield* pathRows(queryInBatches<CountRow & PreviousColumns>(db, `WITH ${sql} SELECT ap.path, ${countColumns("pp.", compared)} ${VIEWED_PAGES} ORDER BY ${VIEWS_ORDER}`, params, batchRows), compared);
 }
 
 const VIEWED_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id WHERE pp.total > 0`;
 const VIEWS_ORDER = `pp.total DESC, ap.path COLLATE "C"`;
 
-/** $1 project, $2 and $3 the range; with a format, $4..$6 the whole months it covers (month-sums.ts). */
-function viewsParams(projectId: string, range: DayRange, format: ReadFormat | undefined): unknown[] {
-  if (format === undefined) return [projectId, range.from, range.to];
-  const months = wholeMonths(range);
-  return [projectId, range.from, range.to, months !== null, months?.from ?? null, months?.to ?? null];
-}
-
-/** `per_path`: each page's views (viewsParams); a format's from its monthly rows where the range covers a month whole, else its daily ones. */
-function viewsPerPathSql(format: ReadFormat | undefined): string {
-  const counted =
-    format === undefined
-      ? `SELECT path_id, human, ai, bot FROM analytics_daily_views WHERE project_id = $1 AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)`
-      : `SELECT path_id, human, ai, bot FROM analytics_daily_formats
-         WHERE project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $3)
-           AND NOT ($4::boolean AND ($5::int IS NULL OR day >= $5) AND ($6::int IS NULL OR day < $6))
+/**
+ * `per_path`: each page's views over the range, and over the previous period's (`prev_` columns)
+ * when there is one; `$1` is the project and the other parameters are bound as the SQL needs them.
+ * A format's views come from its monthly rows where a period covers a month whole, else from its
+ * daily ones (month-sums.ts); a channel's from its sources' arrivals; a prefix keeps its pages'.
+ */
+async function viewsPerPathSql(db: Queryable, projectId: string, range: DayRange, previous: BoundedRange | undefined, options: PageReportOptions): Promise<{ sql: string; params: unknown[] }> {
+  const params: unknown[] = [projectId];
+  const bind = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  const { format, channel } = options;
+  const compared = previous !== undefined;
+  // Open ends are the first and last day there is; an empty month range reads no monthly rows.
+  const within = (column: string, r: DayRange | null) => (r === null ? "false" : `(${column} >= ${bind(r.from ?? FIRST_DAY, "int")} AND ${column} < ${bind(r.to ?? LAST_DAY, "int")})`);
+  const monthsOf = (r: DayRange) => (format === undefined ? null : wholeMonths(r));
+  // Each period's condition on a row's day or month; a row's period: the range's (0) or the previous one's (1), which never overlap.
+  const periods = (condition: (r: DayRange) => string) => ({
+    now: condition(range),
+    before: previous === undefined ? null : condition(previous),
+  });
+  const where = ({ now, before }: { now: string; before: string | null }) => (before === null ? now : `(${now} OR ${before})`);
+  const periodOf = ({ now, before }: { now: string; before: string | null }) => (before === null ? "0" : `CASE WHEN ${now} THEN 0 ELSE 1 END`);
+  const prefix = prefixFilter(options.pathPrefix);
+  const underPrefix = prefix === null ? "" : `AND path_id IN (${prefixPagesSql(bind(prefix, "text"))})`;
+  let counted: string;
+  if (channel !== undefined) {
+    const days = periods((r) => within("day", r));
+    counted = `SELECT path_id, views AS human, 0 AS ai, 0 AS bot, ${periodOf(days)} AS period FROM analytics_daily_referrals
+         WHERE project_id = $1 AND source_id = ANY (${bind(await sourceIdsOf(db, projectId, channel), "int[]")}) AND ${where(days)} ${underPrefix}`;
+  } else if (format === undefined) {
+    const days = periods((r) => within("day", r));
+    counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM analytics_daily_views WHERE project_id = $1 AND ${where(days)} ${underPrefix}`;
+  } else {
+    const code = FORMAT_CODE[format];
+    const days = periods((r) => `(${within("day", r)} AND NOT ${within("day", monthsOf(r))})`);
+    const months = periods((r) => within("month_start", monthsOf(r)));
+    counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM analytics_daily_formats
+         WHERE project_id = $1 AND format = ${code} AND ${where(days)} ${underPrefix}
          UNION ALL
-         SELECT path_id, human, ai, bot FROM analytics_monthly_formats
-         WHERE $4::boolean AND project_id = $1 AND format = ${FORMAT_CODE[format]} AND ($5::int IS NULL OR month_start >= $5) AND ($6::int IS NULL OR month_start < $6)`;
-  return `per_path AS MATERIALIZED (
-       SELECT path_id, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(human + ai) AS total FROM (${counted}) c
+         SELECT path_id, human, ai, bot, ${periodOf(months)} AS period FROM analytics_monthly_formats
+         WHERE project_id = $1 AND format = ${code} AND ${where(months)} ${underPrefix}`;
+  }
+  const sql = `per_path AS MATERIALIZED (
+       SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], compared, (column) => (column === "total" ? "human + ai" : column))} FROM (${counted}) c
        GROUP BY path_id HAVING sum(human + ai + bot) > 0
      )`;
+  return { sql, params };
 }
 
-async function* pathRows(batches: AsyncIterable<CountRow[]>): AsyncGenerator<PathCounts> {
-  for await (const batch of batches) for (const row of batch) yield { path: row.path as string, ...counts(row) };
+async function* pathRows(batches: AsyncIterable<(CountRow & PreviousColumns)[]>, compared: boolean): AsyncGenerator<PathCounts> {
+  for await (const batch of batches) for (const row of batch) yield { path: row.path as string, ...countsOf(row, compared) };
 }
 
 function shape<T>(
-  rows: (CountRow & { site: boolean })[],
+  rows: (CountRow & PreviousColumns & { site: boolean })[],
   page: Page,
-  build: (rows: PathCounts[], hasMore: boolean, totals: ReturnType<typeof counts>) => T,
+  compared: boolean,
+  build: (rows: PathCounts[], hasMore: boolean, totals: ReturnType<typeof countsOf>) => T,
 ): T {
   const site = rows.find((r) => r.site);
-  const paths = rows.filter((r) => !r.site).map((r) => ({ path: r.path as string, ...counts(r) }));
-  return build(paths.slice(0, page.limit), paths.length > page.limit, counts(site));
+  const paths = rows.filter((r) => !r.site).map((r) => ({ path: r.path as string, ...countsOf(r, compared) }));
+  return build(paths.slice(0, page.limit), paths.length > page.limit, countsOf(site, compared));
 }

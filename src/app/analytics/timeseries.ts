@@ -2,15 +2,13 @@ import type { Timeseries, TimeseriesInterval, TimeseriesMetric } from "../../sha
 import type { Queryable } from "../store/db.js";
 import { dayToIso, windowOf } from "./days.js";
 import { counts, windowParts } from "./reports.js";
-import { PREFIX_PAGES_SQL, prefixFilter, prefixPathId } from "./page-sections.js";
-import type { ReferralChannel } from "./referral.js";
-import { sourceIdsOf } from "./referral-reports.js";
+import { previousPeriod, type BoundedRange } from "./compared-periods.js";
 
-/** A bounded whole-day range: `from` inclusive, `to` exclusive, epoch days. */
-export interface BoundedRange {
-  from: number;
-  to: number;
-}
+export type { BoundedRange } from "./compared-periods.js";
+import { prefixFilter, prefixPagesSql, prefixPathId } from "./page-sections.js";
+import type { ReferralChannel } from "./referral.js";
+import { sourceIdsOf } from "./referral-groups.js";
+
 
 type Counts = { human: number; ai: number; bot: number; total: number };
 
@@ -23,8 +21,6 @@ export interface TimeseriesOptions {
 }
 type CountRow = { slot: number; human: string | number; ai: string | number; bot: string | number; total: string | number };
 
-/** The period as long as `range`, just before it (what compare=previous compares with). */
-export const previousPeriod = (range: BoundedRange): BoundedRange => ({ from: range.from - (range.to - range.from), to: range.from });
 
 /** The range cut into calendar days, ISO weeks or months; the first and last are cut to the range. */
 export function intervalsOf(range: BoundedRange, interval: TimeseriesInterval): BoundedRange[] {
@@ -85,7 +81,7 @@ async function viewsPerInterval(db: Queryable, projectId: string, intervals: Bou
     `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
      SELECT s.slot, sum(v.human) AS human, sum(v.ai) AS ai, sum(v.bot) AS bot, sum(v.human + v.ai) AS total
      FROM slots s JOIN analytics_daily_views v ON v.project_id = $1 AND v.day >= s.day_from AND v.day < s.day_to
-     WHERE $2::text IS NULL OR v.path_id IN (${PREFIX_PAGES_SQL})
+     WHERE $2::text IS NULL OR v.path_id IN (${prefixPagesSql("$2")})
      GROUP BY s.slot`,
     [projectId, prefix, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to)],
   );
@@ -98,7 +94,7 @@ async function arrivalsPerInterval(db: Queryable, projectId: string, intervals: 
     `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
      SELECT s.slot, sum(r.views) AS human, 0 AS ai, 0 AS bot, sum(r.views) AS total
      FROM slots s JOIN analytics_daily_referrals r ON r.project_id = $1 AND r.day >= s.day_from AND r.day < s.day_to AND r.source_id = ANY ($6::int[])
-     WHERE $2::text IS NULL OR r.path_id IN (${PREFIX_PAGES_SQL})
+     WHERE $2::text IS NULL OR r.path_id IN (${prefixPagesSql("$2")})
      GROUP BY s.slot`,
     [projectId, prefix, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to), sources],
   );
@@ -133,10 +129,4 @@ export async function visitorsPerInterval(db: Queryable, projectId: string, inte
      SELECT slot, sum(human) AS human, sum(ai) AS ai, sum(bot) AS bot, sum(total) AS total FROM reached GROUP BY slot`,
     [projectId, pathId, parts.map((p) => p.slot), parts.map((p) => p.windowStart), parts.map((p) => p.from), parts.map((p) => p.to)],
   );
-}
-
-/** The first day of the project's first salt window with views; null before any. */
-export async function firstCountedDay(db: Queryable, projectId: string): Promise<number | null> {
-  const rows = await db.query<{ first: number | null }>(`SELECT min(window_start) AS first FROM analytics_windows WHERE project_id = $1`, [projectId]);
-  return rows[0]?.first ?? null;
 }

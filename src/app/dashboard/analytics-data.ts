@@ -4,12 +4,13 @@ import { dayToIso } from "../analytics/days.js";
 import { prefixTotals } from "../analytics/prefix-totals.js";
 import { referrerPagesReport, referrersReport } from "../analytics/referral-reports.js";
 import { aiCategoryViews, EVERY_ROW, visitorsReport, type Page } from "../analytics/reports.js";
-import { previousPeriod, timeseriesReport, type BoundedRange } from "../analytics/timeseries.js";
+import { timeseriesReport } from "../analytics/timeseries.js";
+import { previousPeriod, type BoundedRange } from "../analytics/compared-periods.js";
 import type { Queryable } from "../store/db.js";
 import type { AnalyticsQuery } from "./analytics-query.js";
 
 
-export type Counts = Visitors["totals"];
+export type Counts = Omit<Visitors["totals"], "previous">;
 
 /** What the analytics page shows (pages/analytics.ts), read by readAnalyticsPage. */
 export interface AnalyticsData {
@@ -47,7 +48,7 @@ export async function readAnalyticsPage(db: Queryable, projectId: string, query:
     pathPrefix ? prefixTotals(db, projectId, r, pathPrefix) : (await visitorsReport(db, projectId, r, { limit: 0, offset: 0 })).totals;
   const before = previousPeriod(range);
   const [report, ownTotals, previous, daily, aiCategories, referrers, ai] = await Promise.all([
-    visitorsReport(db, projectId, range, page, query.order, format, pathPrefix),
+    visitorsReport(db, projectId, range, page, query.order, { format, pathPrefix }),
     // Without a format or prefix, the pages table's totals are the site's.
     format || pathPrefix ? totalsOf(range) : null,
     compare ? totalsOf(before) : null,

@@ -43,11 +43,6 @@ export const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csv
 export const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
 export const AGENT_DAY_COLUMNS: CsvColumns<{ date: string; views: number; spoofed: number }> = csvFields("date", "views", "spoofed");
 
-/** Only the rows under a path prefix (`/docs`: `/docs` and `/docs/…`), as the pages table lists them. */
-export async function* underPrefix<Row extends { path: string }>(rows: AsyncIterable<Row>, prefix: string | undefined): AsyncGenerator<Row> {
-  for await (const row of rows) if (prefix === undefined || row.path === prefix || row.path.startsWith(`${prefix}/`)) yield row;
-}
-
 /**
  * A table's download: `inkwell-<table>-<project>[-<filters>]-<from>-to-<to>.csv`, the rows as they
  * come, and the counting header when views were still being counted.

@@ -1,18 +1,26 @@
 import {
   agentPagesQuerySchema,
   agentPagesSchema,
-  agentsQuerySchema,
   agentsSchema,
   beaconEventSchema,
   failuresQuerySchema,
   failuresSchema,
   hitBatchResultSchema,
   hitBatchSchema,
-  viewsQuerySchema,
   viewsSchema,
 } from "../../shared/analytics-schemas.js";
-import { referrerPagesQuerySchema, referrerPagesSchema, referrersQuerySchema, referrersSchema, timeseriesQuerySchema, timeseriesSchema } from "../../shared/analytics-trend-schemas.js";
-import { visitorsQuerySchema, visitorsSchema } from "../../shared/api-schemas.js";
+import {
+  agentsQuerySchema,
+  referrerPagesQuerySchema,
+  referrerPagesSchema,
+  referrersQuerySchema,
+  referrersSchema,
+  timeseriesQuerySchema,
+  timeseriesSchema,
+  viewsQuerySchema,
+  visitorsQuerySchema,
+} from "../../shared/analytics-trend-schemas.js";
+import { visitorsSchema } from "../../shared/api-schemas.js";
 import { ERR, errorResponse, json, jsonOrCsv, plainSchema, projectKey, projectParam, queryParameters } from "./openapi-parts.js";
 import { CSV_HEADERS } from "./routes/analytics.js";
 import { TREND_CSV_HEADERS } from "./routes/analytics-trends.js";

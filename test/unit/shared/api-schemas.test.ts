@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { jobListQuerySchema, parseUtcDay, promptBodySchema, visitorsQuerySchema } from "../../../src/shared/api-schemas.js";
+import { jobListQuerySchema, parseUtcDay, promptBodySchema } from "../../../src/shared/api-schemas.js";
+import { visitorsQuerySchema } from "../../../src/shared/analytics-trend-schemas.js";
 
 describe("parseUtcDay", () => {
   it.each([

@@ -9,7 +9,8 @@ import {
 } from "../../../shared/analytics-trend-schemas.js";
 import { dayToIso, epochDay } from "../../analytics/days.js";
 import { csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
-import { firstCountedDay, intervalsOf, timeseriesReport } from "../../analytics/timeseries.js";
+import { intervalsOf, timeseriesReport } from "../../analytics/timeseries.js";
+import { firstCountedDay } from "../../analytics/compared-periods.js";
 import { referrerPagesReport, referrersReport } from "../../analytics/referral-reports.js";
 import { EVERY_ROW } from "../../analytics/reports.js";
 import { InvalidInputError } from "../../domain/errors.js";

@@ -1,14 +1,5 @@
-import {
-  agentNameSchema,
-  agentPagesQuerySchema,
-  agentsQuerySchema,
-  beaconEventSchema,
-  failuresQuerySchema,
-  hitBatchSchema,
-  hitSchema,
-  viewsQuerySchema,
-} from "../../../shared/analytics-schemas.js";
-import { visitorsQuerySchema } from "../../../shared/api-schemas.js";
+import { agentNameSchema, agentPagesQuerySchema, beaconEventSchema, failuresQuerySchema, hitBatchSchema, hitSchema } from "../../../shared/analytics-schemas.js";
+import { agentsQuerySchema, viewsQuerySchema, visitorsQuerySchema } from "../../../shared/analytics-trend-schemas.js";
 import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/beacon-script.js";
 import type { PageView } from "../../analytics/ingest.js";
@@ -117,24 +108,24 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
   router.on("GET", "/v1/analytics/:projectId/visitors", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(visitorsQuerySchema, queryObject(ctx.url), "query");
-    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "visitors", projectId, query, PAGE_COUNTS, (db) => visitorRows(db, projectId, dayRange(query), DEFAULT_ORDER, query.format));
-    const { report, pending } = await analytics.visitors(projectId, dayRange(query), query, query.format);
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "visitors", projectId, query, pageColumns(query), (db) => visitorRows(db, projectId, dayRange(query), DEFAULT_ORDER, query));
+    const { report, pending } = await analytics.visitors(projectId, dayRange(query), query, query);
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/views", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(viewsQuerySchema, queryObject(ctx.url), "query");
-    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "views", projectId, query, PAGE_COUNTS, (db) => viewRows(db, projectId, dayRange(query), query.format));
-    const { report, pending } = await analytics.views(projectId, dayRange(query), query, query.format);
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "views", projectId, query, pageColumns(query), (db) => viewRows(db, projectId, dayRange(query), query));
+    const { report, pending } = await analytics.views(projectId, dayRange(query), query, query);
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
   router.on("GET", "/v1/analytics/:projectId/agents", async (ctx) => {
     const projectId = await authorize(ctx);
     const query = validate(agentsQuerySchema, queryObject(ctx.url), "query");
-    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "agents", projectId, query, AGENT_COLUMNS, (db) => agentRows(db, projectId, dayRange(query), query.category));
-    const { report, pending } = await analytics.agents(projectId, dayRange(query), query, query.category);
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "agents", projectId, query, query.compare ? COMPARED_AGENT_COLUMNS : AGENT_COLUMNS, (db) => agentRows(db, projectId, dayRange(query), query));
+    const { report, pending } = await analytics.agents(projectId, dayRange(query), query, query);
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
@@ -167,6 +158,15 @@ type RangeQuery = { dateFrom?: string | undefined; dateTo?: string | undefined; 
 
 /** Each report's CSV columns: its JSON rows' fields in order; an agent's verification counts in columns of their own, a failure's agents joined by "; ". */
 const PAGE_COUNTS: CsvColumns<PathCounts> = csvFields("path", "human", "ai", "bot", "total");
+/** With compare=previous, the previous period's counts after the row's own. */
+const COMPARED_PAGE_COUNTS: CsvColumns<PathCounts> = [
+  ...PAGE_COUNTS,
+  ["previous_human", (row) => row.previous?.human],
+  ["previous_ai", (row) => row.previous?.ai],
+  ["previous_bot", (row) => row.previous?.bot],
+  ["previous_total", (row) => row.previous?.total],
+];
+const pageColumns = (query: { compare?: "previous" | undefined }) => (query.compare ? COMPARED_PAGE_COUNTS : PAGE_COUNTS);
 const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
   ...csvFields<Agents["agents"][number]>("agent", "operator", "category"),
   ["verified", (a) => a.verification.verified],
@@ -174,14 +174,22 @@ const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
   ["unverifiable", (a) => a.verification.unverifiable],
   ...csvFields<Agents["agents"][number]>("views", "visitors", "pages"),
 ];
+const COMPARED_AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
+  ...AGENT_COLUMNS,
+  ["previous_views", (a) => a.previous?.views],
+  ["previous_visitors", (a) => a.previous?.visitors],
+  ["previous_pages", (a) => a.previous?.pages],
+];
+/** A CSV header and, as a pattern, the compared columns that follow it with compare=previous. */
+const headerWithCompared = <Row>(columns: CsvColumns<Row>, compared: CsvColumns<Row>) => `${csvHeader(columns)}(,${csvHeader(compared.slice(columns.length))})?`;
 const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
 const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
 
 /** The header line of each report's CSV, for the OpenAPI document. */
 export const CSV_HEADERS = {
-  visitors: csvHeader(PAGE_COUNTS),
-  views: csvHeader(PAGE_COUNTS),
-  agents: csvHeader(AGENT_COLUMNS),
+  visitors: headerWithCompared(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
+  views: headerWithCompared(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
+  agents: headerWithCompared(AGENT_COLUMNS, COMPARED_AGENT_COLUMNS),
   agentPages: csvHeader(AGENT_PAGE_COLUMNS),
   failures: csvHeader(FAILURE_COLUMNS),
 };

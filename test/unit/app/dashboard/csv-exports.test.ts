@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dailyColumns, PAGE_COLUMNS, underPrefix } from "../../../../src/app/dashboard/csv-exports.js";
+import { dailyColumns, PAGE_COLUMNS } from "../../../../src/app/dashboard/csv-exports.js";
 import { csvChunks } from "../../../../src/app/http/csv.js";
 
 const text = async (chunks: AsyncIterable<string>) => {
@@ -7,10 +7,6 @@ const text = async (chunks: AsyncIterable<string>) => {
   for await (const chunk of chunks) out += chunk;
   return out;
 };
-
-async function* rowsOf<T>(rows: T[]): AsyncGenerator<T> {
-  yield* rows;
-}
 
 describe("dashboard CSV downloads", () => {
   it("write the pages table through the shared writer: quoted as needed, never a formula, people from AI answers last", async () => {
@@ -28,16 +24,6 @@ describe("dashboard CSV downloads", () => {
       "'-1+2,0,1,1,0,0",
       "",
     ]);
-  });
-
-  it("keep a section's pages only: the prefix itself and the pages under it, never a sibling that starts alike", async () => {
-    const paths = ["/docs", "/docs/a", "/docs/a/b", "/docsx", "/api/docs", "/"].map((path) => ({ path }));
-    const kept = [];
-    for await (const row of underPrefix(rowsOf(paths), "/docs")) kept.push(row.path);
-    expect(kept).toEqual(["/docs", "/docs/a", "/docs/a/b"]);
-    const all = [];
-    for await (const row of underPrefix(rowsOf(paths), undefined)) all.push(row.path);
-    expect(all).toHaveLength(paths.length);
   });
 
   it("add the previous period's aligned day to the daily numbers only when comparing", async () => {

@@ -5,7 +5,7 @@ import { timeseriesReport } from "../../../analytics/timeseries.js";
 import { aiArrivalsByPage, readAnalyticsPage } from "../../../dashboard/analytics-data.js";
 import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";
 import type { DashboardController } from "../../../dashboard/controller.js";
-import { AI_KIND_COLUMNS, dailyColumns, dashboardCsv, PAGE_COLUMNS, REFERRER_COLUMNS, underPrefix, type DailyRow, type PageRow } from "../../../dashboard/csv-exports.js";
+import { AI_KIND_COLUMNS, dailyColumns, dashboardCsv, PAGE_COLUMNS, REFERRER_COLUMNS, type DailyRow, type PageRow } from "../../../dashboard/csv-exports.js";
 import { layout } from "../../../dashboard/layout.js";
 import { analyticsBody } from "../../../dashboard/pages/analytics.js";
 import { htmlReply } from "../../../dashboard/request.js";
@@ -42,7 +42,7 @@ export function registerAnalyticsPages(router: Router, dashboard: DashboardContr
       const query = analyticsQueryOf(r.ctx.url);
       const { rows, pending } = await analytics.freshRows(async (db) => {
         const fromAi = (await aiArrivalsByPage(db, project.id, query.days)).byPath;
-        return withFromAi(underPrefix(visitorRows(db, project.id, query.days, query.order, query.format), query.pathPrefix), fromAi);
+        return withFromAi(visitorRows(db, project.id, query.days, query.order, { format: query.format, pathPrefix: query.pathPrefix }), fromAi);
       });
       return dashboardCsv("visitors", project, query, rows, PAGE_COLUMNS, pending);
     }),

@@ -137,6 +137,75 @@ describe("referrals", () => {
     expect(everyone.size).toBeLessThan(expected.reduce((sum, row) => sum + row.visitors, 0));
   });
 
+  /** The visitors and views reports of the people who arrived from a channel, under a prefix, by brute force. */
+  function arrivalsReport(channel: string, prefix: string | undefined, from: number, to: number) {
+    const under = (page: string) => prefix === undefined || page === prefix || page.startsWith(`${prefix}/`);
+    const pages = new Map<string, { people: Set<string>; views: number }>();
+    const everyone = new Set<string>();
+    for (const s of sent) {
+      if (s.arrival?.channel !== channel || !inRange(s, from, to) || !under(s.page)) continue;
+      const entry = pages.get(s.page) ?? { people: new Set(), views: 0 };
+      entry.people.add(who(s));
+      entry.views++;
+      pages.set(s.page, entry);
+      everyone.add(who(s));
+    }
+    const people = (n: number) => ({ human: n, ai: 0, bot: 0, total: n });
+    const byTotal = (a: { path: string; total: number }, b: { path: string; total: number }) => b.total - a.total || (a.path < b.path ? -1 : 1);
+    const views = [...pages].map(([path, e]) => ({ path, ...people(e.views) })).sort(byTotal);
+    return {
+      visitors: { totals: people(everyone.size), visitors: [...pages].map(([path, e]) => ({ path, ...people(e.people.size) })).sort(byTotal) },
+      views: { totals: people(views.reduce((sum, row) => sum + row.total, 0)), views },
+    };
+  }
+
+  it.each([
+    ["ai", undefined],
+    ["search", "/docs"],
+    ["direct", "/docs/guides"],
+  ] as const)("visitors and views ?channel=%s&pathPrefix=%s: per page and in total, the people who arrived from it, exact", async (channel, prefix) => {
+    const from = lastMonth - 3;
+    const to = firstDay + DAYS;
+    const query = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&channel=${channel}${prefix ? `&pathPrefix=${prefix}` : ""}&limit=250`;
+    const expected = arrivalsReport(channel, prefix, from, to);
+    expect(await get(`visitors?${query}`)).toEqual({ ...expected.visitors, hasMore: false });
+    expect(await get(`views?${query}`)).toEqual({ ...expected.views, hasMore: false });
+    expect(expected.visitors.totals.total).toBeGreaterThan(0);
+    expect(expected.visitors.totals.total).toBeLessThanOrEqual(expected.visitors.visitors.reduce((sum, row) => sum + row.total, 0));
+  });
+
+  it("visitors and views ?channel=ai&compare=previous: the previous period's people and arrivals beside each page and the totals", async () => {
+    const from = firstDay + 11;
+    const to = firstDay + DAYS;
+    const before = arrivalsReport("ai", undefined, from - (to - from), from);
+    const now = arrivalsReport("ai", undefined, from, to);
+    const zeros = { human: 0, ai: 0, bot: 0, total: 0 };
+    const previousOf = <Row extends { path: string }>(rows: Row[], path: string) => {
+      const { path: _, ...counts } = (rows.find((row) => row.path === path) ?? { path, ...zeros }) as Row & typeof zeros;
+      return counts;
+    };
+    const query = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&channel=ai&compare=previous&limit=250`;
+    const visitors = await get(`visitors?${query}`);
+    expect(visitors).toEqual({
+      totals: { ...now.visitors.totals, previous: before.visitors.totals },
+      visitors: now.visitors.visitors.map((row) => ({ ...row, previous: previousOf(before.visitors.visitors, row.path) })),
+      hasMore: false,
+      previous: { dateFrom: dayToIso(from - (to - from)), dateTo: dayToIso(from) },
+    });
+    const views = await get(`views?${query}`);
+    expect(views.totals).toEqual({ ...now.views.totals, previous: before.views.totals });
+    expect(views.views).toEqual(now.views.views.map((row) => ({ ...row, previous: previousOf(before.views.views, row.path) })));
+    expect(before.visitors.totals.total).toBeGreaterThan(0);
+  });
+
+  it("refuses a format with a channel, naming format: arrivals are not counted per format", async () => {
+    for (const report of ["visitors", "views"]) {
+      const answer = await t.call("GET", `/v1/analytics/${project.projectId}/${report}?channel=ai&format=markdown`, { token: project.key });
+      expect(answer.status).toBe(400);
+      expect(JSON.stringify(answer.body)).toContain("format");
+    }
+  });
+
   it("the time series by channel and prefix: people from AI answers under /docs per week", async () => {
     const from = firstDay;
     const to = firstDay + DAYS;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SaltWindow } from "../../src/shared/admin-schemas.js";
 import { dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { bruteForceViews, bruteForceVisitors, generateTraffic, wireHit, type GeneratedHit } from "../helpers/traffic.js";
+import { bruteForceAgents, bruteForceViews, bruteForceVisitors, generateTraffic, wireHit, type GeneratedHit } from "../helpers/traffic.js";
 
 // Five weeks ending in last month's second week: month and week boundaries, always in the past.
 const now = new Date();
@@ -130,5 +130,106 @@ describe("GET /v1/analytics/{projectId}/timeseries", () => {
     const answer = await t.call("GET", `/v1/analytics/${projectId}/timeseries?${query}`, { token: key });
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).toContain(field);
+  });
+});
+
+describe("the visitors, views and agents reports under a path prefix and compared with the previous period", () => {
+  const get = async (saltWindow: SaltWindow, path: string) => {
+    const { projectId, key } = projects[saltWindow] as { projectId: string; key: string };
+    const answer = await t.call("GET", `/v1/analytics/${projectId}/${path}`, { token: key });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  };
+  const zeros = { human: 0, ai: 0, bot: 0, total: 0 };
+  /** Each row with the previous period's counts of the same page beside it, other bots included (rows list only pages with people or AI). */
+  const withPrevious = <Row extends { path: string }>(rows: Row[], before: (page: GeneratedHit[]) => typeof zeros) =>
+    rows.map((row) => ({ ...row, previous: before(hits.filter((hit) => hit.page === row.path)) }));
+
+  it.each([
+    ["month", "/docs"],
+    ["week", "/docs/guides/"],
+    ["month", "/api"],
+    ["week", "/"],
+  ] as const)("salt window %s, pathPrefix %s: the prefix's pages, and its distinct visitors and views in the totals, exact", async (saltWindow, prefix) => {
+    const from = firstDay + 3;
+    const to = firstDay + DAYS - 2;
+    const windowStart = (day: number) => windowOf(saltWindow, day).start;
+    const selected = hits.filter(underPrefix(prefix));
+    const query = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&pathPrefix=${encodeURIComponent(prefix)}&limit=250`;
+    expect(await get(saltWindow, `visitors?${query}`)).toEqual({ ...bruteForceVisitors(selected, from, to, windowStart), hasMore: false });
+    expect(await get(saltWindow, `views?${query}`)).toEqual({ ...bruteForceViews(selected, from, to), hasMore: false });
+    const paths = (await get(saltWindow, `visitors?${query}`)).visitors.map((row: { path: string }) => row.path);
+    if (prefix === "/docs") expect(paths.some((path: string) => path.startsWith("/docsx"))).toBe(false);
+    expect(paths.length).toBeGreaterThan(0);
+  });
+
+  it.each(["month", "week"] as const)("salt window %s, compare=previous: the previous period's numbers beside each page and the totals, exact", async (saltWindow) => {
+    const from = firstDay + 18;
+    const to = firstDay + DAYS;
+    const span = to - from;
+    const windowStart = (day: number) => windowOf(saltWindow, day).start;
+    const query = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&compare=previous&limit=250`;
+    const previous = { dateFrom: dayToIso(from - span), dateTo: dayToIso(from) };
+
+    const visitorsNow = bruteForceVisitors(hits, from, to, windowStart);
+    const visitorsBefore = bruteForceVisitors(hits, from - span, from, windowStart);
+    expect(await get(saltWindow, `visitors?${query}`)).toEqual({
+      totals: { ...visitorsNow.totals, previous: visitorsBefore.totals },
+      visitors: withPrevious(visitorsNow.visitors, (page) => bruteForceVisitors(page, from - span, from, windowStart).totals),
+      hasMore: false,
+      previous,
+    });
+
+    const viewsNow = bruteForceViews(hits.filter(underPrefix("/docs")), from, to);
+    const viewsBefore = bruteForceViews(hits.filter(underPrefix("/docs")), from - span, from);
+    expect(await get(saltWindow, `views?${query}&pathPrefix=/docs`)).toEqual({
+      totals: { ...viewsNow.totals, previous: viewsBefore.totals },
+      views: withPrevious(viewsNow.views, (page) => bruteForceViews(page, from - span, from).totals),
+      hasMore: false,
+      previous,
+    });
+
+    const agentsNow = bruteForceAgents(hits, from, to, windowStart);
+    const agentsBefore = bruteForceAgents(hits, from - span, from, windowStart);
+    const agents = await get(saltWindow, `agents?${query}`);
+    expect(agents.previous).toEqual(previous);
+    expect(agents.totals).toEqual({ ...agentsNow.totals, previous: agentsBefore.totals });
+    expect(agents.agents).toEqual(
+      agentsNow.agents.map((agent) => {
+        const was = agentsBefore.agents.find((other) => other.agent === agent.agent);
+        return { ...agent, previous: { views: was?.views ?? 0, visitors: was?.visitors ?? 0, pages: was?.pages ?? 0 } };
+      }),
+    );
+    expect(visitorsBefore.totals.total).toBeGreaterThan(0);
+    expect(agentsBefore.totals.views).toBeGreaterThan(0);
+  });
+
+  it("compare=previous over an open range compares everything so far with as long a period before the first counted day (zeros)", async () => {
+    const body = await get("month", "visitors?compare=previous&limit=1");
+    expect(body.totals.previous).toEqual(zeros);
+    expect(body.totals.total).toBe(bruteForceVisitors(hits, null, null, (day) => windowOf("month", day).start).totals.total);
+    expect(body.previous.dateTo <= dayToIso(firstDay)).toBe(true);
+  });
+
+  it("CSV with compare=previous: the previous period's columns after each row's own", async () => {
+    const { projectId, key } = projects.month as { projectId: string; key: string };
+    const answer = await t.call("GET", `/v1/analytics/${projectId}/visitors?dateFrom=${dayToIso(firstDay + 18)}&dateTo=${dayToIso(firstDay + DAYS)}&compare=previous&pathPrefix=/docs&output=csv`, { token: key });
+    expect(answer.status).toBe(200);
+    const lines = String(answer.body).split("\r\n");
+    expect(lines[0]).toBe("path,human,ai,bot,total,previous_human,previous_ai,previous_bot,previous_total");
+    const json = await get("month", `visitors?dateFrom=${dayToIso(firstDay + 18)}&dateTo=${dayToIso(firstDay + DAYS)}&compare=previous&pathPrefix=/docs&limit=250`);
+    expect(lines.slice(1, -1)).toEqual(
+      json.visitors.map((row: { path: string; human: number; ai: number; bot: number; total: number; previous: typeof zeros }) =>
+        [row.path, row.human, row.ai, row.bot, row.total, row.previous.human, row.previous.ai, row.previous.bot, row.previous.total].join(","),
+      ),
+    );
+  });
+
+  it("refuses a format under a path prefix, naming format: formats have no per-section counts", async () => {
+    const { projectId, key } = projects.month as { projectId: string; key: string };
+    const answer = await t.call("GET", `/v1/analytics/${projectId}/visitors?format=markdown&pathPrefix=/docs`, { token: key });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain("format");
+    expect((await t.call("GET", `/v1/analytics/${projectId}/views?format=markdown&pathPrefix=/docs`, { token: key })).status).toBe(200);
   });
 });

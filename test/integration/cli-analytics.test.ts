@@ -126,6 +126,21 @@ describe("inkwell analytics visitors|views", () => {
     const bad = await cli(["analytics", "timeseries", "--interval", "year"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--interval must be one of day, week, month");
+
+    // The page reports take the same filters and the comparison.
+    const fromAi = await cli(["analytics", "visitors", ...range, "--channel", "ai", "--path-prefix", "/docs", "--json"], env);
+    expect(fromAi.code, fromAi.stderr).toBe(0);
+    const fromAiApi = await t.call("GET", `/v1/analytics/${projectId}/visitors?dateFrom=2025-03-01&dateTo=2025-03-15&channel=ai&pathPrefix=/docs&limit=50&offset=0`, { token: key });
+    expect(JSON.parse(fromAi.stdout)).toEqual(fromAiApi.body);
+    expect(fromAiApi.body.totals).toEqual({ human: 1, ai: 0, bot: 0, total: 1 });
+    const viewsCompared = await cli(["analytics", "views", "--from", "2025-03-08", "--through", "2025-03-14", "--compare"], env);
+    expect(viewsCompared.stdout).toContain("Compared with 2025-03-01 up to 2025-03-08: 2");
+    expect(viewsCompared.stdout).toMatch(/\/docs\/a\s+1\s+0\s+1\s+0\s+1/);
+    const agentsCsv = await cli(["analytics", "agents", ...range, "--compare", "--csv"], env);
+    expect(agentsCsv.stdout.split("\r\n")[0]).toBe("agent,operator,category,verified,spoofed,unverifiable,views,visitors,pages,previous_views,previous_visitors,previous_pages");
+    const badChannel = await cli(["analytics", "visitors", "--channel", "email"], env);
+    expect(badChannel.code).toBe(2);
+    expect(badChannel.stderr).toContain("--channel must be one of ai, search, social, direct, other");
   });
 
   it("an operator sets the beacon's allowed origins and the salt window", async () => {

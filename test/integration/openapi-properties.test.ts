@@ -94,6 +94,7 @@ function validRequest(path: string, method: string, operation: any): fc.Arbitrar
       else if (parameter.in === "header") headers[parameter.name] = value;
     }
     orderDocumentedRanges(query);
+    dropUncombinedFormat(query);
     if (payload !== undefined && mediaType) headers["Content-Type"] = mediaType;
     return { method: method.toUpperCase(), path: concrete, query, headers, ...(payload !== undefined ? { body: payload } : {}) };
   });
@@ -110,6 +111,12 @@ function orderDocumentedRanges(query: Array<[string, string]>): void {
   const from = query.find(([name]) => name === "dateFrom");
   const to = query.find(([name]) => name === "dateTo");
   if (from && to && dayOf(from[1]) > dayOf(to[1])) [from[1], to[1]] = [to[1], from[1]];
+}
+/** A rule the format parameter states in words: not with a channel, nor (on visitors) with a path prefix other than `/`. */
+function dropUncombinedFormat(query: Array<[string, string]>): void {
+  const narrowed = query.some(([name, value]) => name === "channel" || (name === "pathPrefix" && value.replace(/\/+$/, "") !== ""));
+  const format = query.findIndex(([name]) => name === "format");
+  if (narrowed && format >= 0) query.splice(format, 1);
 }
 const dayOf = (value: string) => (value.length === 10 ? value : new Date(value.replace(/z$/, "Z").replace(/([+-]\d{2})$/, "$1:00")).toISOString().slice(0, 10));
 

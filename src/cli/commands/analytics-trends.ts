@@ -8,7 +8,8 @@ export const TIMESERIES_USAGE =
   "analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]";
 export const REFERRERS_USAGE = "analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]";
 
-function oneOf(ctx: CommandContext, name: "interval" | "metric" | "channel", allowed: readonly string[]): string | undefined {
+/** An option that must be one of a closed set of words. */
+export function oneOf(ctx: CommandContext, name: "interval" | "metric" | "channel", allowed: readonly string[]): string | undefined {
   const value = ctx.values[name];
   if (value !== undefined && !allowed.includes(value)) throw new CliError(`--${name} must be one of ${allowed.join(", ")}`, 2);
   return value;

@@ -5,27 +5,45 @@ import { CliError } from "../errors.js";
 import { table } from "../format.js";
 import { IMPORT_USAGE, runImport } from "../log-import-command.js";
 import { exportCsv, fetchReport, more, printRanged } from "../report-fetch.js";
-import { referrersCommand, REFERRERS_USAGE, timeseriesCommand, TIMESERIES_USAGE } from "./analytics-trends.js";
+import { REFERRAL_CHANNELS } from "../../shared/analytics-trend-schemas.js";
+import { oneOf, referrersCommand, REFERRERS_USAGE, timeseriesCommand, TIMESERIES_USAGE } from "./analytics-trends.js";
 
-type Row = { path: string; human: number; ai: number; bot: number; total: number };
-
+type Counts = { human: number; ai: number; bot: number; total: number };
+type Row = { path: string; previous?: Counts } & Counts;
+type Compared = { previous?: { dateFrom: string; dateTo: string } };
 
 /** Visitors and views are the same report of a different count. */
 async function report(ctx: CommandContext, endpoint: "visitors" | "views") {
   const projectId = projectOf(ctx);
-  type Report = { totals: Omit<Row, "path">; hasMore: boolean } & Record<typeof endpoint, Row[]>;
-  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, { format: readFormatOption(ctx) });
-  const { page, rows, nextOffset, range } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, {
+  type Report = { totals: Omit<Row, "path">; hasMore: boolean } & Record<typeof endpoint, Row[]> & Compared;
+  const extra = {
     format: readFormatOption(ctx),
-  });
-  const result = { totals: page.totals, [endpoint]: rows, hasMore: page.hasMore };
+    pathPrefix: ctx.values["path-prefix"],
+    channel: oneOf(ctx, "channel", REFERRAL_CHANNELS),
+    compare: ctx.values.compare ? "previous" : undefined,
+  };
+  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, extra);
+  const { page, rows, nextOffset, range } = await fetchReport<Report>(ctx, `/v1/analytics/${enc(projectId)}/${endpoint}`, endpoint, extra);
+  const result = { totals: page.totals, [endpoint]: rows, hasMore: page.hasMore, ...(page.previous ? { previous: page.previous } : {}) };
   printRanged(ctx, range, result, () => {
     const unit = endpoint === "visitors" ? "unique visitors" : "views";
-    const head = `Total ${unit}: ${page.totals.total} (human ${page.totals.human}, AI ${page.totals.ai}); other bots ${page.totals.bot}, not in the total`;
+    const scope = `${extra.pathPrefix ? ` under ${extra.pathPrefix}` : ""}${extra.channel ? ` from ${extra.channel}` : ""}`;
+    const head = `Total ${unit}${scope}: ${page.totals.total} (human ${page.totals.human}, AI ${page.totals.ai}); other bots ${page.totals.bot}, not in the total${comparedWith(page)}`;
     if (rows.length === 0) return `${head}\nNo pages in this range.`;
-    const body = table(["PATH", "HUMAN", "AI", "TOTAL", "BOT"], (rows as Row[]).map((r) => [r.path, r.human, r.ai, r.total, r.bot]));
+    const compared = page.previous !== undefined;
+    const body = table(
+      ["PATH", "HUMAN", "AI", "TOTAL", "BOT", ...(compared ? ["PREVIOUS TOTAL"] : [])],
+      (rows as Row[]).map((r) => [r.path, r.human, r.ai, r.total, r.bot, ...(compared ? [r.previous?.total ?? 0] : [])]),
+    );
     return `${head}\n\n${body}${more(page.hasMore, nextOffset)}`;
   });
+}
+
+/** The head's last line with --compare: the previous period and its total. */
+function comparedWith(page: Compared & { totals: { previous?: { total?: number; views?: number } } }): string {
+  if (!page.previous) return "";
+  const before = page.totals.previous?.total ?? page.totals.previous?.views ?? 0;
+  return `\nCompared with ${page.previous.dateFrom} up to ${page.previous.dateTo}: ${before}`;
 }
 
 function readFormatOption(ctx: CommandContext): string | undefined {
@@ -38,15 +56,28 @@ async function agentsCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const category = ctx.values.category;
   if (category !== undefined && !(AI_CATEGORIES as readonly string[]).includes(category)) throw new CliError(`--category must be one of ${AI_CATEGORIES.join(", ")}`, 2);
-  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/agents`, { category });
-  const { page, rows, nextOffset, range } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", { category });
+  const extra = { category, compare: ctx.values.compare ? "previous" : undefined };
+  if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/agents`, extra);
+  const { page, rows, nextOffset, range } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", extra);
   const agents = rows as Agents["agents"];
-  printRanged(ctx, range, { totals: page.totals, agents, hasMore: page.hasMore }, () => {
-    const head = `AI agents: ${page.totals.views} views by ${page.totals.visitors} visitors`;
+  printRanged(ctx, range, { totals: page.totals, agents, hasMore: page.hasMore, ...(page.previous ? { previous: page.previous } : {}) }, () => {
+    const head = `AI agents: ${page.totals.views} views by ${page.totals.visitors} visitors${page.previous ? `\nCompared with ${page.previous.dateFrom} up to ${page.previous.dateTo}: ${page.totals.previous?.views ?? 0} views by ${page.totals.previous?.visitors ?? 0} visitors` : ""}`;
     if (agents.length === 0) return `${head}\nNo AI agent read a page in this range.`;
+    const compared = page.previous !== undefined;
     const body = table(
-      ["AGENT", "OPERATOR", "CATEGORY", "VIEWS", "VISITORS", "PAGES", "VERIFIED", "UNVERIFIABLE", "SPOOFED"],
-      agents.map((a) => [a.agent, a.operator, a.category, a.views, a.visitors, a.pages, a.verification.verified, a.verification.unverifiable, a.verification.spoofed]),
+      ["AGENT", "OPERATOR", "CATEGORY", "VIEWS", "VISITORS", "PAGES", "VERIFIED", "UNVERIFIABLE", "SPOOFED", ...(compared ? ["PREVIOUS VIEWS"] : [])],
+      agents.map((a) => [
+        a.agent,
+        a.operator,
+        a.category,
+        a.views,
+        a.visitors,
+        a.pages,
+        a.verification.verified,
+        a.verification.unverifiable,
+        a.verification.spoofed,
+        ...(compared ? [a.previous?.views ?? 0] : []),
+      ]),
     );
     return `${head}\n\n${body}${more(page.hasMore, nextOffset)}`;
   });
@@ -75,21 +106,23 @@ async function failuresCommand(ctx: CommandContext) {
   });
 }
 
+const FILTERS = "[--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare]";
+
 export const analytics: Noun = {
   name: "analytics",
   commands: {
     visitors: {
-      usage: "analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all | --csv]",
+      usage: `analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,
       run: (ctx) => report(ctx, "visitors"),
     },
 
     views: {
-      usage: "analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--limit N] [--offset N] [--all | --csv]",
+      usage: `analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,
       run: (ctx) => report(ctx, "views"),
     },
 
     agents: {
-      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--limit N] [--offset N] [--all | --csv]",
+      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--compare] [--limit N] [--offset N] [--all | --csv]",
       run: agentsCommand,
     },
 

@@ -43,9 +43,9 @@ export const DEFAULT_ORDER: ReportOrder = { by: "total", dir: "desc" };
 /** ORDER BY from a closed set of columns and directions (never from request text). */
 function orderSql(order: ReportOrder): string {
   const dir = order.dir === "asc" ? "ASC" : "DESC";
-  if (order.by === "path") return `ap.path COLLATE "C" ${dir}`;
+  if (order.by === "path") return `pp.path COLLATE "C" ${dir}`;
   const column = { total: "pp.total", human: "pp.human", ai: "pp.ai" }[order.by];
-  return `${column} ${dir}, ap.path COLLATE "C"`;
+  return `${column} ${dir}, pp.path COLLATE "C"`;
 }
 
 /** Rows an export reads from the store at once (query-batches.ts): its memory, not its length. */
@@ -110,16 +110,14 @@ export async function visitorsReport(db: Queryable, projectId: string, asked: Da
   if (parts.length === 0) return empty;
   const totalsId = options.format === undefined ? await prefixPathId(db, projectId, options.pathPrefix, options.channel) : 0;
   if (totalsId === null) return empty;
-  const scope = visitorScope(options);
   const rows = await db.query<CountRow & PreviousColumns & { site: boolean }>(
-    `WITH ${visitorsPerPathSql(options.format, scope.onlyPaths, compared)}
-     SELECT true AS site, 0 AS rank, NULL AS path, ${countColumns("", compared)} FROM per_path WHERE path_id = $9
+    `WITH ${visitorPagesSql(options.format, compared)}
+     SELECT true AS site, 0 AS rank, NULL AS path, ${periodSums(["human", "ai", "bot", "total"], compared)} FROM reached WHERE path_id = $9
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), ${SCOPED_PAGE}, ${countColumns("pp.", compared)}
-      ${VISITOR_PAGES}
+     (SELECT false, row_number() OVER (ORDER BY ${orderSql(order)}), pp.path, ${countColumns("pp.", compared)} FROM pages pp
       ORDER BY ${orderSql(order)} LIMIT $10 OFFSET $11)
      ORDER BY rank`,
-    [...partParams(projectId, parts), scope.group, prefixFilter(options.pathPrefix), totalsId, page.limit + 1, page.offset],
+    [...partParams(projectId, parts), scopeGroup(options), prefixFilter(options.pathPrefix), totalsId, page.limit + 1, page.offset],
   );
   return { ...shape(rows, page, compared, (visitors, hasMore, totals) => ({ totals, visitors, hasMore })), ...previousDates(previous) };
 }
@@ -130,30 +128,34 @@ export async function* visitorRows(db: Db, projectId: string, asked: DayRange, o
   const parts = await comparedParts(db, projectId, range, previous);
   if (parts.length === 0) return;
   const compared = previous !== undefined;
-  const scope = visitorScope(options);
-  const sql = `WITH ${visitorsPerPathSql(options.format, scope.onlyPaths, compared)} SELECT ${SCOPED_PAGE}, ${countColumns("pp.", compared)} ${VISITOR_PAGES} ORDER BY ${orderSql(order)}`;
-  yield* pathRows(queryInBatches<CountRow & PreviousColumns>(db, sql, [...partParams(projectId, parts), scope.group, prefixFilter(options.pathPrefix)], batchRows), compared);
+  const sql = `WITH ${visitorPagesSql(options.format, compared)} SELECT pp.path, ${countColumns("pp.", compared)} FROM pages pp ORDER BY ${orderSql(order)}`;
+  yield* pathRows(queryInBatches<CountRow & PreviousColumns>(db, sql, [...partParams(projectId, parts), scopeGroup(options), prefixFilter(options.pathPrefix)], batchRows), compared);
 }
 
 /**
  * Whose counters a visitors report lists: pages' own ($7 = ''), or a channel's groups of them
- * ($7 = `@channel/ai`, each page's group being that followed by the page's path). A channel's
- * report reads only its groups' counters.
+ * ($7 = `@channel/ai`, each page's group being that followed by the page's path).
  */
-function visitorScope(options: PageReportOptions): { group: string; onlyPaths: string | undefined } {
-  if (options.channel === undefined) return { group: "", onlyPaths: undefined };
-  return { group: channelGroup(options.channel), onlyPaths: `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", "$7")}` };
-}
+const scopeGroup = (options: PageReportOptions) => (options.channel === undefined ? "" : channelGroup(options.channel));
 
-/** The page a visitors row stands for: its path without the scope's group ($7). */
-const SCOPED_PAGE = `substr(ap.path, length($7::text) + 1) AS path`;
 /**
- * The report's pages: the scope's ($7) rows for pages (not the site, not sections), under the
- * prefix ($8) when there is one, with visitors in the range.
+ * `reached` and `pages`: the visitors report's page rows — the scope's ($7) rows for pages (not
+ * the site, not sections or other groups), under the prefix ($8) when there is one, with visitors
+ * in the range — each with its path without the scope's group. Counter rows are joined to their
+ * paths before they are added up: the planner cannot know how few of the ids it groups are pages,
+ * and looked each one up on its own when the join came after (sections and referral groups
+ * outnumber pages several times).
  */
-const VISITOR_PAGES = `FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
-      WHERE pp.path_id <> 0 AND pp.total > 0 AND left(ap.path, length($7::text)) = $7::text AND ${isPageSql("substr(ap.path, length($7::text) + 1)")}
-        AND ($8::text IS NULL OR ${underPrefixSql("substr(ap.path, length($7::text) + 1)", "$8::text")})`;
+function visitorPagesSql(format: ReadFormat | undefined, compared: boolean): string {
+  const page = `substr(ap.path, length($7::text) + 1)`;
+  return `${reachedSql(format)},
+     pages AS (
+       SELECT ${page} AS path, ${periodSums(["human", "ai", "bot", "total"], compared, (column) => `r.${column}`)}
+       FROM reached r JOIN analytics_paths ap ON ap.id = r.path_id
+       WHERE r.path_id <> 0 AND left(ap.path, length($7::text)) = $7::text AND ${isPageSql(page)} AND ($8::text IS NULL OR ${underPrefixSql(page, "$8::text")})
+       GROUP BY ap.path HAVING ${compared ? "sum(r.total) FILTER (WHERE r.period = 0)" : "sum(r.total)"} > 0
+     )`;
+}
 
 /** The count columns of a per_path row, and the previous period's when compared. */
 const countNames = (compared: boolean) => ["human", "ai", "bot", "total", ...(compared ? ["prev_human", "prev_ai", "prev_bot", "prev_total"] : [])];
@@ -189,10 +191,22 @@ export const partParams = (projectId: string, parts: Awaited<ReturnType<typeof w
 /**
  * `per_path`: each page's distinct visitors (path 0: the site's), over the salt-window parts of
  * partParams ($1..$6). `onlyPaths`, a subquery of path ids, restricts it to those (a report about
- * a few groups then reads their counters only, not every page's). `compared`: the previous
- * period's parts (period 1) are counted apart, in the `prev_` columns; without it every part is period 0.
+ * a few groups then reads their counters only, not every page's).
  */
-export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: string, compared = false): string {
+export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: string): string {
+  return `${reachedSql(format, onlyPaths)},
+     per_path AS MATERIALIZED (
+       SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], false)} FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0
+     )`;
+}
+
+/**
+ * `parts` and `reached`: the reach counter rows (reach.ts) a range's distinct visitors add up
+ * from, per path id, over the salt-window parts of partParams ($1..$6), each row with its part's
+ * period (0: the range; 1: the one it is compared with). Not materialized: a query that reads one
+ * path's rows gets them through the index.
+ */
+function reachedSql(format: ReadFormat | undefined, onlyPaths?: string): string {
   const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id IN (${onlyPaths})`);
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
   const sources = [
@@ -216,10 +230,7 @@ export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: s
     )
     .join("\n       UNION ALL");
   return `parts AS (SELECT *, day_from = 0 AND day_to = window_end - window_start AS whole FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[]) AS p (window_start, day_from, day_to, window_end, period)),
-     reached AS (${reached}
-     ),
-     per_path AS MATERIALIZED (
-       SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], compared)} FROM reached GROUP BY path_id HAVING sum(total) > 0 OR path_id = 0
+     reached AS NOT MATERIALIZED (${reached}
      )`;
 }
 

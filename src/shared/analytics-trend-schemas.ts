@@ -68,6 +68,7 @@ export const viewsQuerySchema = rangeQuerySchema({
 
 export const agentsQuerySchema = rangeQuerySchema({
   category: z.enum(AI_CATEGORIES).optional().meta({ description: "Only agents of this AI category." }),
+  pathPrefix: pathPrefixSchema.optional(),
   compare: compareSchema,
   output: reportOutputSchema,
 });

@@ -150,7 +150,7 @@ describe("the visitors, views and agents reports under a path prefix and compare
     ["week", "/docs/guides/"],
     ["month", "/api"],
     ["week", "/"],
-  ] as const)("salt window %s, pathPrefix %s: the prefix's pages, and its distinct visitors and views in the totals, exact", async (saltWindow, prefix) => {
+  ] as const)("salt window %s, pathPrefix %s: the prefix's pages, its distinct visitors and views in the totals, and what each agent read there, exact", async (saltWindow, prefix) => {
     const from = firstDay + 3;
     const to = firstDay + DAYS - 2;
     const windowStart = (day: number) => windowOf(saltWindow, day).start;
@@ -158,6 +158,7 @@ describe("the visitors, views and agents reports under a path prefix and compare
     const query = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&pathPrefix=${encodeURIComponent(prefix)}&limit=250`;
     expect(await get(saltWindow, `visitors?${query}`)).toEqual({ ...bruteForceVisitors(selected, from, to, windowStart), hasMore: false });
     expect(await get(saltWindow, `views?${query}`)).toEqual({ ...bruteForceViews(selected, from, to), hasMore: false });
+    expect(await get(saltWindow, `agents?${query}`)).toEqual({ ...bruteForceAgents(selected, from, to, windowStart), hasMore: false });
     const paths = (await get(saltWindow, `visitors?${query}`)).visitors.map((row: { path: string }) => row.path);
     if (prefix === "/docs") expect(paths.some((path: string) => path.startsWith("/docsx"))).toBe(false);
     expect(paths.length).toBeGreaterThan(0);

@@ -5,6 +5,8 @@ import { queryInBatches } from "../store/query-batches.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { EXPORT_BATCH_ROWS, previousDates, windowParts, type DayRange, type Page } from "./reports.js";
 import { comparedPeriods } from "./compared-periods.js";
+import { NO_PATH_ID, prefixFilter, prefixPagesSql, prefixPathId } from "./page-sections.js";
+import { SITE_PATH_ID } from "./rollup-plan.js";
 
 type Num = string | number;
 
@@ -30,8 +32,9 @@ const reachedSql = (pathFilter: string, agentFilter: string) => `
   )`;
 
 /**
- * Distinct pages each agent read in the range ($2, $3): its (page, month) rows whose day mask
- * meets the range's days of that month (rollup-agent-plan.ts), so the cost is pages per agent, not days.
+ * Distinct pages each agent read in the range ($2, $3), under the prefix $8 when there is one:
+ * its (page, month) rows whose day mask meets the range's days of that month
+ * (rollup-agent-plan.ts), so the cost is pages per agent, not days.
  */
 const PAGES_READ_SQL = `
   SELECT agent_id, count(DISTINCT path_id) AS pages FROM (
@@ -40,6 +43,7 @@ const PAGES_READ_SQL = `
            CASE WHEN $3::int IS NULL THEN 31 ELSE least($3::int - m.month_start, 31) END AS hi
     FROM analytics_agent_page_months m
     WHERE m.project_id = $1 AND ($3::int IS NULL OR m.month_start < $3::int) AND ($2::int IS NULL OR m.month_start > $2::int - 31)
+      AND ($8::text IS NULL OR m.path_id IN (${prefixPagesSql("$8::text")}))
   ) m
   WHERE hi > lo AND (m.days::bigint & ((1::bigint << hi) - (1::bigint << lo))) <> 0
   GROUP BY agent_id`;
@@ -52,6 +56,8 @@ async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
 /** What narrows the agents report, and whether it is compared with the previous period. */
 export interface AgentReportOptions {
   category?: string | undefined;
+  /** Only what agents read under this prefix (`/docs`: `/docs` and `/docs/…`): its pages' claims, its section's distinct visitors, its pages read. */
+  pathPrefix?: string | undefined;
   compare?: "previous" | undefined;
 }
 
@@ -63,19 +69,19 @@ export interface AgentReportOptions {
  */
 export async function agentsReport(db: Queryable, projectId: string, asked: DayRange, page: Page, options: AgentReportOptions = {}): Promise<Agents> {
   const { range, previous } = options.compare === "previous" ? await comparedPeriods(db, projectId, asked) : { range: asked, previous: undefined };
-  const params = await rangeParams(db, projectId, range);
+  const params = await agentParams(db, projectId, range, options);
   const rows = await db.query<AgentRow & { site: boolean }>(
-    `WITH ${agentsSql}
+    `WITH ${agentsSql(options)}
      SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
             COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
      UNION ALL
      (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_COLUMNS}
-      FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $8 OFFSET $9)
+      FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $10 OFFSET $11)
      ORDER BY rank`,
-    [...params, options.category ?? null, page.limit + 1, page.offset],
+    [...params, page.limit + 1, page.offset],
   );
   const totals = rows.find((r) => r.site);
-  const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options.category);
+  const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options);
   const agents = rows.filter((r) => !r.site).map((row) => withPrevious(agentOf(row), before));
   return {
     totals: { views: Number(totals?.views ?? 0), visitors: Number(totals?.visitors ?? 0), ...(before ? { previous: before.totals } : {}) },
@@ -88,18 +94,18 @@ export async function agentsReport(db: Queryable, projectId: string, asked: DayR
 /** Every row of the agents report, in its order, read `batchRows` at a time (exports). */
 export async function* agentRows(db: Db, projectId: string, asked: DayRange, options: AgentReportOptions = {}, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Agents["agents"][number]> {
   const { range, previous } = options.compare === "previous" ? await comparedPeriods(db, projectId, asked) : { range: asked, previous: undefined };
-  const params = await rangeParams(db, projectId, range);
-  const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options.category);
-  const sql = `WITH ${agentsSql} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`;
-  for await (const batch of queryInBatches<AgentRow>(db, sql, [...params, options.category ?? null], batchRows)) yield* batch.map((row) => withPrevious(agentOf(row), before));
+  const params = await agentParams(db, projectId, range, options);
+  const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options);
+  const sql = `WITH ${agentsSql(options)} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`;
+  for await (const batch of queryInBatches<AgentRow>(db, sql, params, batchRows)) yield* batch.map((row) => withPrevious(agentOf(row), before));
 }
 
 type AgentNumbers = { views: number; visitors: number; pages: number };
 type AgentsBefore = { byName: Map<string, AgentNumbers>; totals: { views: number; visitors: number } };
 
 /** Every agent's numbers over the previous period, by name, and their totals: agents are few (one row per known crawler or assistant). */
-async function agentsBefore(db: Queryable, projectId: string, previous: DayRange, category: string | undefined): Promise<AgentsBefore> {
-  const rows = await db.query<AgentRow>(`WITH ${agentsSql} SELECT ${AGENT_COLUMNS} FROM agents`, [...(await rangeParams(db, projectId, previous)), category ?? null]);
+async function agentsBefore(db: Queryable, projectId: string, previous: DayRange, options: AgentReportOptions): Promise<AgentsBefore> {
+  const rows = await db.query<AgentRow>(`WITH ${agentsSql(options)} SELECT ${AGENT_COLUMNS} FROM agents`, await agentParams(db, projectId, previous, options));
   const byName = new Map(rows.map((row) => [row.agent as string, { views: Number(row.views), visitors: Number(row.visitors), pages: Number(row.pages) }]));
   let views = 0;
   let visitors = 0;
@@ -117,11 +123,32 @@ function withPrevious(agent: Agents["agents"][number], before: AgentsBefore | nu
 
 type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num };
 
-/** `agents`: each agent's claims, visitors and pages read over the range (rangeParams), of one category when $7 is set. */
-const agentsSql = `${reachedSql("#.path_id = 0", "true")},
-     claims AS (
+/**
+ * The agents report's parameters: rangeParams ($1..$6), the category ($7), the path prefix ($8)
+ * and the path id whose reach counters count its visitors ($9: the site's 0, the prefix's
+ * section, or none when no agent's view reached it).
+ */
+async function agentParams(db: Queryable, projectId: string, range: DayRange, options: AgentReportOptions): Promise<unknown[]> {
+  const prefix = prefixFilter(options.pathPrefix);
+  const visitorsOf = prefix === null ? SITE_PATH_ID : ((await prefixPathId(db, projectId, prefix)) ?? NO_PATH_ID);
+  return [...(await rangeParams(db, projectId, range)), options.category ?? null, prefix, visitorsOf];
+}
+
+/**
+ * `agents`: each agent's claims, visitors and pages read over the range (agentParams), of one
+ * category when $7 is set. Under a prefix ($8) the claims are its pages' and the visitors its
+ * section's ($9); on the whole site, the agent's own daily claims and its visitors of any page.
+ */
+const agentsSql = (options: AgentReportOptions) => `${reachedSql("#.path_id = $9::int", "true")},
+     claims AS (${
+       prefixFilter(options.pathPrefix) === null
+         ? `
        SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(unverifiable) AS unverifiable
-       FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id
+       FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id`
+         : `
+       SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(views) - sum(verified) AS unverifiable
+       FROM analytics_daily_agent_pages WHERE project_id = $1 AND ${IN_RANGE} AND path_id IN (${prefixPagesSql("$8::text")}) GROUP BY agent_id`
+     }
      ),
      visitors AS (SELECT agent_id, sum(visitors) AS visitors FROM reached GROUP BY agent_id),
      pages AS (${PAGES_READ_SQL}),
@@ -172,7 +199,7 @@ const agentPageOf = (r: AgentPageRow) => ({ path: r.path, views: Number(r.views)
 const agentPagesSql = `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $7")},
      read AS (
        SELECT path_id, sum(views) AS views, sum(failed) AS failed FROM analytics_daily_agent_pages
-       WHERE project_id = $1 AND agent_id = $7 AND ${IN_RANGE} GROUP BY path_id
+       WHERE project_id = $1 AND agent_id = $7 AND ${IN_RANGE} GROUP BY path_id HAVING sum(views) > 0
      ),
      visitors AS (SELECT path_id, sum(visitors) AS visitors FROM reached GROUP BY path_id)
      SELECT ap.path, r.views, COALESCE(v.visitors, 0) AS visitors, r.failed

@@ -77,6 +77,9 @@ export class SectionLookup {
   }
 }
 
+/** A path id no row has: what reads the counters of a prefix no view reached. */
+export const NO_PATH_ID = -1;
+
 /**
  * The path id whose reach counters count a prefix's visitors: the site's (none, or `/`), its
  * section's; with a channel, that channel's group on the site or the section (referral-groups.ts).

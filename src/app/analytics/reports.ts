@@ -8,8 +8,9 @@ import { CLASS_CODE } from "./traffic-class.js";
 import { wholeMonths } from "./month-sums.js";
 import { dayToIso } from "./days.js";
 import { comparedPeriods, type BoundedRange } from "./compared-periods.js";
-import { isPageSql, prefixFilter, prefixPagesSql, prefixPathId, underPrefixSql } from "./page-sections.js";
+import { isPageSql, NO_PATH_ID, prefixFilter, prefixPagesSql, prefixPathId, underPrefixSql } from "./page-sections.js";
 import { channelGroup } from "./referral-groups.js";
+import { SITE_PATH_ID } from "./rollup-plan.js";
 import type { ReferralChannel } from "./referral.js";
 import { sourceIdsOf } from "./referral-groups.js";
 
@@ -80,6 +81,7 @@ export interface PageReportOptions {
 const FIRST_DAY = -2_147_483_648;
 const LAST_DAY = 2_147_483_647;
 
+
 /** A counts row as the store returns it (bigint sums as text), as numbers; zeros for none. */
 export const counts = (row: Omit<CountRow, "path"> | undefined) => ({
   human: Number(row?.human ?? 0),
@@ -108,8 +110,8 @@ export async function visitorsReport(db: Queryable, projectId: string, asked: Da
   const compared = previous !== undefined;
   const empty = { totals: countsOf(undefined, compared), visitors: [], hasMore: false, ...previousDates(previous) };
   if (parts.length === 0) return empty;
-  const totalsId = options.format === undefined ? await prefixPathId(db, projectId, options.pathPrefix, options.channel) : 0;
-  if (totalsId === null) return empty;
+  // No row for the scope (a section or channel group is created by the first view that reaches it): zero totals, but pages viewed before sections were counted are still listed.
+  const totalsId = options.format === undefined ? ((await prefixPathId(db, projectId, options.pathPrefix, options.channel)) ?? NO_PATH_ID) : SITE_PATH_ID;
   const rows = await db.query<CountRow & PreviousColumns & { site: boolean }>(
     `WITH ${visitorPagesSql(options.format, compared)}
      SELECT true AS site, 0 AS rank, NULL AS path, ${periodSums(["human", "ai", "bot", "total"], compared)} FROM reached WHERE path_id = $9

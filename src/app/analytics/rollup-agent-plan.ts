@@ -20,7 +20,7 @@ export interface DailyAgentViews {
   unverifiable: number;
 }
 
-/** What an agent read per day: views of a page, and how many got a 4xx/5xx. */
+/** What an agent read per day: views of a page (verified + unverifiable), how many were verified, how many got a 4xx/5xx; and the spoofed claims of its name on the page (not its views). */
 export interface DailyAgentPages {
   projectId: string;
   day: number;
@@ -28,6 +28,8 @@ export interface DailyAgentPages {
   pathId: number;
   views: number;
   failed: number;
+  verified: number;
+  spoofed: number;
 }
 
 /** AI views answered with a 4xx/5xx, per page, status and agent. */
@@ -81,13 +83,17 @@ export type ChunkAgentMasks = ReadonlyMap<string, AgentMask>;
 const agentMaskKey = (of: Pick<AgentMask, "projectId" | "windowStart" | "agentId" | "pathId" | "visitor">) =>
   `${of.projectId}\n${of.windowStart}\n${of.agentId}\n${of.pathId}\n${of.visitor}`;
 
-/** The days the chunk's views counted as an agent's set (failed fetches included: the agent came), per page and for any page (path 0). */
-export function chunkAgentMasks(views: readonly ChunkView[]): ChunkAgentMasks {
+/**
+ * The days the chunk's views counted as an agent's set (failed fetches included: the agent came),
+ * per page, per section of the page (an agent's distinct visitors under a path prefix;
+ * page-sections.ts) and for any page (path 0).
+ */
+export function chunkAgentMasks(views: readonly ChunkView[], sectionsOf: ReadonlyMap<number, readonly number[]>): ChunkAgentMasks {
   const masks = new Map<string, AgentMask>();
   for (const view of views) {
     if (view.trafficClass !== CLASS_CODE.ai || view.agentId === null) continue;
     const { projectId, windowStart, agentId, visitor } = view;
-    for (const pathId of [view.pathId, SITE_PATH_ID]) {
+    for (const pathId of [view.pathId, SITE_PATH_ID, ...(sectionsOf.get(view.pathId) ?? [])]) {
       const key = { projectId, windowStart, agentId, pathId, visitor };
       entry(masks, agentMaskKey(key), () => ({ ...key, days: 0 })).days |= 1 << (view.day - windowStart);
     }

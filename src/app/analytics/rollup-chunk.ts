@@ -35,7 +35,7 @@ import { VisitorStates } from "./visitor-states.js";
 export async function countChunk(tx: Queryable, views: ChunkView[], sectionsOf: ReadonlyMap<number, number[]>): Promise<void> {
   const masks = chunkMasks(views);
   const groupMasks = chunkGroupMasks(views, sectionsOf);
-  const agentMasks = chunkAgentMasks(views);
+  const agentMasks = chunkAgentMasks(views, sectionsOf);
   const allMasks = new Map([...masks, ...groupMasks]);
   const states = await VisitorStates.read(tx, views);
   const storedMasks = states.masksOf(allMasks);

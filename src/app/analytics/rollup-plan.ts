@@ -279,11 +279,14 @@ function countViews(views: readonly ChunkView[]): ViewCounters {
     const failed = isFailure(status);
     if (!failed) countRead(view);
     if (agentId === null) continue;
-    const claims = entry(agents, `${projectId}\n${day}\n${agentId}`, () => ({ projectId, day, agentId, verified: 0, spoofed: 0, unverifiable: 0 }));
-    claims[VERIFICATION_NAME[view.verification ?? VERIFICATION_CODE.unverifiable] ?? "unverifiable"]++;
+    const verification = VERIFICATION_NAME[view.verification ?? VERIFICATION_CODE.unverifiable] ?? "unverifiable";
+    entry(agents, `${projectId}\n${day}\n${agentId}`, () => ({ projectId, day, agentId, verified: 0, spoofed: 0, unverifiable: 0 }))[verification]++;
+    const onPage = () => entry(agentPages, `${projectId}\n${day}\n${agentId}\n${pathId}`, () => ({ projectId, day, agentId, pathId, views: 0, failed: 0, verified: 0, spoofed: 0 }));
+    if (verification === "spoofed") onPage().spoofed++;
     if (view.trafficClass !== CLASS_CODE.ai) continue;
-    const read = entry(agentPages, `${projectId}\n${day}\n${agentId}\n${pathId}`, () => ({ projectId, day, agentId, pathId, views: 0, failed: 0 }));
+    const read = onPage();
     read.views++;
+    if (verification === "verified") read.verified++;
     if (!failed) continue;
     read.failed++;
     entry(failures, `${projectId}\n${day}\n${pathId}\n${status}\n${agentId}`, () => ({ projectId, day, pathId, status, agentId, views: 0 })).views++;

@@ -119,6 +119,8 @@ export const AGENT_PAGES = planTable<DailyAgentPages>(
   [
     ["views", "views", "bigint"],
     ["failed", "failed", "bigint"],
+    ["verified", "verified", "bigint"],
+    ["spoofed", "spoofed", "bigint"],
   ],
 );
 

@@ -714,4 +714,14 @@ DROP TABLE analytics_format_visitor_days;
 DROP TABLE analytics_agent_visitor_days;
 `,
   },
+  {
+    version: 23,
+    name: "an agent's verified and spoofed views per page, so the agents report can be narrowed to a path prefix",
+    sql: `
+-- views stays verified + unverifiable; rows from before count as unverifiable (verified 0), and
+-- spoofed claims get rows of their own (views 0) from now on.
+ALTER TABLE analytics_daily_agent_pages ADD COLUMN verified bigint NOT NULL DEFAULT 0;
+ALTER TABLE analytics_daily_agent_pages ADD COLUMN spoofed bigint NOT NULL DEFAULT 0;
+`,
+  },
 ];

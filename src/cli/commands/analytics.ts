@@ -56,7 +56,7 @@ async function agentsCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const category = ctx.values.category;
   if (category !== undefined && !(AI_CATEGORIES as readonly string[]).includes(category)) throw new CliError(`--category must be one of ${AI_CATEGORIES.join(", ")}`, 2);
-  const extra = { category, compare: ctx.values.compare ? "previous" : undefined };
+  const extra = { category, pathPrefix: ctx.values["path-prefix"], compare: ctx.values.compare ? "previous" : undefined };
   if (ctx.values.csv) return exportCsv(ctx, `/v1/analytics/${enc(projectId)}/agents`, extra);
   const { page, rows, nextOffset, range } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", extra);
   const agents = rows as Agents["agents"];
@@ -122,7 +122,7 @@ export const analytics: Noun = {
     },
 
     agents: {
-      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--compare] [--limit N] [--offset N] [--all | --csv]",
+      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--path-prefix /docs] [--compare] [--limit N] [--offset N] [--all | --csv]",
       run: agentsCommand,
     },
 

@@ -37,7 +37,7 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
 Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):
   analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--limit N] [--offset N] [--all | --csv]
   analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--limit N] [--offset N] [--all | --csv]
-  analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--compare] [--limit N] [--offset N] [--all | --csv]
+  analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--path-prefix /docs] [--compare] [--limit N] [--offset N] [--all | --csv]
   analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
   analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
   analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]

@@ -235,24 +235,26 @@ describe("rollup plan: what agents' views add", () => {
   const AGENT = 3;
   const agentView = (windowDay: number, options: Partial<ChunkView> = {}) => ai(windowDay, { agentId: AGENT, verification: 1, ...options });
 
-  it("counts a verified agent's view as its view, on its page, with a visitor mask per page and for any page", () => {
+  it("counts a verified agent's view as its view, on its page, with a visitor mask per page, per section of the page and for any page", () => {
     const views = [agentView(3)];
     const plan = planRollup(views, []);
     expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 1, spoofed: 0, unverifiable: 0 }]);
-    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 0 }]);
+    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 0, verified: 1, spoofed: 0 }]);
     expect(plan.failures).toEqual([]);
-    expect([...chunkAgentMasks(views).values()].map((m) => [m.pathId, m.days])).toEqual([
+    const SECTION = 901;
+    expect([...chunkAgentMasks(views, new Map([[PAGE, [SECTION]]])).values()].map((m) => [m.pathId, m.days])).toEqual([
       [PAGE, 1 << 3],
       [SITE_PATH_ID, 1 << 3],
+      [SECTION, 1 << 3],
     ]);
   });
 
-  it("keeps a spoofed claim out of the agent's views, pages and visitors: it is only reported as spoofed", () => {
+  it("keeps a spoofed claim out of the agent's views, pages and visitors: it is only reported as spoofed, on the site and on its page", () => {
     const views = [view(3, { trafficClass: CLASS_CODE.bot, agentId: AGENT, verification: 2 })];
     const plan = planRollup(views, []);
     expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 0, spoofed: 1, unverifiable: 0 }]);
-    expect(plan.agentPages).toEqual([]);
-    expect(chunkAgentMasks(views).size).toBe(0);
+    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 0, failed: 0, verified: 0, spoofed: 1 }]);
+    expect(chunkAgentMasks(views, new Map()).size).toBe(0);
     expect(plan.dailyViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, pathId: PAGE, human: 0, ai: 0, bot: 1 }]);
   });
 
@@ -264,7 +266,7 @@ describe("rollup plan: what agents' views add", () => {
     expect(plan.categoryViews).toEqual([]);
     expect(reachLines(plan)).toEqual([]);
     expect(plan.agentViews).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, verified: 0, spoofed: 0, unverifiable: 1 }]);
-    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 1 }]);
+    expect(plan.agentPages).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, agentId: AGENT, pathId: PAGE, views: 1, failed: 1, verified: 0, spoofed: 0 }]);
     expect(plan.failures).toEqual([{ projectId: PROJECT, day: WINDOW_START + 3, pathId: PAGE, status: 404, agentId: AGENT, views: 1 }]);
   });
 
@@ -294,7 +296,7 @@ describe("rollup plan: what agents' views add", () => {
 
   it("turns widened agent masks into first visits and returns, as for the site", () => {
     const stored: AgentMask[] = [{ projectId: PROJECT, windowStart: WINDOW_START, agentId: AGENT, pathId: SITE_PATH_ID, visitor: "42", days: 1 << 3 }];
-    const masks = chunkAgentMasks([agentView(1), agentView(5)]);
+    const masks = chunkAgentMasks([agentView(1), agentView(5)], new Map());
     const reach = planAgentReach(stored, masks);
     const lines = [
       ...reach.firstVisits.map((c) => `first ${c.pathId} ${c.windowDay} ${c.visitors}`),

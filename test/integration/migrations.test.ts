@@ -102,6 +102,14 @@ const KNOWN_MOVES: { version: number; reason: string; reads: string[]; changes: 
     before: `SELECT count(DISTINCT (project_id, format, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(human + ai + bot)::text AS views FROM analytics_daily_formats`,
     after: `SELECT count(*)::int AS n, sum(human + ai + bot)::text AS views FROM analytics_monthly_formats`,
   },
+  {
+    version: 24,
+    reason: "the new monthly views are the daily views summed by calendar month",
+    reads: ["analytics_daily_views"],
+    changes: ["analytics_monthly_views"],
+    before: `SELECT count(DISTINCT (project_id, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(human + ai + bot)::text AS views FROM analytics_daily_views`,
+    after: `SELECT count(*)::int AS n, sum(human + ai + bot)::text AS views FROM analytics_monthly_views`,
+  },
   ...visitorStateMoves(),
 ];
 

@@ -5,7 +5,7 @@ import { queryInBatches } from "../store/query-batches.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { EXPORT_BATCH_ROWS, previousDates, windowParts, type DayRange, type Page } from "./reports.js";
 import { comparedPeriods } from "./compared-periods.js";
-import { NO_PATH_ID, prefixFilter, prefixPagesSql, prefixPathId } from "./page-sections.js";
+import { NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId } from "./page-sections.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";
 
 type Num = string | number;
@@ -32,7 +32,7 @@ const reachedSql = (pathFilter: string, agentFilter: string) => `
   )`;
 
 /**
- * Distinct pages each agent read in the range ($2, $3), under the prefix $8 when there is one:
+ * Distinct pages each agent read in the range ($2, $3), of the pages $8 when given (a prefix's):
  * its (page, month) rows whose day mask meets the range's days of that month
  * (rollup-agent-plan.ts), so the cost is pages per agent, not days.
  */
@@ -43,7 +43,7 @@ const PAGES_READ_SQL = `
            CASE WHEN $3::int IS NULL THEN 31 ELSE least($3::int - m.month_start, 31) END AS hi
     FROM analytics_agent_page_months m
     WHERE m.project_id = $1 AND ($3::int IS NULL OR m.month_start < $3::int) AND ($2::int IS NULL OR m.month_start > $2::int - 31)
-      AND ($8::text IS NULL OR m.path_id IN (${prefixPagesSql("$8::text")}))
+      AND ($8::int[] IS NULL OR m.path_id = ANY ($8::int[]))
   ) m
   WHERE hi > lo AND (m.days::bigint & ((1::bigint << hi) - (1::bigint << lo))) <> 0
   GROUP BY agent_id`;
@@ -124,19 +124,19 @@ function withPrevious(agent: Agents["agents"][number], before: AgentsBefore | nu
 type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num };
 
 /**
- * The agents report's parameters: rangeParams ($1..$6), the category ($7), the path prefix ($8)
- * and the path id whose reach counters count its visitors ($9: the site's 0, the prefix's
- * section, or none when no agent's view reached it).
+ * The agents report's parameters: rangeParams ($1..$6), the category ($7), the pages under the
+ * path prefix ($8, page-sections.ts prefixPageIds; null without one) and the path id whose reach
+ * counters count its visitors ($9: the site's 0, the prefix's section, or none when no agent's view reached it).
  */
 async function agentParams(db: Queryable, projectId: string, range: DayRange, options: AgentReportOptions): Promise<unknown[]> {
   const prefix = prefixFilter(options.pathPrefix);
   const visitorsOf = prefix === null ? SITE_PATH_ID : ((await prefixPathId(db, projectId, prefix)) ?? NO_PATH_ID);
-  return [...(await rangeParams(db, projectId, range)), options.category ?? null, prefix, visitorsOf];
+  return [...(await rangeParams(db, projectId, range)), options.category ?? null, await prefixPageIds(db, projectId, options.pathPrefix), visitorsOf];
 }
 
 /**
  * `agents`: each agent's claims, visitors and pages read over the range (agentParams), of one
- * category when $7 is set. Under a prefix ($8) the claims are its pages' and the visitors its
+ * category when $7 is set. Under a prefix the claims are its pages' ($8) and the visitors its
  * section's ($9); on the whole site, the agent's own daily claims and its visitors of any page.
  */
 const agentsSql = (options: AgentReportOptions) => `${reachedSql("#.path_id = $9::int", "true")},
@@ -147,7 +147,7 @@ const agentsSql = (options: AgentReportOptions) => `${reachedSql("#.path_id = $9
        FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id`
          : `
        SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(views) - sum(verified) AS unverifiable
-       FROM analytics_daily_agent_pages WHERE project_id = $1 AND ${IN_RANGE} AND path_id IN (${prefixPagesSql("$8::text")}) GROUP BY agent_id`
+       FROM analytics_daily_agent_pages WHERE project_id = $1 AND ${IN_RANGE} AND path_id = ANY ($8::int[]) GROUP BY agent_id`
      }
      ),
      visitors AS (SELECT agent_id, sum(visitors) AS visitors FROM reached GROUP BY agent_id),

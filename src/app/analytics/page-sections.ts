@@ -100,8 +100,18 @@ export const isPageSql = (path: string) => `(left(${path}, 1) = '/' AND (${path}
 /** SQL: whether a path is a prefix's (a parameter, without trailing slash) own page or under it, never `/guidesx` for `/guides`. */
 export const underPrefixSql = (path: string, prefix: string) => `(${path} = ${prefix} OR left(${path}, length(${prefix}) + 1) = ${prefix} || '/')`;
 
-/** SQL: the page ids of the project ($1) a prefix (a parameter, without trailing slash) covers; never sections. */
-export const prefixPagesSql = (prefix: string) => `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${isPageSql("path")} AND ${underPrefixSql("path", prefix)}`;
+/**
+ * The ids of the project's pages under a path prefix (null: no prefix, every page), read once so
+ * a report matches its rows with `path_id = ANY (ids)`, which the store hashes. Written as a
+ * subquery instead, the planner guessed one page for the prefix and read the project's daily
+ * rows once per page: 18 s at 10M views.
+ */
+export async function prefixPageIds(db: Queryable, projectId: string, pathPrefix: string | undefined): Promise<number[] | null> {
+  const prefix = prefixFilter(pathPrefix);
+  if (prefix === null) return null;
+  const rows = await db.query<{ id: number }>(`SELECT id FROM analytics_paths WHERE project_id = $1 AND ${isPageSql("path")} AND ${underPrefixSql("path", "$2")}`, [projectId, prefix]);
+  return rows.map((row) => row.id);
+}
 
 /** `/guides/` and `/guides` name the same pages; `/` names them all (null: no filter). */
 export function prefixFilter(pathPrefix: string | undefined): string | null {

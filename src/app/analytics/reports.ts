@@ -8,7 +8,7 @@ import { CLASS_CODE } from "./traffic-class.js";
 import { wholeMonths } from "./month-sums.js";
 import { dayToIso } from "./days.js";
 import { comparedPeriods, type BoundedRange } from "./compared-periods.js";
-import { isPageSql, NO_PATH_ID, prefixFilter, prefixPagesSql, prefixPathId, underPrefixSql } from "./page-sections.js";
+import { isPageSql, NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId, underPrefixSql } from "./page-sections.js";
 import { channelGroup } from "./referral-groups.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";
 import type { ReferralChannel } from "./referral.js";
@@ -208,7 +208,7 @@ export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: s
  * period (0: the range; 1: the one it is compared with). Not materialized: a query that reads one
  * path's rows gets them through the index.
  */
-function reachedSql(format: ReadFormat | undefined, onlyPaths?: string): string {
+export function reachedSql(format: ReadFormat | undefined, onlyPaths?: string): string {
   const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id IN (${onlyPaths})`);
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
   const sources = [
@@ -314,8 +314,8 @@ const VIEWS_ORDER = `pp.total DESC, ap.path COLLATE "C"`;
 /**
  * `per_path`: each page's views over the range, and over the previous period's (`prev_` columns)
  * when there is one; `$1` is the project and the other parameters are bound as the SQL needs them.
- * A format's views come from its monthly rows where a period covers a month whole, else from its
- * daily ones (month-sums.ts); a channel's from its sources' arrivals; a prefix keeps its pages'.
+ * Views (a format's, with one) come from the monthly rows where a period covers a month whole, else
+ * from the daily ones (month-sums.ts); a channel's from its sources' arrivals; a prefix keeps its pages'.
  */
 async function viewsPerPathSql(db: Queryable, projectId: string, range: DayRange, previous: BoundedRange | undefined, options: PageReportOptions): Promise<{ sql: string; params: unknown[] }> {
   const params: unknown[] = [projectId];
@@ -324,7 +324,7 @@ async function viewsPerPathSql(db: Queryable, projectId: string, range: DayRange
   const compared = previous !== undefined;
   // Open ends are the first and last day there is; an empty month range reads no monthly rows.
   const within = (column: string, r: DayRange | null) => (r === null ? "false" : `(${column} >= ${bind(r.from ?? FIRST_DAY, "int")} AND ${column} < ${bind(r.to ?? LAST_DAY, "int")})`);
-  const monthsOf = (r: DayRange) => (format === undefined ? null : wholeMonths(r));
+
   // Each period's condition on a row's day or month; a row's period: the range's (0) or the previous one's (1), which never overlap.
   const periods = (condition: (r: DayRange) => string) => ({
     now: condition(range),
@@ -332,25 +332,24 @@ async function viewsPerPathSql(db: Queryable, projectId: string, range: DayRange
   });
   const where = ({ now, before }: { now: string; before: string | null }) => (before === null ? now : `(${now} OR ${before})`);
   const periodOf = ({ now, before }: { now: string; before: string | null }) => (before === null ? "0" : `CASE WHEN ${now} THEN 0 ELSE 1 END`);
-  const prefix = prefixFilter(options.pathPrefix);
-  const underPrefix = prefix === null ? "" : `AND path_id IN (${prefixPagesSql(bind(prefix, "text"))})`;
+  const pages = await prefixPageIds(db, projectId, options.pathPrefix);
+  const underPrefix = pages === null ? "" : `AND path_id = ANY (${bind(pages, "int[]")})`;
   let counted: string;
   if (channel !== undefined) {
     const days = periods((r) => within("day", r));
     counted = `SELECT path_id, views AS human, 0 AS ai, 0 AS bot, ${periodOf(days)} AS period FROM analytics_daily_referrals
          WHERE project_id = $1 AND source_id = ANY (${bind(await sourceIdsOf(db, projectId, channel), "int[]")}) AND ${where(days)} ${underPrefix}`;
-  } else if (format === undefined) {
-    const days = periods((r) => within("day", r));
-    counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM analytics_daily_views WHERE project_id = $1 AND ${where(days)} ${underPrefix}`;
   } else {
-    const code = FORMAT_CODE[format];
-    const days = periods((r) => `(${within("day", r)} AND NOT ${within("day", monthsOf(r))})`);
-    const months = periods((r) => within("month_start", monthsOf(r)));
-    counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM analytics_daily_formats
-         WHERE project_id = $1 AND format = ${code} AND ${where(days)} ${underPrefix}
+    // All views, or one format's: the whole months from the monthly rows, the other days from the daily ones.
+    const [daily, monthly, ofFormat] =
+      format === undefined ? ["analytics_daily_views", "analytics_monthly_views", ""] : ["analytics_daily_formats", "analytics_monthly_formats", `AND format = ${FORMAT_CODE[format]}`];
+    const days = periods((r) => `(${within("day", r)} AND NOT ${within("day", wholeMonths(r))})`);
+    const months = periods((r) => within("month_start", wholeMonths(r)));
+    counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM ${daily}
+         WHERE project_id = $1 ${ofFormat} AND ${where(days)} ${underPrefix}
          UNION ALL
-         SELECT path_id, human, ai, bot, ${periodOf(months)} AS period FROM analytics_monthly_formats
-         WHERE project_id = $1 AND format = ${code} AND ${where(months)} ${underPrefix}`;
+         SELECT path_id, human, ai, bot, ${periodOf(months)} AS period FROM ${monthly}
+         WHERE project_id = $1 ${ofFormat} AND ${where(months)} ${underPrefix}`;
   }
   const sql = `per_path AS MATERIALIZED (
        SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], compared, (column) => (column === "total" ? "human + ai" : column))} FROM (${counted}) c

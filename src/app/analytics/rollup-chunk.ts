@@ -1,6 +1,6 @@
 import type { Queryable } from "../store/db.js";
 import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
-import { monthlyFormatViews } from "./month-sums.js";
+import { monthlySums } from "./month-sums.js";
 import { byMaskKey, chunkMasks, planReach, planRollup, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
 import { chunkGroupMasks, chunkReferralViews } from "./rollup-group-plan.js";
 import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./rollup-agent-plan.js";
@@ -20,6 +20,7 @@ import {
   FORMAT_WINDOW_REACH,
   FORMAT_VIEWS,
   MONTHLY_FORMAT_VIEWS,
+  MONTHLY_VIEWS,
   RETURNS,
   upsertRows,
   WINDOW_REACH,
@@ -60,8 +61,9 @@ export async function countChunk(tx: Queryable, views: ChunkView[], sectionsOf: 
 /** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
 async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agents: { reach: AgentReachPlan; pageMonths: AgentPageMonth[] }): Promise<void> {
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
+  await upsertRows(tx, MONTHLY_VIEWS, monthlySums(plan.dailyViews));
   await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
-  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlyFormatViews(plan.formatViews));
+  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlySums(plan.formatViews));
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
   await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
   await upsertRows(tx, AGENT_PAGES, plan.agentPages);

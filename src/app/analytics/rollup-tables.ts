@@ -1,6 +1,6 @@
 import type { Queryable } from "../store/db.js";
 import type { DailyReferrals } from "./rollup-group-plan.js";
-import type { MonthlyFormatViews } from "./month-sums.js";
+import type { MonthlyFormatViews, MonthlyViews } from "./month-sums.js";
 import type {
   AgentFirstVisits,
   AgentPageMonth,
@@ -100,6 +100,8 @@ export const DAILY_REFERRALS = planTable<DailyReferrals>("analytics_daily_referr
 const FORMAT = ["format", "format", "smallint"] as const;
 
 export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, FORMAT], CLASS_VIEWS);
+
+export const MONTHLY_VIEWS = planTable<MonthlyViews>("analytics_monthly_views", [PROJECT, ["monthStart", "month_start", "int"], PATH], CLASS_VIEWS);
 
 export const MONTHLY_FORMAT_VIEWS = planTable<MonthlyFormatViews>("analytics_monthly_formats", [PROJECT, ["monthStart", "month_start", "int"], FORMAT, PATH], CLASS_VIEWS);
 

@@ -5,7 +5,7 @@ import { counts, windowParts } from "./reports.js";
 import { previousPeriod, type BoundedRange } from "./compared-periods.js";
 
 export type { BoundedRange } from "./compared-periods.js";
-import { prefixFilter, prefixPagesSql, prefixPathId } from "./page-sections.js";
+import { prefixPageIds, prefixPathId } from "./page-sections.js";
 import type { ReferralChannel } from "./referral.js";
 import { sourceIdsOf } from "./referral-groups.js";
 
@@ -63,40 +63,40 @@ export async function timeseriesReport(
 }
 
 async function countsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], options: TimeseriesOptions): Promise<Counts[]> {
-  const prefix = prefixFilter(options.pathPrefix);
   const rows =
     options.metric === "visitors"
       ? await visitorsPerInterval(db, projectId, intervals, await prefixPathId(db, projectId, options.pathPrefix, options.channel))
       : options.channel === undefined
-        ? await viewsPerInterval(db, projectId, intervals, prefix)
-        : await arrivalsPerInterval(db, projectId, intervals, prefix, await sourceIdsOf(db, projectId, options.channel));
+        ? await viewsPerInterval(db, projectId, intervals, await prefixPageIds(db, projectId, options.pathPrefix))
+        : await arrivalsPerInterval(db, projectId, intervals, await prefixPageIds(db, projectId, options.pathPrefix), await sourceIdsOf(db, projectId, options.channel));
   const bySlot = new Map(rows.map((row) => [Number(row.slot), row]));
   return intervals.map((_, slot) => counts(bySlot.get(slot)));
 }
 
 
-async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], prefix: string | null): Promise<CountRow[]> {
+/** Views per interval, of the given pages only when `pages` is not null. */
+async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pages: number[] | null): Promise<CountRow[]> {
   if (intervals.length === 0) return [];
   return db.query<CountRow>(
     `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
      SELECT s.slot, sum(v.human) AS human, sum(v.ai) AS ai, sum(v.bot) AS bot, sum(v.human + v.ai) AS total
      FROM slots s JOIN analytics_daily_views v ON v.project_id = $1 AND v.day >= s.day_from AND v.day < s.day_to
-     WHERE $2::text IS NULL OR v.path_id IN (${prefixPagesSql("$2")})
+     WHERE $2::int[] IS NULL OR v.path_id = ANY ($2::int[])
      GROUP BY s.slot`,
-    [projectId, prefix, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to)],
+    [projectId, pages, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to)],
   );
 }
 
-/** People's views that arrived from the given sources, per interval (all human). */
-async function arrivalsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], prefix: string | null, sources: number[]): Promise<CountRow[]> {
+/** People's views that arrived from the given sources, per interval (all human); of the given pages only when `pages` is not null. */
+async function arrivalsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pages: number[] | null, sources: number[]): Promise<CountRow[]> {
   if (intervals.length === 0 || sources.length === 0) return [];
   return db.query<CountRow>(
     `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
      SELECT s.slot, sum(r.views) AS human, 0 AS ai, 0 AS bot, sum(r.views) AS total
      FROM slots s JOIN analytics_daily_referrals r ON r.project_id = $1 AND r.day >= s.day_from AND r.day < s.day_to AND r.source_id = ANY ($6::int[])
-     WHERE $2::text IS NULL OR r.path_id IN (${prefixPagesSql("$2")})
+     WHERE $2::int[] IS NULL OR r.path_id = ANY ($2::int[])
      GROUP BY s.slot`,
-    [projectId, prefix, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to), sources],
+    [projectId, pages, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to), sources],
   );
 }
 

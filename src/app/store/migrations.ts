@@ -724,4 +724,24 @@ ALTER TABLE analytics_daily_agent_pages ADD COLUMN verified bigint NOT NULL DEFA
 ALTER TABLE analytics_daily_agent_pages ADD COLUMN spoofed bigint NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 24,
+    name: "views per page and calendar month, as analytics_monthly_formats has per format: the views report reads a whole month as one row per page",
+    sql: `
+CREATE TABLE analytics_monthly_views (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  path_id integer NOT NULL,
+  human bigint NOT NULL,
+  ai bigint NOT NULL,
+  bot bigint NOT NULL,
+  PRIMARY KEY (project_id, month_start, path_id)
+);
+
+INSERT INTO analytics_monthly_views (project_id, month_start, path_id, human, ai, bot)
+SELECT project_id, (date_trunc('month', date '1970-01-01' + day) :: date - date '1970-01-01'), path_id, sum(human), sum(ai), sum(bot)
+FROM analytics_daily_views
+GROUP BY 1, 2, 3;
+`,
+  },
 ];

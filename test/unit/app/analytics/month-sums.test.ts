@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { epochDay } from "../../../../src/app/analytics/days.js";
-import { monthlyFormatViews, wholeMonths } from "../../../../src/app/analytics/month-sums.js";
+import { monthlySums, wholeMonths } from "../../../../src/app/analytics/month-sums.js";
 
 const day = (iso: string) => epochDay(Date.parse(`${iso}T00:00:00Z`));
 
@@ -15,9 +15,15 @@ describe("month sums", () => {
     expect(wholeMonths({ from: null, to: null })).toEqual({ from: null, to: null });
   });
 
-  it("sums daily rows into their calendar month", () => {
+  it("sums daily rows into their calendar month, per page and per page and format", () => {
+    const pageRow = (iso: string, human: number, pathId = 3) => ({ projectId: "p", day: day(iso), pathId, human, ai: 1, bot: 2 });
+    expect(monthlySums([pageRow("2026-10-01", 2), pageRow("2026-10-31", 3), pageRow("2026-11-01", 5), pageRow("2026-10-02", 7, 4)])).toEqual([
+      { projectId: "p", monthStart: day("2026-10-01"), pathId: 3, human: 5, ai: 2, bot: 4 },
+      { projectId: "p", monthStart: day("2026-11-01"), pathId: 3, human: 5, ai: 1, bot: 2 },
+      { projectId: "p", monthStart: day("2026-10-01"), pathId: 4, human: 7, ai: 1, bot: 2 },
+    ]);
     const row = (iso: string, human: number, format = 1) => ({ projectId: "p", day: day(iso), pathId: 3, format, human, ai: 1, bot: 0 });
-    expect(monthlyFormatViews([row("2026-10-01", 2), row("2026-10-31", 3), row("2026-11-01", 5), row("2026-10-02", 7, 2)])).toEqual([
+    expect(monthlySums([row("2026-10-01", 2), row("2026-10-31", 3), row("2026-11-01", 5), row("2026-10-02", 7, 2)])).toEqual([
       { projectId: "p", monthStart: day("2026-10-01"), pathId: 3, format: 1, human: 5, ai: 2, bot: 0 },
       { projectId: "p", monthStart: day("2026-11-01"), pathId: 3, format: 1, human: 5, ai: 1, bot: 0 },
       { projectId: "p", monthStart: day("2026-10-01"), pathId: 3, format: 2, human: 7, ai: 1, bot: 0 },

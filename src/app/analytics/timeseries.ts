@@ -74,31 +74,37 @@ async function countsPerInterval(db: Queryable, projectId: string, intervals: Bo
 }
 
 
-/** Views per interval, of the given pages only when `pages` is not null. */
+/**
+ * Views per interval, of the given pages only when `pages` is not null. The intervals are
+ * contiguous, so a row's interval is a binary search of their first days (width_bucket), one pass
+ * over the range's daily rows; joining the rows to a list of intervals compared every row with
+ * every interval (430 ms for a month of days at 10M views).
+ */
 async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pages: number[] | null): Promise<CountRow[]> {
   if (intervals.length === 0) return [];
   return db.query<CountRow>(
-    `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
-     SELECT s.slot, sum(v.human) AS human, sum(v.ai) AS ai, sum(v.bot) AS bot, sum(v.human + v.ai) AS total
-     FROM slots s JOIN analytics_daily_views v ON v.project_id = $1 AND v.day >= s.day_from AND v.day < s.day_to
-     WHERE $2::int[] IS NULL OR v.path_id = ANY ($2::int[])
-     GROUP BY s.slot`,
-    [projectId, pages, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to)],
+    `SELECT width_bucket(v.day, $3::int[]) - 1 AS slot, sum(v.human) AS human, sum(v.ai) AS ai, sum(v.bot) AS bot, sum(v.human + v.ai) AS total
+     FROM analytics_daily_views v
+     WHERE v.project_id = $1 AND v.day >= $4 AND v.day < $5 AND ($2::int[] IS NULL OR v.path_id = ANY ($2::int[]))
+     GROUP BY 1`,
+    [projectId, pages, ...intervalBounds(intervals)],
   );
 }
 
-/** People's views that arrived from the given sources, per interval (all human); of the given pages only when `pages` is not null. */
+/** People's views that arrived from the given sources, per interval (all human), as viewsPerInterval counts views. */
 async function arrivalsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pages: number[] | null, sources: number[]): Promise<CountRow[]> {
   if (intervals.length === 0 || sources.length === 0) return [];
   return db.query<CountRow>(
-    `WITH slots AS (SELECT * FROM unnest($3::int[], $4::int[], $5::int[]) AS s (slot, day_from, day_to))
-     SELECT s.slot, sum(r.views) AS human, 0 AS ai, 0 AS bot, sum(r.views) AS total
-     FROM slots s JOIN analytics_daily_referrals r ON r.project_id = $1 AND r.day >= s.day_from AND r.day < s.day_to AND r.source_id = ANY ($6::int[])
-     WHERE $2::int[] IS NULL OR r.path_id = ANY ($2::int[])
-     GROUP BY s.slot`,
-    [projectId, pages, intervals.map((_, slot) => slot), intervals.map((i) => i.from), intervals.map((i) => i.to), sources],
+    `SELECT width_bucket(r.day, $3::int[]) - 1 AS slot, sum(r.views) AS human, 0 AS ai, 0 AS bot, sum(r.views) AS total
+     FROM analytics_daily_referrals r
+     WHERE r.project_id = $1 AND r.day >= $4 AND r.day < $5 AND r.source_id = ANY ($6::int[]) AND ($2::int[] IS NULL OR r.path_id = ANY ($2::int[]))
+     GROUP BY 1`,
+    [projectId, pages, ...intervalBounds(intervals), sources],
   );
 }
+
+/** Contiguous intervals as width_bucket reads them: their first days in order, and the first and end day of them all. */
+const intervalBounds = (intervals: BoundedRange[]) => [intervals.map((i) => i.from), (intervals[0] as BoundedRange).from, (intervals.at(-1) as BoundedRange).to];
 
 /** Each interval's part in each salt window it overlaps, its days relative to the window's start. */
 async function intervalParts(db: Queryable, projectId: string, intervals: BoundedRange[]) {

@@ -343,7 +343,16 @@ async function viewsPerPathSql(db: Queryable, projectId: string, range: DayRange
     // All views, or one format's: the whole months from the monthly rows, the other days from the daily ones.
     const [daily, monthly, ofFormat] =
       format === undefined ? ["analytics_daily_views", "analytics_monthly_views", ""] : ["analytics_daily_formats", "analytics_monthly_formats", `AND format = ${FORMAT_CODE[format]}`];
-    const days = periods((r) => `(${within("day", r)} AND NOT ${within("day", wholeMonths(r))})`);
+    // The days outside the whole months: at most one run before them and one after, each an index range.
+    const days = periods((r) => {
+      const months = wholeMonths(r);
+      if (months === null) return within("day", r);
+      const edges = [
+        { from: r.from, to: months.from },
+        { from: months.to, to: r.to },
+      ].filter((edge) => edge.from !== null && edge.to !== null && edge.from < edge.to);
+      return edges.length === 0 ? "false" : `(${edges.map((edge) => within("day", edge)).join(" OR ")})`;
+    });
     const months = periods((r) => within("month_start", wholeMonths(r)));
     counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM ${daily}
          WHERE project_id = $1 ${ofFormat} AND ${where(days)} ${underPrefix}

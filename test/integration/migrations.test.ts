@@ -39,6 +39,24 @@ describe("migrations", () => {
     expect(JSON.parse(tasks[0]?.payload ?? "{}")).toEqual({ jobId: "j1", runAttempt: 2 });
   });
 
+  it("23 marks an agent's earlier page views verified on the days it had no unverifiable claim, and leaves mixed days unverifiable", async () => {
+    store = await openTestStore({ migrated: false });
+    await migrate(store.db, migrations.filter((m) => m.version < 23));
+    await store.db.query(`INSERT INTO projects (id, repository, repo_full_name, model) VALUES ('p1', 'https://github.com/a/b', 'a/b', 'm')`);
+    await store.db.query(
+      `INSERT INTO analytics_daily_agents (project_id, day, agent_id, verified, spoofed, unverifiable) VALUES ('p1', 10, 1, 5, 2, 0), ('p1', 11, 1, 3, 0, 4)`,
+    );
+    await store.db.query(
+      `INSERT INTO analytics_daily_agent_pages (project_id, day, agent_id, path_id, views, failed) VALUES ('p1', 10, 1, 7, 3, 0), ('p1', 10, 1, 8, 2, 1), ('p1', 11, 1, 7, 7, 0)`,
+    );
+    await migrate(store.db);
+    expect(await store.db.query(`SELECT day, path_id, views::int AS views, verified::int AS verified, spoofed::int AS spoofed FROM analytics_daily_agent_pages ORDER BY day, path_id`)).toEqual([
+      { day: 10, path_id: 7, views: 3, verified: 3, spoofed: 0 },
+      { day: 10, path_id: 8, views: 2, verified: 2, spoofed: 0 },
+      { day: 11, path_id: 7, views: 7, verified: 0, spoofed: 0 },
+    ]);
+  });
+
   it("8 gives views waiting in the inbox at upgrade their page's id, and they are counted under it", async () => {
     store = await openTestStore({ migrated: false });
     await migrate(store.db, migrations.filter((m) => m.version < 8));

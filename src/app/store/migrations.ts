@@ -718,10 +718,15 @@ DROP TABLE analytics_agent_visitor_days;
     version: 23,
     name: "an agent's verified and spoofed views per page, so the agents report can be narrowed to a path prefix",
     sql: `
--- views stays verified + unverifiable; rows from before count as unverifiable (verified 0), and
--- spoofed claims get rows of their own (views 0) from now on.
+-- views stays verified + unverifiable; spoofed claims get rows of their own (views 0) from now on.
 ALTER TABLE analytics_daily_agent_pages ADD COLUMN verified bigint NOT NULL DEFAULT 0;
 ALTER TABLE analytics_daily_agent_pages ADD COLUMN spoofed bigint NOT NULL DEFAULT 0;
+
+-- Earlier rows: on a day an agent had no unverifiable claim, all its page views that day were
+-- verified; on other days they stay unverifiable (their split is not known).
+UPDATE analytics_daily_agent_pages p SET verified = p.views
+FROM analytics_daily_agents a
+WHERE a.project_id = p.project_id AND a.day = p.day AND a.agent_id = p.agent_id AND a.unverifiable = 0;
 `,
   },
   {

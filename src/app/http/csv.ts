@@ -118,3 +118,12 @@ export const csvHeader = (columns: CsvColumns<never>): string => columns.map(([h
 
 /** Columns that are a row's own fields, each headed by its name. */
 export const csvFields = <Row>(...names: (keyof Row & string)[]): CsvColumns<Row> => names.map((name) => [name, (row: Row) => row[name] as CsvValue] as const);
+
+/** With compare=previous: `columns` followed by a `previous_<name>` column for each named field of the row's `previous`. */
+export const withPreviousFields = <Row extends { previous?: Record<Name, CsvValue> | undefined }, Name extends string>(columns: CsvColumns<Row>, ...names: Name[]): CsvColumns<Row> => [
+  ...columns,
+  ...names.map((name) => [`previous_${name}`, (row: Row) => row.previous?.[name]] as const),
+];
+
+/** The header line of a report whose compared answer adds columns, as a pattern for the OpenAPI document: the compared columns optional. */
+export const comparedHeaderPattern = <Row>(columns: CsvColumns<Row>, compared: CsvColumns<Row>): string => `${csvHeader(columns)}(,${csvHeader(compared.slice(columns.length))})?`;

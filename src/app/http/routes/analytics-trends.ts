@@ -8,7 +8,7 @@ import {
   type Timeseries,
 } from "../../../shared/analytics-trend-schemas.js";
 import { dayToIso, epochDay } from "../../analytics/days.js";
-import { csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
+import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../csv.js";
 import { intervalsOf, timeseriesReport } from "../../analytics/timeseries.js";
 import { firstCountedDay } from "../../analytics/compared-periods.js";
 import { referrerPagesReport, referrersReport } from "../../analytics/referral-reports.js";
@@ -26,19 +26,13 @@ const DEFAULT_SPAN_DAYS = 30;
 
 type Point = Timeseries["series"][number];
 const TIMESERIES_COLUMNS: CsvColumns<Point> = csvFields("date", "human", "ai", "bot", "total");
-const TIMESERIES_COMPARED_COLUMNS: CsvColumns<Point> = [
-  ...TIMESERIES_COLUMNS,
-  ["previous_human", (p) => p.previous?.human],
-  ["previous_ai", (p) => p.previous?.ai],
-  ["previous_bot", (p) => p.previous?.bot],
-  ["previous_total", (p) => p.previous?.total],
-];
+const TIMESERIES_COMPARED_COLUMNS = withPreviousFields(TIMESERIES_COLUMNS, "human", "ai", "bot", "total");
 const REFERRER_COLUMNS: CsvColumns<Referrers["referrers"][number]> = csvFields("source", "channel", "visitors", "views");
 const REFERRER_PAGE_COLUMNS: CsvColumns<ReferrerPages["pages"][number]> = csvFields("path", "visitors", "views");
 
 /** The header lines of the CSV answers, for the OpenAPI document (the time series' previous columns come with compare=previous). */
 export const TREND_CSV_HEADERS = {
-  timeseries: `${csvHeader(TIMESERIES_COLUMNS)}(,${csvHeader(TIMESERIES_COMPARED_COLUMNS.slice(TIMESERIES_COLUMNS.length))})?`,
+  timeseries: comparedHeaderPattern(TIMESERIES_COLUMNS, TIMESERIES_COMPARED_COLUMNS),
   referrers: csvHeader(REFERRER_COLUMNS),
   referrerPages: csvHeader(REFERRER_PAGE_COLUMNS),
 };

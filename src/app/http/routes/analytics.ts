@@ -12,7 +12,7 @@ import { notFound } from "../../domain/errors.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import type { Db, Queryable } from "../../store/db.js";
 import type { AgentPages, Agents, Failures } from "../../../shared/analytics-schemas.js";
-import { csvFields, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../csv.js";
+import { comparedHeaderPattern, csvFields, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../csv.js";
 import { HttpError } from "../http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
@@ -159,13 +159,7 @@ type RangeQuery = { dateFrom?: string | undefined; dateTo?: string | undefined; 
 /** Each report's CSV columns: its JSON rows' fields in order; an agent's verification counts in columns of their own, a failure's agents joined by "; ". */
 const PAGE_COUNTS: CsvColumns<PathCounts> = csvFields("path", "human", "ai", "bot", "total");
 /** With compare=previous, the previous period's counts after the row's own. */
-const COMPARED_PAGE_COUNTS: CsvColumns<PathCounts> = [
-  ...PAGE_COUNTS,
-  ["previous_human", (row) => row.previous?.human],
-  ["previous_ai", (row) => row.previous?.ai],
-  ["previous_bot", (row) => row.previous?.bot],
-  ["previous_total", (row) => row.previous?.total],
-];
+const COMPARED_PAGE_COUNTS = withPreviousFields(PAGE_COUNTS, "human", "ai", "bot", "total");
 const pageColumns = (query: { compare?: "previous" | undefined }) => (query.compare ? COMPARED_PAGE_COUNTS : PAGE_COUNTS);
 const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
   ...csvFields<Agents["agents"][number]>("agent", "operator", "category"),
@@ -174,22 +168,15 @@ const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
   ["unverifiable", (a) => a.verification.unverifiable],
   ...csvFields<Agents["agents"][number]>("views", "visitors", "pages"),
 ];
-const COMPARED_AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
-  ...AGENT_COLUMNS,
-  ["previous_views", (a) => a.previous?.views],
-  ["previous_visitors", (a) => a.previous?.visitors],
-  ["previous_pages", (a) => a.previous?.pages],
-];
-/** A CSV header and, as a pattern, the compared columns that follow it with compare=previous. */
-const headerWithCompared = <Row>(columns: CsvColumns<Row>, compared: CsvColumns<Row>) => `${csvHeader(columns)}(,${csvHeader(compared.slice(columns.length))})?`;
+const COMPARED_AGENT_COLUMNS = withPreviousFields(AGENT_COLUMNS, "views", "visitors", "pages");
 const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
 const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
 
 /** The header line of each report's CSV, for the OpenAPI document. */
 export const CSV_HEADERS = {
-  visitors: headerWithCompared(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
-  views: headerWithCompared(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
-  agents: headerWithCompared(AGENT_COLUMNS, COMPARED_AGENT_COLUMNS),
+  visitors: comparedHeaderPattern(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
+  views: comparedHeaderPattern(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
+  agents: comparedHeaderPattern(AGENT_COLUMNS, COMPARED_AGENT_COLUMNS),
   agentPages: csvHeader(AGENT_PAGE_COLUMNS),
   failures: csvHeader(FAILURE_COLUMNS),
 };

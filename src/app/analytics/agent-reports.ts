@@ -4,7 +4,7 @@ import type { Db, Queryable } from "../store/db.js";
 import { queryInBatches } from "../store/query-batches.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { EXPORT_BATCH_ROWS, previousDates, windowParts, type DayRange, type Page } from "./reports.js";
-import { comparedPeriods } from "./compared-periods.js";
+import { periodsOf } from "./compared-periods.js";
 import { NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId } from "./page-sections.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";
 
@@ -68,7 +68,7 @@ export interface AgentReportOptions {
  * not the agent's: they count only in `verification.spoofed`. Cost grows with agents × days (and pages read).
  */
 export async function agentsReport(db: Queryable, projectId: string, asked: DayRange, page: Page, options: AgentReportOptions = {}): Promise<Agents> {
-  const { range, previous } = options.compare === "previous" ? await comparedPeriods(db, projectId, asked) : { range: asked, previous: undefined };
+  const { range, previous } = await periodsOf(db, projectId, asked, options);
   const params = await agentParams(db, projectId, range, options);
   const rows = await db.query<AgentRow & { site: boolean }>(
     `WITH ${agentsSql(options)}
@@ -93,7 +93,7 @@ export async function agentsReport(db: Queryable, projectId: string, asked: DayR
 
 /** Every row of the agents report, in its order, read `batchRows` at a time (exports). */
 export async function* agentRows(db: Db, projectId: string, asked: DayRange, options: AgentReportOptions = {}, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Agents["agents"][number]> {
-  const { range, previous } = options.compare === "previous" ? await comparedPeriods(db, projectId, asked) : { range: asked, previous: undefined };
+  const { range, previous } = await periodsOf(db, projectId, asked, options);
   const params = await agentParams(db, projectId, range, options);
   const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options);
   const sql = `WITH ${agentsSql(options)} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`;

@@ -27,3 +27,8 @@ export async function comparedPeriods(db: Queryable, projectId: string, range: D
   const from = range.from ?? Math.min((await firstCountedDay(db, projectId)) ?? to, to);
   return { range: { from, to }, previous: previousPeriod({ from, to }) };
 }
+
+/** The range a report counts and, when it compares (`compare: "previous"`), the previous period. */
+export async function periodsOf(db: Queryable, projectId: string, range: DayRange, options: { compare?: "previous" | undefined }): Promise<{ range: DayRange; previous?: BoundedRange }> {
+  return options.compare === "previous" ? comparedPeriods(db, projectId, range) : { range };
+}

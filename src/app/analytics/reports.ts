@@ -7,7 +7,7 @@ import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { wholeMonths } from "./month-sums.js";
 import { dayToIso } from "./days.js";
-import { comparedPeriods, type BoundedRange } from "./compared-periods.js";
+import { periodsOf, type BoundedRange } from "./compared-periods.js";
 import { isPageSql, NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId, underPrefixSql } from "./page-sections.js";
 import { channelGroup } from "./referral-groups.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";
@@ -168,11 +168,6 @@ async function comparedParts(db: Queryable, projectId: string, range: DayRange, 
   const now = await windowParts(db, projectId, range);
   if (previous === undefined) return now;
   return [...now, ...(await windowParts(db, projectId, previous)).map((part) => ({ ...part, period: 1 }))];
-}
-
-/** The range a report counts and, when it compares, the previous period (compared-periods.ts). */
-async function periodsOf(db: Queryable, projectId: string, range: DayRange, options: PageReportOptions): Promise<{ range: DayRange; previous?: BoundedRange }> {
-  return options.compare === "previous" ? comparedPeriods(db, projectId, range) : { range };
 }
 
 /** A compared report's previous period, as the answer states it (dateTo exclusive). */

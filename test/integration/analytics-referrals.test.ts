@@ -80,7 +80,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const inRange = (s: Sent, from: number, to: number) => s.day >= from && s.day < to;
+const inRange = (s: Sent, from: number | null, to: number | null) => (from === null || s.day >= from) && (to === null || s.day < to);
+/** A range as query parameters; null ends are left open. */
+const dates = (from: number | null, to: number | null) => [from === null ? "" : `dateFrom=${dayToIso(from)}`, to === null ? "" : `dateTo=${dayToIso(to)}`].filter(Boolean).join("&");
 const who = (s: Sent) => `${windowOf("month", s.day).start}:${s.person}`;
 const get = async (path: string) => {
   const answer = await t.call("GET", `/v1/analytics/${project.projectId}/${path}`, { token: project.key });
@@ -89,10 +91,16 @@ const get = async (path: string) => {
 };
 
 describe("referrals", () => {
-  const ranges: [string, number, number][] = [
+  // Whole months are read from the monthly rows, the other days day by day (period-rows.ts).
+  const monthBefore = windowOf("month", lastMonth - 1).start;
+  const thisMonth = windowOf("month", lastMonth).end;
+  const ranges: [string, number | null, number | null][] = [
     ["the whole span", firstDay, firstDay + DAYS],
     ["across the month boundary", lastMonth - 3, lastMonth + 4],
     ["starting mid-month", lastMonth + 3, firstDay + DAYS],
+    ["an open range (whole months only)", null, null],
+    ["a whole month, then days", monthBefore, lastMonth + 5],
+    ["days, then a whole month", firstDay + 2, thisMonth],
   ];
 
   it.each(ranges)("referrers over %s: each source's distinct people and views equal brute force, with its channel", async (_, from, to) => {
@@ -107,21 +115,24 @@ describe("referrals", () => {
     const expected = [...bySource]
       .map(([source, e]) => ({ source, channel: e.channel, visitors: e.people.size, views: e.views }))
       .sort((a, b) => b.visitors - a.visitors || b.views - a.views || (a.source < b.source ? -1 : 1));
-    const body = await get(`referrers?dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&limit=250`);
+    const body = await get(`referrers?${dates(from, to)}&limit=250`);
     expect(body).toEqual({ referrers: expected, hasMore: false });
-    const ai = await get(`referrers?dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&channel=ai&limit=2`);
+    const ai = await get(`referrers?${dates(from, to)}&channel=ai&limit=2`);
     expect(ai.referrers).toEqual(expected.filter((row) => row.channel === "ai").slice(0, 2));
     expect(ai.hasMore).toBe(expected.filter((row) => row.channel === "ai").length > 2);
   });
 
-  it.each(["ai", "search", "direct"] as const)("per page, the people who arrived from %s equal brute force, and the total counts each person once", async (channel) => {
-    const from = firstDay;
-    const to = firstDay + DAYS;
+  it.each([
+    ["ai", firstDay, firstDay + DAYS],
+    ["search", null, null],
+    ["direct", monthBefore, lastMonth + 5],
+    ["ai", firstDay + 2, thisMonth],
+  ] as const)("per page, the people who arrived from %s equal brute force, and the total counts each person once (%s..%s)", async (channel, from, to) => {
     const pages = new Map<string, { people: Set<string>; views: number }>();
     const everyone = new Set<string>();
     let views = 0;
     for (const s of sent) {
-      if (s.arrival?.channel !== channel) continue;
+      if (s.arrival?.channel !== channel || !inRange(s, from, to)) continue;
       const entry = pages.get(s.page) ?? { people: new Set(), views: 0 };
       entry.people.add(who(s));
       entry.views++;
@@ -132,13 +143,13 @@ describe("referrals", () => {
     const expected = [...pages]
       .map(([path, e]) => ({ path, visitors: e.people.size, views: e.views }))
       .sort((a, b) => b.visitors - a.visitors || b.views - a.views || (a.path < b.path ? -1 : 1));
-    const body = await get(`referrers/pages?dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&channel=${channel}`);
+    const body = await get(`referrers/pages?${dates(from, to)}&channel=${channel}`);
     expect(body).toEqual({ channel, totals: { visitors: everyone.size, views }, pages: expected, hasMore: false });
     expect(everyone.size).toBeLessThan(expected.reduce((sum, row) => sum + row.visitors, 0));
   });
 
   /** The visitors and views reports of the people who arrived from a channel, under a prefix, by brute force. */
-  function arrivalsReport(channel: string, prefix: string | undefined, from: number, to: number) {
+  function arrivalsReport(channel: string, prefix: string | undefined, from: number | null, to: number | null) {
     const under = (page: string) => prefix === undefined || page === prefix || page.startsWith(`${prefix}/`);
     const pages = new Map<string, { people: Set<string>; views: number }>();
     const everyone = new Set<string>();
@@ -160,13 +171,13 @@ describe("referrals", () => {
   }
 
   it.each([
-    ["ai", undefined],
-    ["search", "/docs"],
-    ["direct", "/docs/guides"],
-  ] as const)("visitors and views ?channel=%s&pathPrefix=%s: per page and in total, the people who arrived from it, exact", async (channel, prefix) => {
-    const from = lastMonth - 3;
-    const to = firstDay + DAYS;
-    const query = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}&channel=${channel}${prefix ? `&pathPrefix=${prefix}` : ""}&limit=250`;
+    ["ai", undefined, lastMonth - 3, firstDay + DAYS],
+    ["search", "/docs", lastMonth - 3, firstDay + DAYS],
+    ["direct", "/docs/guides", lastMonth - 3, firstDay + DAYS],
+    ["ai", "/docs", null, null],
+    ["search", undefined, monthBefore, lastMonth + 5],
+  ] as const)("visitors and views ?channel=%s&pathPrefix=%s: per page and in total, the people who arrived from it, exact (%s..%s)", async (channel, prefix, from, to) => {
+    const query = `${dates(from, to)}&channel=${channel}${prefix ? `&pathPrefix=${prefix}` : ""}&limit=250`;
     const expected = arrivalsReport(channel, prefix, from, to);
     expect(await get(`visitors?${query}`)).toEqual({ ...expected.visitors, hasMore: false });
     expect(await get(`views?${query}`)).toEqual({ ...expected.views, hasMore: false });

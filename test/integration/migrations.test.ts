@@ -128,6 +128,22 @@ const KNOWN_MOVES: { version: number; reason: string; reads: string[]; changes: 
     before: `SELECT count(DISTINCT (project_id, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(human + ai + bot)::text AS views FROM analytics_daily_views`,
     after: `SELECT count(*)::int AS n, sum(human + ai + bot)::text AS views FROM analytics_monthly_views`,
   },
+  {
+    version: 25,
+    reason: "the new monthly arrivals are the daily arrivals per source and page summed by calendar month",
+    reads: ["analytics_daily_referrals"],
+    changes: ["analytics_monthly_referrals"],
+    before: `SELECT count(DISTINCT (project_id, source_id, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(views)::text AS views FROM analytics_daily_referrals`,
+    after: `SELECT count(*)::int AS n, sum(views)::text AS views FROM analytics_monthly_referrals`,
+  },
+  {
+    version: 25,
+    reason: "the new monthly agent pages are the daily agent pages summed by calendar month",
+    reads: ["analytics_daily_agent_pages"],
+    changes: ["analytics_monthly_agent_pages"],
+    before: `SELECT count(DISTINCT (project_id, agent_id, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(views)::text AS views, sum(failed)::text AS failed FROM analytics_daily_agent_pages`,
+    after: `SELECT count(*)::int AS n, sum(views)::text AS views, sum(failed)::text AS failed FROM analytics_monthly_agent_pages`,
+  },
   ...visitorStateMoves(),
 ];
 

@@ -7,6 +7,7 @@ import { EXPORT_BATCH_ROWS, previousDates, windowParts, type DayRange, type Page
 import { periodsOf } from "./compared-periods.js";
 import { NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId } from "./page-sections.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";
+import { AGENT_PAGE_TABLES, binder, periodRowsSql } from "./period-rows.js";
 
 type Num = string | number;
 
@@ -16,11 +17,11 @@ const IN_RANGE = `($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $
 /**
  * Distinct visitors per agent (and page) from the agents' first-visit and return counters, the
  * same way the visitors report reads the site's (reach.ts): `parts` are the salt windows
- * overlapping the range ($4 window starts, $5 first and $6 end days relative to them). `pathFilter`
- * picks path 0 (any page) or the pages.
+ * overlapping the range (partParams: window starts, first and end days relative to them, from
+ * parameter `first` on; $4..$6 by default). `pathFilter` picks path 0 (any page) or the pages.
  */
-const reachedSql = (pathFilter: string, agentFilter: string) => `
-  parts AS (SELECT * FROM unnest($4::int[], $5::int[], $6::int[]) AS p (window_start, day_from, day_to)),
+const reachedSql = (pathFilter: string, agentFilter: string, first = 4) => `
+  parts AS (SELECT * FROM unnest($${first}::int[], $${first + 1}::int[], $${first + 2}::int[]) AS p (window_start, day_from, day_to)),
   reached AS (
     SELECT f.agent_id, f.path_id, f.visitors FROM parts p
     JOIN analytics_agent_first_visits f ON f.project_id = $1 AND f.window_start = p.window_start AND f.day >= p.day_from AND f.day < p.day_to
@@ -48,9 +49,15 @@ const PAGES_READ_SQL = `
   WHERE hi > lo AND (m.days::bigint & ((1::bigint << hi) - (1::bigint << lo))) <> 0
   GROUP BY agent_id`;
 
-async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
+/** The salt-window parts of a range as reachedSql reads them: window starts, first and end days. */
+async function partParams(db: Queryable, projectId: string, range: DayRange) {
   const parts = await windowParts(db, projectId, range);
-  return [projectId, range.from, range.to, parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)];
+  return [parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)];
+}
+
+/** $1 the project, $2 and $3 the range's days, $4..$6 its parts (partParams). */
+async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
+  return [projectId, range.from, range.to, ...(await partParams(db, projectId, range))];
 }
 
 /** What narrows the agents report, and whether it is compared with the previous period. */
@@ -69,14 +76,14 @@ export interface AgentReportOptions {
  */
 export async function agentsReport(db: Queryable, projectId: string, asked: DayRange, page: Page, options: AgentReportOptions = {}): Promise<Agents> {
   const { range, previous } = await periodsOf(db, projectId, asked, options);
-  const params = await agentParams(db, projectId, range, options);
+  const { sql, params } = await agentsQuery(db, projectId, range, options);
   const rows = await db.query<AgentRow & { site: boolean }>(
-    `WITH ${agentsSql(options)}
+    `WITH ${sql}
      SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
             COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
      UNION ALL
      (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_COLUMNS}
-      FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $10 OFFSET $11)
+      FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2})
      ORDER BY rank`,
     [...params, page.limit + 1, page.offset],
   );
@@ -94,10 +101,11 @@ export async function agentsReport(db: Queryable, projectId: string, asked: DayR
 /** Every row of the agents report, in its order, read `batchRows` at a time (exports). */
 export async function* agentRows(db: Db, projectId: string, asked: DayRange, options: AgentReportOptions = {}, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Agents["agents"][number]> {
   const { range, previous } = await periodsOf(db, projectId, asked, options);
-  const params = await agentParams(db, projectId, range, options);
+  const { sql, params } = await agentsQuery(db, projectId, range, options);
   const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options);
-  const sql = `WITH ${agentsSql(options)} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`;
-  for await (const batch of queryInBatches<AgentRow>(db, sql, params, batchRows)) yield* batch.map((row) => withPrevious(agentOf(row), before));
+  for await (const batch of queryInBatches<AgentRow>(db, `WITH ${sql} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`, params, batchRows)) {
+    yield* batch.map((row) => withPrevious(agentOf(row), before));
+  }
 }
 
 type AgentNumbers = { views: number; visitors: number; pages: number };
@@ -105,7 +113,8 @@ type AgentsBefore = { byName: Map<string, AgentNumbers>; totals: { views: number
 
 /** Every agent's numbers over the previous period, by name, and their totals: agents are few (one row per known crawler or assistant). */
 async function agentsBefore(db: Queryable, projectId: string, previous: DayRange, options: AgentReportOptions): Promise<AgentsBefore> {
-  const rows = await db.query<AgentRow>(`WITH ${agentsSql(options)} SELECT ${AGENT_COLUMNS} FROM agents`, await agentParams(db, projectId, previous, options));
+  const { sql, params } = await agentsQuery(db, projectId, previous, options);
+  const rows = await db.query<AgentRow>(`WITH ${sql} SELECT ${AGENT_COLUMNS} FROM agents`, params);
   const byName = new Map(rows.map((row) => [row.agent as string, { views: Number(row.views), visitors: Number(row.visitors), pages: Number(row.pages) }]));
   let views = 0;
   let visitors = 0;
@@ -124,32 +133,26 @@ function withPrevious(agent: Agents["agents"][number], before: AgentsBefore | nu
 type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num };
 
 /**
- * The agents report's parameters: rangeParams ($1..$6), the category ($7), the pages under the
- * path prefix ($8, page-sections.ts prefixPageIds; null without one) and the path id whose reach
- * counters count its visitors ($9: the site's 0, the prefix's section, or none when no agent's view reached it).
+ * `agents`: each agent's claims, visitors and pages read over the range, of one category when
+ * given, and its parameters: rangeParams ($1..$6), the category ($7), the pages under the path
+ * prefix ($8, page-sections.ts prefixPageIds; null without one) and the path id whose reach
+ * counters count its visitors ($9: the site's 0, the prefix's section, or none when no agent's
+ * view reached it). Under a prefix the claims are its pages' (monthly rows for whole months,
+ * period-rows.ts) and the visitors its section's; on the whole site, the agent's own daily claims
+ * and its visitors of any page.
  */
-async function agentParams(db: Queryable, projectId: string, range: DayRange, options: AgentReportOptions): Promise<unknown[]> {
+async function agentsQuery(db: Queryable, projectId: string, range: DayRange, options: AgentReportOptions): Promise<{ sql: string; params: unknown[] }> {
   const prefix = prefixFilter(options.pathPrefix);
   const visitorsOf = prefix === null ? SITE_PATH_ID : ((await prefixPathId(db, projectId, prefix)) ?? NO_PATH_ID);
-  return [...(await rangeParams(db, projectId, range)), options.category ?? null, await prefixPageIds(db, projectId, options.pathPrefix), visitorsOf];
-}
-
-/**
- * `agents`: each agent's claims, visitors and pages read over the range (agentParams), of one
- * category when $7 is set. Under a prefix the claims are its pages' ($8) and the visitors its
- * section's ($9); on the whole site, the agent's own daily claims and its visitors of any page.
- */
-const agentsSql = (options: AgentReportOptions) => `${reachedSql("#.path_id = $9::int", "true")},
-     claims AS (${
-       prefixFilter(options.pathPrefix) === null
-         ? `
-       SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(unverifiable) AS unverifiable
+  const params = [...(await rangeParams(db, projectId, range)), options.category ?? null, await prefixPageIds(db, projectId, options.pathPrefix), visitorsOf];
+  const claims =
+    prefix === null
+      ? `SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(unverifiable) AS unverifiable
        FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id`
-         : `
-       SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(views) - sum(verified) AS unverifiable
-       FROM analytics_daily_agent_pages WHERE project_id = $1 AND ${IN_RANGE} AND path_id = ANY ($8::int[]) GROUP BY agent_id`
-     }
-     ),
+      : `SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(views) - sum(verified) AS unverifiable
+       FROM (${periodRowsSql(AGENT_PAGE_TABLES, "agent_id, views, verified, spoofed", "AND path_id = ANY ($8::int[])", { range }, binder(params))}) c GROUP BY agent_id`;
+  const sql = `${reachedSql("#.path_id = $9::int", "true")},
+     claims AS (${claims}),
      visitors AS (SELECT agent_id, sum(visitors) AS visitors FROM reached GROUP BY agent_id),
      pages AS (${PAGES_READ_SQL}),
      agents AS MATERIALIZED (
@@ -159,6 +162,8 @@ const agentsSql = (options: AgentReportOptions) => `${reachedSql("#.path_id = $9
        LEFT JOIN visitors v ON v.agent_id = c.agent_id LEFT JOIN pages pg ON pg.agent_id = c.agent_id
        WHERE $7::text IS NULL OR a.category = $7
      )`;
+  return { sql, params };
+}
 const AGENT_COLUMNS = `name AS agent, operator, category, verified, spoofed, unverifiable, views, visitors, pages`;
 const AGENTS_ORDER = `views DESC, name COLLATE "C"`;
 
@@ -180,31 +185,36 @@ export async function agentIdByName(db: Queryable, name: string): Promise<number
 
 /** What one agent read over whole UTC days: views, distinct visitors and views answered 4xx/5xx per page, most read first. */
 export async function agentPagesReport(db: Queryable, projectId: string, agentId: number, range: DayRange, page: Page): Promise<AgentPages> {
-  const params = await rangeParams(db, projectId, range);
-  const rows = await db.query<AgentPageRow>(`${agentPagesSql} LIMIT $8 OFFSET $9`, [...params, agentId, page.limit + 1, page.offset]);
+  const { sql, params } = await agentPagesQuery(db, projectId, agentId, range);
+  const rows = await db.query<AgentPageRow>(`${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit + 1, page.offset]);
   const pages = rows.map(agentPageOf);
   return { pages: pages.slice(0, page.limit), hasMore: pages.length > page.limit };
 }
 
 /** Every row of one agent's pages, in the report's order, read `batchRows` at a time (exports). */
 export async function* agentPageRows(db: Db, projectId: string, agentId: number, range: DayRange, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<AgentPages["pages"][number]> {
-  const params = await rangeParams(db, projectId, range);
-  for await (const batch of queryInBatches<AgentPageRow>(db, agentPagesSql, [...params, agentId], batchRows)) yield* batch.map(agentPageOf);
+  const { sql, params } = await agentPagesQuery(db, projectId, agentId, range);
+  for await (const batch of queryInBatches<AgentPageRow>(db, sql, params, batchRows)) yield* batch.map(agentPageOf);
 }
 
 type AgentPageRow = { path: string; views: Num; visitors: Num; failed: Num };
 const agentPageOf = (r: AgentPageRow) => ({ path: r.path, views: Number(r.views), visitors: Number(r.visitors), failed: Number(r.failed) });
 
-/** The pages of agent $7 over the range (rangeParams), in the report's order. */
-const agentPagesSql = `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $7")},
+/** The pages of agent $2 over the range (its parts from $3, partParams), in the report's order; its reads from the monthly rows for whole months (period-rows.ts). */
+async function agentPagesQuery(db: Queryable, projectId: string, agentId: number, range: DayRange): Promise<{ sql: string; params: unknown[] }> {
+  const params = [projectId, agentId, ...(await partParams(db, projectId, range))];
+  const sql = `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $2", 3)},
      read AS (
-       SELECT path_id, sum(views) AS views, sum(failed) AS failed FROM analytics_daily_agent_pages
-       WHERE project_id = $1 AND agent_id = $7 AND ${IN_RANGE} GROUP BY path_id HAVING sum(views) > 0
+       SELECT path_id, sum(views) AS views, sum(failed) AS failed
+       FROM (${periodRowsSql(AGENT_PAGE_TABLES, "path_id, views, failed", "AND agent_id = $2", { range }, binder(params))}) r
+       GROUP BY path_id HAVING sum(views) > 0
      ),
      visitors AS (SELECT path_id, sum(visitors) AS visitors FROM reached GROUP BY path_id)
      SELECT ap.path, r.views, COALESCE(v.visitors, 0) AS visitors, r.failed
      FROM read r JOIN analytics_paths ap ON ap.id = r.path_id LEFT JOIN visitors v ON v.path_id = r.path_id
      ORDER BY r.views DESC, ap.path COLLATE "C"`;
+  return { sql, params };
+}
 
 /** Pages AI agents failed to fetch (a 4xx/5xx answer) over whole UTC days, per status, most failed views first. */
 export async function failuresReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<Failures> {

@@ -4,6 +4,7 @@ import { isPageSql, underPrefixSql } from "./page-sections.js";
 import { channelGroup, IS_SOURCE_GROUP, SOURCE_GROUP_PREFIX, sourceIdsOf } from "./referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "./referral.js";
 import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page } from "./reports.js";
+import { binder, periodRowsSql, REFERRAL_TABLES } from "./period-rows.js";
 
 /**
  * Where people came from (docs/architecture.md, "Analytics"). Visitors are the referral groups'
@@ -14,29 +15,29 @@ import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page }
 
 /** The ids of the project's source groups. */
 const SOURCE_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`;
-/** The ids of a channel's group ($9) and of its pages' and sections' groups. */
-const CHANNEL_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", "$9")}`;
+/** The ids of a channel's group (`group`, a placeholder) and of its pages' and sections' groups. */
+const channelGroupIds = (group: string) => `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${underPrefixSql("path", group)}`;
 
 /** Sources by distinct people, then views, then name; `channel` narrows to one channel. */
 export async function referrersReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel?: ReferralChannel): Promise<Referrers> {
   const parts = await windowParts(db, projectId, range);
   const only = channel === undefined ? null : await sourceIdsOf(db, projectId, channel);
   if (parts.length === 0 || only?.length === 0) return { referrers: [], hasMore: false };
+  const params: unknown[] = partParams(projectId, parts);
+  const bind = binder(params);
+  const sources = bind(only, "int[]");
   const rows = await db.query<{ source: string; visitors: string | number; views: string | number }>(
     `WITH ${visitorsPerPathSql(undefined, SOURCE_GROUPS)},
      sources AS (
        SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths
-       WHERE project_id = $1 AND ${IS_SOURCE_GROUP} AND ($11::int[] IS NULL OR id = ANY ($11::int[]))
+       WHERE project_id = $1 AND ${IS_SOURCE_GROUP} AND (${sources} IS NULL OR id = ANY (${sources}))
      ),
-     viewed AS (
-       SELECT source_id, sum(views) AS views FROM analytics_daily_referrals
-       WHERE project_id = $1 AND ($9::int IS NULL OR day >= $9) AND ($10::int IS NULL OR day < $10) GROUP BY source_id
-     )
+     viewed AS (SELECT source_id, sum(views) AS views FROM (${periodRowsSql(REFERRAL_TABLES, "source_id, views", "", { range }, bind)}) r GROUP BY source_id)
      SELECT s.source, coalesce(pp.human, 0) AS visitors, coalesce(v.views, 0) AS views
      FROM sources s LEFT JOIN per_path pp ON pp.path_id = s.id LEFT JOIN viewed v ON v.source_id = s.id
      WHERE coalesce(pp.human, 0) > 0 OR coalesce(v.views, 0) > 0
-     ORDER BY visitors DESC, views DESC, s.source COLLATE "C" LIMIT $7 OFFSET $8`,
-    [...partParams(projectId, parts), page.limit + 1, page.offset, range.from, range.to, only],
+     ORDER BY visitors DESC, views DESC, s.source COLLATE "C" LIMIT ${bind(page.limit + 1, "int")} OFFSET ${bind(page.offset, "int")}`,
+    params,
   );
   const referrers = rows.slice(0, page.limit).map((row) => ({ source: row.source, channel: channelOfSource(row.source), visitors: Number(row.visitors), views: Number(row.views) }));
   return { referrers, hasMore: rows.length > page.limit };
@@ -49,19 +50,22 @@ export async function referrerPagesReport(db: Queryable, projectId: string, rang
   const empty = { channel, totals: { visitors: 0, views: 0 }, pages: [], hasMore: false };
   if (parts.length === 0) return empty;
   const sources = await sourceIdsOf(db, projectId, channel);
+  const params: unknown[] = partParams(projectId, parts);
+  const bind = binder(params);
+  const channelGroups = bind(site, "text");
   // A page's group is the channel's followed by the page's path; the channel's alone is the site's, and those ending in / are sections.
   // Each side is joined to analytics_paths only (a table with statistics) and the sides are added up
   // by path: joining one CTE to another, whose row counts the planner can only guess, made it
   // choose a nested loop of groups × pages that took seconds.
   const rows = await db.query<{ site: boolean; path: string | null; visitors: string | number; views: string | number }>(
-    `WITH ${visitorsPerPathSql(undefined, CHANNEL_GROUPS)},
+    `WITH ${visitorsPerPathSql(undefined, channelGroupIds(channelGroups))},
      arrivals AS (
-       SELECT substr(ap.path, length($9) + 1) AS path, pp.human AS visitors, 0::numeric AS views
+       SELECT substr(ap.path, length(${channelGroups}) + 1) AS path, pp.human AS visitors, 0::numeric AS views
        FROM per_path pp JOIN analytics_paths ap ON ap.id = pp.path_id
        UNION ALL
        SELECT ap.path, 0, sum(r.views)
-       FROM analytics_daily_referrals r JOIN analytics_paths ap ON ap.id = r.path_id
-       WHERE r.project_id = $1 AND r.source_id = ANY ($10::int[]) AND ($11::int IS NULL OR r.day >= $11) AND ($12::int IS NULL OR r.day < $12)
+       FROM (${periodRowsSql(REFERRAL_TABLES, "path_id, views", `AND source_id = ANY (${bind(sources, "int[]")})`, { range }, bind)}) r
+       JOIN analytics_paths ap ON ap.id = r.path_id
        GROUP BY ap.path
      ),
      per_page AS MATERIALIZED (SELECT path, sum(visitors) AS visitors, sum(views) AS views FROM arrivals GROUP BY path)
@@ -70,9 +74,9 @@ export async function referrerPagesReport(db: Queryable, projectId: string, rang
      UNION ALL
      (SELECT false, row_number() OVER (ORDER BY visitors DESC, views DESC, path COLLATE "C"), path, visitors, views FROM per_page
       WHERE ${isPageSql("path")} AND visitors > 0
-      ORDER BY visitors DESC, views DESC, path COLLATE "C" LIMIT $7 OFFSET $8)
+      ORDER BY visitors DESC, views DESC, path COLLATE "C" LIMIT ${bind(page.limit + 1, "int")} OFFSET ${bind(page.offset, "int")})
      ORDER BY rank`,
-    [...partParams(projectId, parts), page.limit + 1, page.offset, site, sources, range.from, range.to],
+    params,
   );
   const [totals, ...list] = rows;
   const pages = list.slice(0, page.limit).map((row) => ({ path: row.path as string, visitors: Number(row.visitors), views: Number(row.views) }));

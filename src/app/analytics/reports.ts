@@ -5,7 +5,7 @@ import { queryInBatches } from "../store/query-batches.js";
 import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
-import { wholeMonths } from "./month-sums.js";
+import { binder, FORMAT_TABLES, periodRowsSql, REFERRAL_TABLES, VIEWS_TABLES } from "./period-rows.js";
 import { dayToIso } from "./days.js";
 import { periodsOf, type BoundedRange } from "./compared-periods.js";
 import { isPageSql, NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId, underPrefixSql } from "./page-sections.js";
@@ -76,10 +76,6 @@ export interface PageReportOptions {
   /** previous: the previous period's numbers beside each row and total (compared-periods.ts). */
   compare?: "previous" | undefined;
 }
-
-/** A day the store never holds, before or after every other: an open end of a range as a bound SQL can use an index with. */
-const FIRST_DAY = -2_147_483_648;
-const LAST_DAY = 2_147_483_647;
 
 
 /** A counts row as the store returns it (bigint sums as text), as numbers; zeros for none. */
@@ -309,54 +305,24 @@ const VIEWS_ORDER = `pp.total DESC, ap.path COLLATE "C"`;
 /**
  * `per_path`: each page's views over the range, and over the previous period's (`prev_` columns)
  * when there is one; `$1` is the project and the other parameters are bound as the SQL needs them.
- * Views (a format's, with one) come from the monthly rows where a period covers a month whole, else
- * from the daily ones (month-sums.ts); a channel's from its sources' arrivals; a prefix keeps its pages'.
+ * Views (a format's, with one; a channel's sources' arrivals, with one) come from the monthly rows
+ * where a period covers a month whole, else from the daily ones (period-rows.ts); a prefix keeps its pages'.
  */
 async function viewsPerPathSql(db: Queryable, projectId: string, range: DayRange, previous: BoundedRange | undefined, options: PageReportOptions): Promise<{ sql: string; params: unknown[] }> {
   const params: unknown[] = [projectId];
-  const bind = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  const bind = binder(params);
   const { format, channel } = options;
-  const compared = previous !== undefined;
-  // Open ends are the first and last day there is; an empty month range reads no monthly rows.
-  const within = (column: string, r: DayRange | null) => (r === null ? "false" : `(${column} >= ${bind(r.from ?? FIRST_DAY, "int")} AND ${column} < ${bind(r.to ?? LAST_DAY, "int")})`);
-
-  // Each period's condition on a row's day or month; a row's period: the range's (0) or the previous one's (1), which never overlap.
-  const periods = (condition: (r: DayRange) => string) => ({
-    now: condition(range),
-    before: previous === undefined ? null : condition(previous),
-  });
-  const where = ({ now, before }: { now: string; before: string | null }) => (before === null ? now : `(${now} OR ${before})`);
-  const periodOf = ({ now, before }: { now: string; before: string | null }) => (before === null ? "0" : `CASE WHEN ${now} THEN 0 ELSE 1 END`);
+  const periods = { range, previous };
   const pages = await prefixPageIds(db, projectId, options.pathPrefix);
   const underPrefix = pages === null ? "" : `AND path_id = ANY (${bind(pages, "int[]")})`;
-  let counted: string;
-  if (channel !== undefined) {
-    const days = periods((r) => within("day", r));
-    counted = `SELECT path_id, views AS human, 0 AS ai, 0 AS bot, ${periodOf(days)} AS period FROM analytics_daily_referrals
-         WHERE project_id = $1 AND source_id = ANY (${bind(await sourceIdsOf(db, projectId, channel), "int[]")}) AND ${where(days)} ${underPrefix}`;
-  } else {
-    // All views, or one format's: the whole months from the monthly rows, the other days from the daily ones.
-    const [daily, monthly, ofFormat] =
-      format === undefined ? ["analytics_daily_views", "analytics_monthly_views", ""] : ["analytics_daily_formats", "analytics_monthly_formats", `AND format = ${FORMAT_CODE[format]}`];
-    // The days outside the whole months: at most one run before them and one after, each an index range.
-    const days = periods((r) => {
-      const months = wholeMonths(r);
-      if (months === null) return within("day", r);
-      const edges = [
-        { from: r.from, to: months.from },
-        { from: months.to, to: r.to },
-      ].filter((edge) => edge.from !== null && edge.to !== null && edge.from < edge.to);
-      return edges.length === 0 ? "false" : `(${edges.map((edge) => within("day", edge)).join(" OR ")})`;
-    });
-    const months = periods((r) => within("month_start", wholeMonths(r)));
-    counted = `SELECT path_id, human, ai, bot, ${periodOf(days)} AS period FROM ${daily}
-         WHERE project_id = $1 ${ofFormat} AND ${where(days)} ${underPrefix}
-         UNION ALL
-         SELECT path_id, human, ai, bot, ${periodOf(months)} AS period FROM ${monthly}
-         WHERE project_id = $1 ${ofFormat} AND ${where(months)} ${underPrefix}`;
-  }
+  const counted =
+    channel !== undefined
+      ? periodRowsSql(REFERRAL_TABLES, "path_id, views AS human, 0 AS ai, 0 AS bot", `AND source_id = ANY (${bind(await sourceIdsOf(db, projectId, channel), "int[]")}) ${underPrefix}`, periods, bind)
+      : format === undefined
+        ? periodRowsSql(VIEWS_TABLES, "path_id, human, ai, bot", underPrefix, periods, bind)
+        : periodRowsSql(FORMAT_TABLES, "path_id, human, ai, bot", `AND format = ${FORMAT_CODE[format]} ${underPrefix}`, periods, bind);
   const sql = `per_path AS MATERIALIZED (
-       SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], compared, (column) => (column === "total" ? "human + ai" : column))} FROM (${counted}) c
+       SELECT path_id, ${periodSums(["human", "ai", "bot", "total"], previous !== undefined, (column) => (column === "total" ? "human + ai" : column))} FROM (${counted}) c
        GROUP BY path_id HAVING sum(human + ai + bot) > 0
      )`;
   return { sql, params };

@@ -19,7 +19,9 @@ import {
   FORMAT_RETURNS,
   FORMAT_WINDOW_REACH,
   FORMAT_VIEWS,
+  MONTHLY_AGENT_PAGES,
   MONTHLY_FORMAT_VIEWS,
+  MONTHLY_REFERRALS,
   MONTHLY_VIEWS,
   RETURNS,
   upsertRows,
@@ -55,18 +57,21 @@ export async function countChunk(tx: Queryable, views: ChunkView[], sectionsOf: 
   states.orAgentMasks(agentMasks);
   await states.write(tx);
   await writePlan(tx, plan, formats.counters, agents);
-  await upsertRows(tx, DAILY_REFERRALS, chunkReferralViews(views));
+  const referrals = chunkReferralViews(views);
+  await upsertRows(tx, DAILY_REFERRALS, referrals);
+  await upsertRows(tx, MONTHLY_REFERRALS, monthlySums(DAILY_REFERRALS, referrals));
 }
 
 /** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */
 async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan, agents: { reach: AgentReachPlan; pageMonths: AgentPageMonth[] }): Promise<void> {
   await upsertRows(tx, DAILY_VIEWS, plan.dailyViews);
-  await upsertRows(tx, MONTHLY_VIEWS, monthlySums(plan.dailyViews));
+  await upsertRows(tx, MONTHLY_VIEWS, monthlySums(DAILY_VIEWS, plan.dailyViews));
   await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
-  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlySums(plan.formatViews));
+  await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlySums(FORMAT_VIEWS, plan.formatViews));
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
   await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
   await upsertRows(tx, AGENT_PAGES, plan.agentPages);
+  await upsertRows(tx, MONTHLY_AGENT_PAGES, monthlySums(AGENT_PAGES, plan.agentPages));
   await upsertRows(tx, AGENT_PAGE_MONTHS, agents.pageMonths);
   await upsertRows(tx, FAILURES, plan.failures);
   await upsertRows(tx, WINDOW_REACH, plan.windowReach);

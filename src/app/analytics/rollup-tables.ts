@@ -1,6 +1,6 @@
 import type { Queryable } from "../store/db.js";
 import type { DailyReferrals } from "./rollup-group-plan.js";
-import type { MonthlyFormatViews, MonthlyViews } from "./month-sums.js";
+import type { Monthly } from "./month-sums.js";
 import type {
   AgentFirstVisits,
   AgentPageMonth,
@@ -95,15 +95,20 @@ const CLASS_VIEWS = [
 
 export const DAILY_VIEWS = planTable<DailyViews>("analytics_daily_views", [PROJECT, DAY, PATH], CLASS_VIEWS);
 
-export const DAILY_REFERRALS = planTable<DailyReferrals>("analytics_daily_referrals", [PROJECT, DAY, ["sourceId", "source_id", "int"], PATH], [["views", "views", "bigint"]]);
+const MONTH = ["monthStart", "month_start", "int"] as const;
+const SOURCE = ["sourceId", "source_id", "int"] as const;
+
+export const DAILY_REFERRALS = planTable<DailyReferrals>("analytics_daily_referrals", [PROJECT, DAY, SOURCE, PATH], [["views", "views", "bigint"]]);
+
+export const MONTHLY_REFERRALS = planTable<Monthly<DailyReferrals>>("analytics_monthly_referrals", [PROJECT, MONTH, SOURCE, PATH], [["views", "views", "bigint"]]);
 
 const FORMAT = ["format", "format", "smallint"] as const;
 
 export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, FORMAT], CLASS_VIEWS);
 
-export const MONTHLY_VIEWS = planTable<MonthlyViews>("analytics_monthly_views", [PROJECT, ["monthStart", "month_start", "int"], PATH], CLASS_VIEWS);
+export const MONTHLY_VIEWS = planTable<Monthly<DailyViews>>("analytics_monthly_views", [PROJECT, MONTH, PATH], CLASS_VIEWS);
 
-export const MONTHLY_FORMAT_VIEWS = planTable<MonthlyFormatViews>("analytics_monthly_formats", [PROJECT, ["monthStart", "month_start", "int"], FORMAT, PATH], CLASS_VIEWS);
+export const MONTHLY_FORMAT_VIEWS = planTable<Monthly<DailyFormatViews>>("analytics_monthly_formats", [PROJECT, MONTH, FORMAT, PATH], CLASS_VIEWS);
 
 export const AGENT_VIEWS = planTable<DailyAgentViews>(
   "analytics_daily_agents",
@@ -115,16 +120,16 @@ export const AGENT_VIEWS = planTable<DailyAgentViews>(
   ],
 );
 
-export const AGENT_PAGES = planTable<DailyAgentPages>(
-  "analytics_daily_agent_pages",
-  [PROJECT, DAY, AGENT, PATH],
-  [
-    ["views", "views", "bigint"],
-    ["failed", "failed", "bigint"],
-    ["verified", "verified", "bigint"],
-    ["spoofed", "spoofed", "bigint"],
-  ],
-);
+const AGENT_PAGE_COUNTS = [
+  ["views", "views", "bigint"],
+  ["failed", "failed", "bigint"],
+  ["verified", "verified", "bigint"],
+  ["spoofed", "spoofed", "bigint"],
+] as const;
+
+export const AGENT_PAGES = planTable<DailyAgentPages>("analytics_daily_agent_pages", [PROJECT, DAY, AGENT, PATH], AGENT_PAGE_COUNTS);
+
+export const MONTHLY_AGENT_PAGES = planTable<Monthly<DailyAgentPages>>("analytics_monthly_agent_pages", [PROJECT, MONTH, AGENT, PATH], AGENT_PAGE_COUNTS);
 
 export const FAILURES = planTable<DailyFailures>(
   "analytics_daily_failures",
@@ -134,7 +139,7 @@ export const FAILURES = planTable<DailyFailures>(
 
 export const AGENT_PAGE_MONTHS = planTable<AgentPageMonth>(
   "analytics_agent_page_months",
-  [PROJECT, ["monthStart", "month_start", "int"], AGENT, PATH],
+  [PROJECT, MONTH, AGENT, PATH],
   [["days", "days", "int"]],
   "|",
 );

@@ -749,4 +749,40 @@ FROM analytics_daily_views
 GROUP BY 1, 2, 3;
 `,
   },
+  {
+    version: 25,
+    name: "arrivals per source and page, and agents' reads per page, per calendar month: the referral, channel and agent reports read a whole month as one row per key",
+    sql: `
+CREATE TABLE analytics_monthly_referrals (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  source_id integer NOT NULL,
+  path_id integer NOT NULL,
+  views bigint NOT NULL,
+  PRIMARY KEY (project_id, month_start, source_id, path_id)
+);
+
+INSERT INTO analytics_monthly_referrals (project_id, month_start, source_id, path_id, views)
+SELECT project_id, (date_trunc('month', date '1970-01-01' + day) :: date - date '1970-01-01'), source_id, path_id, sum(views)
+FROM analytics_daily_referrals
+GROUP BY 1, 2, 3, 4;
+
+CREATE TABLE analytics_monthly_agent_pages (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  views bigint NOT NULL,
+  failed bigint NOT NULL,
+  verified bigint NOT NULL,
+  spoofed bigint NOT NULL,
+  PRIMARY KEY (project_id, month_start, agent_id, path_id)
+);
+
+INSERT INTO analytics_monthly_agent_pages (project_id, month_start, agent_id, path_id, views, failed, verified, spoofed)
+SELECT project_id, (date_trunc('month', date '1970-01-01' + day) :: date - date '1970-01-01'), agent_id, path_id, sum(views), sum(failed), sum(verified), sum(spoofed)
+FROM analytics_daily_agent_pages
+GROUP BY 1, 2, 3, 4;
+`,
+  },
 ];

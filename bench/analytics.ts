@@ -6,6 +6,8 @@
 // (default "postgres,pglite"), BENCH_DATABASE_URL / TEST_DATABASE_URL for PostgreSQL.
 // BENCH_INSTANCES (default "1"; e.g. "1,2,3"): on PostgreSQL, the same traffic once per count,
 // sent round-robin through that many server processes on one database, and printed side by side.
+// BENCH_KEEP_SCHEMA=1 keeps the PostgreSQL schema; BENCH_QUERY_ONLY_SCHEMA=<schema> re-times the
+// reports on it (migrating it first); BENCH_REPORTS narrows which.
 import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
 import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
 import type { Db } from "../src/app/store/db.js";
@@ -24,6 +26,8 @@ const BATCH = 1_000;
 const IN_FLIGHT = 4;
 const STORES = (process.env.BENCH_STORES ?? "postgres,pglite").split(",").map((s) => s.trim());
 const INSTANCES = (process.env.BENCH_INSTANCES ?? "1").split(",").map((s) => Number(s.trim()));
+/** BENCH_REPORTS (e.g. "referrers,timeseries visitors"): time only the reports whose names contain one of these, and skip the visitors-against-naive table. */
+const ONLY_REPORTS = process.env.BENCH_REPORTS ? process.env.BENCH_REPORTS.split(",").map((s) => s.trim()) : null;
 
 const UAS = {
   human: [
@@ -178,6 +182,7 @@ const NAIVE_TOTALS_SQL = `
 /** The visitors query (p50/p95 of 15 runs) against the naive COUNT(DISTINCT) over raw events, in the same store. */
 async function timeQueries(db: Db, kind: string, projectId: string) {
   if (kind === "postgres") await db.query("ANALYZE");
+  if (ONLY_REPORTS !== null) return [];
   const results: Record<string, unknown>[] = [];
   const ranges: [string, DayRange][] = [
     ["full month", { from: MONTH_START, to: MONTH_END }],
@@ -234,11 +239,13 @@ async function timeAgentQueries(db: Db, kind: string, projectId: string) {
     ["timeseries visitors ?pathPrefix=/docs/section-1", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "visitors", pathPrefix: "/docs/section-1" })],
     ["timeseries views ?interval=day", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "views" })],
     ["timeseries visitors ?channel=ai", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "visitors", channel: "ai" })],
+    ["timeseries views ?pathPrefix=/docs", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "views", pathPrefix: "/docs" })],
+    ["timeseries views ?channel=ai", () => timeseriesReport(db, projectId, month as BoundedRange, { interval: "day", metric: "views", channel: "ai" })],
     ["referrers", () => referrersReport(db, projectId, month, first)],
     ["referrers/pages ?channel=ai", () => referrerPagesReport(db, projectId, month, first, "ai")],
   ];
   const results: Record<string, unknown>[] = [];
-  for (const [report, run] of reports) {
+  for (const [report, run] of reports.filter(([report]) => ONLY_REPORTS === null || ONLY_REPORTS.some((name) => report.includes(name)))) {
     await run();
     const times = await timeIt(15, run);
     results.push({ store: kind, report: `${report} (full month)`, p50_ms: ms(percentile(times, 50)), p95_ms: ms(percentile(times, 95)) });

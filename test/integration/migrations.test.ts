@@ -144,6 +144,15 @@ const KNOWN_MOVES: { version: number; reason: string; reads: string[]; changes: 
     before: `SELECT count(DISTINCT (project_id, agent_id, path_id, date_trunc('month', date '1970-01-01' + day)))::int AS n, sum(views)::text AS views, sum(failed)::text AS failed FROM analytics_daily_agent_pages`,
     after: `SELECT count(*)::int AS n, sum(views)::text AS views, sum(failed)::text AS failed FROM analytics_monthly_agent_pages`,
   },
+  {
+    version: 27,
+    reason: "the site's new daily scope rows are the daily views, and its rows per source the daily arrivals, summed",
+    reads: ["analytics_daily_views", "analytics_daily_referrals"],
+    changes: ["analytics_daily_scope_views"],
+    before: `SELECT (SELECT sum(human + ai + bot) FROM analytics_daily_views)::text AS views, (SELECT sum(views) FROM analytics_daily_referrals)::text AS arrivals`,
+    after: `SELECT (SELECT sum(human + ai + bot) FROM analytics_daily_scope_views WHERE scope_id = 0 AND source_id = 0)::text AS views,
+                   (SELECT sum(human) FROM analytics_daily_scope_views WHERE scope_id = 0 AND source_id <> 0)::text AS arrivals`,
+  },
   ...visitorStateMoves(),
 ];
 

@@ -35,19 +35,21 @@ const reachedSql = (pathFilter: string, agentFilter: string, first = 4) => `
 /**
  * Distinct pages each agent read in the range ($2, $3), of the pages $8 when given (a prefix's):
  * its (page, month) rows whose day mask meets the range's days of that month
- * (rollup-agent-plan.ts), so the cost is pages per agent, not days.
+ * (rollup-agent-plan.ts), so the cost is pages per agent, not days. Pages are made distinct
+ * before they are counted: a hashed DISTINCT, where count(DISTINCT) sorted every row.
  */
 const PAGES_READ_SQL = `
-  SELECT agent_id, count(DISTINCT path_id) AS pages FROM (
-    SELECT m.agent_id, m.path_id, m.days,
-           CASE WHEN $2::int IS NULL THEN 0 ELSE greatest($2::int - m.month_start, 0) END AS lo,
-           CASE WHEN $3::int IS NULL THEN 31 ELSE least($3::int - m.month_start, 31) END AS hi
-    FROM analytics_agent_page_months m
-    WHERE m.project_id = $1 AND ($3::int IS NULL OR m.month_start < $3::int) AND ($2::int IS NULL OR m.month_start > $2::int - 31)
-      AND ($8::int[] IS NULL OR m.path_id = ANY ($8::int[]))
-  ) m
-  WHERE hi > lo AND (m.days::bigint & ((1::bigint << hi) - (1::bigint << lo))) <> 0
-  GROUP BY agent_id`;
+  SELECT agent_id, count(*) AS pages FROM (
+    SELECT DISTINCT agent_id, path_id FROM (
+      SELECT m.agent_id, m.path_id, m.days,
+             CASE WHEN $2::int IS NULL THEN 0 ELSE greatest($2::int - m.month_start, 0) END AS lo,
+             CASE WHEN $3::int IS NULL THEN 31 ELSE least($3::int - m.month_start, 31) END AS hi
+      FROM analytics_agent_page_months m
+      WHERE m.project_id = $1 AND ($3::int IS NULL OR m.month_start < $3::int) AND ($2::int IS NULL OR m.month_start > $2::int - 31)
+        AND ($8::int[] IS NULL OR m.path_id = ANY ($8::int[]))
+    ) m
+    WHERE hi > lo AND (m.days::bigint & ((1::bigint << hi) - (1::bigint << lo))) <> 0
+  ) read GROUP BY agent_id`;
 
 /** The salt-window parts of a range as reachedSql reads them: window starts, first and end days. */
 async function partParams(db: Queryable, projectId: string, range: DayRange) {

@@ -2,7 +2,7 @@ import type { Queryable } from "../store/db.js";
 import { chunkFormatMasks, planFormats } from "./rollup-format-plan.js";
 import { monthlySums } from "./month-sums.js";
 import { byMaskKey, chunkMasks, planReach, planRollup, type ChunkView, type ReachPlan, type RollupPlan } from "./rollup-plan.js";
-import { chunkGroupMasks, chunkReferralViews } from "./rollup-group-plan.js";
+import { chunkGroupMasks, chunkReferralViews, chunkScopeViews } from "./rollup-group-plan.js";
 import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./rollup-agent-plan.js";
 import {
   AGENT_FIRST_VISITS,
@@ -12,6 +12,7 @@ import {
   AGENT_VIEWS,
   CATEGORY_VIEWS,
   DAILY_REFERRALS,
+  DAILY_SCOPE_VIEWS,
   DAILY_VIEWS,
   FAILURES,
   FIRST_VISITS,
@@ -60,6 +61,7 @@ export async function countChunk(tx: Queryable, views: ChunkView[], sectionsOf: 
   const referrals = chunkReferralViews(views);
   await upsertRows(tx, DAILY_REFERRALS, referrals);
   await upsertRows(tx, MONTHLY_REFERRALS, monthlySums(DAILY_REFERRALS, referrals));
+  await upsertRows(tx, DAILY_SCOPE_VIEWS, chunkScopeViews(views, sectionsOf));
 }
 
 /** Writes the counters: partitions share them, so they come last (after the masks), holding their row locks briefly before the commit. */

@@ -1,4 +1,4 @@
-import { CLASS_NAME, entry, isFailure, maskKey, type ChunkMasks, type ChunkView, type VisitorMask } from "./rollup-plan.js";
+import { CLASS_NAME, entry, isFailure, maskKey, SITE_PATH_ID, type ChunkMasks, type ChunkView, type VisitorMask } from "./rollup-plan.js";
 
 /**
  * What a chunk adds to the groups of views counted like pages: a page's sections
@@ -34,6 +34,39 @@ export function chunkReferralViews(views: readonly ChunkView[]): DailyReferrals[
     if (view.sourceId === null || isFailure(view.status)) continue;
     const { projectId, day, sourceId, pathId } = view;
     entry(daily, `${projectId}\n${day}\n${sourceId}\n${pathId}`, () => ({ projectId, day, sourceId, pathId, views: 0 })).views++;
+  }
+  return [...daily.values()];
+}
+
+/** No source: a scope's row of all its views, beside its rows per source (people's arrivals). */
+export const ALL_SOURCES = 0;
+
+/**
+ * Views of a scope on a day: of the site (path 0) or a section, all of them (source 0) or a
+ * source's arrivals (counted as people's, in `human`), so a time series of a prefix or a channel
+ * reads a row per day and source instead of every page's.
+ */
+export interface DailyScopeViews {
+  projectId: string;
+  day: number;
+  scopeId: number;
+  sourceId: number;
+  human: number;
+  ai: number;
+  bot: number;
+}
+
+export function chunkScopeViews(views: readonly ChunkView[], sectionsOf: ReadonlyMap<number, number[]>): DailyScopeViews[] {
+  const daily = new Map<string, DailyScopeViews>();
+  const row = (projectId: string, day: number, scopeId: number, sourceId: number) =>
+    entry(daily, `${projectId}\n${day}\n${scopeId}\n${sourceId}`, () => ({ projectId, day, scopeId, sourceId, human: 0, ai: 0, bot: 0 }));
+  for (const view of views) {
+    if (isFailure(view.status)) continue;
+    const { projectId, day, sourceId } = view;
+    for (const scopeId of [SITE_PATH_ID, ...(sectionsOf.get(view.pathId) ?? [])]) {
+      row(projectId, day, scopeId, ALL_SOURCES)[CLASS_NAME[view.trafficClass]]++;
+      if (sourceId !== null) row(projectId, day, scopeId, sourceId).human++;
+    }
   }
   return [...daily.values()];
 }

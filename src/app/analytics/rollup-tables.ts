@@ -1,5 +1,5 @@
 import type { Queryable } from "../store/db.js";
-import type { DailyReferrals } from "./rollup-group-plan.js";
+import type { DailyReferrals, DailyScopeViews } from "./rollup-group-plan.js";
 import type { Monthly } from "./month-sums.js";
 import type {
   AgentFirstVisits,
@@ -99,6 +99,8 @@ const MONTH = ["monthStart", "month_start", "int"] as const;
 const SOURCE = ["sourceId", "source_id", "int"] as const;
 
 export const DAILY_REFERRALS = planTable<DailyReferrals>("analytics_daily_referrals", [PROJECT, DAY, SOURCE, PATH], [["views", "views", "bigint"]]);
+
+export const DAILY_SCOPE_VIEWS = planTable<DailyScopeViews>("analytics_daily_scope_views", [PROJECT, ["scopeId", "scope_id", "int"], SOURCE, DAY], CLASS_VIEWS);
 
 export const MONTHLY_REFERRALS = planTable<Monthly<DailyReferrals>>("analytics_monthly_referrals", [PROJECT, MONTH, SOURCE, PATH], [["views", "views", "bigint"]]);
 

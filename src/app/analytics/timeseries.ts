@@ -5,7 +5,8 @@ import { counts, windowParts } from "./reports.js";
 import { previousPeriod, type BoundedRange } from "./compared-periods.js";
 
 export type { BoundedRange } from "./compared-periods.js";
-import { prefixPageIds, prefixPathId } from "./page-sections.js";
+import { prefixPathId } from "./page-sections.js";
+import { ALL_SOURCES } from "./rollup-group-plan.js";
 import type { ReferralChannel } from "./referral.js";
 import { sourceIdsOf } from "./referral-groups.js";
 
@@ -34,7 +35,7 @@ export function intervalsOf(range: BoundedRange, interval: TimeseriesInterval): 
 }
 
 /**
- * One point per interval of the range, zeros included. Views are sums of the daily counters.
+ * One point per interval of the range, zeros included. Views are sums of the scope's daily counters.
  * Visitors are distinct within each interval, exactly as the visitors export counts a range: the
  * first-visit and return counters (reach.ts) per salt window the interval overlaps, of the site or,
  * under a path prefix, of its section (page-sections.ts): a visitor of two pages is one visitor.
@@ -66,40 +67,33 @@ async function countsPerInterval(db: Queryable, projectId: string, intervals: Bo
   const rows =
     options.metric === "visitors"
       ? await visitorsPerInterval(db, projectId, intervals, await prefixPathId(db, projectId, options.pathPrefix, options.channel))
-      : options.channel === undefined
-        ? await viewsPerInterval(db, projectId, intervals, await prefixPageIds(db, projectId, options.pathPrefix))
-        : await arrivalsPerInterval(db, projectId, intervals, await prefixPageIds(db, projectId, options.pathPrefix), await sourceIdsOf(db, projectId, options.channel));
+      : await viewsPerInterval(
+          db,
+          projectId,
+          intervals,
+          await prefixPathId(db, projectId, options.pathPrefix),
+          options.channel === undefined ? null : await sourceIdsOf(db, projectId, options.channel),
+        );
   const bySlot = new Map(rows.map((row) => [Number(row.slot), row]));
   return intervals.map((_, slot) => counts(bySlot.get(slot)));
 }
 
 
 /**
- * Views per interval, of the given pages only when `pages` is not null. The intervals are
- * contiguous, so a row's interval is a binary search of their first days (width_bucket), one pass
- * over the range's daily rows; joining the rows to a list of intervals compared every row with
- * every interval (430 ms for a month of days at 10M views).
+ * Views per interval of a scope (the site, or a prefix's section; none when no view reached it),
+ * from its daily rows (rollup-group-plan.ts, chunkScopeViews): all its views, or with `sources`
+ * (a channel's) their arrivals, all human. The intervals are contiguous, so a row's interval is a
+ * binary search of their first days (width_bucket).
  */
-async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pages: number[] | null): Promise<CountRow[]> {
-  if (intervals.length === 0) return [];
+async function viewsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], scopeId: number | null, sources: number[] | null): Promise<CountRow[]> {
+  if (intervals.length === 0 || scopeId === null || sources?.length === 0) return [];
+  const [human, ai, bot] = sources === null ? ["human", "ai", "bot"] : ["human", "0", "0"];
   return db.query<CountRow>(
-    `SELECT width_bucket(v.day, $3::int[]) - 1 AS slot, sum(v.human) AS human, sum(v.ai) AS ai, sum(v.bot) AS bot, sum(v.human + v.ai) AS total
-     FROM analytics_daily_views v
-     WHERE v.project_id = $1 AND v.day >= $4 AND v.day < $5 AND ($2::int[] IS NULL OR v.path_id = ANY ($2::int[]))
+    `SELECT width_bucket(v.day, $3::int[]) - 1 AS slot, sum(${human}) AS human, sum(${ai}) AS ai, sum(${bot}) AS bot, sum(${human}) + sum(${ai}) AS total
+     FROM analytics_daily_scope_views v
+     WHERE v.project_id = $1 AND v.scope_id = $2 AND v.source_id = ANY ($6::int[]) AND v.day >= $4 AND v.day < $5
      GROUP BY 1`,
-    [projectId, pages, ...intervalBounds(intervals)],
-  );
-}
-
-/** People's views that arrived from the given sources, per interval (all human), as viewsPerInterval counts views. */
-async function arrivalsPerInterval(db: Queryable, projectId: string, intervals: BoundedRange[], pages: number[] | null, sources: number[]): Promise<CountRow[]> {
-  if (intervals.length === 0 || sources.length === 0) return [];
-  return db.query<CountRow>(
-    `SELECT width_bucket(r.day, $3::int[]) - 1 AS slot, sum(r.views) AS human, 0 AS ai, 0 AS bot, sum(r.views) AS total
-     FROM analytics_daily_referrals r
-     WHERE r.project_id = $1 AND r.day >= $4 AND r.day < $5 AND r.source_id = ANY ($6::int[]) AND ($2::int[] IS NULL OR r.path_id = ANY ($2::int[]))
-     GROUP BY 1`,
-    [projectId, pages, ...intervalBounds(intervals), sources],
+    [projectId, scopeId, ...intervalBounds(intervals), sources ?? [ALL_SOURCES]],
   );
 }
 

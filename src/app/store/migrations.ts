@@ -785,4 +785,45 @@ FROM analytics_daily_agent_pages
 GROUP BY 1, 2, 3, 4;
 `,
   },
+  {
+    version: 26,
+    name: "reach counters by path: a time series of the site, a section or a channel, and the agents under a prefix, read that one path's first visits and returns, not every page's",
+    sql: `
+CREATE INDEX analytics_first_visits_by_path ON analytics_first_visits (project_id, path_id, window_start, day);
+CREATE INDEX analytics_returns_by_path ON analytics_returns (project_id, path_id, window_start, day);
+-- The agents' by-path indexes serve the whole site (path 0) as the partial ones did, and sections too.
+CREATE INDEX analytics_agent_first_visits_by_path ON analytics_agent_first_visits (project_id, path_id, window_start, day);
+CREATE INDEX analytics_agent_returns_by_path ON analytics_agent_returns (project_id, path_id, window_start, day);
+DROP INDEX analytics_agent_first_visits_any_page;
+DROP INDEX analytics_agent_returns_any_page;
+`,
+  },
+  {
+    version: 27,
+    name: "views per day of the site and each section, in all and per source: a time series of views or arrivals reads a row per day, not every page's",
+    sql: `
+CREATE TABLE analytics_daily_scope_views (
+  project_id text NOT NULL,
+  scope_id integer NOT NULL,
+  source_id integer NOT NULL,
+  day integer NOT NULL,
+  human bigint NOT NULL,
+  ai bigint NOT NULL,
+  bot bigint NOT NULL,
+  PRIMARY KEY (project_id, scope_id, source_id, day)
+);
+
+-- Scope 0 is the site, source 0 all views; a source's rows are its arrivals (people's).
+INSERT INTO analytics_daily_scope_views (project_id, scope_id, source_id, day, human, ai, bot)
+SELECT project_id, 0, 0, day, sum(human), sum(ai), sum(bot) FROM analytics_daily_views GROUP BY project_id, day
+UNION ALL
+SELECT v.project_id, s.section_id, 0, v.day, sum(v.human), sum(v.ai), sum(v.bot)
+FROM analytics_daily_views v JOIN analytics_path_sections s ON s.path_id = v.path_id GROUP BY v.project_id, s.section_id, v.day
+UNION ALL
+SELECT project_id, 0, source_id, day, sum(views), 0, 0 FROM analytics_daily_referrals GROUP BY project_id, source_id, day
+UNION ALL
+SELECT r.project_id, s.section_id, r.source_id, r.day, sum(r.views), 0, 0
+FROM analytics_daily_referrals r JOIN analytics_path_sections s ON s.path_id = r.path_id GROUP BY r.project_id, s.section_id, r.source_id, r.day;
+`,
+  },
 ];

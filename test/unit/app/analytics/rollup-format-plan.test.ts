@@ -4,6 +4,7 @@ import { chunkFormatMasks, planFormats } from "../../../../src/app/analytics/rol
 import { chunkMasks, planRollup, SITE_PATH_ID, type ChunkView, type VisitorMask } from "../../../../src/app/analytics/rollup-plan.js";
 import { CLASS_CODE, type ClassCode } from "../../../../src/app/analytics/traffic-class.js";
 import { random } from "../../../helpers/traffic.js";
+import { chunkView } from "../../../helpers/chunk-view.js";
 
 const PROJECT = "project-1";
 const WINDOW_START = 20_362;
@@ -11,22 +12,7 @@ const HTML = 0;
 const MARKDOWN = 1;
 const LLMS = 2;
 
-const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView => ({
-  projectId: PROJECT,
-  windowStart: WINDOW_START,
-  day: WINDOW_START + windowDay,
-  pathId: 7,
-  visitor: "42",
-  trafficClass: CLASS_CODE.human,
-  category: null,
-  agentId: null,
-  verification: null,
-  format: HTML,
-  status: 200,
-  sourceId: null,
-  groupIds: [],
-  ...options,
-});
+const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView => chunkView(WINDOW_START, windowDay, { projectId: PROJECT, format: HTML, ...options });
 
 /**
  * The rollup over chunks, with the stores as maps: the site masks, the format masks, and the

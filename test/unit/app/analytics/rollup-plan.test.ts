@@ -4,27 +4,13 @@ import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentMask }
 import { chunkMasks, planRollup, SITE_PATH_ID, type ChunkView, type RollupPlan, type VisitorMask } from "../../../../src/app/analytics/rollup-plan.js";
 import { CLASS_CODE, type ClassCode } from "../../../../src/app/analytics/traffic-class.js";
 import { random } from "../../../helpers/traffic.js";
+import { chunkView } from "../../../helpers/chunk-view.js";
 
 const PROJECT = "project-1";
 const WINDOW_START = 20_362; // 2025-10-01, a 31-day month
 const PAGE = 7;
 
-const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView => ({
-  projectId: PROJECT,
-  windowStart: WINDOW_START,
-  day: WINDOW_START + windowDay,
-  pathId: PAGE,
-  visitor: "42",
-  trafficClass: CLASS_CODE.human,
-  category: null,
-  agentId: null,
-  verification: null,
-  format: 0,
-  status: 200,
-  sourceId: null,
-  groupIds: [],
-  ...options,
-});
+const view = (windowDay: number, options: Partial<ChunkView> = {}): ChunkView => chunkView(WINDOW_START, windowDay, { projectId: PROJECT, pathId: PAGE, ...options });
 const ai = (windowDay: number, options: Partial<ChunkView> = {}) => view(windowDay, { trafficClass: CLASS_CODE.ai, category: "assistant", ...options });
 const stored = (pathId: number, human: number, ai = 0, visitor = "42", bot = 0): VisitorMask => ({ projectId: PROJECT, windowStart: WINDOW_START, pathId, visitor, human, ai, bot, formats: 0 });
 /** The same masks on the page and on the site row, as the rollup always stores them. */

@@ -1,0 +1,20 @@
+import type { ChunkView } from "../../src/app/analytics/rollup-plan.js";
+import { CLASS_CODE } from "../../src/app/analytics/traffic-class.js";
+
+/** A view as a rollup chunk reads it from the inbox: a person's html page view on `windowDay` of the salt window starting `windowStart`, unless `options` say otherwise. */
+export const chunkView = (windowStart: number, windowDay: number, options: Partial<ChunkView> = {}): ChunkView => ({
+  projectId: "project-1",
+  windowStart,
+  day: windowStart + windowDay,
+  pathId: 7,
+  visitor: "42",
+  trafficClass: CLASS_CODE.human,
+  category: null,
+  agentId: null,
+  verification: null,
+  format: 0,
+  status: 200,
+  sourceId: null,
+  groupIds: [],
+  ...options,
+});

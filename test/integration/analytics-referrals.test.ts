@@ -145,6 +145,11 @@ describe("referrals", () => {
       .sort((a, b) => b.visitors - a.visitors || b.views - a.views || (a.path < b.path ? -1 : 1));
     const body = await get(`referrers/pages?${dates(from, to)}&channel=${channel}`);
     expect(body).toEqual({ channel, totals: { visitors: everyone.size, views }, pages: expected, hasMore: false });
+    // Page by page, ties on people broken by arrivals, then path: every offset sees the same order.
+    for (let offset = 0; offset < expected.length; offset++) {
+      const one = await get(`referrers/pages?${dates(from, to)}&channel=${channel}&limit=2&offset=${offset}`);
+      expect({ offset, pages: one.pages, hasMore: one.hasMore, totals: one.totals }).toEqual({ offset, pages: expected.slice(offset, offset + 2), hasMore: offset + 2 < expected.length, totals: body.totals });
+    }
     expect(everyone.size).toBeLessThan(expected.reduce((sum, row) => sum + row.visitors, 0));
   });
 

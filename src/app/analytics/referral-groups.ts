@@ -23,18 +23,11 @@ export function referralGroups(referral: Referral, pagePath: string): string[] {
 /** SQL: whether an analytics_paths row is a source's group. */
 export const IS_SOURCE_GROUP = `left(path, ${SOURCE_GROUP_PREFIX.length}) = '${SOURCE_GROUP_PREFIX}'`;
 
-/** The project's sources (their groups' ids); of one channel, classified by the current list (so an updated list reclassifies old arrivals too). */
-export async function sourceIdsOf(db: Queryable, projectId: string, channel?: ReferralChannel): Promise<number[]> {
+/** The project's sources of a channel, classified by the current list (so an updated list reclassifies old arrivals too). */
+export async function sourceIdsOf(db: Queryable, projectId: string, channel: ReferralChannel): Promise<number[]> {
   const rows = await db.query<{ id: number; source: string }>(
     `SELECT id, substr(path, ${SOURCE_GROUP_PREFIX.length + 1}) AS source FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`,
     [projectId],
   );
-  return rows.filter((row) => channel === undefined || channelOfSource(row.source) === channel).map((row) => row.id);
-}
-
-/** The ids of a channel's group on the site and of its groups on every page and section. */
-export async function channelGroupIds(db: Queryable, projectId: string, channel: ReferralChannel): Promise<number[]> {
-  const site = channelGroup(channel);
-  const rows = await db.query<{ id: number }>(`SELECT id FROM analytics_paths WHERE project_id = $1 AND (path = $2 OR left(path, length($2) + 1) = $2 || '/')`, [projectId, site]);
-  return rows.map((row) => row.id);
+  return rows.filter((row) => channelOfSource(row.source) === channel).map((row) => row.id);
 }

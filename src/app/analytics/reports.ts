@@ -183,10 +183,8 @@ export const partParams = (projectId: string, parts: Awaited<ReturnType<typeof w
 
 /**
  * `per_path`: each page's distinct visitors (path 0: the site's), over the salt-window parts of
- * partParams ($1..$6). `onlyPaths`, an int[] of path ids (a bound parameter), restricts it to
- * those: a report about some groups then reads their counters only, not every page's, and the
- * store knows how many there are (as a subquery it guessed a hundred, and looked up thousands one
- * by one).
+ * partParams ($1..$6). `onlyPaths`, a subquery of path ids, restricts it to those (a report about
+ * a few groups then reads their counters only, not every page's).
  */
 export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: string): string {
   return `${reachedSql(format, onlyPaths)},
@@ -202,7 +200,7 @@ export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: s
  * path's rows gets them through the index.
  */
 export function reachedSql(format: ReadFormat | undefined, onlyPaths?: string): string {
-  const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id = ANY (${onlyPaths})`);
+  const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id IN (${onlyPaths})`);
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup-format-plan.ts).
   const sources = [
     ...(format === undefined || format === "html" ? [{ prefix: "analytics", where: "" }] : []),

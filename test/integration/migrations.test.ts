@@ -39,6 +39,47 @@ describe("migrations", () => {
     expect(JSON.parse(tasks[0]?.payload ?? "{}")).toEqual({ jobId: "j1", runAttempt: 2 });
   });
 
+  it("27 links pages never viewed since sections were counted to their sections, and counts every page's views in its sections' daily rows", async () => {
+    store = await openTestStore({ migrated: false });
+    await migrate(store.db, migrations.filter((m) => m.version < 27));
+    const { db } = store;
+    await db.query(`INSERT INTO projects (id, repository, repo_full_name, model) VALUES ('p1', 'https://github.com/a/b', 'a/b', 'm')`);
+    const ids = await db.query<{ id: number; path: string }>(
+      `INSERT INTO analytics_paths (project_id, path) VALUES ('p1', '/'), ('p1', '/docs'), ('p1', '/docs/guides/retries'), ('p1', '/api/events'), ('p1', '/docs/') RETURNING id, path`,
+    );
+    const id = (path: string) => ids.find((row) => row.path === path)?.id as number;
+    // /api/events has one of its two links (its sections are /api/ and /api/events/); the others have none.
+    await db.query(`INSERT INTO analytics_paths (project_id, path) VALUES ('p1', '/api/')`);
+    await db.query(`INSERT INTO analytics_path_sections (path_id, section_id) SELECT $1, id FROM analytics_paths WHERE path = '/api/'`, [id("/api/events")]);
+    await db.query(
+      `INSERT INTO analytics_daily_views (project_id, day, path_id, human, ai, bot) VALUES ('p1', 10, $1, 1, 0, 0), ('p1', 10, $2, 2, 1, 0), ('p1', 10, $3, 4, 0, 1), ('p1', 11, $4, 8, 0, 0)`,
+      [id("/"), id("/docs"), id("/docs/guides/retries"), id("/api/events")],
+    );
+    await migrate(db);
+    const scopes = await db.query<{ path: string; day: number; human: number; ai: number; bot: number }>(
+      `SELECT coalesce(p.path, '(site)') AS path, v.day, v.human::int AS human, v.ai::int AS ai, v.bot::int AS bot
+       FROM analytics_daily_scope_views v LEFT JOIN analytics_paths p ON p.id = v.scope_id WHERE v.source_id = 0 ORDER BY 1, 2`,
+    );
+    expect(scopes).toEqual([
+      { path: "(site)", day: 10, human: 7, ai: 1, bot: 1 },
+      { path: "(site)", day: 11, human: 8, ai: 0, bot: 0 },
+      { path: "/api/", day: 11, human: 8, ai: 0, bot: 0 },
+      { path: "/api/events/", day: 11, human: 8, ai: 0, bot: 0 },
+      { path: "/docs/", day: 10, human: 6, ai: 1, bot: 1 },
+      { path: "/docs/guides/", day: 10, human: 4, ai: 0, bot: 1 },
+    ]);
+    const links = await db.query<{ page: string; section: string }>(
+      `SELECT p.path AS page, s.path AS section FROM analytics_path_sections l JOIN analytics_paths p ON p.id = l.path_id JOIN analytics_paths s ON s.id = l.section_id ORDER BY 1, 2`,
+    );
+    expect(links).toEqual([
+      { page: "/api/events", section: "/api/" },
+      { page: "/api/events", section: "/api/events/" },
+      { page: "/docs", section: "/docs/" },
+      { page: "/docs/guides/retries", section: "/docs/" },
+      { page: "/docs/guides/retries", section: "/docs/guides/" },
+    ]);
+  });
+
   it("23 marks an agent's earlier page views verified on the days it had no unverifiable claim, and leaves mixed days unverifiable", async () => {
     store = await openTestStore({ migrated: false });
     await migrate(store.db, migrations.filter((m) => m.version < 23));
@@ -75,7 +116,8 @@ describe("migrations", () => {
       { visitor: "17", path: "/known" },
       { visitor: "18", path: "/new" },
     ]);
-    expect(await store.db.query(`SELECT count(*)::int AS n FROM analytics_paths`)).toEqual([{ n: 2 }]);
+    // Pages only: later migrations add their sections (/known/, /new/).
+    expect(await store.db.query(`SELECT count(*)::int AS n FROM analytics_paths WHERE right(path, 1) <> '/'`)).toEqual([{ n: 2 }]);
   });
 });
 
@@ -148,7 +190,7 @@ const KNOWN_MOVES: { version: number; reason: string; reads: string[]; changes: 
     version: 27,
     reason: "the site's new daily scope rows are the daily views, and its rows per source the daily arrivals, summed",
     reads: ["analytics_daily_views", "analytics_daily_referrals"],
-    changes: ["analytics_daily_scope_views"],
+    changes: ["analytics_daily_scope_views", "analytics_paths", "analytics_path_sections"],
     before: `SELECT (SELECT sum(human + ai + bot) FROM analytics_daily_views)::text AS views, (SELECT sum(views) FROM analytics_daily_referrals)::text AS arrivals`,
     after: `SELECT (SELECT sum(human + ai + bot) FROM analytics_daily_scope_views WHERE scope_id = 0 AND source_id = 0)::text AS views,
                    (SELECT sum(human) FROM analytics_daily_scope_views WHERE scope_id = 0 AND source_id <> 0)::text AS arrivals`,

@@ -9,8 +9,9 @@ import { binder, periodRowsSql, REFERRAL_TABLES } from "./period-rows.js";
 /**
  * Where people came from (docs/architecture.md, "Analytics"). Visitors are the referral groups'
  * reach counters (referral-groups.ts), so they are distinct people over the range exactly as the
- * visitors export counts; views are the daily counters per source and page. Cost grows with
- * groups × days, never with views.
+ * visitors export counts; views are the counters per source and page, per month for a range's
+ * whole months and per day for the rest (period-rows.ts). Cost grows with groups × days, never
+ * with views.
  */
 
 
@@ -49,8 +50,10 @@ export async function referrersReport(db: Queryable, projectId: string, range: D
  * arrivals, most people first, then most arrivals, then path in byte order. People are the
  * channel's groups' reach counters (a page's group is the channel's followed by the page's path;
  * the channel's alone is the site's); arrivals are its sources' views. Arrivals only break ties,
- * so they are read only for the pages that can be listed: those with at least as many people as
- * the last row asked for. A page of 50 then reads about 50 pages' arrivals, not every page's.
+ * so they are summed per page only for the pages that can be listed (those with at least as many
+ * people as the last row asked for), and otherwise only into the site's total. A page of 50 then
+ * looks up about 50 pages, not every page's path. People and arrivals are two statements, so a
+ * rollup committing between them can make them a moment apart, as two requests would be.
  */
 export async function referrerPagesReport(db: Queryable, projectId: string, range: DayRange, page: Page, channel: ReferralChannel): Promise<ReferrerPages> {
   const parts = await windowParts(db, projectId, range);

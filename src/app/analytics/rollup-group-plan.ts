@@ -4,7 +4,9 @@ import { CLASS_NAME, entry, isFailure, maskKey, SITE_PATH_ID, type ChunkMasks, t
  * What a chunk adds to the groups of views counted like pages: a page's sections
  * (page-sections.ts) and a person's referral groups (referral-groups.ts). One mask per (project,
  * window, group, visitor), stored with the pages' masks and counted by the same reach counters
- * (planReach) under the group's path id; and each source's views per day and page.
+ * (planReach) under the group's path id; each source's views per day and page
+ * (chunkReferralViews); and views per day of the site and each section, in all and per source
+ * (chunkScopeViews).
  */
 export function chunkGroupMasks(views: readonly ChunkView[], sectionsOf: ReadonlyMap<number, number[]>): ChunkMasks {
   const masks = new Map<string, VisitorMask>();

@@ -778,6 +778,8 @@ CREATE TABLE analytics_monthly_agent_pages (
   spoofed bigint NOT NULL,
   PRIMARY KEY (project_id, month_start, agent_id, path_id)
 );
+-- One agent's pages over many months, as analytics_daily_agent_pages_agent serves its days.
+CREATE INDEX analytics_monthly_agent_pages_agent ON analytics_monthly_agent_pages (project_id, agent_id, month_start);
 
 INSERT INTO analytics_monthly_agent_pages (project_id, month_start, agent_id, path_id, views, failed, verified, spoofed)
 SELECT project_id, (date_trunc('month', date '1970-01-01' + day) :: date - date '1970-01-01'), agent_id, path_id, sum(views), sum(failed), sum(verified), sum(spoofed)
@@ -812,6 +814,23 @@ CREATE TABLE analytics_daily_scope_views (
   bot bigint NOT NULL,
   PRIMARY KEY (project_id, scope_id, source_id, day)
 );
+
+-- A page is linked to its sections when a view of it is accepted, so pages not viewed since
+-- sections were counted (migration 20) have no links: link every page first (page-sections.ts,
+-- sectionPaths: its first one and two segments), so a section's rows hold all its pages' views.
+CREATE TEMPORARY TABLE page_section_paths ON COMMIT DROP AS
+SELECT p.project_id, p.id AS path_id, '/' || split_part(p.path, '/', 2) || '/' AS section
+FROM analytics_paths p WHERE left(p.path, 1) = '/' AND right(p.path, 1) <> '/' AND split_part(p.path, '/', 2) <> ''
+UNION
+SELECT p.project_id, p.id, '/' || split_part(p.path, '/', 2) || '/' || split_part(p.path, '/', 3) || '/'
+FROM analytics_paths p WHERE left(p.path, 1) = '/' AND right(p.path, 1) <> '/' AND split_part(p.path, '/', 2) <> '' AND split_part(p.path, '/', 3) <> '';
+
+INSERT INTO analytics_paths (project_id, path)
+SELECT DISTINCT project_id, section FROM page_section_paths ORDER BY 1, 2 ON CONFLICT DO NOTHING;
+
+INSERT INTO analytics_path_sections (path_id, section_id)
+SELECT l.path_id, s.id FROM page_section_paths l JOIN analytics_paths s ON s.project_id = l.project_id AND s.path = l.section
+ORDER BY 1, 2 ON CONFLICT DO NOTHING;
 
 -- Scope 0 is the site, source 0 all views; a source's rows are its arrivals (people's).
 INSERT INTO analytics_daily_scope_views (project_id, scope_id, source_id, day, human, ai, bot)

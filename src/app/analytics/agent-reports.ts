@@ -17,7 +17,7 @@ const IN_RANGE = `($2::int IS NULL OR day >= $2) AND ($3::int IS NULL OR day < $
 /**
  * Distinct visitors per agent (and page) from the agents' first-visit and return counters, the
  * same way the visitors report reads the site's (reach.ts): `parts` are the salt windows
- * overlapping the range (partParams: window starts, first and end days relative to them, from
+ * overlapping the range (reachParts: window starts, first and end days relative to them, from
  * parameter `first` on; $4..$6 by default). `pathFilter` picks path 0 (any page) or the pages.
  */
 const reachedSql = (pathFilter: string, agentFilter: string, first = 4) => `
@@ -52,14 +52,14 @@ const PAGES_READ_SQL = `
   ) read GROUP BY agent_id`;
 
 /** The salt-window parts of a range as reachedSql reads them: window starts, first and end days. */
-async function partParams(db: Queryable, projectId: string, range: DayRange) {
+async function reachParts(db: Queryable, projectId: string, range: DayRange) {
   const parts = await windowParts(db, projectId, range);
   return [parts.map((p) => p.start), parts.map((p) => p.from), parts.map((p) => p.to)];
 }
 
-/** $1 the project, $2 and $3 the range's days, $4..$6 its parts (partParams). */
+/** $1 the project, $2 and $3 the range's days, $4..$6 its parts (reachParts). */
 async function rangeParams(db: Queryable, projectId: string, range: DayRange) {
-  return [projectId, range.from, range.to, ...(await partParams(db, projectId, range))];
+  return [projectId, range.from, range.to, ...(await reachParts(db, projectId, range))];
 }
 
 /** What narrows the agents report, and whether it is compared with the previous period. */
@@ -202,9 +202,9 @@ export async function* agentPageRows(db: Db, projectId: string, agentId: number,
 type AgentPageRow = { path: string; views: Num; visitors: Num; failed: Num };
 const agentPageOf = (r: AgentPageRow) => ({ path: r.path, views: Number(r.views), visitors: Number(r.visitors), failed: Number(r.failed) });
 
-/** The pages of agent $2 over the range (its parts from $3, partParams), in the report's order; its reads from the monthly rows for whole months (period-rows.ts). */
+/** The pages of agent $2 over the range (its parts from $3, reachParts), in the report's order; its reads from the monthly rows for whole months (period-rows.ts). */
 async function agentPagesQuery(db: Queryable, projectId: string, agentId: number, range: DayRange): Promise<{ sql: string; params: unknown[] }> {
-  const params = [projectId, agentId, ...(await partParams(db, projectId, range))];
+  const params = [projectId, agentId, ...(await reachParts(db, projectId, range))];
   const sql = `WITH ${reachedSql("#.path_id <> 0", "#.agent_id = $2", 3)},
      read AS (
        SELECT path_id, sum(views) AS views, sum(failed) AS failed

@@ -41,9 +41,8 @@ export function periodRowsSql(tables: CountedTables, columns: string, where: str
   const within = (column: string, r: DayRange) => `(${column} >= ${bind(r.from ?? FIRST_DAY, "int")} AND ${column} < ${bind(r.to ?? LAST_DAY, "int")})`;
   const split = [periods.range, ...(periods.previous === undefined ? [] : [periods.previous])].map(monthsAndDays);
   // Each period's condition on a row's day or month ("false" where it has none).
-  const conditions = (of: (part: ReturnType<typeof monthsAndDays>) => string) => split.map(of);
-  const days = conditions(({ days }) => (days.length === 0 ? "false" : `(${days.map((r) => within("day", r)).join(" OR ")})`));
-  const months = conditions(({ months }) => (months === null ? "false" : within("month_start", months)));
+  const days = split.map(({ days }) => (days.length === 0 ? "false" : `(${days.map((r) => within("day", r)).join(" OR ")})`));
+  const months = split.map(({ months }) => (months === null ? "false" : within("month_start", months)));
   const select = (table: string, [now, before]: string[]) =>
     `SELECT ${columns}, ${before === undefined ? "0" : `CASE WHEN ${now} THEN 0 ELSE 1 END`} AS period FROM ${table}
          WHERE project_id = $1 ${where} AND ${before === undefined ? now : `(${now} OR ${before})`}`;

@@ -14,7 +14,6 @@ import { binder, periodRowsSql, REFERRAL_TABLES } from "./period-rows.js";
  * with views.
  */
 
-
 /** The ids of the project's source groups. */
 const SOURCE_GROUPS = `SELECT id FROM analytics_paths WHERE project_id = $1 AND ${IS_SOURCE_GROUP}`;
 /** The ids of a channel's group (`group`, a placeholder) and of its pages' and sections' groups. */

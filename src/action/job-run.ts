@@ -257,6 +257,8 @@ async function work(
     workflowRunUrl: env.runUrl,
     jobPageUrl: claimed.jobPageUrl ?? null,
     checkRunUrl,
+    trigger: job.trigger,
+    closesIssue: job.closesIssue,
   });
   const pr = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed }, (message) => log.warning(message));
   log.info(`${pr.created ? "Opened" : "Updated"} pull request #${pr.number}: ${pr.url}`);

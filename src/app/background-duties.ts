@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Analytics } from "./analytics/analytics.js";
+import { fireDueSchedule } from "./domain/automations/schedules.js";
 import { failStalledJobs } from "./domain/jobs/watchdog.js";
 import type { Db } from "./store/db.js";
 import type { TaskWorker } from "./tasks/task-worker.js";
@@ -11,17 +12,23 @@ export interface BackgroundDutiesDeps {
   analytics: Analytics;
   jobTimeoutMinutes: number;
   watchdogIntervalMs: number;
+  rateLimitPerHour: number;
+  /** How often this instance looks for due schedules (every instance does; each firing happens once). */
+  scheduleScanMs?: number;
 }
+
+/** Firings taken in one scan at most: a backlog (after downtime) drains over a few scans, not in one burst. */
+const FIRINGS_PER_SCAN = 20;
 
 const RETENTION_FIRST_PASS_MS = 60_000;
 const RETENTION_INTERVAL_MS = 3_600_000;
 
 /**
- * The periodic work of a running server besides the task queue: the job watchdog, counting views
- * left in the inbox, and analytics retention. Each duty is driven from the store, so a restart
+ * The periodic work of a running server besides the task queue: the job watchdog, firing due
+ * schedules, counting views left in the inbox, and analytics retention. Each duty is driven from the store, so a restart
  * re-arms it with nothing to remember. Returns a function that stops the timers.
  */
-export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes, watchdogIntervalMs }: BackgroundDutiesDeps): () => void {
+export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes, watchdogIntervalMs, rateLimitPerHour, scheduleScanMs = 1_000 }: BackgroundDutiesDeps): () => void {
   const watchdog = setInterval(() => {
     failStalledJobs(db, jobTimeoutMinutes)
       .then((ids) => {
@@ -32,6 +39,23 @@ export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMin
       .catch((error: unknown) => log.error({ err: error }, "watchdog scan failed"));
   }, watchdogIntervalMs);
   watchdog.unref();
+  let scanning = false;
+  const fireSchedules = async () => {
+    for (let taken = 0; taken < FIRINGS_PER_SCAN; taken++) {
+      const firing = await db.transaction((tx) => fireDueSchedule(tx, new Date(), { defaultRateLimitPerHour: rateLimitPerHour }));
+      if (!firing) return;
+      log.info(firing, "schedule fired");
+      if (firing.jobId) tasks.kick();
+    }
+  };
+  const schedules = setInterval(() => {
+    if (scanning) return;
+    scanning = true;
+    fireSchedules()
+      .catch((error: unknown) => log.error({ err: error }, "schedule scan failed; retried at the next scan"))
+      .finally(() => (scanning = false));
+  }, scheduleScanMs);
+  schedules.unref();
   // Views accepted before a restart are still in the inbox: count them now.
   analytics.rollup.kick(0);
   // A first pass soon after start, then hourly: a server restarted more often than hourly must still delete expired secrets.
@@ -42,6 +66,7 @@ export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMin
   retention.unref();
   return () => {
     clearInterval(watchdog);
+    clearInterval(schedules);
     clearInterval(retention);
     clearTimeout(firstRetention);
   };

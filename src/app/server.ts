@@ -18,6 +18,7 @@ import { createRequestHandler, send } from "./http/request-handler.js";
 import { Router } from "./http/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
+import { registerAdminAutomationRoutes } from "./http/routes/admin-automations.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
 import { registerAnalyticsTrendRoutes } from "./http/routes/analytics-trends.js";
@@ -121,6 +122,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
   registerAdminWebhookRoutes(router, services);
+  registerAdminAutomationRoutes(router, services);
   registerAgentJobRoutes(router, services);
   registerRunnerRoutes(router, services, options.version);
   registerAnalyticsRoutes(router, services);
@@ -147,7 +149,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     async listen(port, host) {
       if (!server.listening) await bindHttpServer(server, port, host);
       await tasks.start();
-      stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000 });
+      stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000, rateLimitPerHour: config.rateLimitPerHour });
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };

@@ -7,6 +7,7 @@ import { fileChangeSchema, jobUsageSchema, jobValidationSchema, runUsageSchema }
 import { MESSAGE_SOURCES } from "./runner-schemas.js";
 import { refName, reviewerName } from "./git-names.js";
 import { storedText } from "./stored-values.js";
+import { JOB_TRIGGER_TYPES, jobTriggerSchema } from "./automation-schemas.js";
 import { READ_FORMATS } from "./analytics-vocabulary.js";
 
 export const JOB_STATUSES = ["active", "completed", "archived", "failed"] as const;
@@ -65,6 +66,7 @@ export const agentJobSchema = z
     draft: z.boolean().meta({ description: "Asked to open the pull request as a draft." }),
     labels: z.array(z.string()),
     reviewers: z.array(z.string()),
+    trigger: jobTriggerSchema.meta({ description: "What started the job: a person (api, dashboard, comment) or an automation (source-merge, issue, schedule, suggestion)." }),
   })
   .meta({ id: "AgentJob" });
 export type AgentJob = z.infer<typeof agentJobSchema>;
@@ -136,6 +138,7 @@ export const jobListQuerySchema = z.object({
   limit: queryInt(1, 100, 20).meta({ description: "Page size, 1..100." }),
   offset: queryInt(0, 1_000_000_000, 0).meta({ description: "Rows to skip." }),
   status: jobStatusSchema.optional().meta({ description: "Only jobs in this status." }),
+  trigger: z.enum(JOB_TRIGGER_TYPES).optional().meta({ description: "Only jobs started this way." }),
 });
 export type JobListQuery = z.infer<typeof jobListQuerySchema>;
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { RELEASE_PATTERN } from "./releases.js";
 import { fileChangeSchema, transcriptEntrySchema, validationProblemSchema } from "./job-outcome-schemas.js";
 import { storedInt, storedText } from "./stored-values.js";
+import { jobTriggerSchema } from "./automation-schemas.js";
 
 /** A run's transcript keeps at most this many entries (the first and the last ones). */
 export const MAX_TRANSCRIPT_ENTRIES = 1_000;
@@ -22,8 +23,8 @@ export const claimRequestSchema = z
   .meta({ id: "RunnerClaimRequest" });
 export type ClaimRequest = z.infer<typeof claimRequestSchema>;
 
-/** Where a job's message came from: an API key (CLI included), a dashboard user, or a PR comment. */
-export const MESSAGE_SOURCES = ["api", "dashboard", "comment"] as const;
+/** Where a job's message came from: an API key (CLI included), a dashboard user, a PR comment, or an automation (a merge, an issue, a schedule). */
+export const MESSAGE_SOURCES = ["api", "dashboard", "comment", "automation"] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
 export const jobMessageSchema = z.object({
@@ -51,6 +52,8 @@ export const claimResponseSchema = z
       reviewers: z.array(z.string()).optional().meta({ description: "Logins or org/team-slug, asked to review when the pull request is opened." }),
       messages: z.array(jobMessageSchema).meta({ description: "Every message of the job, oldest first; the last ones are new for this run." }),
       newMessagesFrom: z.int().meta({ description: "seq of the first message this run is the first to see." }),
+      trigger: jobTriggerSchema.optional().meta({ description: "What started the job, for the pull request body." }),
+      closesIssue: z.int().nullable().optional().meta({ description: "The docs repository's issue this job was started from: the pull request says `Fixes #n`." }),
       limits: z.object({
         timeoutMinutes: z.int(),
         heartbeatSeconds: z.int(),
@@ -64,6 +67,19 @@ export const claimResponseSchema = z
       value: z.string().meta({ description: "Installation token for this repository only: contents, pull requests and issues write." }),
       expiresAt: z.string(),
     }),
+    source: z
+      .object({
+        repository: z.string().meta({ description: "owner/repo of the code repository whose merge started the job." }),
+        sha: z.string().meta({ description: "The merge commit the agent reads." }),
+        pullRequestUrl: z.string().nullable(),
+        token: z.object({
+          value: z.string().meta({ description: "Installation token for that repository only, contents read: nothing can be written there." }),
+          expiresAt: z.string(),
+        }),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: "A code repository the agent may read (list, read, search), never write; null for most jobs." }),
   })
   .meta({ id: "RunnerClaimResponse" });
 export type ClaimResponse = z.infer<typeof claimResponseSchema>;

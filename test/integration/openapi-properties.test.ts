@@ -80,7 +80,7 @@ function validRequest(path: string, method: string, operation: any): fc.Arbitrar
   });
   const mediaType = Object.keys(operation.requestBody?.content ?? {})[0];
   const body = mediaType
-    ? validValue(contract, `${base}/requestBody/content/${pointerSegment(mediaType)}/schema`).map((value) => JSON.stringify(withProjectModel(value)))
+    ? validValue(contract, `${base}/requestBody/content/${pointerSegment(mediaType)}/schema`).map((value) => JSON.stringify(withRealCron(withProjectModel(value))))
     : fc.constant(undefined);
   const maybeBody = operation.requestBody && !operation.requestBody.required ? fc.option(body, { nil: undefined }) : body;
   return fc.tuple(fc.tuple(...parts), maybeBody).map(([values, payload]) => {
@@ -104,6 +104,13 @@ function validRequest(path: string, method: string, operation: any): fc.Arbitrar
 function withProjectModel(value: unknown): unknown {
   if (value === null || typeof value !== "object" || !("prompt" in value) || !("model" in value)) return value;
   return { ...value, model: DEFAULT_MODEL };
+}
+
+/** A rule the document states in words: a schedule's five fields are cron syntax (ranges in order, steps within the field), which its pattern only outlines. */
+function withRealCron(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || !("cron" in value) || typeof value.cron !== "string") return value;
+  const seed = [...value.cron].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7) >>> 0;
+  return { ...value, cron: `${seed % 60} ${seed % 24} * * ${seed % 8 === 7 ? "*" : seed % 7}` };
 }
 
 /** The one rule across fields the document states in words: dateFrom is not after dateTo. */

@@ -1,3 +1,4 @@
+import type { JobTrigger } from "../../shared/automation-schemas.js";
 import type { JobMessage } from "../../shared/runner-schemas.js";
 import type { ChangedFile } from "../git.js";
 import type { GateResult } from "../validation/gate.js";
@@ -50,11 +51,35 @@ export interface PullRequestBodyInput {
   jobPageUrl?: string | null;
   /** The validation's check run on the pushed commit, with its annotations. */
   checkRunUrl?: string | null;
+  /** What started the job (shown under the summary). */
+  trigger?: JobTrigger | undefined;
+  /** The docs repository's issue the job came from: `Fixes #n` closes it on merge. */
+  closesIssue?: number | null | undefined;
+}
+
+const STARTED_BY: Record<JobTrigger["type"], string> = {
+  api: "a request to the API",
+  dashboard: "a request on the dashboard",
+  comment: "a pull request comment",
+  "source-merge": "a merged pull request",
+  issue: "an issue",
+  schedule: "a schedule",
+  suggestion: "a suggestion from the site's analytics",
+};
+
+/** What started the job, linked where it has a page; nothing for a plain request (the Instructions say who asked). */
+function startedBy(trigger: JobTrigger | undefined): string | null {
+  if (!trigger || trigger.type === "api" || trigger.type === "dashboard") return null;
+  const what = STARTED_BY[trigger.type];
+  return `Started by ${trigger.url ? `[${what}](${trigger.url})` : what}.`;
 }
 
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
   const out: string[] = [];
   if (input.summary) out.push(input.summary, "");
+  const started = startedBy(input.trigger);
+  if (started) out.push(started, "");
+  if (input.closesIssue) out.push(`Fixes #${input.closesIssue}`, "");
   out.push("### Changes", "");
   if (input.files.length === 0) out.push("No file differs from the base branch.");
   for (const file of input.files) {
@@ -88,5 +113,6 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
 function messageOrigin(message: Pick<JobMessage, "source" | "author">): string {
   if (message.source === "comment" && message.author) return `@${message.author} in a comment`;
   if (message.source === "dashboard") return message.author ? `@${message.author} on the dashboard` : "on the dashboard";
+  if (message.source === "automation") return message.author ? `an automation, for @${message.author}` : "an automation";
   return "via the API";
 }

@@ -75,6 +75,17 @@ export class GitHubApi {
     return { value: data.token, expiresAt: data.expires_at };
   }
 
+  /** A token that can only read one repository's contents (a source repository the agent reads, never writes). */
+  async readOnlyToken(installationId: number, fullName: string): Promise<{ value: string; expiresAt: string }> {
+    const app = await this.probot.auth();
+    const { data } = await app.request("POST /app/installations/{installation_id}/access_tokens", {
+      installation_id: installationId,
+      repositories: [split(fullName).repo],
+      permissions: { contents: "read" },
+    });
+    return { value: data.token, expiresAt: data.expires_at };
+  }
+
   async dispatch(installationId: number, fullName: string, eventType: string, clientPayload: Record<string, unknown>): Promise<void> {
     const octokit = await this.installation(installationId);
     await octokit.request("POST /repos/{owner}/{repo}/dispatches", { ...split(fullName), event_type: eventType, client_payload: clientPayload });

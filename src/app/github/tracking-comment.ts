@@ -31,7 +31,7 @@ export function renderTrackingComment(view: TrackingView): string {
   const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${HEADLINE[view.status]}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
-    lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : "via the API"}:`, quote(m.prompt), "");
+    lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(m.prompt), "");
   });
   const run = view.run;
   if (run) {

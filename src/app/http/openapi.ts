@@ -3,6 +3,7 @@ import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartb
 import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
+import { automationPaths } from "./openapi-automations.js";
 import { components, ERR, errorResponse, jobParam, json, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
 import {
   agentJobSchema,
@@ -113,6 +114,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         },
       },
       ...analyticsPaths(),
+      ...automationPaths(),
       "/admin/projects": {
         post: {
           operationId: "createProject",

@@ -845,4 +845,38 @@ SELECT r.project_id, s.section_id, r.source_id, r.day, sum(r.views), 0, 0
 FROM analytics_daily_referrals r JOIN analytics_path_sections s ON s.path_id = r.path_id GROUP BY r.project_id, s.section_id, r.source_id, r.day;
 `,
   },
+  {
+    version: 28,
+    name: "automations (source repositories, issues, schedules) and what started each job: its trigger, and the automation it came from",
+    sql: `
+CREATE TABLE automations (
+  id text PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  kind text NOT NULL CHECK (kind IN ('source', 'issues', 'schedule')),
+  config text NOT NULL,
+  source_repo text,
+  paused boolean NOT NULL DEFAULT false,
+  next_run_at timestamptz,
+  last_fired_at timestamptz,
+  last_outcome text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX automations_of_project ON automations (project_id, created_at);
+CREATE UNIQUE INDEX automations_one_issues ON automations (project_id) WHERE kind = 'issues';
+CREATE UNIQUE INDEX automations_source_repo ON automations (source_repo, project_id) WHERE kind = 'source';
+CREATE INDEX automations_due ON automations (next_run_at) WHERE kind = 'schedule' AND NOT paused;
+
+ALTER TABLE jobs ADD COLUMN trigger_type text NOT NULL DEFAULT 'api';
+ALTER TABLE jobs ADD COLUMN trigger_url text;
+ALTER TABLE jobs ADD COLUMN automation_id text REFERENCES automations (id) ON DELETE SET NULL;
+-- The code repository the agent may read, at which commit, through which installation (JSON); null for most jobs.
+ALTER TABLE jobs ADD COLUMN source_context text;
+ALTER TABLE job_messages DROP CONSTRAINT job_messages_source_check;
+ALTER TABLE job_messages ADD CONSTRAINT job_messages_source_check CHECK (source IN ('api', 'dashboard', 'comment', 'automation'));
+UPDATE jobs j SET trigger_type = m.source FROM job_messages m WHERE m.job_id = j.id AND m.seq = 1 AND m.source <> 'api';
+CREATE INDEX jobs_project_trigger_recent ON jobs (project_id, trigger_type, created_at DESC, id DESC);
+CREATE INDEX jobs_open_of_automation ON jobs (automation_id, created_at DESC) WHERE automation_id IS NOT NULL AND status <> 'archived';
+`,
+  },
 ];

@@ -5,6 +5,8 @@ import type { ProjectAccess } from "../access.js";
 import { html, httpUrl, type SafeHtml } from "../html.js";
 import { csrfField, formatAge, formatTime, number, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
+import type { JobTriggerType } from "../../../shared/automation-schemas.js";
+import { TRIGGER_LABELS, TRIGGER_TYPES, triggerLabel } from "./trigger-labels.js";
 
 export const JOB_STATUSES: JobStatus[] = ["active", "completed", "failed", "archived"];
 
@@ -32,6 +34,7 @@ export interface JobsView {
   prompts: Map<string, string>;
   hasMore: boolean;
   status: JobStatus | null;
+  trigger: JobTriggerType | null;
   offset: number;
   limit: number;
   /** Makes a double-submitted create form one job. */
@@ -41,10 +44,12 @@ export interface JobsView {
 
 export function jobsBody(view: JobsView): SafeHtml {
   const base = projectPath(view.project.id, "jobs");
-  const query = (change: { status?: JobStatus | null; offset?: number }) => {
+  const query = (change: { status?: JobStatus | null; trigger?: JobTriggerType | null; offset?: number }) => {
     const params = new URLSearchParams();
     const status = change.status === undefined ? view.status : change.status;
     if (status) params.set("status", status);
+    const trigger = change.trigger === undefined ? view.trigger : change.trigger;
+    if (trigger) params.set("trigger", trigger);
     const offset = change.offset ?? view.offset;
     if (offset > 0) params.set("offset", String(offset));
     const text = params.toString();
@@ -69,15 +74,20 @@ ${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoF
 <li><a href="${query({ status: null, offset: 0 })}"${view.status === null ? html` aria-current="true"` : ""}>All</a></li>
 ${JOB_STATUSES.map((s) => html`<li><a href="${query({ status: s, offset: 0 })}"${view.status === s ? html` aria-current="true"` : ""}>${s}</a></li>`)}
 </ul></nav>
+<nav class="filters" aria-label="Filter by what started them"><ul>
+<li><a href="${query({ trigger: null, offset: 0 })}"${view.trigger === null ? html` aria-current="true"` : ""}>Any start</a></li>
+${TRIGGER_TYPES.map((t) => html`<li><a href="${query({ trigger: t, offset: 0 })}"${view.trigger === t ? html` aria-current="true"` : ""}>${TRIGGER_LABELS[t]}</a></li>`)}
+</ul></nav>
 ${
   view.jobs.length === 0
-    ? html`<p>No jobs${view.status ? html` with status ${view.status}` : ""}.</p>`
+    ? html`<p>No jobs${view.status ? html` with status ${view.status}` : ""}${view.trigger ? html` started by ${TRIGGER_LABELS[view.trigger]}` : ""}.</p>`
     : html`<div class="table-wrap"><table id="jobs-table">
-<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Age</th><th scope="col">Pull request</th></tr></thead>
+<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Started by</th><th scope="col">Age</th><th scope="col">Pull request</th></tr></thead>
 <tbody>${view.jobs.map(
         (job) => html`<tr data-job-id="${job.id}">
 <td><a href="${base}/${encodeURIComponent(job.id)}">${excerpt(view.prompts.get(job.id) ?? job.id)}</a></td>
 <td>${statusBadge(job.status)}</td>
+<td>${triggerLabel(job.trigger)}</td>
 <td>${formatAge(job.createdAt, view.now)}</td>
 <td>${prLink(job)}</td>
 </tr>`,
@@ -106,6 +116,7 @@ export function jobLive(view: Pick<JobView, "project" | "job" | "events">): Safe
   return html`<dl class="facts">
 <div><dt>Status</dt><dd id="job-status">${statusBadge(job.status)}</dd></div>
 <div><dt>Pull request</dt><dd id="job-pr">${prLink(job)}</dd></div>
+<div><dt>Started by</dt><dd id="job-trigger">${triggerLabel(job.trigger)}</dd></div>
 <div><dt>Branch</dt><dd><code>${job.source.ref}</code></dd></div>
 <div><dt>Model</dt><dd><code>${job.model}</code></dd></div>
 <div><dt>Created</dt><dd>${formatTime(job.createdAt)}</dd></div>
@@ -184,7 +195,7 @@ ${runsSection(view.runs, base)}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>
 <ol class="messages">${view.messages.map(
-    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
+    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.source === "automation" ? (m.author ? html`automation, for @${m.author}` : "automation") : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
   )}</ol>
 </section>
 ${

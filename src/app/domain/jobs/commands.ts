@@ -14,6 +14,8 @@ import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tas
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
+import type { JobTriggerType } from "../../../shared/automation-schemas.js";
+import type { SourceContext } from "./source-context.js";
 
 export interface JobLimits {
   defaultRateLimitPerHour: number;
@@ -25,9 +27,14 @@ export interface CreateJobInput {
   idempotencyKey: string | null;
   /** Where the instruction came from (the API by default). */
   source?: Exclude<MessageSource, "comment">;
-  /** The GitHub login of a dashboard user; null for API keys and the operator. */
+  /** The GitHub login of a dashboard user or an automation's author (who merged, who labelled); null for API keys and the operator. */
   author?: string | null;
   options?: JobOptions;
+  /** What started it, when more than its source says (an automation, a suggestion). */
+  trigger?: { type: JobTriggerType; url?: string | undefined } | undefined;
+  automationId?: string | undefined;
+  /** The code repository the agent may read (a merge's). */
+  sourceContext?: SourceContext | undefined;
 }
 
 /** A job's own settings (all optional): where its PR goes and how it is opened, which model. */
@@ -73,8 +80,9 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
   // One statement for the four rows: each statement is a round trip (and a parse) on the hot path.
   const rows = await tx.query<JobRow>(
     `WITH job AS (
-       INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key, draft, labels, reviewers, requested_model)
-       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17) RETURNING *
+       INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key, draft, labels, reviewers, requested_model,
+         trigger_type, trigger_url, automation_id, source_context)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING *
      ), message AS (
        INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author) VALUES ($1, 1, $2, $8, $13, $12)
      ), event AS (
@@ -101,6 +109,10 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       [...new Set(options.labels ?? [])],
       [...new Set(options.reviewers ?? [])],
       options.model ?? null,
+      input.trigger?.type ?? source,
+      input.trigger?.url ?? null,
+      input.automationId ?? null,
+      input.sourceContext ? JSON.stringify(input.sourceContext) : null,
     ],
   );
   return { job: toAgentJob(rows[0] as JobRow), replayed: false };

@@ -1,5 +1,6 @@
 import type { AgentJob, JobStatus } from "../../../shared/api-schemas.js";
 import { toIso, toIsoOrNull } from "../../store/db.js";
+import type { JobTrigger, JobTriggerType } from "../../../shared/automation-schemas.js";
 import { outcomeOf } from "./outcome.js";
 
 /** A `jobs` row as the drivers return it. Only this folder reads job tables; everything else gets `JobInRepository` or `AgentJob`. */
@@ -25,17 +26,52 @@ export interface JobRow {
   draft: boolean;
   labels: string[];
   reviewers: string[];
+  trigger_type: JobTriggerType;
+  trigger_url: string | null;
+  automation_id: string | null;
+  /** SourceContext as JSON: the code repository the agent may read; null for most jobs. */
+  source_context: string | null;
   created_at: unknown;
   updated_at: unknown;
   archived_at: unknown;
 }
 
 /** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
-export const VIEW_COLUMNS = "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, created_at, updated_at, archived_at";
+export const VIEW_COLUMNS =
+  "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, created_at, updated_at, archived_at";
 export type JobViewRow = Pick<
   JobRow,
-  "id" | "status" | "repository" | "branch" | "base_ref" | "model" | "pr_url" | "error" | "outcome" | "progress" | "draft" | "labels" | "reviewers" | "created_at" | "updated_at" | "archived_at"
+  | "id"
+  | "status"
+  | "repository"
+  | "branch"
+  | "base_ref"
+  | "model"
+  | "pr_url"
+  | "error"
+  | "outcome"
+  | "progress"
+  | "draft"
+  | "labels"
+  | "reviewers"
+  | "trigger_type"
+  | "trigger_url"
+  | "automation_id"
+  | "created_at"
+  | "updated_at"
+  | "archived_at"
 >;
+
+/** The number of an issue of the job's own repository that `url` points at (the PR then says `Fixes #n`); null for anything else. */
+export function issueNumberIn(url: string | null, repositoryUrl: string): number | null {
+  if (!url || !url.toLowerCase().startsWith(`${repositoryUrl.toLowerCase()}/issues/`)) return null;
+  const number = /^(\d{1,9})$/.exec(url.slice(repositoryUrl.length + "/issues/".length))?.[1];
+  return number ? Number(number) : null;
+}
+
+export function triggerOf(row: Pick<JobRow, "trigger_type" | "trigger_url" | "automation_id">): JobTrigger {
+  return { type: row.trigger_type, ...(row.trigger_url ? { url: row.trigger_url } : {}), ...(row.automation_id ? { automationId: row.automation_id } : {}) };
+}
 
 export function toAgentJob(row: JobViewRow): AgentJob {
   return {
@@ -54,6 +90,7 @@ export function toAgentJob(row: JobViewRow): AgentJob {
     draft: row.draft,
     labels: row.labels,
     reviewers: row.reviewers,
+    trigger: triggerOf(row),
   };
 }
 

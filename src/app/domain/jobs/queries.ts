@@ -22,13 +22,11 @@ export async function getJob(db: Queryable, projectId: string, jobId: string): P
 
 export async function listJobs(db: Queryable, projectId: string, query: JobListQuery): Promise<{ jobs: AgentJob[]; hasMore: boolean }> {
   const params: unknown[] = [projectId, query.limit + 1, query.offset];
-  let statusFilter = "";
-  if (query.status) {
-    params.push(query.status);
-    statusFilter = "AND status = $4";
-  }
+  const filters: string[] = [];
+  if (query.status) filters.push(`AND status = $${params.push(query.status)}`);
+  if (query.trigger) filters.push(`AND trigger_type = $${params.push(query.trigger)}`);
   const rows = await db.query<JobViewRow>(
-    `SELECT ${VIEW_COLUMNS} FROM jobs WHERE project_id = $1 ${statusFilter} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    `SELECT ${VIEW_COLUMNS} FROM jobs WHERE project_id = $1 ${filters.join(" ")} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
     params,
   );
   return { jobs: rows.slice(0, query.limit).map(toAgentJob), hasMore: rows.length > query.limit };
@@ -94,4 +92,18 @@ export async function runOfWorkflowRun(db: Queryable, workflowRunId: number): Pr
     [workflowRunId],
   );
   return run ? { jobId: run.job_id, runAttempt: run.run_attempt, reported: run.reported } : null;
+}
+
+/**
+ * An automation's job that is still open: running, or with a pull request not yet merged or
+ * closed. A schedule fires no second job while one is open; a merge follows up on it.
+ */
+export async function openJobOfAutomation(db: Queryable, automationId: string): Promise<{ id: string; status: AgentJob["status"]; prUrl: string | null } | null> {
+  const row = await queryOne<{ id: string; status: AgentJob["status"]; pr_url: string | null }>(
+    db,
+    `SELECT id, status, pr_url FROM jobs WHERE automation_id = $1 AND status <> 'archived' AND (status = 'active' OR pr_url IS NOT NULL)
+     ORDER BY created_at DESC LIMIT 1`,
+    [automationId],
+  );
+  return row ? { id: row.id, status: row.status, prUrl: row.pr_url } : null;
 }

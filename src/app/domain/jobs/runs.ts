@@ -5,10 +5,11 @@ import { queryOne } from "../../store/db.js";
 import { ConflictError, ForbiddenError, notFound } from "../errors.js";
 import { applyTrigger, attachPullRequest, startNextRun } from "./commands.js";
 import { recordEvent } from "./job-events.js";
-import { SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
+import { issueNumberIn, SELECT_JOB_IN_REPOSITORY, toAgentJob, triggerOf, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
 import { queueTrackingUpdate } from "./job-tasks.js";
 import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messages.js";
 import { contextWindowOf } from "./model-facts.js";
+import { sourceContextOf, type SourceContext } from "./source-context.js";
 import { outcomeOf, withRunReport } from "./outcome.js";
 
 /** Who is asking, from a verified OIDC token. */
@@ -35,6 +36,8 @@ export interface ClaimResult {
   context: ClaimResponse["job"];
   installationId: number;
   projectId: string;
+  /** The code repository the run may read; the route mints its read-only token. */
+  source: SourceContext | null;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   return {
     installationId: job.installationId,
     projectId: job.projectId,
+    source: sourceContextOf(row.source_context),
     context: {
       id: job.id,
       runAttempt: job.runAttempt,
@@ -95,6 +99,8 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
       reviewers: row.reviewers,
       messages,
       newMessagesFrom,
+      trigger: triggerOf(row),
+      closesIssue: issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository),
       limits: { ...limits, contextWindow: contextWindowOf(row.requested_model ?? job.model) },
     },
   };

@@ -45,11 +45,21 @@ export function registerRunnerRoutes(router: Router, services: Services, service
       services.log.warn({ err: error, jobId: request.jobId }, "could not mint the runner's repository token");
       throw new UpstreamError("GitHub did not issue a repository token for this run; claim again (the claim is kept for this workflow run)");
     }
+    let source: ClaimResponse["source"] = null;
+    if (claimed.source) {
+      const { repository, sha, pullRequestUrl, installationId } = claimed.source;
+      try {
+        source = { repository, sha, pullRequestUrl, token: await runner().github.readOnlyToken(installationId, repository) };
+      } catch (error) {
+        services.log.warn({ err: error, jobId: request.jobId, repository }, "could not mint the source repository's read-only token");
+        throw new UpstreamError(`GitHub did not issue a read-only token for ${repository} (is the App still installed there?); claim again`);
+      }
+    }
     const appSlug = await runner()
       .github.appSlug()
       .catch(() => null);
     const jobPageUrl = config.publicUrl ? `${config.publicUrl}/dashboard/projects/${encodeURIComponent(claimed.projectId)}/jobs/${encodeURIComponent(claimed.context.id)}` : null;
-    const body: ClaimResponse = { job: claimed.context, serviceVersion, appSlug, token, jobPageUrl };
+    const body: ClaimResponse = { job: claimed.context, serviceVersion, appSlug, token, jobPageUrl, source };
     return { status: 200, body };
   });
 

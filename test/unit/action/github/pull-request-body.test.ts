@@ -20,6 +20,22 @@ describe("pull request text", () => {
     expect(splitSummary("x".repeat(100), "f").title).toHaveLength(72);
   });
 
+  it("says what started the job, linked, and closes the issue it came from", () => {
+    const base = { summary: "Summary.", jobId: "job1", model: "m", files: [], reasons: new Map(), validation: { passed: true, problems: [] }, workflowRunUrl: null };
+    const merged = renderPullRequestBody({
+      ...base,
+      messages: [{ seq: 1, prompt: "Merged acme/api#12", source: "automation", author: "octocat", createdAt: "" }],
+      trigger: { type: "source-merge", url: "https://github.com/acme/api/pull/12" },
+    });
+    expect(merged).toContain("Started by [a merged pull request](https://github.com/acme/api/pull/12).");
+    expect(merged).toContain("1. an automation, for @octocat:");
+    expect(merged).not.toContain("Fixes #");
+    const fromIssue = renderPullRequestBody({ ...base, messages: [], trigger: { type: "issue", url: "https://github.com/acme/docs/issues/7" }, closesIssue: 7 });
+    expect(fromIssue).toContain("Fixes #7");
+    expect(renderPullRequestBody({ ...base, messages: [], trigger: { type: "schedule" } })).toContain("Started by a schedule.");
+    expect(renderPullRequestBody({ ...base, messages: [], trigger: { type: "api" } })).not.toContain("Started by");
+  });
+
   it("lists changes per file, the instructions and the validation problems", () => {
     const body = renderPullRequestBody({
       summary: "Summary.",

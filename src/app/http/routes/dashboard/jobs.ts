@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { jobStatusSchema, promptBodySchema } from "../../../../shared/api-schemas.js";
+import { JOB_TRIGGER_TYPES } from "../../../../shared/automation-schemas.js";
 import { wellFormedAttemptOf, wellFormedIdOf } from "../../../domain/ids.js";
 import { addMessage, cancelJob, createJob } from "../../../domain/jobs/commands.js";
 import { firstPrompts, listJobMessages } from "../../../domain/jobs/messages.js";
@@ -17,7 +18,7 @@ import type { Router } from "../../router.js";
 
 const JOBS_PER_PAGE = 25;
 
-const jobsQuerySchema = z.object({ status: jobStatusSchema.optional(), offset: offsetField });
+const jobsQuerySchema = z.object({ status: jobStatusSchema.optional(), trigger: z.enum(JOB_TRIGGER_TYPES).optional(), offset: offsetField });
 const idempotencyField = z.object({ idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional() });
 
 const jobIdOf = (params: Record<string, string>) => wellFormedIdOf(params.jobId, "Job");
@@ -44,9 +45,9 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
       const q = parseFields(jobsQuerySchema, Object.fromEntries(r.ctx.url.searchParams));
-      const { jobs, hasMore } = await listJobs(db, project.id, { limit: JOBS_PER_PAGE, offset: q.offset, ...(q.status ? { status: q.status } : {}) });
+      const { jobs, hasMore } = await listJobs(db, project.id, { limit: JOBS_PER_PAGE, offset: q.offset, ...(q.status ? { status: q.status } : {}), ...(q.trigger ? { trigger: q.trigger } : {}) });
       const prompts = await firstPrompts(db, project.id, jobs.map((j) => j.id));
-      const body = jobsBody({ session: r.session, project, access, jobs, prompts, hasMore, status: q.status ?? null, offset: q.offset, limit: JOBS_PER_PAGE, idempotencyKey: randomToken(), now: Date.now() });
+      const body = jobsBody({ session: r.session, project, access, jobs, prompts, hasMore, status: q.status ?? null, trigger: q.trigger ?? null, offset: q.offset, limit: JOBS_PER_PAGE, idempotencyKey: randomToken(), now: Date.now() });
       return htmlReply(200, layout({ title: "Jobs", session: r.session, project: { project, access, tab: "jobs" }, appMissing: !dashboard.services.github, body }));
     }),
   );

@@ -1,0 +1,21 @@
+import { JOB_TRIGGER_TYPES, type JobTrigger, type JobTriggerType } from "../../../shared/automation-schemas.js";
+import { html, httpUrl, type SafeHtml } from "../html.js";
+
+export const TRIGGER_LABELS: Record<JobTriggerType, string> = {
+  api: "API",
+  dashboard: "Dashboard",
+  comment: "PR comment",
+  "source-merge": "Merged code",
+  issue: "Issue",
+  schedule: "Schedule",
+  suggestion: "Suggestion",
+};
+
+export const TRIGGER_TYPES: readonly JobTriggerType[] = JOB_TRIGGER_TYPES;
+
+/** What started a job, linked to its page where it has one. */
+export function triggerLabel(trigger: JobTrigger): SafeHtml {
+  const label = TRIGGER_LABELS[trigger.type];
+  const href = trigger.url ? httpUrl(trigger.url) : null;
+  return href ? html`<a href="${href}" rel="noreferrer">${label}</a>` : html`${label}`;
+}

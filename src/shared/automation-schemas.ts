@@ -1,0 +1,71 @@
+/** Automations (docs/architecture.md, "Automations"): what starts a job besides a person asking, and how a job records what started it. */
+import { z } from "zod";
+import { storedText } from "./stored-values.js";
+
+/** What started a job: a person (API, dashboard, PR comment) or an automation (a merge in a source repository, an issue, a schedule, a suggestion from analytics). */
+export const JOB_TRIGGER_TYPES = ["api", "dashboard", "comment", "source-merge", "issue", "schedule", "suggestion"] as const;
+export type JobTriggerType = (typeof JOB_TRIGGER_TYPES)[number];
+
+export const jobTriggerSchema = z
+  .object({
+    type: z.enum(JOB_TRIGGER_TYPES),
+    url: z.string().optional().meta({ description: "What started it, where it has a page: the merged pull request, the issue, the dashboard's suggestion." }),
+    automationId: z.string().optional().meta({ description: "The automation that started it." }),
+  })
+  .meta({ id: "JobTrigger" });
+export type JobTrigger = z.infer<typeof jobTriggerSchema>;
+
+export const AUTOMATION_KINDS = ["source", "issues", "schedule"] as const;
+export type AutomationKind = (typeof AUTOMATION_KINDS)[number];
+
+const OWNER_REPO = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+const labelName = storedText(50, { trim: true, min: 1 });
+const instruction = storedText(4_000, { trim: true, min: 1 });
+
+/** Five fields, minute to weekday, in UTC: seconds and years are not taken (a schedule fires at most once a minute). */
+const CRON_FIELDS = /^\s*(\S+\s+){4}\S+\s*$/;
+
+export const sourceAutomationSchema = z.object({
+  kind: z.literal("source"),
+  repository: z.string().trim().regex(OWNER_REPO, { error: "must be owner/repo" }).meta({ description: "The code repository (the App installed on it) whose merged pull requests start jobs." }),
+  label: labelName.optional().meta({ description: "Only merges of pull requests with this label." }),
+  paths: z.array(storedText(200, { trim: true, min: 1 })).max(50).optional().meta({ description: "Only merges that change a file matching one of these globs (e.g. src/api/**)." }),
+  followUps: z.boolean().default(true).meta({ description: "While this automation's docs PR is open, later merges are follow-ups on it (one PR, not one per merge)." }),
+  instruction: instruction.optional().meta({ description: "Added to every job's instruction, e.g. which docs pages cover which code." }),
+});
+
+export const issuesAutomationSchema = z.object({
+  kind: z.literal("issues"),
+  label: labelName.default("inkwell").meta({ description: "Labelling an issue of the docs repository with this starts a job (default inkwell)." }),
+  mention: z.boolean().default(true).meta({ description: "Mentioning the App in an issue comment starts a job." }),
+});
+
+export const scheduleAutomationSchema = z.object({
+  kind: z.literal("schedule"),
+  cron: z.string().max(100).regex(CRON_FIELDS, { error: "must be five cron fields (minute hour day-of-month month day-of-week), in UTC" }).meta({ description: "When it fires, in UTC, e.g. `0 6 * * 1` (Mondays 06:00): five cron fields, each a value, `*`, a range `a-b` (a ≤ b), a step `*/n` or `a-b/n` within the field, or a list of those; else 400 naming `cron`." }),
+  instruction: instruction.meta({ description: "The standing instruction each firing gives the agent." }),
+});
+
+export const automationConfigSchema = z.discriminatedUnion("kind", [sourceAutomationSchema, issuesAutomationSchema, scheduleAutomationSchema]);
+export type AutomationConfig = z.infer<typeof automationConfigSchema>;
+
+export const createAutomationSchema = automationConfigSchema.meta({ id: "CreateAutomationRequest" });
+
+export const updateAutomationSchema = z
+  .object({ paused: z.boolean() })
+  .meta({ id: "UpdateAutomationRequest", description: "Pause or resume: a paused automation starts no job." });
+
+export const automationSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    config: automationConfigSchema,
+    paused: z.boolean(),
+    nextRunAt: z.string().nullable().meta({ description: "A schedule's next firing (UTC); null for other kinds and while paused." }),
+    lastFiredAt: z.string().nullable(),
+    lastOutcome: z.string().nullable().meta({ description: "What its last firing did: the job it started, the PR it followed up on, or why it started none." }),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Automation" });
+export type Automation = z.infer<typeof automationSchema>;
+export const automationListSchema = z.object({ automations: z.array(automationSchema) }).meta({ id: "AutomationList" });

@@ -7,6 +7,7 @@ import { budgetTokens } from "./agent/context-budget.js";
 import { transcriptOf } from "./agent/transcript.js";
 import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
+import { sourceToolsFor } from "./agent/source-tools.js";
 import type { DispatchedRun } from "./dispatch-event.js";
 import { detectDocsProject } from "./docs/framework.js";
 import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
@@ -193,9 +194,10 @@ async function work(
   const model = resolveModel(modelSpecOf(job, inputs), { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
   const journal = new ChangeJournal();
   const stats: ToolStats = { calls: 0, failures: 0, totalMs: 0 };
-  const tools = createDocsTools(workspace, project, journal, stats, (name) => {
+  const onCall = (name: string) => {
     if (stats.calls % PROGRESS_EVERY_TOOL_CALLS === 0) heartbeats.beat(`Working: ${stats.calls} tool calls in ${session.turns + 1} turns (last: ${name})`);
-  });
+  };
+  const tools = { ...createDocsTools(workspace, project, journal, stats, onCall), ...sourceToolsFor(claimed.source, stats, onCall, { baseUrl: env.apiUrl, fetch: deps.fetch }) };
   session.system = buildSystemPrompt(env.workspace, project);
   session.messages.push(userMessage(buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore)));
   const caps: AgentCaps = { maxTurns: inputs.maxTurns, maxOutputTokens: inputs.maxOutputTokens, requestTimeoutMs: deps.requestTimeoutMs ?? 5 * 60_000 };

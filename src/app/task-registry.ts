@@ -3,6 +3,7 @@ import type { Config } from "./config.js";
 import { dispatchTask } from "./dispatch/dispatch-task.js";
 import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { reactionTask } from "./github/follow-up.js";
+import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
@@ -41,10 +42,11 @@ export function createTaskRegistry({ config, db, log, dispatcher, github, checkW
     githubEventTask(
       db,
       github,
-      { serverUrl: config.githubServerUrl, defaultModel: config.defaultModel, command: config.command, rateLimitPerHour: config.rateLimitPerHour },
+      { serverUrl: config.githubServerUrl, defaultModel: config.defaultModel, command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null },
       log.child({ component: "github-events" }),
     ),
     reactionTask(github),
+    issueReplyTask(github),
     trackingCommentTask(db, github),
   ];
 }

@@ -36,9 +36,9 @@ const filePath = z.string().min(1).max(500).describe("Path relative to the repos
  * DocsWorkspace, so it holds whatever the model asks. A refusal comes back as the tool's result,
  * starting with "Error:", so the model can correct itself.
  */
-export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, journal: ChangeJournal, stats: ToolStats, onCall?: (name: string) => void): AgentTools {
-  const guarded =
-    <T>(name: string, action: (input: T) => Promise<string>) =>
+/** Wraps a tool's action: counted and timed in `stats`, and a refusal or failure answered as "Error: …" text. */
+export function toolGuard(stats: ToolStats, onCall?: (name: string) => void) {
+  return <T>(name: string, action: (input: T) => Promise<string>) =>
     async (input: T): Promise<string> => {
       const started = performance.now();
       stats.calls++;
@@ -53,8 +53,16 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         onCall?.(name);
       }
     };
+}
 
-  const define = <S extends z.ZodType>(definition: { description: string; inputSchema: S; execute: (input: z.output<S>) => Promise<string> }): AgentTool => definition as AgentTool;
+export const defineTool = <S extends z.ZodType>(definition: { description: string; inputSchema: S; execute: (input: z.output<S>) => Promise<string> }): AgentTool => definition as AgentTool;
+
+/** Answers a read with at most READ_LIMIT_CHARS characters, saying how to read the rest. */
+export const capRead = (text: string) => (text.length <= READ_LIMIT_CHARS ? text : `${text.slice(0, READ_LIMIT_CHARS)}\n… truncated at ${READ_LIMIT_CHARS} characters: read the rest with startLine/endLine.`);
+
+export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, journal: ChangeJournal, stats: ToolStats, onCall?: (name: string) => void): AgentTools {
+  const guarded = toolGuard(stats, onCall);
+  const define = defineTool;
 
   return {
     list_files: define({
@@ -71,9 +79,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
       description: "Read a file, or a range of its lines (1-based, inclusive).",
       inputSchema: z.object({ path: filePath, startLine: z.int().min(1).optional(), endLine: z.int().min(1).optional() }),
       execute: guarded("read_file", async ({ path, startLine, endLine }: { path: string; startLine?: number; endLine?: number }) => {
-        const text = await workspace.read(path, { startLine, endLine });
-        if (text.length <= READ_LIMIT_CHARS) return text;
-        return `${text.slice(0, READ_LIMIT_CHARS)}\n… truncated at ${READ_LIMIT_CHARS} characters: read the rest with startLine/endLine.`;
+        return capRead(await workspace.read(path, { startLine, endLine }));
       }),
     }),
     search_text: define({

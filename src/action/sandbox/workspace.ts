@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { globToRegExp } from "./glob.js";
+import { globToRegExp } from "../../shared/glob.js";
 import { preserveUntouched } from "./minimal-diff.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
@@ -19,6 +19,48 @@ export const DEFAULT_LIMITS: WorkspaceLimits = { maxFileBytes: 1024 * 1024, maxR
 
 const FORBIDDEN_SEGMENTS = new Set([".git", ".github"]);
 const SKIPPED_DIRECTORIES = new Set([".git", ".github", "node_modules"]);
+
+/**
+ * A path the model gave, checked and normalized: relative to the repository root, no `..` escape,
+ * nothing under .git/ or .github/. The one rule for the docs workspace and a source repository.
+ */
+export function repositoryPath(relative: string): string {
+  if (typeof relative !== "string" || relative.trim() === "" || relative.includes("\0")) throw new ToolError("A non-empty path is required");
+  const slashed = relative.trim().replace(/\\/g, "/");
+  if (slashed.startsWith("/") || /^[A-Za-z]:/.test(slashed)) throw new ToolError(`${relative}: paths are relative to the repository root`);
+  const normalized = withoutTrailingSlashes(path.posix.normalize(slashed));
+  if (normalized === ".." || normalized.startsWith("../")) throw new ToolError(`${relative}: outside the repository`);
+  if (normalized.split("/").some((s) => FORBIDDEN_SEGMENTS.has(s.toLowerCase()))) throw new ToolError(`${relative}: .git/ and .github/ are off limits`);
+  return normalized;
+}
+
+/** Lines of `text` from `startLine` to `endLine` (1-based, inclusive); all of it without a range. */
+export function lineRange(text: string, range: { startLine?: number | undefined; endLine?: number | undefined }): string {
+  if (range.startLine === undefined && range.endLine === undefined) return text;
+  const lines = text.split("\n");
+  const start = Math.max(1, range.startLine ?? 1);
+  const end = Math.min(lines.length, range.endLine ?? lines.length);
+  return lines.slice(start - 1, end).join("\n");
+}
+
+/** A search's pattern: a case-insensitive regular expression, or a refusal the model can act on. */
+export function searchPattern(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, "i");
+  } catch (error) {
+    throw new ToolError(`Invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Adds a file's matching lines as `path:line: text`; true once `limit` hits are in. */
+export function collectHits(regex: RegExp, file: string, lines: string[], hits: string[], limit: number): boolean {
+  for (let i = 0; i < lines.length; i++) {
+    if (!regex.test(lines[i] as string)) continue;
+    hits.push(`${file}:${i + 1}: ${(lines[i] as string).slice(0, 300)}`);
+    if (hits.length >= limit) return true;
+  }
+  return false;
+}
 
 /**
  * The only way the agent touches files. Every path is checked in code: relative to the
@@ -67,13 +109,7 @@ export class DocsWorkspace {
 
   /** Checks a repository-relative path and returns its absolute form. */
   async resolve(relative: string): Promise<{ absolute: string; relative: string }> {
-    if (typeof relative !== "string" || relative.trim() === "" || relative.includes("\0")) throw new ToolError("A non-empty path is required");
-    const slashed = relative.trim().replace(/\\/g, "/");
-    if (slashed.startsWith("/") || /^[A-Za-z]:/.test(slashed)) throw new ToolError(`${relative}: paths are relative to the repository root`);
-    const normalized = withoutTrailingSlashes(path.posix.normalize(slashed));
-    if (normalized === ".." || normalized.startsWith("../")) throw new ToolError(`${relative}: outside the repository`);
-    const segments = normalized.split("/");
-    if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s.toLowerCase()))) throw new ToolError(`${relative}: .git/ and .github/ are off limits`);
+    const normalized = repositoryPath(relative);
     const absolute = path.resolve(this.repoRoot, normalized);
     const extra = this.#extraFiles.has(normalized);
     const root = extra ? path.resolve(this.repoRoot) : this.#docsRoot;
@@ -95,12 +131,7 @@ export class DocsWorkspace {
     const stat = await lstat(absolute).catch(() => null);
     if (!stat?.isFile()) throw new ToolError(`${relative}: no such file`);
     if (stat.size > this.limits.maxFileBytes) throw new ToolError(`${relative}: larger than ${this.limits.maxFileBytes} bytes`);
-    const text = await readFile(absolute, "utf8");
-    if (range.startLine === undefined && range.endLine === undefined) return text;
-    const lines = text.split("\n");
-    const start = Math.max(1, range.startLine ?? 1);
-    const end = Math.min(lines.length, range.endLine ?? lines.length);
-    return lines.slice(start - 1, end).join("\n");
+    return lineRange(await readFile(absolute, "utf8"), range);
   }
 
   async write(relative: string, content: string): Promise<void> {
@@ -163,12 +194,7 @@ export class DocsWorkspace {
 
   /** Lines matching a regular expression, as `path:line: text`, at most `limit` of them. */
   async search(pattern: string, options: { glob?: string; limit?: number } = {}): Promise<string[]> {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(pattern, "i");
-    } catch (error) {
-      throw new ToolError(`Invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const regex = searchPattern(pattern);
     const limit = options.limit ?? 200;
     const hits: string[] = [];
     const files = await this.list(options.glob);
@@ -177,13 +203,7 @@ export class DocsWorkspace {
     for (let i = 0; i < uncached.length; i += 64) await Promise.all(uncached.slice(i, i + 64).map((file) => this.#lines(file)));
     for (const file of files) {
       const lines = await this.#lines(file);
-      if (!lines) continue;
-      for (let i = 0; i < lines.length; i++) {
-        if (regex.test(lines[i] as string)) {
-          hits.push(`${file}:${i + 1}: ${(lines[i] as string).slice(0, 300)}`);
-          if (hits.length >= limit) return hits;
-        }
-      }
+      if (lines && collectHits(regex, file, lines, hits, limit)) return hits;
     }
     return hits;
   }

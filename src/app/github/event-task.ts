@@ -6,6 +6,7 @@ import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { commentFollowUp } from "./comment-follow-up.js";
 import { reviewFollowUp } from "./review-follow-up.js";
+import { automationJobs } from "./automation-jobs.js";
 import type { GitHubApi } from "./github-api.js";
 import { queuedEventSchema, type QueuedEvent } from "./webhook-events.js";
 
@@ -17,6 +18,7 @@ export interface EventTaskOptions {
   /** A comment starting with this addresses the agent (besides @-mentioning the App). */
   command: string;
   rateLimitPerHour: number;
+  publicUrl: string | null;
 }
 
 const FAILED_CONCLUSIONS = new Set(["failure", "cancelled", "timed_out", "startup_failure", "stale"]);
@@ -28,6 +30,7 @@ export const RUN_NAME_PATTERN = /\binkwell ([a-z0-9]{1,64})(?: #(\d+))?/;
 export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOptions, log: Logger): TaskDefinition {
   const takeComment = commentFollowUp(db, github, options, log);
   const takeReview = reviewFollowUp(db, github, options, log);
+  const automations = automationJobs(db, github, options, log);
   const handle: { [T in QueuedEvent["type"]]: (event: Extract<QueuedEvent, { type: T }>) => Promise<TaskOutcome> } = {
     async installation_linked(event) {
       const repos = await Promise.all(
@@ -93,6 +96,9 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
 
     comment: (event) => takeComment(event),
     review: (event) => takeReview(event),
+    source_merged: (event) => automations.source_merged(event),
+    issue_labeled: (event) => automations.issue_labeled(event),
+    issue_comment: (event) => automations.issue_comment(event),
   };
 
   return defineTask({

@@ -11,7 +11,7 @@ import type { GitHubApi } from "./github-api.js";
 
 const REACTION_TASK = "reaction";
 
-const WRITERS = new Set(["admin", "maintain", "write"]);
+export const WRITERS = new Set(["admin", "maintain", "write"]);
 
 export interface FollowUpOptions {
   /** A comment starting with this addresses the agent (besides @-mentioning the App). */
@@ -99,7 +99,7 @@ export function takeFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions
   };
 }
 
-async function queueReactions(tx: Queryable, followUp: FollowUp): Promise<void> {
+export async function queueReactions(tx: Queryable, followUp: Pick<FollowUp, "installationId" | "repo" | "reactTo">): Promise<void> {
   for (const comment of followUp.reactTo) {
     await enqueueTask(tx, REACTION_TASK, `reaction:${comment.kind}:${comment.id}`, {
       installationId: followUp.installationId,

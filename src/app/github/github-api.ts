@@ -11,6 +11,15 @@ export interface ReviewComment {
   diffHunk: string;
 }
 
+export interface PullRequestFile {
+  path: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  patch?: string;
+  previousPath?: string;
+}
+
 export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
 /** Whether a request failed with this HTTP status (Octokit's RequestError carries `status`). */
@@ -141,6 +150,20 @@ export class GitHubApi {
       path: c.path,
       line: c.line ?? c.original_line ?? null,
       diffHunk: c.diff_hunk,
+    }));
+  }
+
+  /** The files a pull request changed, with their patches where GitHub gives one (it lists up to 3,000 files). */
+  async pullRequestFiles(installationId: number, fullName: string, prNumber: number): Promise<PullRequestFile[]> {
+    const octokit = await this.installation(installationId);
+    const files = await octokit.paginate("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...split(fullName), pull_number: prNumber, per_page: 100 });
+    return files.map((f) => ({
+      path: f.filename,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      ...(f.patch === undefined ? {} : { patch: f.patch }),
+      ...(f.previous_filename === undefined ? {} : { previousPath: f.previous_filename }),
     }));
   }
 

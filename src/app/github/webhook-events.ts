@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { issueCommentEvent, issueCommentEventSchema, issueLabeledEvent, issueLabeledEventSchema, sourceMergedEvent, sourceMergedEventSchema } from "./automation-events.js";
 
 /**
  * The parts of GitHub webhook payloads Inkwell acts on, parsed at the edge. A delivery becomes one
@@ -40,6 +41,9 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
     author: z.object({ login: z.string(), type: z.string() }),
   }),
   z.object({ type: z.literal("workflow_run_completed"), repo: z.string(), runId: z.number(), conclusion: z.string().nullable(), url: z.string(), title: z.string() }),
+  sourceMergedEventSchema,
+  issueLabeledEventSchema,
+  issueCommentEventSchema,
 ]);
 export type QueuedEvent = z.infer<typeof queuedEventSchema>;
 
@@ -60,7 +64,7 @@ const pullRequestEvent = z.object({
   pull_request: z.object({ number: z.number(), html_url: z.string(), merged: z.boolean().nullable().optional(), head: z.object({ ref: z.string() }) }),
 });
 const comment = z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional() });
-const issueCommentEvent = z.object({
+const issueCommentEventPayload = z.object({
   action: z.literal("created"),
   repository: repo,
   installation,
@@ -117,7 +121,8 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
     }
     case "pull_request": {
       const e = pullRequestEvent.safeParse(payload);
-      if (!e.success || !e.data.pull_request.head.ref.startsWith("inkwell/")) return null;
+      if (!e.success) return null;
+      if (!e.data.pull_request.head.ref.startsWith("inkwell/")) return sourceMergedEvent(payload);
       const pr = e.data.pull_request;
       if (e.data.action === "opened" || e.data.action === "reopened") {
         return { type: "pr_opened", repo: e.data.repository.full_name, number: pr.number, url: pr.html_url, headRef: pr.head.ref };
@@ -126,8 +131,9 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       return null;
     }
     case "issue_comment": {
-      const e = issueCommentEvent.safeParse(payload);
-      if (!e.success || !e.data.issue.pull_request) return null;
+      const e = issueCommentEventPayload.safeParse(payload);
+      if (!e.success) return null;
+      if (!e.data.issue.pull_request) return issueCommentEvent(payload);
       return commentEvent(e.data.repository.full_name, e.data.installation.id, e.data.issue.number, e.data.comment, "issue");
     }
     case "pull_request_review_comment": {
@@ -155,6 +161,8 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
         author: review.user,
       };
     }
+    case "issues":
+      return issueLabeledEvent(payload);
     case "workflow_run": {
       const e = workflowRunEvent.safeParse(payload);
       if (!e.success || e.data.workflow_run.event !== "repository_dispatch") return null;

@@ -874,6 +874,9 @@ ALTER TABLE jobs ADD COLUMN automation_id text REFERENCES automations (id) ON DE
 ALTER TABLE jobs ADD COLUMN source_context text;
 ALTER TABLE job_messages DROP CONSTRAINT job_messages_source_check;
 ALTER TABLE job_messages ADD CONSTRAINT job_messages_source_check CHECK (source IN ('api', 'dashboard', 'comment', 'automation'));
+-- What an automation's follow-up came from (a merge: owner/repo#n), so a delivery GitHub repeats adds no second message.
+ALTER TABLE job_messages ADD COLUMN event_key text;
+CREATE UNIQUE INDEX job_messages_event_key ON job_messages (event_key) WHERE event_key IS NOT NULL;
 UPDATE jobs j SET trigger_type = m.source FROM job_messages m WHERE m.job_id = j.id AND m.seq = 1 AND m.source <> 'api';
 CREATE INDEX jobs_project_trigger_recent ON jobs (project_id, trigger_type, created_at DESC, id DESC);
 CREATE INDEX jobs_open_of_automation ON jobs (automation_id, created_at DESC) WHERE automation_id IS NOT NULL AND status <> 'archived';

@@ -35,6 +35,8 @@ export interface CreateJobInput {
   automationId?: string | undefined;
   /** The code repository the agent may read (a merge's). */
   sourceContext?: SourceContext | undefined;
+  /** The GitHub event (an issue comment, a merge) the first message is: a later delivery of it adds no follow-up. */
+  origin?: Extract<FollowUpOrigin, { kind: "comment" } | { kind: "event" }> | undefined;
 }
 
 /** A job's own settings (all optional): where its PR goes and how it is opened, which model. */
@@ -84,7 +86,7 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
          trigger_type, trigger_url, automation_id, source_context)
        VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING *
      ), message AS (
-       INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author) VALUES ($1, 1, $2, $8, $13, $12)
+       INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, event_key) VALUES ($1, 1, $2, $8, $13, $12, $22, $23)
      ), event AS (
        INSERT INTO job_events (job_id, type, from_status, to_status, cause) VALUES ($1, 'created', NULL, 'active', $13)
      ), dispatch AS (
@@ -113,6 +115,8 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       input.trigger?.url ?? null,
       input.automationId ?? null,
       input.sourceContext ? JSON.stringify(input.sourceContext) : null,
+      input.origin?.kind === "comment" ? input.origin.commentId : null,
+      input.origin?.kind === "event" ? input.origin.key : null,
     ],
   );
   return { job: toAgentJob(rows[0] as JobRow), replayed: false };
@@ -250,7 +254,7 @@ export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{
   const row = await lockJob(tx, input.projectId, input.jobId);
   const who = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}`;
   const origin = input.origin;
-  const from = origin ? (origin.kind === "comment" ? `comment ${origin.commentId}` : `review ${origin.reviewId}`) : null;
+  const from = origin ? (origin.kind === "comment" ? `comment ${origin.commentId}` : origin.kind === "review" ? `review ${origin.reviewId}` : origin.key) : null;
   const detail = from === null ? who : `${who} (${from})`;
   if (row.status !== "active" || (from !== null && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
   const job = await applyTrigger(tx, {
@@ -274,4 +278,9 @@ export async function recordDispatched(tx: Queryable, jobId: string, runAttempt:
 /** The PR was merged or closed: the job is archived and takes no more messages. */
 export async function archiveJob(tx: Queryable, jobId: string, merged: boolean): Promise<AgentJob | null> {
   return applyTrigger(tx, { jobId, trigger: "pr_closed", cause: "github", detail: merged ? "pull request merged" : "pull request closed" });
+}
+
+/** A later merge the job follows up on: its agent reads the source repository at that merge's commit. */
+export async function moveSourceContext(tx: Queryable, jobId: string, context: SourceContext): Promise<void> {
+  await tx.query(`UPDATE jobs SET source_context = $2 WHERE id = $1`, [jobId, JSON.stringify(context)]);
 }

@@ -19,15 +19,16 @@ export async function insertMessage(
   const origin = message.origin;
   const commentId = origin?.kind === "comment" ? origin.commentId : null;
   const reviewId = origin?.kind === "review" ? origin.reviewId : null;
+  const eventKey = origin?.kind === "event" ? origin.key : null;
   await tx.query(
-    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, review_id)
-     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM job_messages WHERE job_id = $1`,
-    [job.id, job.project_id, message.prompt, message.source, message.author, commentId, reviewId],
+    `INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, review_id, event_key)
+     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8 FROM job_messages WHERE job_id = $1`,
+    [job.id, job.project_id, message.prompt, message.source, message.author, commentId, reviewId, eventKey],
   );
 }
 
-/** Where a follow-up from GitHub came from: one comment (an inline one names its review), or a submitted review. */
-export type FollowUpOrigin = { kind: "comment"; commentId: number; reviewId?: number } | { kind: "review"; reviewId: number };
+/** Where a follow-up from GitHub came from: one comment (an inline one names its review), a submitted review, or another event (a merge: `merge:owner/repo#n`). */
+export type FollowUpOrigin = { kind: "comment"; commentId: number; reviewId?: number } | { kind: "review"; reviewId: number } | { kind: "event"; key: string };
 
 /**
  * A PR comment or review becomes a message once, however often GitHub delivers it: the one check
@@ -37,7 +38,9 @@ export async function isFollowUpTaken(db: Queryable, origin: FollowUpOrigin): Pr
   const seen =
     origin.kind === "review"
       ? await db.query(`SELECT 1 FROM job_messages WHERE review_id = $1`, [origin.reviewId])
-      : await db.query(`SELECT 1 FROM job_messages WHERE comment_id = $1 OR review_id = $2`, [origin.commentId, origin.reviewId ?? null]);
+      : origin.kind === "event"
+        ? await db.query(`SELECT 1 FROM job_messages WHERE event_key = $1`, [origin.key])
+        : await db.query(`SELECT 1 FROM job_messages WHERE comment_id = $1 OR review_id = $2`, [origin.commentId, origin.reviewId ?? null]);
   return seen.length > 0;
 }
 

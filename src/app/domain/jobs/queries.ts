@@ -1,4 +1,5 @@
 import type { AgentJob, JobEvent, JobListQuery } from "../../../shared/api-schemas.js";
+import type { JobTriggerType } from "../../../shared/automation-schemas.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
 import { notFound } from "../errors.js";
@@ -106,4 +107,14 @@ export async function openJobOfAutomation(db: Queryable, automationId: string): 
     [automationId],
   );
   return row ? { id: row.id, status: row.status, prUrl: row.pr_url } : null;
+}
+
+/** The newest job started from this page (an issue) that is not archived. */
+export async function openJobOfTrigger(db: Queryable, projectId: string, type: JobTriggerType, url: string): Promise<{ id: string; status: AgentJob["status"] } | null> {
+  const row = await queryOne<{ id: string; status: AgentJob["status"] }>(
+    db,
+    `SELECT id, status FROM jobs WHERE project_id = $1 AND trigger_type = $2 AND trigger_url = $3 AND status <> 'archived' ORDER BY created_at DESC LIMIT 1`,
+    [projectId, type, url],
+  );
+  return row ?? null;
 }

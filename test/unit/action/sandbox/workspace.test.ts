@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, exist
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { globToRegExp } from "../../../../src/action/sandbox/glob.js";
+import { globToRegExp } from "../../../../src/shared/glob.js";
 import { DocsWorkspace, ToolError } from "../../../../src/action/sandbox/workspace.js";
 
 let repo: string;

@@ -1,0 +1,64 @@
+import { MAX_PROMPT_CHARS } from "../../shared/api-schemas.js";
+import { globToRegExp } from "../../shared/glob.js";
+import type { SourceMergedEvent } from "./automation-events.js";
+import type { PullRequestFile } from "./github-api.js";
+
+const MAX_DESCRIPTION_CHARS = 4_000;
+const MAX_LISTED_FILES = 300;
+
+/** Whether any changed file matches one of the globs (no globs: every merge counts). */
+export function touchesPaths(files: PullRequestFile[], globs: string[] | undefined): boolean {
+  if (!globs || globs.length === 0) return true;
+  const patterns = globs.map(globToRegExp);
+  return files.some((file) => patterns.some((pattern) => pattern.test(file.path) || (file.previousPath !== undefined && pattern.test(file.previousPath))));
+}
+
+/**
+ * The instruction a merge gives the docs agent: what changed (title, description, the changed
+ * files, as much of the diff as fits in a prompt), where to read the code, and that changing
+ * nothing is a fine answer when the change needs no docs.
+ */
+export function mergeInstruction(merge: SourceMergedEvent, files: PullRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS): string {
+  const description = merge.body.trim() ? merge.body.trim().slice(0, MAX_DESCRIPTION_CHARS) : "(no description)";
+  const listed = files.slice(0, MAX_LISTED_FILES).map((f) => `- ${f.status} ${f.previousPath ? `${f.previousPath} → ` : ""}${f.path} (+${f.additions} −${f.deletions})`);
+  if (files.length > listed.length) listed.push(`- … and ${files.length - listed.length} more files`);
+  const head = [
+    `A pull request was merged into ${merge.repo} (${merge.baseRef}) by @${merge.author}: #${merge.number} "${merge.title}"`,
+    `${merge.url} (merge commit ${merge.mergeSha.slice(0, 12)})`,
+    "",
+    "Its description:",
+    "<description>",
+    description,
+    "</description>",
+    "",
+    `Changed files (${files.length}):`,
+    ...listed,
+  ].join("\n");
+  const tail = [
+    "",
+    `Update the documentation where this change affects what readers do or see. Read the code at the merge commit with list_source_files, read_source_file and search_source (read-only: ${merge.repo} cannot be changed from here).`,
+    "If nothing in the docs needs to change, change no file and say why in your final answer.",
+    ...(standing ? ["", standing] : []),
+  ].join("\n");
+  const budget = maxChars - head.length - tail.length - 200;
+  return `${head}\n\n${diffWithin(files, budget)}${tail}`;
+}
+
+/** Whole file patches in order while they fit, then a line naming the ones left out. */
+function diffWithin(files: PullRequestFile[], budget: number): string {
+  const parts: string[] = [];
+  const left: string[] = [];
+  let used = 0;
+  for (const file of files) {
+    if (file.patch === undefined) continue;
+    const part = `--- ${file.previousPath ?? file.path}\n+++ ${file.path}\n${file.patch.replace(/`{3,}/g, "``")}\n`;
+    if (used + part.length > budget) left.push(file.path);
+    else {
+      parts.push(part);
+      used += part.length;
+    }
+  }
+  if (parts.length === 0 && left.length === 0) return "";
+  const omitted = left.length ? `The diff of ${left.length} more file(s) did not fit: read them with read_source_file (${left.slice(0, 20).join(", ")}${left.length > 20 ? ", …" : ""}).\n` : "";
+  return `${parts.length ? `The diff:\n\`\`\`diff\n${parts.join("")}\`\`\`\n` : ""}${omitted}`;
+}

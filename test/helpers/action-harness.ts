@@ -57,6 +57,8 @@ export interface ActionHarness {
   github: Awaited<ReturnType<typeof startFakeGitHubRest>>;
   remote: string;
   repository: string;
+  /** The App's installation on the docs repository. */
+  installationId: number;
   projectId: string;
   apiKey: string;
   /** Creates a job through the public API (with per-job options) and returns what the workflow's dispatch event would carry. */
@@ -139,6 +141,7 @@ export async function startActionHarness(fixture: "mintlify" | "docusaurus", scr
     github,
     remote,
     repository,
+    installationId,
     projectId: project.id,
     apiKey: key.key,
     async createJob(prompt, options = {}) {

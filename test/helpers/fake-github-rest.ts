@@ -38,7 +38,15 @@ export const NOT_A_COLLABORATOR = "not-a-collaborator";
  * The slice of GitHub's REST API the Action uses (pulls list/create/update, the bot user), on
  * loopback with GitHub's payload shapes, so the Action's real Octokit calls it via GITHUB_API_URL.
  */
-export async function startFakeGitHubRest(options: { botId?: number; token?: string; checksPermission?: boolean } = {}) {
+export async function startFakeGitHubRest(
+  options: {
+    botId?: number;
+    token?: string;
+    checksPermission?: boolean;
+    /** Other repositories with tokens of their own (a source repository): answered first when they take the request. */
+    routes?: Array<(method: string, pathname: string, authorization: string | undefined, reply: (status: number, body: unknown) => void) => boolean>;
+  } = {},
+) {
   const pulls: FakePullRequest[] = [];
   const checkRuns: FakeCheckRun[] = [];
   const calls: Array<{ method: string; path: string; authorization: string | undefined }> = [];
@@ -50,6 +58,7 @@ export async function startFakeGitHubRest(options: { botId?: number; token?: str
       const parsed = new URL(req.url ?? "/", "http://x");
       calls.push({ method: req.method ?? "", path: parsed.pathname, authorization: req.headers.authorization });
       const reply = (status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+      if ((options.routes ?? []).some((route) => route(req.method ?? "", parsed.pathname, req.headers.authorization, reply))) return;
       if (options.token && req.headers.authorization !== `token ${options.token}`) return reply(401, { message: "Bad credentials" });
       const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : {};
       let match: RegExpExecArray | null;

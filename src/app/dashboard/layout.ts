@@ -4,13 +4,14 @@ import { html, type SafeHtml } from "./html.js";
 import type { Session } from "./sessions.js";
 import { APP_SETUP_PATH } from "../github/app-urls.js";
 
-export type ProjectTab = "keys" | "analytics" | "agents" | "jobs" | "setup";
+export type ProjectTab = "keys" | "analytics" | "agents" | "jobs" | "automations" | "setup";
 
 const TABS: { tab: ProjectTab; label: string }[] = [
   { tab: "keys", label: "API keys" },
   { tab: "analytics", label: "Analytics" },
   { tab: "agents", label: "AI agents" },
   { tab: "jobs", label: "Jobs" },
+  { tab: "automations", label: "Automations" },
   { tab: "setup", label: "Setup" },
 ];
 

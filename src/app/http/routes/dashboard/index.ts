@@ -3,6 +3,7 @@ import { DashboardController } from "../../../dashboard/controller.js";
 import type { Router } from "../../router.js";
 import type { Services } from "../../services.js";
 import { registerAgentPages } from "./agents.js";
+import { registerAutomationPages } from "./automations.js";
 import { registerAnalyticsPages } from "./analytics.js";
 import { registerGitHubAppPages } from "./github-app.js";
 import { registerJobPages } from "./jobs.js";
@@ -28,6 +29,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerAnalyticsPages(router, dashboard);
   registerAgentPages(router, dashboard);
   registerJobPages(router, dashboard);
+  registerAutomationPages(router, dashboard);
   registerSetupPage(router, dashboard);
   registerGitHubAppPages(router, dashboard);
 }

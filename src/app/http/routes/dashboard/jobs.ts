@@ -19,7 +19,17 @@ import type { Router } from "../../router.js";
 const JOBS_PER_PAGE = 25;
 
 const jobsQuerySchema = z.object({ status: jobStatusSchema.optional(), trigger: z.enum(JOB_TRIGGER_TYPES).optional(), offset: offsetField });
-const idempotencyField = z.object({ idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional() });
+const createFields = z.object({
+  idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional(),
+  /** The page a reader suggestion (dashboard, Automations) is about. */
+  suggestion: z.string().startsWith("/").max(2_000).optional(),
+});
+
+/** A job started from a suggestion links back to the suggestions, on this server's public address when it has one. */
+const suggestionTrigger = (projectId: string, path: string, publicUrl: string | null) => ({
+  type: "suggestion" as const,
+  url: publicUrl ? `${publicUrl}${projectPath(projectId, "automations")}?path=${encodeURIComponent(path)}#suggestions` : undefined,
+});
 
 const jobIdOf = (params: Record<string, string>) => wellFormedIdOf(params.jobId, "Job");
 
@@ -58,9 +68,14 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     dashboard.action(async (r, form) => {
       const { project } = await dashboard.project(r, "write");
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
-      const { idempotencyKey } = parseFields(idempotencyField, { idempotencyKey: form.idempotencyKey || undefined });
+      const { idempotencyKey, suggestion } = parseFields(createFields, { idempotencyKey: form.idempotencyKey || undefined, suggestion: form.suggestion || undefined });
+      const suggested = suggestion === undefined ? undefined : suggestionTrigger(project.id, suggestion, config.publicUrl ?? null);
       const { job, replayed } = await db.transaction((tx) =>
-        createJob(tx, { projectId: project.id, prompt, idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null, source: "dashboard", author: authorOf(r.session.user) }, limits),
+        createJob(
+          tx,
+          { projectId: project.id, prompt, idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null, source: "dashboard", author: authorOf(r.session.user), trigger: suggested },
+          limits,
+        ),
       );
       if (!replayed) tasks.kick();
       return redirect(`${jobPath(project.id, job.id)}?notice=job-created`);

@@ -1,0 +1,72 @@
+import type { Automation } from "../../../shared/automation-schemas.js";
+import type { Suggestion } from "../../analytics/suggestions.js";
+import { SUGGESTION_DAYS } from "../../analytics/suggestions.js";
+import type { Project } from "../../domain/projects.js";
+import type { ProjectAccess } from "../access.js";
+import { html, type SafeHtml } from "../html.js";
+import { csrfField, formatTime, projectPath } from "../layout.js";
+import type { Session } from "../sessions.js";
+
+export interface AutomationsView {
+  session: Session;
+  project: Project;
+  access: ProjectAccess;
+  automations: Automation[];
+  suggestions: { missing: Suggestion[]; mostRead: Suggestion[] };
+  /** One per suggestion form: a double submit is one job. */
+  idempotencyKey: (index: number) => string;
+}
+
+function what(automation: Automation): SafeHtml {
+  const c = automation.config;
+  if (c.kind === "source") {
+    const only = [c.label ? html`labelled <code>${c.label}</code>` : "", c.paths?.length ? html`changing <code>${c.paths.join(", ")}</code>` : ""].filter((part) => part !== "");
+    return html`Merges into <code>${c.repository}</code>${only.length ? html` ${only[0]}${only[1] ? html` and ${only[1]}` : ""}` : ""}${c.followUps ? " (follow-ups on the open PR)" : ""}`;
+  }
+  if (c.kind === "issues") return html`Issues labelled <code>${c.label}</code>${c.mention ? html` or mentioning the App` : ""}`;
+  return html`<code>${c.cron}</code> (UTC): ${c.instruction.length > 120 ? `${c.instruction.slice(0, 119)}…` : c.instruction}`;
+}
+
+function automationRows(view: AutomationsView): SafeHtml {
+  if (view.automations.length === 0) {
+    return html`<p>No automations yet. The operator adds them with the CLI, e.g. <code>inkwell automations create ${view.project.id} --source acme/api --label docs</code> (see the README, "Automations").</p>`;
+  }
+  const base = projectPath(view.project.id, "automations");
+  return html`<div class="table-wrap"><table id="automations-table">
+<thead><tr><th scope="col">Starts a job on</th><th scope="col">State</th><th scope="col">Last firing</th><th scope="col">Next</th>${view.access.canWrite ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ""}</tr></thead>
+<tbody>${view.automations.map(
+    (a) => html`<tr data-automation-id="${a.id}"><td>${what(a)}</td><td>${a.paused ? "paused" : "on"}</td><td>${a.lastFiredAt ? html`${formatTime(a.lastFiredAt)}<div class="muted">${a.lastOutcome ?? ""}</div>` : "—"}</td><td>${a.nextRunAt ? formatTime(a.nextRunAt) : "—"}</td>${
+      view.access.canWrite
+        ? html`<td><form method="post" action="${base}/${encodeURIComponent(a.id)}/${a.paused ? "resume" : "pause"}">${csrfField(view.session)}<button type="submit" class="secondary">${a.paused ? "Resume" : "Pause"}</button></form></td>`
+        : ""
+    }</tr>`,
+  )}</tbody></table></div>`;
+}
+
+function suggestionTable(view: AutomationsView, id: string, caption: string, rows: Suggestion[], offset: number): SafeHtml {
+  if (rows.length === 0) return html`<p class="help" id="${id}">${caption}: none in the last ${SUGGESTION_DAYS} days.</p>`;
+  const jobs = projectPath(view.project.id, "jobs");
+  return html`<div class="table-wrap"><table id="${id}"><caption>${caption}</caption>
+<thead><tr><th scope="col">Page</th><th scope="col">Last ${SUGGESTION_DAYS} days</th>${view.access.canWrite ? html`<th scope="col">Job</th>` : ""}</tr></thead>
+<tbody>${rows.map(
+    (s, i) => html`<tr><td><code>${s.path}</code></td><td>${s.detail}</td>${
+      view.access.canWrite
+        ? html`<td><form method="post" action="${jobs}" class="suggestion">${csrfField(view.session)}<input type="hidden" name="idempotencyKey" value="${view.idempotencyKey(offset + i)}"><input type="hidden" name="suggestion" value="${s.path}"><details><summary>${s.kind === "redirect" ? "Add a redirect" : "Refresh it"}</summary><textarea name="prompt" rows="5" required maxlength="32000" aria-label="Instruction for ${s.path}">${s.prompt}</textarea></details><button type="submit">Start a job</button></form></td>`
+        : ""
+    }</tr>`,
+  )}</tbody></table></div>`;
+}
+
+/** A project's automations (pause and resume), and the jobs its readers suggest, each one click from starting. */
+export function automationsBody(view: AutomationsView): SafeHtml {
+  return html`<section aria-labelledby="automations-heading">
+<h2 id="automations-heading">Automations</h2>
+${automationRows(view)}
+</section>
+<section aria-labelledby="suggestions-heading" id="suggestions">
+<h2 id="suggestions-heading">Suggested by your readers</h2>
+<p class="help">From the analytics: pages AI agents asked for and did not find, and the pages AI reads most. Each starts a job with the instruction shown (edit it first if you like).</p>
+${suggestionTable(view, "suggestions-missing", "Pages AI agents failed to fetch", view.suggestions.missing, 0)}
+${suggestionTable(view, "suggestions-most-read", "Pages AI reads most", view.suggestions.mostRead, view.suggestions.missing.length)}
+</section>`;
+}

@@ -1,0 +1,45 @@
+import { epochDay } from "../../../analytics/days.js";
+import { readerSuggestions } from "../../../analytics/suggestions.js";
+import { listAutomations, setAutomationPaused } from "../../../domain/automations/automations.js";
+import { wellFormedIdOf } from "../../../domain/ids.js";
+import type { DashboardController } from "../../../dashboard/controller.js";
+import { layout, projectPath } from "../../../dashboard/layout.js";
+import { automationsBody } from "../../../dashboard/pages/automations.js";
+import { htmlReply, redirect } from "../../../dashboard/request.js";
+import { randomToken } from "../../../dashboard/sessions.js";
+import type { Router } from "../../router.js";
+import { countingHeader } from "../../counting-header.js";
+
+/** A project's automations and its readers' suggestions on the dashboard. */
+export function registerAutomationPages(router: Router, dashboard: DashboardController): void {
+  const { db, analytics } = dashboard.services;
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/automations",
+    dashboard.page(async (r) => {
+      const { project, access } = await dashboard.project(r);
+      const [automations, { report: suggestions, pending }] = await Promise.all([
+        listAutomations(db, project.id),
+        analytics.fresh((reader) => readerSuggestions(reader, project.id, epochDay(Date.now()))),
+      ]);
+      const keys = new Map<number, string>();
+      const idempotencyKey = (index: number) => keys.get(index) ?? (keys.set(index, randomToken()), keys.get(index) as string);
+      const body = automationsBody({ session: r.session, project, access, automations, suggestions, idempotencyKey });
+      return htmlReply(200, layout({ title: "Automations", session: r.session, project: { project, access, tab: "automations" }, appMissing: !dashboard.services.github, body }), countingHeader(pending));
+    }),
+  );
+
+  for (const change of ["pause", "resume"] as const) {
+    router.on(
+      "POST",
+      `/dashboard/projects/:projectId/automations/:automationId/${change}`,
+      dashboard.action(async (r) => {
+        const { project } = await dashboard.project(r, "write");
+        const automationId = wellFormedIdOf(r.ctx.params.automationId, "Automation");
+        await db.transaction((tx) => setAutomationPaused(tx, project.id, automationId, change === "pause", new Date()));
+        return redirect(projectPath(project.id, "automations"));
+      }),
+    );
+  }
+}

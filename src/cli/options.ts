@@ -46,6 +46,15 @@ const OPTIONS = {
   "no-allowed-models": { type: "boolean" },
   "data-dir": { type: "string" },
   force: { type: "boolean" },
+  trigger: { type: "string" },
+  source: { type: "string" },
+  issues: { type: "boolean" },
+  schedule: { type: "string" },
+  label: { type: "string" },
+  path: { type: "string", multiple: true },
+  "no-follow-ups": { type: "boolean" },
+  "no-mention": { type: "boolean" },
+  instruction: { type: "string" },
 } as const;
 
 /** Throws on an unknown option or a missing option value. */

@@ -16,6 +16,37 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+describe("inkwell CLI: automations", () => {
+  it("links a source repository, an issues label and a schedule; lists, pauses, resumes and runs them; filters jobs by trigger", async () => {
+    const { projectId, key } = await t.newProject("acme/cli-automations");
+    const source = await cli(["automations", "create", "--project", projectId, "--source", "acme/api", "--label", "docs", "--path", "src/**", "--instruction", "CLI flags live in reference/cli.mdx"]);
+    expect(source.code, source.stderr).toBe(0);
+    expect(source.stdout).toMatch(/^Automation \w+: jobs start on merges into acme\/api labelled docs changing src\/\*\*\.$/m);
+    expect((await cli(["automations", "create", "--project", projectId, "--issues", "--label", "docs-bug"])).stdout).toContain("issues labelled docs-bug or mentioning the App");
+    const schedule = JSON.parse((await cli(["automations", "create", "--project", projectId, "--schedule", "0 6 * * 1", "--instruction", "Fix broken links", "--json"])).stdout);
+    expect(schedule).toMatchObject({ config: { kind: "schedule", cron: "0 6 * * 1" }, paused: false, nextRunAt: expect.stringMatching(/T06:00:00.000Z$/) });
+
+    const bad = await cli(["automations", "create", "--project", projectId, "--schedule", "61 * * * *", "--instruction", "x"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/cron/);
+    expect((await cli(["automations", "create", "--project", projectId, "--issues", "--source", "acme/api"])).stderr).toMatch(/exactly one of --source/);
+
+    expect((await cli(["automations", "pause", "--project", projectId, schedule.id])).stdout).toContain(`Paused ${schedule.id}`);
+    const listed = await cli(["automations", "list", "--project", projectId]);
+    expect(listed.stdout).toMatch(/^ID\s+STARTS A JOB ON\s+STATE\s+LAST\s+NEXT/);
+    expect(listed.stdout).toMatch(new RegExp(`${schedule.id}\\s+0 6 \\* \\* 1 \\(UTC\\): Fix broken links\\s+paused`));
+    expect((await cli(["automations", "run", "--project", projectId, schedule.id])).stderr).toMatch(/paused: resume it first/);
+    expect((await cli(["automations", "resume", "--project", projectId, schedule.id])).stdout).toMatch(/^Resumed .*; next /);
+    expect((await cli(["automations", "run", "--project", projectId, schedule.id])).code).toBe(0);
+
+    await cli(["jobs", "create", "--project", projectId, "--key", key, "By hand"]);
+    const byApi = await cli(["jobs", "list", "--project", projectId, "--key", key, "--trigger", "api"]);
+    expect(byApi.stdout).toMatch(/^ID\s+STATUS\s+STARTED BY\s+AGE/);
+    expect(byApi.stdout).toMatch(/\sapi\s/);
+    expect((await cli(["jobs", "list", "--project", projectId, "--key", key, "--trigger", "nope"])).stderr).toMatch(/--trigger must be one of api, dashboard/);
+  });
+});
+
 describe("inkwell CLI: an operator sets up a project", () => {
   it("creates and lists projects, creates, lists and revokes keys", async () => {
     const created = await cli(["projects", "create", "acme/cli-docs", "--ref", "main", "--json"]);

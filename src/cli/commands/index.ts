@@ -1,5 +1,6 @@
 import type { Command, Noun } from "../command-context.js";
 import { agents } from "./agents.js";
+import { automations } from "./automations.js";
 import { analytics } from "./analytics.js";
 import { jobs } from "./jobs.js";
 import { keys } from "./keys.js";
@@ -9,7 +10,7 @@ import { webhooks } from "./webhooks.js";
 
 /** The help groups nouns by the credential they need; a noun missing here can be neither run nor seen. */
 const GROUPS: { heading: string; nouns: Noun[] }[] = [
-  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: [projects, keys, webhooks, agents] },
+  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: [projects, keys, webhooks, automations, agents] },
   { heading: "Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", nouns: [jobs] },
   { heading: "Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", nouns: [analytics] },
   { heading: "Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):", nouns: [store] },

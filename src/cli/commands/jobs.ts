@@ -1,3 +1,4 @@
+import { JOB_TRIGGER_TYPES } from "../../shared/automation-schemas.js";
 import { readFileSync } from "node:fs";
 import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent, type JobRun } from "../../shared/api-schemas.js";
 import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
@@ -21,6 +22,7 @@ const jobFields = (j: AgentJob) =>
   fields([
     ["id", j.id],
     ["status", j.status],
+    ["started by", `${j.trigger.type}${j.trigger.url ? ` ${j.trigger.url}` : ""}`],
     ["repository", j.source.repository],
     ["branch", j.source.ref],
     ["model", j.model],
@@ -132,15 +134,18 @@ export const jobs: Noun = {
     },
 
     list: {
-      usage: "jobs list [--status active|completed|failed|archived] [--limit N] [--offset N]",
+      usage: `jobs list [--status active|completed|failed|archived] [--trigger ${JOB_TRIGGER_TYPES.join("|")}] [--limit N] [--offset N]`,
       async run(ctx) {
         const projectId = projectOf(ctx);
         const status = ctx.values.status;
         if (status && !(JOB_STATUSES as readonly string[]).includes(status)) {
           throw new CliError(`--status must be one of ${JOB_STATUSES.join(", ")}`, 2);
         }
+        const trigger = ctx.values.trigger;
+        if (trigger && !(JOB_TRIGGER_TYPES as readonly string[]).includes(trigger)) throw new CliError(`--trigger must be one of ${JOB_TRIGGER_TYPES.join(", ")}`, 2);
         const query = new URLSearchParams();
         if (status) query.set("status", status);
+        if (trigger) query.set("trigger", trigger);
         const limit = intOption(ctx.values.limit, "limit");
         const offset = intOption(ctx.values.offset, "offset");
         if (limit !== undefined) query.set("limit", String(limit));
@@ -149,8 +154,8 @@ export const jobs: Noun = {
         print(ctx, page, () => {
           if (page.jobs.length === 0) return "No jobs.";
           const rows = table(
-            ["ID", "STATUS", "AGE", "PULL REQUEST"],
-            page.jobs.map((j) => [j.id, j.status, age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
+            ["ID", "STATUS", "STARTED BY", "AGE", "PULL REQUEST"],
+            page.jobs.map((j) => [j.id, j.status, j.trigger.type, age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
           );
           const next = (offset ?? 0) + page.jobs.length;
           return page.hasMore ? `${rows}\n\nMore: inkwell jobs list --project ${projectId} --offset ${next}` : rows;

@@ -22,6 +22,12 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   webhooks delete --project ID <webhookId>
   webhooks deliveries --project ID <webhookId> [--limit N]
   webhooks redeliver --project ID <webhookId> <deliveryId>
+  automations create --project ID (--source owner/repo [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]
+  automations list --project ID
+  automations pause --project ID <automationId>
+  automations resume --project ID <automationId>
+  automations run --project ID <automationId>
+  automations delete --project ID <automationId>
   agents ranges
   agents refresh   (the server fetches each list from its operator; needs internet)
 
@@ -31,7 +37,7 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
   jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is
   jobs runs <jobId>                each run: trigger, times, outcome, tokens
-  jobs list [--status active|completed|failed|archived] [--limit N] [--offset N]
+  jobs list [--status active|completed|failed|archived] [--trigger api|dashboard|comment|source-merge|issue|schedule|suggestion] [--limit N] [--offset N]
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
 
 Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agents } from "../../../../src/cli/commands/agents.js";
+import { automations } from "../../../../src/cli/commands/automations.js";
 import { analytics } from "../../../../src/cli/commands/analytics.js";
 import { COMMANDS_USAGE, NOUNS, findCommand } from "../../../../src/cli/commands/index.js";
 import { jobs } from "../../../../src/cli/commands/jobs.js";
@@ -11,14 +12,14 @@ import { webhooks } from "../../../../src/cli/commands/webhooks.js";
 const usageLines = (noun: (typeof NOUNS)[number]) => Object.values(noun.commands).map((command) => `  ${command.usage}`);
 
 describe("the command registry", () => {
-  it("has the seven nouns, in the order the help lists them", () => {
-    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "webhooks", "agents", "jobs", "analytics", "store"]);
+  it("has the eight nouns, in the order the help lists them", () => {
+    expect(NOUNS.map((noun) => noun.name)).toEqual(["projects", "keys", "webhooks", "automations", "agents", "jobs", "analytics", "store"]);
   });
 
   it("builds the help from each noun's usage lines under its group's heading", () => {
     expect(COMMANDS_USAGE).toBe(
       [
-        ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(webhooks), ...usageLines(agents)].join("\n"),
+        ["Operator (token: --token or INKWELL_ADMIN_TOKEN):", ...usageLines(projects), ...usageLines(keys), ...usageLines(webhooks), ...usageLines(automations), ...usageLines(agents)].join("\n"),
         ["Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", ...usageLines(jobs)].join("\n"),
         ["Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", ...usageLines(analytics)].join("\n"),
         ["Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):", ...usageLines(store)].join("\n"),
@@ -28,7 +29,7 @@ describe("the command registry", () => {
 
   it("documents each command under the words that run it", () => {
     const commands = NOUNS.flatMap((noun) => Object.entries(noun.commands).map(([action, command]) => ({ words: `${noun.name} ${action}`, command })));
-    expect(commands).toHaveLength(32);
+    expect(commands).toHaveLength(38);
     for (const { words, command } of commands) {
       expect(command.usage.split(/\s+/).slice(0, 2).join(" ")).toBe(words);
       const [noun, action] = words.split(" ");

@@ -84,6 +84,18 @@ export class GitHubApi {
     return { value: data.token, expiresAt: data.expires_at };
   }
 
+  /** The App's installation on a repository, or null when the App is not installed there. */
+  async installationOn(fullName: string): Promise<number | null> {
+    const app = await this.probot.auth();
+    try {
+      const { data } = await app.request("GET /repos/{owner}/{repo}/installation", split(fullName));
+      return Number(data.id);
+    } catch (error) {
+      if (hasStatus(error, 404)) return null;
+      throw error;
+    }
+  }
+
   /** A token that can only read one repository's contents (a source repository the agent reads, never writes). */
   async readOnlyToken(installationId: number, fullName: string): Promise<{ value: string; expiresAt: string }> {
     const app = await this.probot.auth();

@@ -13,7 +13,7 @@ export const automationPaths = () => ({
       security: operator,
       parameters: [projectId],
       requestBody: { required: true, ...json(createAutomationSchema) },
-      responses: { 201: { description: "The automation.", ...json(automationSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 409: errorResponse("The repository already feeds this project, or the project already has an issues automation."), 413: ERR[413] },
+      responses: { 201: { description: "The automation.", ...json(automationSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 409: errorResponse("The repository already feeds this project, the App is not installed on it, or the project already has an issues automation."), 413: ERR[413], 502: errorResponse("GitHub did not answer whether the App is installed on the source repository.") },
     },
     get: {
       operationId: "listAutomations",

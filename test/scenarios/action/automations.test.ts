@@ -55,6 +55,10 @@ beforeAll(async () => {
   sourceTokenRequests = nockAppAuth(SOURCE_INSTALLATION);
   nock(GITHUB_API).persist().get(/\/repos\/.+\/collaborators\/writer\/permission/).reply(200, { permission: "write", role_name: "write", user: { login: "writer" } });
   nock(GITHUB_API).persist().get(/\/repos\/.+\/collaborators\/reader\/permission/).reply(200, { permission: "read", role_name: "read", user: { login: "reader" } });
+  nock(GITHUB_API).get("/repos/acme/not-installed/installation").reply(404, { message: "Not Found" });
+  const refused = await admin("POST", "/automations", { kind: "source", repository: "acme/not-installed" });
+  expect(refused).toMatchObject({ status: 409, body: { error: expect.stringMatching(/^The Inkwell App is not installed on acme\/not-installed.*\/apps\/inkwell-docs\/installations\/new/) } });
+  nock(GITHUB_API).get(`/repos/${sourceRepo}/installation`).reply(200, { id: SOURCE_INSTALLATION, app_id: 123, account: { login: "acme" } });
   expect((await admin("POST", "/automations", { kind: "source", repository: sourceRepo, label: "docs", instruction: "CLI flags are documented in quickstart.mdx." })).status).toBe(201);
   expect((await admin("POST", "/automations", { kind: "issues", label: "inkwell" })).status).toBe(201);
 }, 60_000);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../../src/shared/api-schemas.js";
 import nock from "nock";
-import { appEnv, fakeGitHubApp, isolateGitHub, startOidcIssuer } from "../helpers/github.js";
+import { appEnv, fakeGitHubApp, GITHUB_API, isolateGitHub, startOidcIssuer } from "../helpers/github.js";
 import { hostileJson, hostileString, validValue } from "../helpers/openapi-arbitraries.js";
 import { openApiContract, pointerSegment, type OpenApiContract } from "../helpers/openapi-contract.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
@@ -33,6 +33,8 @@ beforeAll(async () => {
     github: fakeGitHubApp(),
   });
   contract = openApiContract((await t.call("GET", "/openapi.json")).body);
+  // GitHub's side of linking a source repository: the App is installed on every repository asked about.
+  nock(GITHUB_API).persist().get(/^\/repos\/[^/]+\/[^/]+\/installation$/).reply(200, { id: 4242, app_id: 123 });
   const { projectId, key } = await t.newProject("acme/property-docs", { analytics: { allowedOrigins: [ORIGIN] } });
   const job = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Seed job" } });
   const runnerToken = await issuer.token({ repository: "acme/property-docs", repository_id: "5005" }, { audience: PUBLIC_URL });

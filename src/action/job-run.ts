@@ -92,7 +92,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     await inkwell.report({ jobId: job.id, runAttempt: job.runAttempt, outcome: "failed", error });
     return { jobId: job.id, status: "failed", prUrl: null, error };
   }
-  log.secret(claimed.token.value);
+  for (const token of [claimed.token, claimed.source?.token]) if (token) log.secret(token.value);
   log.info(`Claimed job ${job.id} (run ${job.runAttempt}) on ${job.repository}, branch ${job.branch}; ${job.messages.length - countBefore(job)} new instruction(s).`);
 
   const control = new AbortController();

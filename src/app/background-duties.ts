@@ -42,7 +42,11 @@ export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMin
   let scanning = false;
   const fireSchedules = async () => {
     for (let taken = 0; taken < FIRINGS_PER_SCAN; taken++) {
-      const firing = await db.transaction((tx) => fireDueSchedule(tx, new Date(), { defaultRateLimitPerHour: rateLimitPerHour }));
+      // The store's clock, not this instance's: instances whose clocks disagree still agree on what is due.
+      const firing = await db.transaction(async (tx) => {
+        const [clock] = await tx.query<{ now: Date | string }>(`SELECT now() AS now`);
+        return fireDueSchedule(tx, new Date(clock?.now ?? Date.now()), { defaultRateLimitPerHour: rateLimitPerHour });
+      });
       if (!firing) return;
       log.info(firing, "schedule fired");
       if (firing.jobId) tasks.kick();

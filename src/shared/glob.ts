@@ -17,7 +17,7 @@ export function globToRegExp(glob: string): RegExp {
         source += `(?:${glob
           .slice(i + 1, end)
           .split(",")
-          .map((part) => part.replace(/[.+^$()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))
+          .map((part) => part.replace(/[.+^$()|[\]\\{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]"))
           .join("|")})`;
         i = end;
       }

@@ -15,6 +15,9 @@ export function isStorableText(value: string): boolean {
   return !value.includes("\u0000") && !LONE_SURROGATE.test(value);
 }
 
+/** Text from elsewhere (a webhook) made storable: NUL dropped, a lone surrogate (a cut emoji, say) replaced by U+FFFD. */
+export const storable = (value: string): string => value.replaceAll("\u0000", "").replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD");
+
 export const STORABLE_TEXT_ERROR = "must not contain NUL (U+0000) or unpaired surrogate characters";
 
 /** Counts what a person calls characters (code points), not UTF-16 units. */

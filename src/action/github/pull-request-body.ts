@@ -1,5 +1,6 @@
 import type { JobTrigger } from "../../shared/automation-schemas.js";
 import type { JobMessage } from "../../shared/runner-schemas.js";
+import { shownInstruction } from "../../shared/shown-instruction.js";
 import type { ChangedFile } from "../git.js";
 import type { GateResult } from "../validation/gate.js";
 
@@ -90,7 +91,8 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   out.push("", "### Instructions", "");
   for (const message of input.messages) {
     const who = messageOrigin(message);
-    const text = message.prompt.length > 2_000 ? `${message.prompt.slice(0, 2_000)}…` : message.prompt;
+    const shown = shownInstruction(message);
+    const text = shown.length > 2_000 ? `${shown.slice(0, 2_000)}…` : shown;
     out.push(`${message.seq}. ${who}:`, ...text.split("\n").map((line) => `   > ${line}`));
   }
   out.push("", "### Validation", "");

@@ -21,9 +21,14 @@ export interface SourceLimits {
   maxFileBytes: number;
   /** Bytes one search may fetch (files not fetched before): a broad search over a big repository stops, asking for a glob. */
   maxSearchBytes: number;
+  /**
+   * Files one search may fetch: each is a request against the installation's hourly GitHub quota,
+   * which the whole organisation's installation shares.
+   */
+  maxSearchFetches: number;
 }
 
-export const DEFAULT_SOURCE_LIMITS: SourceLimits = { maxFileBytes: 1024 * 1024, maxSearchBytes: 24 * 1024 * 1024 };
+export const DEFAULT_SOURCE_LIMITS: SourceLimits = { maxFileBytes: 1024 * 1024, maxSearchBytes: 24 * 1024 * 1024, maxSearchFetches: 300 };
 
 const SKIPPED_DIRECTORIES = new Set(["node_modules", "vendor", "dist"]);
 
@@ -67,12 +72,15 @@ export class SourceRepository {
     const { byPath } = await this.#tree();
     const files = (await this.list(options.glob)).paths.map((file) => byPath.get(file) as SourceEntry).filter((entry) => entry.size <= this.limits.maxFileBytes);
     const hits: string[] = [];
-    let fetched = 0;
+    let fetchedBytes = 0;
+    let fetchedFiles = 0;
     for (let i = 0; i < files.length; i += 16) {
       const batch = files.slice(i, i + 16);
-      const cost = batch.filter((entry) => !this.#texts.has(entry.path)).reduce((sum, entry) => sum + entry.size, 0);
-      if (fetched + cost > this.limits.maxSearchBytes) return { hits, stoppedAt: batch[0]?.path ?? null };
-      fetched += cost;
+      const uncached = batch.filter((entry) => !this.#texts.has(entry.path));
+      const cost = uncached.reduce((sum, entry) => sum + entry.size, 0);
+      if (fetchedBytes + cost > this.limits.maxSearchBytes || fetchedFiles + uncached.length > this.limits.maxSearchFetches) return { hits, stoppedAt: batch[0]?.path ?? null };
+      fetchedBytes += cost;
+      fetchedFiles += uncached.length;
       const texts = await Promise.all(batch.map((entry) => this.#text(entry)));
       for (const [j, text] of texts.entries()) {
         if (text !== null && collectHits(regex, (batch[j] as SourceEntry).path, text.split("\n"), hits, limit)) return { hits, stoppedAt: null };

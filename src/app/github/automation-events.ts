@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "../../shared/stored-values.js";
 
 /**
  * The deliveries that start automated jobs (docs/architecture.md, "Automations"): a pull request
@@ -6,7 +7,7 @@ import { z } from "zod";
  * Parsed at the edge like `webhook-events.ts`; texts are capped so a queued task stays small.
  */
 const MAX_TEXT = 20_000;
-const text = (value: string | null | undefined) => (value ?? "").slice(0, MAX_TEXT);
+const text = (value: string | null | undefined) => storable((value ?? "").slice(0, MAX_TEXT));
 
 const repo = z.object({ id: z.number(), full_name: z.string(), html_url: z.string().optional(), default_branch: z.string().optional() });
 const user = z.object({ login: z.string(), type: z.string() });
@@ -34,6 +35,8 @@ export const sourceMergedEventSchema = z.object({
   defaultBranch: z.string().nullable(),
   labels: z.array(z.string()),
   author: z.string(),
+  /** Opened by a bot (Dependabot, Renovate…): such merges start no job. */
+  authorIsBot: z.boolean().default(false),
 });
 export type SourceMergedEvent = z.infer<typeof sourceMergedEventSchema>;
 
@@ -78,7 +81,7 @@ export function sourceMergedEvent(payload: unknown): SourceMergedEvent | null {
     repo: e.data.repository.full_name,
     installationId: e.data.installation.id,
     number: pr.number,
-    title: pr.title,
+    title: text(pr.title),
     body: text(pr.body),
     url: pr.html_url,
     mergeSha: pr.merge_commit_sha,
@@ -86,6 +89,7 @@ export function sourceMergedEvent(payload: unknown): SourceMergedEvent | null {
     defaultBranch: e.data.repository.default_branch ?? null,
     labels: (pr.labels ?? []).map((l) => l.name),
     author: pr.user.login,
+    authorIsBot: pr.user.type === "Bot" || pr.user.login.endsWith("[bot]"),
   };
 }
 
@@ -124,7 +128,7 @@ function issueOf(e: { repository: z.infer<typeof repo>; installation: { id: numb
     repo: e.repository.full_name,
     installationId: e.installation.id,
     issueNumber: e.issue.number,
-    title: e.issue.title,
+    title: text(e.issue.title),
     body: text(e.issue.body),
     url: e.issue.html_url,
     sender: e.sender,

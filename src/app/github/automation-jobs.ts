@@ -50,6 +50,7 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
     const automations = await automationsFor(db, "source", event.repo);
     if (automations.length === 0) return { skipped: "no project reads this repository" };
     if (event.defaultBranch === null || event.baseRef !== event.defaultBranch) return { skipped: `merged into ${event.baseRef}, not the default branch` };
+    if (event.authorIsBot) return { skipped: `opened by a bot (@${event.author})` };
     const labelled = automations.filter((a) => {
       const config = configOf(a);
       return config.kind === "source" && (!config.label || event.labels.some((l) => l.toLowerCase() === config.label?.toLowerCase()));

@@ -4,7 +4,8 @@ import type { SourceMergedEvent } from "./automation-events.js";
 import type { PullRequestFile } from "./github-api.js";
 
 const MAX_DESCRIPTION_CHARS = 4_000;
-const MAX_LISTED_FILES = 300;
+/** The changed-files list stays within this much of the prompt, however many files a merge touches. */
+const MAX_LISTED_CHARS = 8_000;
 
 /** Whether any changed file matches one of the globs (no globs: every merge counts). */
 export function touchesPaths(files: PullRequestFile[], globs: string[] | undefined): boolean {
@@ -20,10 +21,17 @@ export function touchesPaths(files: PullRequestFile[], globs: string[] | undefin
  */
 export function mergeInstruction(merge: SourceMergedEvent, files: PullRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS): string {
   const description = merge.body.trim() ? merge.body.trim().slice(0, MAX_DESCRIPTION_CHARS) : "(no description)";
-  const listed = files.slice(0, MAX_LISTED_FILES).map((f) => `- ${f.status} ${f.previousPath ? `${f.previousPath} → ` : ""}${f.path} (+${f.additions} −${f.deletions})`);
-  if (files.length > listed.length) listed.push(`- … and ${files.length - listed.length} more files`);
+  const listed: string[] = [];
+  let listedChars = 0;
+  for (const f of files) {
+    const line = `- ${f.status} ${f.previousPath ? `${f.previousPath} → ` : ""}${f.path} (+${f.additions} −${f.deletions})`;
+    if (listedChars + line.length > MAX_LISTED_CHARS) break;
+    listed.push(line);
+    listedChars += line.length + 1;
+  }
+  if (files.length > listed.length) listed.push(`- … and ${files.length - listed.length} more files (list_source_files shows them all)`);
   const head = [
-    `A pull request was merged into ${merge.repo} (${merge.baseRef}) by @${merge.author}: #${merge.number} "${merge.title}"`,
+    `A pull request opened by @${merge.author} was merged into ${merge.repo} (${merge.baseRef}): #${merge.number} "${merge.title}"`,
     `${merge.url} (merge commit ${merge.mergeSha.slice(0, 12)})`,
     "",
     "Its description:",
@@ -40,7 +48,7 @@ export function mergeInstruction(merge: SourceMergedEvent, files: PullRequestFil
     "If nothing in the docs needs to change, change no file and say why in your final answer.",
     ...(standing ? ["", standing] : []),
   ].join("\n");
-  const budget = maxChars - head.length - tail.length - 200;
+  const budget = Math.max(0, maxChars - head.length - tail.length - 200);
   return `${head}\n\n${diffWithin(files, budget)}${tail}`;
 }
 

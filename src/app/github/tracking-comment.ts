@@ -1,3 +1,4 @@
+import { shownInstruction } from "../../shared/shown-instruction.js";
 import { z } from "zod";
 import type { JobStatus } from "../../shared/api-schemas.js";
 import { recordTrackingComment, trackingCommentState, type TrackingView } from "../domain/jobs/tracking.js";
@@ -31,7 +32,7 @@ export function renderTrackingComment(view: TrackingView): string {
   const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${HEADLINE[view.status]}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
-    lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(m.prompt), "");
+    lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(shownInstruction(m)), "");
   });
   const run = view.run;
   if (run) {

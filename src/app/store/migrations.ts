@@ -879,7 +879,8 @@ ALTER TABLE job_messages ADD COLUMN event_key text;
 CREATE UNIQUE INDEX job_messages_event_key ON job_messages (event_key) WHERE event_key IS NOT NULL;
 UPDATE jobs j SET trigger_type = m.source FROM job_messages m WHERE m.job_id = j.id AND m.seq = 1 AND m.source <> 'api';
 CREATE INDEX jobs_project_trigger_recent ON jobs (project_id, trigger_type, created_at DESC, id DESC);
-CREATE INDEX jobs_open_of_automation ON jobs (automation_id, created_at DESC) WHERE automation_id IS NOT NULL AND status <> 'archived';
+-- An automation's open jobs, and what deleting an automation sets to NULL.
+CREATE INDEX jobs_of_automation ON jobs (automation_id, created_at DESC) WHERE automation_id IS NOT NULL;
 `,
   },
 ];

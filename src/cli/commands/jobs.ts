@@ -22,7 +22,7 @@ const jobFields = (j: AgentJob) =>
   fields([
     ["id", j.id],
     ["status", j.status],
-    ["started by", `${j.trigger.type}${j.trigger.url ? ` ${j.trigger.url}` : ""}`],
+    ["started by", j.trigger ? `${j.trigger.type}${j.trigger.url ? ` ${j.trigger.url}` : ""}` : "api"],
     ["repository", j.source.repository],
     ["branch", j.source.ref],
     ["model", j.model],
@@ -155,7 +155,7 @@ export const jobs: Noun = {
           if (page.jobs.length === 0) return "No jobs.";
           const rows = table(
             ["ID", "STATUS", "STARTED BY", "AGE", "PULL REQUEST"],
-            page.jobs.map((j) => [j.id, j.status, j.trigger.type, age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
+            page.jobs.map((j) => [j.id, j.status, j.trigger?.type ?? "api", age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
           );
           const next = (offset ?? 0) + page.jobs.length;
           return page.hasMore ? `${rows}\n\nMore: inkwell jobs list --project ${projectId} --offset ${next}` : rows;

@@ -3,6 +3,7 @@ import { automationConfigSchema } from "../../../shared/automation-schemas.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../../store/db.js";
 import { ConflictError, notFound } from "../errors.js";
+import { lockProject } from "../projects.js";
 import { newId } from "../ids.js";
 import { nextFiring } from "./cron.js";
 
@@ -19,6 +20,12 @@ export interface AutomationRow {
   created_at: unknown;
 }
 
+/**
+ * Starts the keys automations give their jobs and events (idempotency keys, `job_messages.event_key`):
+ * with a space, which no API Idempotency-Key has, so a client cannot take an automation's key first.
+ */
+export const AUTOMATION_KEY_PREFIX = "automation ";
+
 export const configOf = (row: Pick<AutomationRow, "config">): AutomationConfig => automationConfigSchema.parse(JSON.parse(row.config));
 
 export const toAutomation = (row: AutomationRow): Automation => ({
@@ -34,7 +41,8 @@ export const toAutomation = (row: AutomationRow): Automation => ({
 
 /** A project's new automation. A code repository feeds a project once; a project has one issues automation. */
 export async function createAutomation(tx: Queryable, projectId: string, config: AutomationConfig, now: Date): Promise<Automation> {
-  if (!(await queryOne(tx, `SELECT 1 FROM projects WHERE id = $1`, [projectId]))) throw notFound("Project");
+  // Under the project's lock, two creates at once cannot both pass the check below.
+  await lockProject(tx, projectId);
   const sourceRepo = config.kind === "source" ? config.repository.toLowerCase() : null;
   const taken = await queryOne<{ id: string }>(
     tx,

@@ -1,8 +1,7 @@
 import type { Queryable } from "../../store/db.js";
 import { createJob, type JobLimits } from "../jobs/commands.js";
 import { openJobOfAutomation } from "../jobs/queries.js";
-import { DomainError } from "../errors.js";
-import { configOf, recordFiring, type AutomationRow } from "./automations.js";
+import { AUTOMATION_KEY_PREFIX, configOf, recordFiring, type AutomationRow } from "./automations.js";
 import { nextFiring } from "./cron.js";
 
 export interface Firing {
@@ -16,7 +15,9 @@ export interface Firing {
  * Fires one due schedule, if any: claims its row (`SKIP LOCKED`, so instances scanning together
  * each take another) and moves it to its next time in the same transaction as the job it starts,
  * so a firing happens once across every instance. A schedule whose last job is still open starts
- * none (docs/architecture.md, "Automations"). Returns null when nothing is due.
+ * none (docs/architecture.md, "Automations"). A firing that fails (the rate limit, or anything
+ * else) is rolled back to a savepoint and recorded, and the schedule goes on: one schedule cannot
+ * hold up the others. Returns null when nothing is due.
  */
 export async function fireDueSchedule(tx: Queryable, now: Date, limits: JobLimits): Promise<Firing | null> {
   const [row] = await tx.query<AutomationRow>(
@@ -24,37 +25,40 @@ export async function fireDueSchedule(tx: Queryable, now: Date, limits: JobLimit
     [now],
   );
   if (!row) return null;
-  const config = configOf(row);
-  if (config.kind !== "schedule") throw new Error(`automation ${row.id} is a ${config.kind}, not a schedule`);
-  const next = nextFiring(config.cron, now);
-  const open = await openJobOfAutomation(tx, row.id);
+  let next: Date | null = null;
   let jobId: string | null = null;
   let outcome: string;
-  if (open) outcome = `skipped: job ${open.id} is still open${open.prUrl ? ` (${open.prUrl})` : ""}`;
-  else {
-    try {
-      const { job } = await createJob(
+  await tx.query("SAVEPOINT firing");
+  try {
+    const config = configOf(row);
+    if (config.kind !== "schedule") throw new Error(`a ${config.kind} automation is not a schedule`);
+    next = nextFiring(config.cron, now);
+    const open = await openJobOfAutomation(tx, row.id);
+    if (open) outcome = `skipped: job ${open.id} is still open${open.prUrl ? ` (${open.prUrl})` : ""}`;
+    else {
+      const { job, replayed } = await createJob(
         tx,
         {
           projectId: row.project_id,
           prompt: config.instruction,
-          idempotencyKey: `schedule:${row.id}:${toIsoMinute(row.next_run_at)}`,
+          idempotencyKey: `${AUTOMATION_KEY_PREFIX}schedule ${row.id} ${new Date(row.next_run_at as string).toISOString().slice(0, 16)}`,
           source: "automation",
           trigger: { type: "schedule" },
           automationId: row.id,
         },
         limits,
       );
-      jobId = job.id;
-      outcome = `started job ${job.id}`;
-    } catch (error) {
-      // A refusal (rate limit, a model no longer allowed) skips this firing; the schedule goes on.
-      if (!(error instanceof DomainError)) throw error;
-      outcome = `skipped: ${error.message}`;
+      jobId = replayed ? null : job.id;
+      outcome = replayed ? `skipped: job ${job.id} already fired for this minute` : `started job ${job.id}`;
     }
+    await tx.query("RELEASE SAVEPOINT firing");
+  } catch (error) {
+    await tx.query("ROLLBACK TO SAVEPOINT firing");
+    jobId = null;
+    outcome = `skipped: ${error instanceof Error ? error.message : String(error)}`;
   }
-  await recordFiring(tx, row.id, outcome, now, next);
+  // A schedule whose cron no longer reads (it was checked when made) is paused rather than retried each second.
+  if (next === null) await tx.query(`UPDATE automations SET paused = true WHERE id = $1`, [row.id]);
+  await recordFiring(tx, row.id, next === null ? `${outcome}; paused` : outcome, now, next);
   return { automationId: row.id, projectId: row.project_id, jobId, outcome };
 }
-
-const toIsoMinute = (value: unknown) => new Date(value as string | Date).toISOString().slice(0, 16);

@@ -1,10 +1,12 @@
 import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { Queryable } from "../../store/db.js";
+import { queryOne } from "../../store/db.js";
 import { addMessage, createJob, moveSourceContext, type JobLimits } from "../jobs/commands.js";
+import { isFollowUpTaken, type FollowUpOrigin } from "../jobs/messages.js";
 import { openJobOfAutomation, openJobOfTrigger } from "../jobs/queries.js";
 import type { SourceContext } from "../jobs/source-context.js";
 import { lockProject } from "../projects.js";
-import { configOf, recordFiring, type AutomationRow } from "./automations.js";
+import { AUTOMATION_KEY_PREFIX, configOf, recordFiring, type AutomationRow } from "./automations.js";
 
 /** What an automation's event did: a new job, a follow-up on its open one, or nothing (and why). */
 export type Started = { job: AgentJob; followedUp: boolean } | { skipped: string };
@@ -17,92 +19,105 @@ export async function automationsFor(db: Queryable, kind: "issues" | "source", r
     : db.query<AutomationRow>(`SELECT * FROM automations WHERE source_repo = $1 AND kind = 'source' AND NOT paused ORDER BY project_id`, [repo]);
 }
 
-export interface IssueRequest {
+/**
+ * Locks are taken automation, then project, then job (as a schedule's firing and a delete do), and
+ * the automation is read again under its lock: paused or deleted since it was looked up, it starts nothing.
+ */
+async function lockAutomation(tx: Queryable, automation: AutomationRow): Promise<AutomationRow | undefined> {
+  const row = await queryOne<AutomationRow>(tx, `SELECT * FROM automations WHERE id = $1 AND NOT paused FOR UPDATE`, [automation.id]);
+  if (row) await lockProject(tx, row.project_id);
+  return row;
+}
+
+interface Request {
   url: string;
   prompt: string;
-  /** Who labelled or commented (checked for write permission before). */
+  /** Who labelled, commented or merged. */
   author: string;
-  /** The comment that mentioned the App: taken once, however often GitHub delivers it. */
+}
+
+/**
+ * A new job, or the next message of the automation's open one (`open`); an event with an `origin`
+ * is taken once per automation, however often GitHub delivers it and whatever became of its job.
+ */
+async function startOrFollowUp(
+  tx: Queryable,
+  automation: AutomationRow,
+  request: Request & { trigger: "issue" | "source-merge"; sourceContext?: SourceContext },
+  origin: Extract<FollowUpOrigin, { kind: "comment" } | { kind: "event" }> | undefined,
+  open: { id: string } | null,
+  limits: JobLimits,
+): Promise<Started> {
+  if (origin && (await isFollowUpTaken(tx, origin))) return { skipped: "already taken" };
+  if (open) {
+    const added = await addMessage(tx, { projectId: automation.project_id, jobId: open.id, prompt: request.prompt, source: "automation", author: request.author, origin }, limits);
+    if (added.alreadyTaken) return { skipped: "already taken" };
+    if (request.sourceContext) await moveSourceContext(tx, open.id, request.sourceContext);
+    return { job: added.job, followedUp: true };
+  }
+  const { job } = await createJob(
+    tx,
+    {
+      projectId: automation.project_id,
+      prompt: request.prompt,
+      idempotencyKey: null,
+      origin,
+      source: "automation",
+      author: request.author,
+      trigger: { type: request.trigger, url: request.url },
+      automationId: automation.id,
+      sourceContext: request.sourceContext,
+    },
+    limits,
+  );
+  return { job, followedUp: false };
+}
+
+export interface IssueRequest extends Request {
+  /** The comment that mentioned the App. */
   commentId?: number;
 }
 
 /**
  * An issue of the docs repository starts a job with the issue as its instruction. While that job
- * is not archived, labelling again starts nothing and a mention becomes its follow-up.
+ * is open (running, or its PR not merged or closed), labelling again starts nothing and a mention
+ * becomes its follow-up.
  */
 export async function startIssueJob(tx: Queryable, automation: AutomationRow, request: IssueRequest, limits: JobLimits, now: Date): Promise<Started> {
-  await lockProject(tx, automation.project_id);
-  const open = await openJobOfTrigger(tx, automation.project_id, "issue", request.url);
-  const origin = request.commentId === undefined ? undefined : { kind: "comment" as const, commentId: request.commentId };
+  const locked = await lockAutomation(tx, automation);
+  if (!locked) return { skipped: "the automation was paused or deleted" };
+  const open = await openJobOfTrigger(tx, locked.project_id, "issue", request.url);
   let started: Started;
-  if (open && !origin) started = { skipped: `job ${open.id} is already working on this issue` };
-  else if (open && origin) {
-    const added = await addMessage(tx, { projectId: automation.project_id, jobId: open.id, prompt: request.prompt, source: "automation", author: request.author, origin }, limits);
-    started = added.alreadyTaken ? { skipped: "comment already taken" } : { job: added.job, followedUp: true };
+  if (request.commentId === undefined) {
+    started = open
+      ? { skipped: `job ${open.id} is already working on this issue` }
+      : await startOrFollowUp(tx, locked, { ...request, trigger: "issue" }, undefined, null, limits);
   } else {
-    const { job, replayed } = await createJob(
-      tx,
-      {
-        projectId: automation.project_id,
-        prompt: request.prompt,
-        idempotencyKey: origin ? `issue-comment:${origin.commentId}` : null,
-        origin,
-        source: "automation",
-        author: request.author,
-        trigger: { type: "issue", url: request.url },
-        automationId: automation.id,
-      },
-      limits,
-    );
-    started = replayed ? { skipped: "comment already taken" } : { job, followedUp: false };
+    started = await startOrFollowUp(tx, locked, { ...request, trigger: "issue" }, { kind: "comment", commentId: request.commentId }, open, limits);
   }
-  await recordFiring(tx, automation.id, outcomeOf(started), now);
+  await recordFiring(tx, locked.id, outcomeOf(started), now);
   return started;
 }
 
-export interface MergeRequest {
-  url: string;
-  /** `owner/repo#n`: a merge is taken once. */
+export interface MergeRequest extends Request {
+  /** `owner/repo#n`: a merge is taken once per automation. */
   key: string;
-  prompt: string;
-  author: string;
   source: SourceContext;
 }
 
 /**
  * A merge in a source repository starts a job that may read the repository at the merge commit;
- * while the automation's last job is open (running, or its PR not merged or closed) and the
- * automation follows up, the merge becomes that job's next message and moves its source commit.
+ * while the automation's last job is open and the automation follows up, the merge becomes that
+ * job's next message and moves its source commit.
  */
 export async function startSourceJob(tx: Queryable, automation: AutomationRow, request: MergeRequest, limits: JobLimits, now: Date): Promise<Started> {
-  await lockProject(tx, automation.project_id);
-  const config = configOf(automation);
-  const open = config.kind === "source" && config.followUps ? await openJobOfAutomation(tx, automation.id) : null;
-  const origin = { kind: "event" as const, key: `merge:${request.key}` };
-  let started: Started;
-  if (open) {
-    const added = await addMessage(tx, { projectId: automation.project_id, jobId: open.id, prompt: request.prompt, source: "automation", author: request.author, origin }, limits);
-    if (!added.alreadyTaken) await moveSourceContext(tx, open.id, request.source);
-    started = added.alreadyTaken ? { skipped: "merge already taken" } : { job: added.job, followedUp: true };
-  } else {
-    const { job, replayed } = await createJob(
-      tx,
-      {
-        projectId: automation.project_id,
-        prompt: request.prompt,
-        idempotencyKey: `merge:${request.key}`,
-        origin,
-        source: "automation",
-        author: request.author,
-        trigger: { type: "source-merge", url: request.url },
-        automationId: automation.id,
-        sourceContext: request.source,
-      },
-      limits,
-    );
-    started = replayed ? { skipped: "merge already taken" } : { job, followedUp: false };
-  }
-  await recordFiring(tx, automation.id, outcomeOf(started), now);
+  const locked = await lockAutomation(tx, automation);
+  if (!locked) return { skipped: "the automation was paused or deleted" };
+  const config = configOf(locked);
+  const open = config.kind === "source" && config.followUps ? await openJobOfAutomation(tx, locked.id) : null;
+  const origin = { kind: "event" as const, key: `${AUTOMATION_KEY_PREFIX}merge ${locked.id} ${request.key}` };
+  const started = await startOrFollowUp(tx, locked, { ...request, trigger: "source-merge", sourceContext: request.source }, origin, open, limits);
+  await recordFiring(tx, locked.id, outcomeOf(started), now);
   return started;
 }
 

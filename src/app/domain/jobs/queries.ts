@@ -109,11 +109,12 @@ export async function openJobOfAutomation(db: Queryable, automationId: string): 
   return row ? { id: row.id, status: row.status, prUrl: row.pr_url } : null;
 }
 
-/** The newest job started from this page (an issue) that is not archived. */
+/** The newest job started from this page (an issue) that is still open, as `openJobOfAutomation` means it. */
 export async function openJobOfTrigger(db: Queryable, projectId: string, type: JobTriggerType, url: string): Promise<{ id: string; status: AgentJob["status"] } | null> {
   const row = await queryOne<{ id: string; status: AgentJob["status"] }>(
     db,
-    `SELECT id, status FROM jobs WHERE project_id = $1 AND trigger_type = $2 AND trigger_url = $3 AND status <> 'archived' ORDER BY created_at DESC LIMIT 1`,
+    `SELECT id, status FROM jobs WHERE project_id = $1 AND trigger_type = $2 AND trigger_url = $3 AND status <> 'archived' AND (status = 'active' OR pr_url IS NOT NULL)
+     ORDER BY created_at DESC LIMIT 1`,
     [projectId, type, url],
   );
   return row ?? null;

@@ -9,7 +9,7 @@ import { issueNumberIn, SELECT_JOB_IN_REPOSITORY, toAgentJob, triggerOf, toJobIn
 import { queueTrackingUpdate } from "./job-tasks.js";
 import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messages.js";
 import { contextWindowOf } from "./model-facts.js";
-import { sourceContextOf, type SourceContext } from "./source-context.js";
+import { linkedSourceOf, type SourceContext } from "./source-context.js";
 import { outcomeOf, withRunReport } from "./outcome.js";
 
 /** Who is asking, from a verified OIDC token. */
@@ -83,7 +83,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   return {
     installationId: job.installationId,
     projectId: job.projectId,
-    source: sourceContextOf(row.source_context),
+    source: await linkedSourceOf(tx, row),
     context: {
       id: job.id,
       runAttempt: job.runAttempt,

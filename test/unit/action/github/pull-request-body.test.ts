@@ -33,6 +33,10 @@ describe("pull request text", () => {
     const fromIssue = renderPullRequestBody({ ...base, messages: [], trigger: { type: "issue", url: "https://github.com/acme/docs/issues/7" }, closesIssue: 7 });
     expect(fromIssue).toContain("Fixes #7");
     expect(renderPullRequestBody({ ...base, messages: [], trigger: { type: "schedule" } })).toContain("Started by a schedule.");
+    // An automation's instruction shows its first paragraph only: the diff it carries stays off the PR.
+    const withDiff = renderPullRequestBody({ ...base, messages: [{ seq: 1, prompt: "Merged acme/api#12\nhttps://github.com/acme/api/pull/12\n\nThe diff:\n+secret code", source: "automation", author: null, createdAt: "" }] });
+    expect(withDiff).toContain("   > Merged acme/api#12\n   > https://github.com/acme/api/pull/12\n   > (the rest of this instruction is on the job's page)");
+    expect(withDiff).not.toContain("secret code");
     expect(renderPullRequestBody({ ...base, messages: [], trigger: { type: "api" } })).not.toContain("Started by");
   });
 

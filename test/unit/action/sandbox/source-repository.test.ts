@@ -36,7 +36,7 @@ describe("SourceRepository", () => {
   });
 
   it("reads a file or its lines, refusing escapes, .github, binaries, missing and oversized files", async () => {
-    const source = new SourceRepository("acme/api", SHA, reader(files).reader, { maxFileBytes: 80, maxSearchBytes: 1_000 });
+    const source = new SourceRepository("acme/api", SHA, reader(files).reader, { maxFileBytes: 80, maxSearchBytes: 1_000, maxSearchFetches: 100 });
     expect(await source.read("src/cli.ts", { startLine: 2, endLine: 2 })).toBe("export function run() {}");
     expect(await source.read("./src//server.ts")).toContain("listen(process.env.PORT)");
     await expect(source.read("../docs/index.mdx")).rejects.toThrow(/outside the repository/);
@@ -44,7 +44,7 @@ describe("SourceRepository", () => {
     await expect(source.read(".github/workflows/ci.yml")).rejects.toThrow(/off limits/);
     await expect(source.read("logo.png")).rejects.toThrow(/binary/);
     await expect(source.read("src/missing.ts")).rejects.toThrow(/no such file in acme\/api at aaaaaaaaaaaa/);
-    const big = new SourceRepository("acme/api", SHA, reader({ "big.txt": "x".repeat(100) }).reader, { maxFileBytes: 80, maxSearchBytes: 1_000 });
+    const big = new SourceRepository("acme/api", SHA, reader({ "big.txt": "x".repeat(100) }).reader, { maxFileBytes: 80, maxSearchBytes: 1_000, maxSearchFetches: 100 });
     await expect(big.read("big.txt")).rejects.toThrow(/larger than 80 bytes/);
   });
 
@@ -55,8 +55,12 @@ describe("SourceRepository", () => {
     await source.search("run", { glob: "src/**" });
     expect(fetched.filter((sha) => sha === "blob:src/cli.ts")).toHaveLength(1);
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${String(i).padStart(2, "0")}.txt`, "y".repeat(100)]));
-    const capped = new SourceRepository("acme/api", SHA, reader(many).reader, { maxFileBytes: 1_000, maxSearchBytes: 2_000 });
+    const capped = new SourceRepository("acme/api", SHA, reader(many).reader, { maxFileBytes: 1_000, maxSearchBytes: 2_000, maxSearchFetches: 100 });
     expect(await capped.search("zzz")).toEqual({ hits: [], stoppedAt: "f16.txt" });
+    const { reader: counted, fetched: requests } = reader(many);
+    const fewFetches = new SourceRepository("acme/api", SHA, counted, { maxFileBytes: 1_000, maxSearchBytes: 1_000_000, maxSearchFetches: 20 });
+    expect(await fewFetches.search("zzz")).toEqual({ hits: [], stoppedAt: "f16.txt" });
+    expect(requests).toHaveLength(16);
     await expect(source.search("(")).rejects.toThrow(/Invalid regular expression/);
   });
 

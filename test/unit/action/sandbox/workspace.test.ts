@@ -108,6 +108,8 @@ describe("globs", () => {
     ["*.{md,mdx}", "docs/x.mdx", true],
     ["docs/?.md", "docs/a.md", true],
     ["guide.md", "docs/guide.md", true],
+    ["src/{?,x}/a.ts", "src/b/a.ts", true],
+    ["src/{a{b,c}.ts", "src/a{b.ts", true],
   ])("%s ~ %s → %s", (glob, file, expected) => {
     expect(globToRegExp(glob).test(file)).toBe(expected);
   });

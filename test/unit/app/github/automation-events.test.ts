@@ -33,6 +33,11 @@ describe("automation events", () => {
       defaultBranch: "main",
       labels: ["docs"],
       author: "octocat",
+      authorIsBot: false,
+    });
+    expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ user: { login: "dependabot[bot]", type: "Bot" }, title: "a\u0000b\ud83d" }) })).toMatchObject({
+      authorIsBot: true,
+      title: "ab\ufffd",
     });
     expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ merged: false, merge_commit_sha: null }) })).toBeNull();
     expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ head: { ref: "inkwell/abc" } }) })).toMatchObject({ type: "pr_closed" });

@@ -15,13 +15,14 @@ const merge: SourceMergedEvent = {
   defaultBranch: "main",
   labels: ["docs"],
   author: "octocat",
+  authorIsBot: false,
 };
 const file = (path: string, patch: string) => ({ path, status: "modified", additions: 1, deletions: 0, patch });
 
 describe("mergeInstruction", () => {
   it("states what changed: the PR, its description, the files and their diff, and that changing nothing is an answer", () => {
     const text = mergeInstruction(merge, [file("src/cli.ts", "@@ -1 +1 @@\n-a\n+b"), { path: "img.png", status: "added", additions: 0, deletions: 0 }], "Flags are documented in reference/cli.mdx.");
-    expect(text).toContain('merged into acme/api (main) by @octocat: #12 "Add --dry-run"');
+    expect(text).toContain('opened by @octocat was merged into acme/api (main): #12 "Add --dry-run"');
     expect(text).toContain("https://github.com/acme/api/pull/12 (merge commit bbbbbbbbbbbb)");
     expect(text).toContain("- modified src/cli.ts (+1 −0)\n- added img.png (+0 −0)");
     expect(text).toContain("```diff\n--- src/cli.ts\n+++ src/cli.ts\n@@ -1 +1 @@\n-a\n+b\n```");
@@ -35,6 +36,14 @@ describe("mergeInstruction", () => {
     expect(text.length).toBeLessThanOrEqual(32_000);
     expect(text).toMatch(/The diff of \d+ more file\(s\) did not fit: read them with read_source_file \(src\/f\d+\.ts/);
     expect(text).not.toContain("y".repeat(4_001));
+  });
+
+  it("stays within the limit with thousands of long paths: the list is cut, saying how many more", () => {
+    const files = Array.from({ length: 3_000 }, (_, i) => ({ path: `src/${"deep/".repeat(30)}file-${i}.ts`, status: "renamed", previousPath: `old/${"deep/".repeat(30)}file-${i}.ts`, additions: 1, deletions: 1 }));
+    const text = mergeInstruction(merge, files, "Standing.", 32_000);
+    expect(text.length).toBeLessThanOrEqual(32_000);
+    expect(text).toMatch(/- … and \d+ more files \(list_source_files shows them all\)/);
+    expect(text.endsWith("Standing.")).toBe(true);
   });
 });
 

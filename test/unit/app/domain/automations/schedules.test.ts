@@ -94,6 +94,17 @@ describe("schedules", () => {
     expect(await getAutomation(db, projectId, automation.id)).toMatchObject({ nextRunAt: "2027-01-01T00:00:00.000Z" });
   });
 
+  it("a schedule that cannot fire is recorded and paused, and does not hold up the others", async () => {
+    const broken = await schedule("0 3 * * *", at("2026-11-26T10:00:00Z"));
+    const healthy = await schedule("30 3 * * *", at("2026-11-26T10:00:00Z"));
+    // As if a later version read its stored cron differently: the firing throws.
+    await db.query(`UPDATE automations SET config = $2 WHERE id = $1`, [broken.id, JSON.stringify({ kind: "schedule", cron: "99 99 * * *", instruction: "x" })]);
+    const firings = mine(await fireAll(at("2026-11-27T04:00:00Z")));
+    expect(firings.map((f) => f.automationId)).toEqual([broken.id, healthy.id]);
+    expect(firings[1]?.jobId).toEqual(expect.any(String));
+    expect(await getAutomation(db, projectId, broken.id)).toMatchObject({ paused: true, lastOutcome: expect.stringMatching(/^skipped: .*; paused$/) });
+  });
+
   it("refuses cron it cannot read, naming the field", async () => {
     for (const cron of ["5-2 * * * *", "*/0 * * * *", "0 0 31 2 *", "61 * * * *"]) {
       const error = await schedule(cron, at("2026-11-26T10:00:00Z")).catch((e: unknown) => e);

@@ -114,7 +114,7 @@ describe("inkwell CLI: a writer runs a job", () => {
     expect(JSON.parse(replay.stdout).id).toBe(JSON.parse(fromFile.stdout).id);
 
     const list = await cli(["jobs", "list", "--limit", "1"], env);
-    expect(list.stdout).toMatch(/^ID\s+STATUS\s+AGE\s+PULL REQUEST/);
+    expect(list.stdout).toMatch(/^ID\s+STATUS\s+STARTED BY\s+AGE\s+PULL REQUEST/);
     expect(list.stdout).toMatch(/More: inkwell jobs list --project \w+ --offset 1/);
     const all = await cli(["jobs", "list", "--json", "--limit", "100"], env);
     expect(JSON.parse(all.stdout).jobs).toHaveLength(2);

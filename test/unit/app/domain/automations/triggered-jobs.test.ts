@@ -33,23 +33,24 @@ const merge = (n: number) => ({
   author: "octocat",
   source: { repository: "acme/shared-api", sha: sha(n), installationId: 7, pullRequestUrl: `https://github.com/acme/shared-api/pull/${n}` },
 });
-const take = async (n: number) => {
-  const out = [];
-  for (const automation of await automationsFor(db, "source", "ACME/Shared-API")) out.push(await db.transaction((tx) => startSourceJob(tx, automation, merge(n), limits, now)));
-  return out;
+/** Every automation of the repository takes merge `n`, as the webhook task does; the outcomes in `projects` order. */
+const take = async (n: number, projects: string[]) => {
+  const out = new Map<string, Awaited<ReturnType<typeof startSourceJob>>>();
+  for (const automation of await automationsFor(db, "source", "ACME/Shared-API")) out.set(automation.project_id, await db.transaction((tx) => startSourceJob(tx, automation, merge(n), limits, now)));
+  return projects.map((p) => out.get(p));
 };
 
 describe("source merges", () => {
   it("one code repository feeding two projects: each gets its own job, each takes a merge once, and a paused one takes none", async () => {
     const [a, b] = [await project(), await project()];
     for (const p of [a, b]) await db.transaction((tx) => createAutomation(tx, p, { kind: "source", repository: "acme/shared-api", followUps: true }, now));
-    const first = await take(1);
+    const first = await take(1, [a, b]);
     expect(first).toEqual([expect.objectContaining({ followedUp: false }), expect.objectContaining({ followedUp: false })]);
     expect(new Set(first.map((s) => ("job" in s ? s.job.id : null))).size).toBe(2);
-    expect(await take(1)).toEqual([{ skipped: "already taken" }, { skipped: "already taken" }]);
+    expect(await take(1, [a, b])).toEqual([{ skipped: "already taken" }, { skipped: "already taken" }]);
 
     const jobA = (first[0] as { job: { id: string } }).job.id;
-    expect((await take(2))[0]).toMatchObject({ followedUp: true, job: { id: jobA } });
+    expect((await take(2, [a, b]))[0]).toMatchObject({ followedUp: true, job: { id: jobA } });
     expect((await listJobMessages(db, a, jobA)).map((m) => m.prompt)).toEqual(["Merged #1", "Merged #2"]);
 
     // Archived since: a late redelivery of a merge it took is still taken, not a new job.
@@ -57,7 +58,7 @@ describe("source merges", () => {
       await attachPullRequest(tx, jobA, { number: 3, url: "https://github.com/acme/docs/pull/3" }, { replace: true });
       await archiveJob(tx, jobA, true);
     });
-    expect((await take(2))[0]).toEqual({ skipped: "already taken" });
+    expect((await take(2, [a, b]))[0]).toEqual({ skipped: "already taken" });
 
     const [automationB] = (await automationsFor(db, "source", "acme/shared-api")).filter((x) => x.project_id === b);
     await db.transaction((tx) => setAutomationPaused(tx, b, automationB?.id as string, true, now));

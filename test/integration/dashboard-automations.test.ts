@@ -73,6 +73,32 @@ describe("automations on the dashboard", () => {
     expect(await page.locator("#jobs-table").count()).toBe(0);
   });
 
+  it("an admin adds each kind from the tab; a bad cron is refused, naming it", async () => {
+    const page = await signedIn();
+    const tab = `${t.url}/dashboard/projects/${project.projectId}/automations`;
+    await page.goto(tab);
+    await page.fill("#source-repository", "acme/form-api");
+    await page.fill("#source-label", "docs");
+    await page.fill("#source-paths", "src/api/**\nsrc/cli/**");
+    await page.uncheck("#add-source input[name=followUps]");
+    await Promise.all([page.waitForURL(tab), page.click("#add-source button[type=submit]")]);
+    await page.fill("#issues-label", "docs-bug");
+    await Promise.all([page.waitForURL(tab), page.click("#add-issues button[type=submit]")]);
+    await page.fill("#schedule-cron", "61 * * * *");
+    await page.fill("#schedule-instruction", "Fix links.");
+    const [refused] = await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.click("#add-schedule button[type=submit]")]);
+    expect(refused.status()).toBe(400);
+    expect(await page.textContent("main")).toMatch(/cron: .*61/);
+    const { automations } = (await t.call("GET", `/admin/projects/${project.projectId}/automations`, { token: ADMIN_TOKEN })).body;
+    expect(automations.map((a: { config: unknown }) => a.config)).toEqual(
+      expect.arrayContaining([
+        { kind: "source", repository: "acme/form-api", label: "docs", paths: ["src/api/**", "src/cli/**"], followUps: false },
+        { kind: "issues", label: "docs-bug", mention: true },
+      ]),
+    );
+    expect(automations.some((a: { config: { kind: string } }) => a.config.kind === "schedule")).toBe(false);
+  });
+
   it("lists the project's automations and pauses and resumes one", async () => {
     const created = await t.call("POST", `/admin/projects/${project.projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "schedule", cron: "0 6 * * 1", instruction: "Fix broken links." } });
     expect(created.status).toBe(201);

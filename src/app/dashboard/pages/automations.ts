@@ -57,12 +57,44 @@ function suggestionTable(view: AutomationsView, id: string, caption: string, row
   )}</tbody></table></div>`;
 }
 
-/** A project's automations (pause and resume), and the jobs its readers suggest, each one click from starting. */
+/** The three ways to add one (project admins): each its own small form. */
+function addForms(view: AutomationsView): SafeHtml {
+  const base = projectPath(view.project.id, "automations");
+  const form = (kind: string, title: string, fields: SafeHtml) =>
+    html`<form method="post" action="${base}" class="stack" id="add-${kind}">${csrfField(view.session)}<input type="hidden" name="kind" value="${kind}"><h3>${title}</h3>${fields}<button type="submit">Add</button></form>`;
+  return html`<section aria-labelledby="add-automation-heading">
+<h2 id="add-automation-heading">Add an automation</h2>
+${form(
+  "source",
+  "Merges in a code repository",
+  html`<label for="source-repository">Repository (owner/repo, with the App installed)</label><input id="source-repository" name="repository" required placeholder="acme/api">
+<label for="source-label">Only pull requests labelled (optional)</label><input id="source-label" name="label" placeholder="docs">
+<label for="source-paths">Only when a changed file matches (optional, one glob per line)</label><textarea id="source-paths" name="paths" rows="2" placeholder="src/api/**"></textarea>
+<label><input type="checkbox" name="followUps" checked> Later merges follow up on the open docs PR</label>
+<label for="source-instruction">Added to every instruction (optional)</label><textarea id="source-instruction" name="instruction" rows="2"></textarea>`,
+)}
+${form(
+  "issues",
+  "Issues of the docs repository",
+  html`<label for="issues-label">Label that starts a job</label><input id="issues-label" name="label" value="inkwell" required>
+<label><input type="checkbox" name="mention" checked> Mentioning the App in an issue comment starts one too</label>`,
+)}
+${form(
+  "schedule",
+  "A schedule",
+  html`<label for="schedule-cron">When (cron, UTC)</label><input id="schedule-cron" name="cron" required placeholder="0 6 * * 1">
+<label for="schedule-instruction">Instruction</label><textarea id="schedule-instruction" name="instruction" rows="2" required placeholder="Fix broken links and outdated version numbers."></textarea>`,
+)}
+</section>`;
+}
+
+/** A project's automations (add for admins; pause and resume), and the jobs its readers suggest, each one click from starting. */
 export function automationsBody(view: AutomationsView): SafeHtml {
   return html`<section aria-labelledby="automations-heading">
 <h2 id="automations-heading">Automations</h2>
 ${automationRows(view)}
 </section>
+${view.access.canAdmin ? addForms(view) : ""}
 <section aria-labelledby="suggestions-heading" id="suggestions">
 <h2 id="suggestions-heading">Suggested by your readers</h2>
 <p class="help">From the analytics: pages AI agents asked for and did not find, and the pages AI reads most. Each starts a job with the instruction shown (edit it first if you like).</p>

@@ -1,8 +1,7 @@
 import { createAutomationSchema, updateAutomationSchema } from "../../../shared/automation-schemas.js";
 import { createAutomation, deleteAutomation, fireScheduleNow, getAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
-import { ConflictError, UpstreamError } from "../../domain/errors.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { appInstallUrl } from "../../github/app-urls.js";
+import { checkSourceLink } from "../../github/source-link.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";
@@ -19,23 +18,10 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
     };
   };
 
-  /** A source repository's merges reach Inkwell only through the App: refuse to link one it is not installed on (when GitHub is set up at all). */
-  const requireInstalled = async (repository: string) => {
-    const github = services.github;
-    if (!github) return;
-    const installed = await github.installationOn(repository).catch((error: unknown) => {
-      services.log.warn({ err: error, repository }, "could not ask GitHub for the App's installation");
-      throw new UpstreamError(`GitHub did not say whether the Inkwell App is installed on ${repository}; try again`);
-    });
-    if (installed !== null) return;
-    const install = appInstallUrl(config.githubServerUrl, await github.appSlug().catch(() => "<your-app>"));
-    throw new ConflictError(`The Inkwell App is not installed on ${repository}, so its merges cannot reach Inkwell: install it there (${install}), then add the automation again`);
-  };
-
   router.on("POST", "/admin/projects/:id/automations", async (ctx) => {
     const { projectId } = ids(ctx);
     const request = validate(createAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    if (request.kind === "source") await requireInstalled(request.repository);
+    if (request.kind === "source") await checkSourceLink(services.github, config.githubServerUrl, request.repository, null);
     return { status: 201, body: await db.transaction((tx) => createAutomation(tx, projectId, request, new Date())) };
   });
 

@@ -1,11 +1,13 @@
 import { epochDay } from "../../../analytics/days.js";
 import { readerSuggestions } from "../../../analytics/suggestions.js";
-import { listAutomations, setAutomationPaused } from "../../../domain/automations/automations.js";
+import { createAutomation, listAutomations, setAutomationPaused } from "../../../domain/automations/automations.js";
+import { createAutomationSchema } from "../../../../shared/automation-schemas.js";
+import { checkSourceLink } from "../../../github/source-link.js";
 import { wellFormedIdOf } from "../../../domain/ids.js";
 import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout, projectPath } from "../../../dashboard/layout.js";
 import { automationsBody } from "../../../dashboard/pages/automations.js";
-import { htmlReply, redirect } from "../../../dashboard/request.js";
+import { htmlReply, parseFields, redirect } from "../../../dashboard/request.js";
 import { randomToken } from "../../../dashboard/sessions.js";
 import type { Router } from "../../router.js";
 import { countingHeader } from "../../counting-header.js";
@@ -30,6 +32,21 @@ export function registerAutomationPages(router: Router, dashboard: DashboardCont
     }),
   );
 
+  router.on(
+    "POST",
+    "/dashboard/projects/:projectId/automations",
+    dashboard.action(async (r, form) => {
+      const { project } = await dashboard.project(r, "admin");
+      const config = parseFields(createAutomationSchema, automationFromForm(form));
+      if (config.kind === "source") {
+        const user = r.session.user.kind === "github" ? r.session.user.login : null;
+        await checkSourceLink(dashboard.services.github, dashboard.services.config.githubServerUrl, config.repository, user);
+      }
+      await db.transaction((tx) => createAutomation(tx, project.id, config, new Date()));
+      return redirect(projectPath(project.id, "automations"));
+    }),
+  );
+
   for (const change of ["pause", "resume"] as const) {
     router.on(
       "POST",
@@ -42,4 +59,16 @@ export function registerAutomationPages(router: Router, dashboard: DashboardCont
       }),
     );
   }
+}
+
+/** The add forms' fields as the API's request: empty optional fields left out, checkboxes as booleans, one glob per line. */
+function automationFromForm(form: Record<string, string | undefined>): Record<string, unknown> {
+  const given = (name: string) => (form[name]?.trim() ? form[name]?.trim() : undefined);
+  const checked = (name: string) => form[name] === "on";
+  if (form.kind === "source") {
+    const paths = (form.paths ?? "").split(/\r?\n|,/).map((glob) => glob.trim()).filter(Boolean);
+    return { kind: "source", repository: form.repository ?? "", label: given("label"), paths: paths.length ? paths : undefined, followUps: checked("followUps"), instruction: given("instruction") };
+  }
+  if (form.kind === "issues") return { kind: "issues", label: given("label"), mention: checked("mention") };
+  return { kind: form.kind ?? "", cron: form.cron ?? "", instruction: form.instruction ?? "" };
 }

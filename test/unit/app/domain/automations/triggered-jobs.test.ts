@@ -46,7 +46,7 @@ describe("source merges", () => {
     for (const p of [a, b]) await db.transaction((tx) => createAutomation(tx, p, { kind: "source", repository: "acme/shared-api", followUps: true }, now));
     const first = await take(1, [a, b]);
     expect(first).toEqual([expect.objectContaining({ followedUp: false }), expect.objectContaining({ followedUp: false })]);
-    expect(new Set(first.map((s) => ("job" in s ? s.job.id : null))).size).toBe(2);
+    expect(new Set(first.map((s) => (s && "job" in s ? s.job.id : null))).size).toBe(2);
     expect(await take(1, [a, b])).toEqual([{ skipped: "already taken" }, { skipped: "already taken" }]);
 
     const jobA = (first[0] as { job: { id: string } }).job.id;

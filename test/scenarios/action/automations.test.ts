@@ -24,6 +24,14 @@ function runBundle(env: Record<string, string>): Promise<{ code: number | null; 
   });
 }
 
+/** A run of the committed bundle for this dispatch, as GitHub's runner starts it. */
+async function runCommitted(dispatched: { jobId: string; runAttempt: number }) {
+  const { env } = h.bundleEnv(dispatched, checkout(h.remote));
+  const { code, stdout } = await runBundle(env);
+  expect(code, stdout).toBe(0);
+  return stdout;
+}
+
 let h: ActionHarness;
 let source: ReturnType<typeof sourceRepository>;
 let routes: ReturnType<typeof sourceRoutes>;
@@ -89,9 +97,7 @@ describe("automations, end to end with the committed bundle", () => {
         { text: "Document the --dry-run flag\nThe quickstart now mentions --dry-run." },
       ),
     );
-    const { env } = h.bundleEnv({ jobId: mergedJobId, runAttempt: 1 }, checkout(h.remote));
-    const { code, stdout } = await runBundle(env);
-    expect(code, stdout).toBe(0);
+    await runCommitted({ jobId: mergedJobId, runAttempt: 1 });
 
     const [read, unknownTool, escaped, escapedEdit] = toolResults(h.model.requests[1] as never);
     expect(read).toContain("export const DRY_RUN = '--dry-run'");
@@ -123,8 +129,8 @@ describe("automations, end to end with the committed bundle", () => {
     expect(await messages(mergedJobId)).toHaveLength(3);
 
     h.model.setScript(steps({ tools: [{ name: "read_source_file", args: { path: "src/limits.ts" } }] }, { text: "Nothing more to change\nThe limits are internal." }));
-    const outcome = await h.run({ jobId: mergedJobId, runAttempt: 2 });
-    expect(outcome.status).toBe("completed");
+    await runCommitted({ jobId: mergedJobId, runAttempt: 2 });
+    expect((await h.job(mergedJobId)).status).toBe("completed");
     expect(toolResults(h.model.requests[1] as never)[0]).toContain("MAX_BATCH = 500");
     expect(h.github.pulls.filter((p) => p.head === `inkwell/${mergedJobId}`)).toHaveLength(1);
   });
@@ -139,7 +145,7 @@ describe("automations, end to end with the committed bundle", () => {
     const newest = (await jobs("source-merge"))[0] as Record<string, any>;
     expect(newest.id).not.toBe(mergedJobId);
     h.model.setScript(steps({ text: "Nothing to document\nThis merge renames an internal helper; nothing readers use or see changed." }));
-    expect((await h.run({ jobId: newest.id, runAttempt: 1 })).status).toBe("completed");
+    await runCommitted({ jobId: newest.id, runAttempt: 1 });
     expect(await h.job(newest.id)).toMatchObject({ status: "completed", prLink: null, summary: expect.stringContaining("nothing readers use or see changed") });
 
     await merge(16, { "src/cli.ts": "export const flags = [];\n" }, { labels: [] });
@@ -180,7 +186,7 @@ describe("automations, end to end with the committed bundle", () => {
         { text: "Explain the rate limit\nStated in the quickstart." },
       ),
     );
-    expect((await h.run({ jobId: labelled.id, runAttempt: 1 })).status).toBe("completed");
+    await runCommitted({ jobId: labelled.id, runAttempt: 1 });
     const pr = h.github.pulls.find((p) => p.head === `inkwell/${labelled.id}`);
     expect(pr?.body).toContain("Fixes #5");
   });

@@ -3,10 +3,7 @@ import type { AgentTools } from "./agent-loop.js";
 import type { ClaimResponse } from "../../shared/runner-schemas.js";
 import { githubSourceReader } from "../github/source-reader.js";
 import { SourceRepository } from "../sandbox/source-repository.js";
-import { capRead, defineTool, toolGuard, type ToolStats } from "./tools.js";
-
-const MAX_LISTED = 2_000;
-const MAX_HITS = 200;
+import { capRead, defineTool, listAnswer, MAX_HITS, searchAnswer, toolGuard, type ToolStats } from "./tools.js";
 
 /**
  * Read-only tools over the code repository whose merge started the job, at the merge commit.
@@ -21,10 +18,7 @@ export function createSourceTools(source: SourceRepository, stats: ToolStats, on
       inputSchema: z.object({ glob: z.string().max(200).optional() }),
       execute: guarded("list_source_files", async ({ glob }: { glob?: string }) => {
         const { paths, truncated } = await source.list(glob);
-        const note = truncated ? "\n(GitHub listed only part of this large repository: narrow with a glob or read paths you know.)" : "";
-        if (paths.length === 0) return `No files match.${note}`;
-        const shown = paths.slice(0, MAX_LISTED);
-        return shown.join("\n") + (paths.length > shown.length ? `\n… and ${paths.length - shown.length} more: narrow the glob.` : "") + note;
+        return listAnswer(paths, truncated ? "\n(GitHub listed only part of this large repository: narrow with a glob or read paths you know.)" : "");
       }),
     }),
     read_source_file: defineTool({
@@ -39,9 +33,7 @@ export function createSourceTools(source: SourceRepository, stats: ToolStats, on
       inputSchema: z.object({ pattern: z.string().min(1).max(500), glob: z.string().max(200).optional() }),
       execute: guarded("search_source", async ({ pattern, glob }: { pattern: string; glob?: string }) => {
         const { hits, stoppedAt } = await source.search(pattern, { glob, limit: MAX_HITS });
-        const stopped = stoppedAt ? `\n… stopped before ${stoppedAt}: this search would read too much of the repository; narrow it with a glob.` : "";
-        if (hits.length === 0) return `No matches.${stopped}`;
-        return hits.join("\n") + (hits.length === MAX_HITS ? "\n… stopped at 200 matches: narrow the search." : "") + stopped;
+        return searchAnswer(hits, stoppedAt ? `\n… stopped before ${stoppedAt}: this search would read too much of the repository; narrow it with a glob.` : "");
       }),
     }),
   };

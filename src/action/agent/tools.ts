@@ -57,40 +57,50 @@ export function toolGuard(stats: ToolStats, onCall?: (name: string) => void) {
 
 export const defineTool = <S extends z.ZodType>(definition: { description: string; inputSchema: S; execute: (input: z.output<S>) => Promise<string> }): AgentTool => definition as AgentTool;
 
+const MAX_LISTED = 2_000;
+export const MAX_HITS = 200;
+
+/** A listing's answer: at most MAX_LISTED paths, saying how many more; `note` after it. */
+export function listAnswer(files: string[], note = ""): string {
+  if (files.length === 0) return `No files match.${note}`;
+  const shown = files.slice(0, MAX_LISTED);
+  return shown.join("\n") + (files.length > shown.length ? `\n… and ${files.length - shown.length} more: narrow the glob.` : "") + note;
+}
+
+/** A search's answer (at most MAX_HITS hits were asked for); `note` after it. */
+export function searchAnswer(hits: string[], note = ""): string {
+  if (hits.length === 0) return `No matches.${note}`;
+  return hits.join("\n") + (hits.length === MAX_HITS ? `\n… stopped at ${MAX_HITS} matches: narrow the search.` : "") + note;
+}
+
 /** Answers a read with at most READ_LIMIT_CHARS characters, saying how to read the rest. */
 export const capRead = (text: string) => (text.length <= READ_LIMIT_CHARS ? text : `${text.slice(0, READ_LIMIT_CHARS)}\n… truncated at ${READ_LIMIT_CHARS} characters: read the rest with startLine/endLine.`);
 
 export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, journal: ChangeJournal, stats: ToolStats, onCall?: (name: string) => void): AgentTools {
   const guarded = toolGuard(stats, onCall);
-  const define = defineTool;
-
   return {
-    list_files: define({
+    list_files: defineTool({
       description: "List files of the docs directory (and navigation files), optionally filtered by a glob such as **/*.mdx or guides/*.",
       inputSchema: z.object({ glob: z.string().max(200).optional() }),
       execute: guarded("list_files", async ({ glob }: { glob?: string }) => {
-        const files = await workspace.list(glob);
-        if (files.length === 0) return "No files match.";
-        const shown = files.slice(0, 2_000);
-        return shown.join("\n") + (files.length > shown.length ? `\n… and ${files.length - shown.length} more: narrow the glob.` : "");
+        return listAnswer(await workspace.list(glob));
       }),
     }),
-    read_file: define({
+    read_file: defineTool({
       description: "Read a file, or a range of its lines (1-based, inclusive).",
       inputSchema: z.object({ path: filePath, startLine: z.int().min(1).optional(), endLine: z.int().min(1).optional() }),
       execute: guarded("read_file", async ({ path, startLine, endLine }: { path: string; startLine?: number; endLine?: number }) => {
         return capRead(await workspace.read(path, { startLine, endLine }));
       }),
     }),
-    search_text: define({
+    search_text: defineTool({
       description: "Search file contents with a regular expression (case-insensitive); answers path:line: text. Optional glob filter.",
       inputSchema: z.object({ pattern: z.string().min(1).max(500), glob: z.string().max(200).optional() }),
       execute: guarded("search_text", async ({ pattern, glob }: { pattern: string; glob?: string }) => {
-        const hits = await workspace.search(pattern, { glob, limit: 200 });
-        return hits.length === 0 ? "No matches." : hits.join("\n") + (hits.length === 200 ? "\n… stopped at 200 matches: narrow the search." : "");
+        return searchAnswer(await workspace.search(pattern, { glob, limit: MAX_HITS }));
       }),
     }),
-    write_file: define({
+    write_file: defineTool({
       description: "Create a file or replace its whole content.",
       inputSchema: z.object({ path: filePath, content: z.string(), reason }),
       execute: guarded("write_file", async ({ path, content, reason }: { path: string; content: string; reason: string }) => {
@@ -99,7 +109,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return `Wrote ${path} (${Buffer.byteLength(content)} bytes).`;
       }),
     }),
-    edit_file: define({
+    edit_file: defineTool({
       description: "Replace one exact occurrence of `find` with `replace` in a file. Fails if `find` occurs zero or several times: include enough context to make it unique.",
       inputSchema: z.object({ path: filePath, find: z.string().min(1), replace: z.string(), reason }),
       execute: guarded("edit_file", async ({ path, find, replace, reason }: { path: string; find: string; replace: string; reason: string }) => {
@@ -108,7 +118,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return `Edited ${path}.`;
       }),
     }),
-    move_file: define({
+    move_file: defineTool({
       description: "Move or rename a file. A redirect from the old URL is added where the framework has one (Mintlify docs.json, Docusaurus client redirects plugin, MkDocs redirects plugin) and Mintlify navigation entries are renamed; the answer says when none was possible.",
       inputSchema: z.object({ from: filePath, to: filePath, reason }),
       execute: guarded("move_file", async ({ from, to, reason }: { from: string; to: string; reason: string }) => {
@@ -126,7 +136,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
         return [`Moved ${from} to ${to}.`, ...followed.done.map((line) => `Also ${line}.`)].join(" ");
       }),
     }),
-    delete_file: define({
+    delete_file: defineTool({
       description: "Delete a file.",
       inputSchema: z.object({ path: filePath, reason }),
       execute: guarded("delete_file", async ({ path, reason }: { path: string; reason: string }) => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MAX_PROMPT_CHARS } from "../../shared/api-schemas.js";
 import { configOf } from "../domain/automations/automations.js";
 import { automationsFor, startIssueJob, startSourceJob, type Started } from "../domain/automations/triggered-jobs.js";
+import type { AutomationRow } from "../domain/automations/automations.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { enqueueTask } from "../tasks/tasks.js";
@@ -51,16 +52,15 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
     if (automations.length === 0) return { skipped: "no project reads this repository" };
     if (event.defaultBranch === null || event.baseRef !== event.defaultBranch) return { skipped: `merged into ${event.baseRef}, not the default branch` };
     if (event.authorIsBot) return { skipped: `opened by a bot (@${event.author})` };
-    const labelled = automations.filter((a) => {
-      const config = configOf(a);
-      return config.kind === "source" && (!config.label || event.labels.some((l) => l.toLowerCase() === config.label?.toLowerCase()));
+    const labelled = automations.flatMap((automation) => {
+      const config = configOf(automation);
+      const wanted = config.kind === "source" && (!config.label || event.labels.some((l) => l.toLowerCase() === config.label?.toLowerCase()));
+      return wanted ? [{ automation, config }] : [];
     });
     if (labelled.length === 0) return { skipped: "the pull request lacks the label its automations require" };
     const files = await github.pullRequestFiles(event.installationId, event.repo, event.number);
     const outcomes: string[] = [];
-    for (const automation of labelled) {
-      const config = configOf(automation);
-      if (config.kind !== "source") continue;
+    for (const { automation, config } of labelled) {
       if (!touchesPaths(files, config.paths)) {
         outcomes.push(`no changed file matches ${config.paths?.join(", ")}`);
         continue;
@@ -86,9 +86,14 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
     return summary(outcomes);
   }
 
-  async function fromIssue(event: IssueLabeledEvent | IssueCommentEvent, request: string | null): Promise<TaskOutcome> {
-    const [automation] = await automationsFor(db, "issues", event.repo);
-    if (!automation) return { skipped: "the project has no issues automation, or it is paused" };
+  /** The project's issues automation (not paused) and its settings, or null. */
+  async function issuesAutomation(repo: string) {
+    const [automation] = await automationsFor(db, "issues", repo);
+    const config = automation ? configOf(automation) : null;
+    return automation && config?.kind === "issues" ? { automation, config } : null;
+  }
+
+  async function fromIssue(event: IssueLabeledEvent | IssueCommentEvent, automation: AutomationRow, request: string | null): Promise<TaskOutcome> {
     if (!(await canWrite(event.installationId, event.repo, event.sender.login))) return { skipped: `@${event.sender.login} cannot write to ${event.repo}` };
     const commentId = event.type === "issue_comment" ? event.commentId : undefined;
     const prompt = issueInstruction(event, request);
@@ -114,19 +119,17 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
     source_merged: sourceMerged,
     async issue_labeled(event: IssueLabeledEvent): Promise<TaskOutcome> {
       if (!isPerson(event.sender)) return { skipped: "labelled by a bot or an app" };
-      const [automation] = await automationsFor(db, "issues", event.repo);
-      const config = automation ? configOf(automation) : null;
-      if (config?.kind !== "issues" || config.label.toLowerCase() !== event.label.toLowerCase()) return { skipped: `label ${event.label} starts no job` };
-      return fromIssue(event, null);
+      const issues = await issuesAutomation(event.repo);
+      if (!issues || issues.config.label.toLowerCase() !== event.label.toLowerCase()) return { skipped: `label ${event.label} starts no job` };
+      return fromIssue(event, issues.automation, null);
     },
     async issue_comment(event: IssueCommentEvent): Promise<TaskOutcome> {
       if (!isPerson(event.sender, event.viaApp)) return { skipped: "comment by a bot or an app" };
       const request = instructionIn(event.comment, await github.appSlug(), options.command);
       if (!request) return { skipped: "comment does not address the agent" };
-      const [automation] = await automationsFor(db, "issues", event.repo);
-      const config = automation ? configOf(automation) : null;
-      if (config?.kind !== "issues" || !config.mention) return { skipped: "mentions start no job in this project" };
-      return fromIssue(event, request);
+      const issues = await issuesAutomation(event.repo);
+      if (!issues?.config.mention) return { skipped: "mentions start no job in this project" };
+      return fromIssue(event, issues.automation, request);
     },
   };
 }

@@ -110,12 +110,10 @@ export async function deleteAutomation(tx: Queryable, projectId: string, automat
   await tx.query(`DELETE FROM automations WHERE id = $1`, [automationId]);
 }
 
-/** What a firing did, for the automation's listing. */
-export async function recordFiring(tx: Queryable, automationId: string, outcome: string, now: Date, nextRunAt: Date | null = null): Promise<void> {
-  await tx.query(`UPDATE automations SET last_fired_at = $2, last_outcome = $3, next_run_at = COALESCE($4, next_run_at), updated_at = now() WHERE id = $1`, [
-    automationId,
-    now,
-    outcome.slice(0, 500),
-    nextRunAt,
-  ]);
+/** What a firing did, for the automation's listing; a schedule's next time, or `pause` for one that cannot fire again. */
+export async function recordFiring(tx: Queryable, automationId: string, outcome: string, now: Date, next: { nextRunAt?: Date; pause?: true } = {}): Promise<void> {
+  await tx.query(
+    `UPDATE automations SET last_fired_at = $2, last_outcome = $3, next_run_at = COALESCE($4, next_run_at), paused = paused OR $5, updated_at = now() WHERE id = $1`,
+    [automationId, now, outcome.slice(0, 500), next.nextRunAt ?? null, next.pause === true],
+  );
 }

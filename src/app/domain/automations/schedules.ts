@@ -58,7 +58,6 @@ export async function fireDueSchedule(tx: Queryable, now: Date, limits: JobLimit
     outcome = `skipped: ${error instanceof Error ? error.message : String(error)}`;
   }
   // A schedule whose cron no longer reads (it was checked when made) is paused rather than retried each second.
-  if (next === null) await tx.query(`UPDATE automations SET paused = true WHERE id = $1`, [row.id]);
-  await recordFiring(tx, row.id, next === null ? `${outcome}; paused` : outcome, now, next);
+  await recordFiring(tx, row.id, next === null ? `${outcome}; paused` : outcome, now, next === null ? { pause: true } : { nextRunAt: next });
   return { automationId: row.id, projectId: row.project_id, jobId, outcome };
 }

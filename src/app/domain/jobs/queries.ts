@@ -96,25 +96,26 @@ export async function runOfWorkflowRun(db: Queryable, workflowRunId: number): Pr
 }
 
 /**
- * An automation's job that is still open: running, or with a pull request not yet merged or
- * closed. A schedule fires no second job while one is open; a merge follows up on it.
+ * A job still open: running, or with a pull request not yet merged or closed. A schedule fires no
+ * second job while one is open; a merge or a mention follows up on it.
  */
+const OPEN_JOB = `status <> 'archived' AND (status = 'active' OR pr_url IS NOT NULL)`;
+
+/** An automation's newest open job (OPEN_JOB). */
 export async function openJobOfAutomation(db: Queryable, automationId: string): Promise<{ id: string; status: AgentJob["status"]; prUrl: string | null } | null> {
   const row = await queryOne<{ id: string; status: AgentJob["status"]; pr_url: string | null }>(
     db,
-    `SELECT id, status, pr_url FROM jobs WHERE automation_id = $1 AND status <> 'archived' AND (status = 'active' OR pr_url IS NOT NULL)
-     ORDER BY created_at DESC LIMIT 1`,
+    `SELECT id, status, pr_url FROM jobs WHERE automation_id = $1 AND ${OPEN_JOB} ORDER BY created_at DESC LIMIT 1`,
     [automationId],
   );
   return row ? { id: row.id, status: row.status, prUrl: row.pr_url } : null;
 }
 
-/** The newest job started from this page (an issue) that is still open, as `openJobOfAutomation` means it. */
+/** The newest open job (OPEN_JOB) started from this page (an issue). */
 export async function openJobOfTrigger(db: Queryable, projectId: string, type: JobTriggerType, url: string): Promise<{ id: string; status: AgentJob["status"] } | null> {
   const row = await queryOne<{ id: string; status: AgentJob["status"] }>(
     db,
-    `SELECT id, status FROM jobs WHERE project_id = $1 AND trigger_type = $2 AND trigger_url = $3 AND status <> 'archived' AND (status = 'active' OR pr_url IS NOT NULL)
-     ORDER BY created_at DESC LIMIT 1`,
+    `SELECT id, status FROM jobs WHERE project_id = $1 AND trigger_type = $2 AND trigger_url = $3 AND ${OPEN_JOB} ORDER BY created_at DESC LIMIT 1`,
     [projectId, type, url],
   );
   return row ?? null;

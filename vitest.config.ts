@@ -1,17 +1,49 @@
 import { defineConfig } from "vitest/config";
+import type { TestProjectInlineConfiguration } from "vitest/config";
 
-// The integration suite runs once per store: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
-const stores = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
+/**
+ * Two tiers (test/README.md). `npm test` is the quick one: unit tests, the Action's scenarios
+ * and the integration suites on PGlite (and PostgreSQL when TEST_DATABASE_URL is set), at volumes
+ * that prove behaviour. `npm run test:all` sets INKWELL_TEST_TIER=full: the same files at soak
+ * volumes (test/helpers/tier.ts), plus the files below that only the full tier runs.
+ */
+const full = process.env.INKWELL_TEST_TIER === "full";
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+
+/** Real Chromium against the dashboard and the beacon: one store is enough (the pages' queries run on both in the HTTP suites). */
+const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts"];
+/** Several server processes over one PostgreSQL: they need it, and they want the machine to themselves. */
+const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts"];
+/** The committed dist/ run as GitHub's runner runs it (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
+const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts"];
+
+const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number } = {}): TestProjectInlineConfiguration => ({
+  test: {
+    name,
+    include,
+    ...(extra.exclude ? { exclude: extra.exclude } : {}),
+    ...(extra.store ? { env: { INKWELL_TEST_STORE: extra.store } } : {}),
+    ...(extra.maxWorkers ? { maxWorkers: extra.maxWorkers } : {}),
+    ...(extra.groupOrder ? { sequence: { groupOrder: extra.groupOrder } } : {}),
+    ...timeouts,
+  },
+});
+
+const stores: ("pglite" | "postgres")[] = postgres ? ["pglite", "postgres"] : ["pglite"];
 
 export default defineConfig({
   test: {
     globalSetup: ["test/helpers/global-setup.ts"],
+    // Two cores here: a file per core. Files that must not share the machine are in the last group, one at a time.
+    maxWorkers: 2,
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/scenarios/**/*.test.ts"], ...timeouts } },
-      ...stores.map((store) => ({
-        test: { name: store, include: ["test/integration/**/*.test.ts"], env: { INKWELL_TEST_STORE: store }, ...timeouts },
-      })),
+      project("unit", ["test/unit/**/*.test.ts"]),
+      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: BUNDLE }),
+      ...(full || process.env.INKWELL_TEST_BUNDLE === "1" ? [project("bundle", BUNDLE)] : []),
+      ...stores.map((store) => project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER], store })),
+      ...(full ? [project("browser", BROWSER, { store: "pglite" })] : []),
+      ...(full && postgres ? [project("cluster", CLUSTER, { store: "postgres", groupOrder: 1, maxWorkers: 1 })] : []),
     ],
   },
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import nock from "nock";
 import { pino } from "pino";
-import { Probot } from "probot";
+import { Probot, ProbotOctokit } from "probot";
 import { GitHubApi } from "../../src/app/github/github-api.js";
 
 export const APP_ID = "123";
@@ -19,9 +19,15 @@ const { privateKey } = generateKeyPairSync("rsa", {
 /** Environment of a server with GitHub App credentials. */
 export const appEnv = (extra: Record<string, string> = {}) => ({ APP_ID, PRIVATE_KEY: privateKey, WEBHOOK_SECRET, ...extra });
 
-/** A real Probot (real Octokit, real auth) whose HTTP calls nock answers. */
+/**
+ * A real Probot (real Octokit, real auth, real retries) whose HTTP calls nock answers. Two of
+ * Octokit's waits are for GitHub's sake, not the code's: retries back off 1 s × attempt² (14 s for
+ * a request that always fails) and the throttle spaces writes a second apart. Here the backoff base
+ * is 1 ms and the throttle is off, so a test sees every retry and write without waiting for them.
+ */
 export function fakeGitHubApp() {
-  const probot = new Probot({ appId: Number(APP_ID), privateKey, secret: WEBHOOK_SECRET, log: pino({ level: "silent" }) as never });
+  const Octokit = ProbotOctokit.defaults((options: Record<string, any>) => ({ ...options, retry: { retryAfterBaseValue: 1 }, throttle: { ...options.throttle, enabled: false } }));
+  const probot = new Probot({ appId: Number(APP_ID), privateKey, secret: WEBHOOK_SECRET, log: pino({ level: "silent" }) as never, Octokit });
   return { probot, api: new GitHubApi(probot) };
 }
 

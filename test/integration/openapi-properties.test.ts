@@ -7,6 +7,7 @@ import { hostileJson, hostileString, validValue } from "../helpers/openapi-arbit
 import { openApiContract, pointerSegment, type OpenApiContract } from "../helpers/openapi-contract.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { storeKind } from "../helpers/store.js";
+import { volume } from "../helpers/tier.js";
 
 /**
  * Requests generated from the published /openapi.json, valid and hostile, against the real server
@@ -16,8 +17,9 @@ import { storeKind } from "../helpers/store.js";
 
 const PUBLIC_URL = "https://inkwell.test";
 const ORIGIN = "https://docs.example.com";
-const VALID_RUNS = Number(process.env.PROPERTY_RUNS_VALID ?? 30);
-const HOSTILE_RUNS = Number(process.env.PROPERTY_RUNS_HOSTILE ?? 50);
+// Runs per operation: full strength in the full tier, a third of it in the quick one.
+const VALID_RUNS = volume(10, 30, "PROPERTY_RUNS_VALID");
+const HOSTILE_RUNS = volume(15, 50, "PROPERTY_RUNS_HOSTILE");
 
 let t: TestServer;
 let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;

@@ -7,14 +7,15 @@ import { openPostgresDb } from "../../src/app/store/postgres-db.js";
 import { startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { call, cli, newProject, postgresSchema, STORE_TOKEN, stopServer, tempDataDir, wholeReport } from "../helpers/store-commands.js";
 import { storeKind } from "../helpers/store.js";
+import { volume } from "../helpers/tier.js";
 import { generateTraffic, USER_AGENTS, wireHit } from "../helpers/traffic.js";
 
 /**
- * `inkwell store copy`: a PGlite data directory filled through the real API (100,000 views by
- * default, STORE_COPY_VIEWS scales it), copied into PostgreSQL, served from there with the same
- * answers. Needs both stores, so it runs once, in the PostgreSQL project.
+ * `inkwell store copy`: a PGlite data directory filled through the real API (5,000 views in the
+ * quick tier, 100,000 in the full one, STORE_COPY_VIEWS to choose), copied into PostgreSQL, served
+ * from there with the same answers. Needs both stores, so it runs once, in the PostgreSQL project.
  */
-const VIEWS = Number(process.env.STORE_COPY_VIEWS ?? 100_000);
+const VIEWS = volume(5_000, 100_000, "STORE_COPY_VIEWS");
 const JOBS = 40;
 const BATCH = 1_000;
 const IN_FLIGHT = 3;

@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { migrate } from "../../src/app/store/migrate.js";
+import { openPgliteDb } from "../../src/app/store/pglite-db.js";
+
+/**
+ * A new PGlite spends seconds in initdb; loading a data directory someone already made takes a
+ * fraction of that. The global setup makes two such directories once per run (an empty cluster and
+ * one with every migration applied) and every test store starts from one of them through the same
+ * `loadDataDir` path that `inkwell store restore` uses. Outside vitest (benchmarks bundle these
+ * helpers) a process makes its own the first time it needs one.
+ */
+export type TemplateKind = "empty" | "migrated";
+
+const ENV: Record<TemplateKind, string> = { empty: "INKWELL_TEST_PGLITE_EMPTY", migrated: "INKWELL_TEST_PGLITE_MIGRATED" };
+
+async function dumpTemplate(kind: TemplateKind): Promise<Uint8Array> {
+  const db = await openPgliteDb(undefined);
+  try {
+    if (kind === "migrated") await migrate(db);
+    // Kept unzipped: each test store then skips the inflate.
+    return new Uint8Array(gunzipSync(await db.snapshot()));
+  } finally {
+    await db.close();
+  }
+}
+
+/** Called by the global setup: writes both templates and exports their paths to the workers. */
+export async function writePgliteTemplates(): Promise<Record<string, string>> {
+  const dir = mkdtempSync(path.join(tmpdir(), "inkwell-pglite-template-"));
+  const env: Record<string, string> = {};
+  for (const kind of ["empty", "migrated"] as const) {
+    const file = path.join(dir, `${kind}.tar`);
+    writeFileSync(file, await dumpTemplate(kind));
+    env[ENV[kind]] = file;
+  }
+  return env;
+}
+
+const inProcess = new Map<TemplateKind, Promise<Uint8Array>>();
+
+/** The template's bytes: the global setup's file, or one made in this process. */
+export async function pgliteTemplate(kind: TemplateKind): Promise<Blob> {
+  const file = process.env[ENV[kind]];
+  if (file) return new Blob([readFileSync(file)]);
+  let bytes = inProcess.get(kind);
+  if (!bytes) {
+    bytes = dumpTemplate(kind);
+    inProcess.set(kind, bytes);
+  }
+  return new Blob([await bytes]);
+}

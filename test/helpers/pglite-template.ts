@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -51,4 +52,19 @@ export async function pgliteTemplate(kind: TemplateKind): Promise<Blob> {
     inProcess.set(kind, bytes);
   }
   return new Blob([await bytes]);
+}
+
+/**
+ * Lays the migrated template out as `<dataDir>/pglite`, what a server that ran before leaves there,
+ * so a spawned server skips initdb. Tests of a first start on an empty DATA_DIR leave it empty.
+ */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  let file = process.env[ENV.migrated];
+  if (!file) {
+    file = path.join(mkdtempSync(path.join(tmpdir(), "inkwell-pglite-template-")), "migrated.tar");
+    writeFileSync(file, new Uint8Array(await (await pgliteTemplate("migrated")).arrayBuffer()));
+  }
+  const target = path.join(dataDir, "pglite");
+  mkdirSync(target, { recursive: true });
+  execFileSync("tar", ["-xf", file, "-C", target]);
 }

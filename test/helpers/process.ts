@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { seedPgliteDataDir } from "./pglite-template.js";
 import { openTestStore, storeKind, type TestStore } from "./store.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -20,9 +21,13 @@ export interface ProcessStore {
   cleanup(): Promise<void>;
 }
 
+/** A PGlite data directory comes already migrated (a restart's path; seedPgliteDataDir). */
 export async function processStore(): Promise<ProcessStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-proc-"));
-  if (storeKind() === "pglite") return { env: { DATA_DIR: dataDir }, dataDir, cleanup: async () => undefined };
+  if (storeKind() === "pglite") {
+    await seedPgliteDataDir(dataDir);
+    return { env: { DATA_DIR: dataDir }, dataDir, cleanup: async () => undefined };
+  }
   const store: TestStore = await openTestStore();
   await store.db.close();
   return { env: { DATA_DIR: dataDir, DATABASE_URL: store.databaseUrl as string }, dataDir, cleanup: () => store.drop().catch(() => undefined) };

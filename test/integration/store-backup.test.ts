@@ -5,10 +5,13 @@ import { startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { ADMIN_TOKEN, startTestServer } from "../helpers/server.js";
 import { call, cli, newProject, STORE_TOKEN, stopServer, tempDataDir, wholeReport } from "../helpers/store-commands.js";
 import { storeKind } from "../helpers/store.js";
+import { volume } from "../helpers/tier.js";
 import { USER_AGENTS } from "../helpers/traffic.js";
 
 const HITS_PER_BATCH = 100;
 const IN_FLIGHT = 2;
+/** Batches acknowledged before the backup starts. */
+const BATCHES_BEFORE = volume(10, 40);
 const today = new Date().toISOString().slice(0, 10);
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const RANGE = `dateFrom=${today}&dateTo=${tomorrow}`;
@@ -58,7 +61,7 @@ describe.runIf(storeKind() === "pglite")("inkwell store backup and restore (PGli
     };
     const senders = Array.from({ length: IN_FLIGHT }, sender);
     const acked = () => [...sent].filter(([, s]) => s.ackedAt !== undefined).map(([n]) => n);
-    while (acked().length < 40) await sleep(10);
+    while (acked().length < BATCHES_BEFORE) await sleep(10);
 
     const file = path.join(tempDataDir("backup-file"), "inkwell.tar.gz");
     const backupStarted = performance.now();

@@ -8,8 +8,8 @@
 // sent round-robin through that many server processes on one database, and printed side by side.
 // BENCH_KEEP_SCHEMA=1 keeps the PostgreSQL schema; BENCH_QUERY_ONLY_SCHEMA=<schema> re-times the
 // reports on it (migrating it first); BENCH_REPORTS narrows which.
-import { DAY_MS, dayToIso, epochDay } from "../src/app/analytics/days.js";
-import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange } from "../src/app/analytics/reports.js";
+import { DAY_MS, dayToIso, epochDay, type DayRange } from "../src/app/analytics/days.js";
+import { DEFAULT_ORDER, viewsReport, visitorsReport } from "../src/app/analytics/reports.js";
 import type { Db } from "../src/app/store/db.js";
 import { publishedAddress, random } from "../test/helpers/traffic.js";
 import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/agent-reports.js";

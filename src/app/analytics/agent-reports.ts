@@ -1,9 +1,10 @@
 import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
+import type { DayRange } from "./days.js";
 import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../shared/analytics-vocabulary.js";
 import type { Db, Queryable } from "../store/db.js";
 import { queryInBatches } from "../store/query-batches.js";
 import { FORMAT_CODE } from "./read-format.js";
-import { EXPORT_BATCH_ROWS, previousDates, windowParts, type DayRange, type Page } from "./reports.js";
+import { EXPORT_BATCH_ROWS, previousDates, windowParts, type Page } from "./reports.js";
 import { periodsOf } from "./compared-periods.js";
 import { NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId } from "./page-sections.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";

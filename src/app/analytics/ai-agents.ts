@@ -21,7 +21,7 @@
  * from people by this header.
  */
 
-import type { AiCategory } from "./classify.js";
+import type { AiCategory } from "../../shared/analytics-vocabulary.js";
 
 export interface AiAgent {
   readonly name: string;

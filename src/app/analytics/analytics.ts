@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { DayRange } from "./days.js";
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics-schemas.js";
 import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit, type AgentReportOptions } from "./agent-reports.js";
@@ -6,7 +7,7 @@ import { notFound } from "../domain/errors.js";
 import type { Db, Queryable } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest.js";
-import { DEFAULT_ORDER, viewsReport, visitorsReport, type DayRange, type Page, type PageReportOptions } from "./reports.js";
+import { DEFAULT_ORDER, viewsReport, visitorsReport, type Page, type PageReportOptions } from "./reports.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup.js";
 import { PageIds } from "./page-ids.js";

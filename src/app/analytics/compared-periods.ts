@@ -1,6 +1,6 @@
 import type { Queryable } from "../store/db.js";
 import { epochDay } from "./days.js";
-import type { DayRange } from "./reports.js";
+import type { DayRange } from "./days.js";
 
 /** A bounded whole-day range: `from` inclusive, `to` exclusive, epoch days. */
 export interface BoundedRange {

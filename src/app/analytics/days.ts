@@ -6,6 +6,12 @@ import type { SaltWindow } from "../../shared/admin-schemas.js";
  */
 export const DAY_MS = 86_400_000;
 
+/** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
+export interface DayRange {
+  from: number | null;
+  to: number | null;
+}
+
 
 export const epochDay = (ms: number): number => Math.floor(ms / DAY_MS);
 

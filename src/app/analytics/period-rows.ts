@@ -1,5 +1,5 @@
 import { monthsAndDays } from "./month-sums.js";
-import type { DayRange } from "./reports.js";
+import type { DayRange } from "./days.js";
 
 /**
  * SQL over a daily counter table and its monthly sums (month-sums.ts) that reads each row of a

@@ -1,4 +1,4 @@
-import { sectionPaths } from "./page-sections.js";
+import { sectionPaths } from "./section-paths.js";
 import type { Queryable } from "../store/db.js";
 import { channelOfSource, type Referral, type ReferralChannel } from "./referral.js";
 

@@ -1,9 +1,10 @@
 import type { ReferrerPages, Referrers } from "../../shared/analytics-trend-schemas.js";
+import type { DayRange } from "./days.js";
 import type { Queryable } from "../store/db.js";
 import { isPageSql, underPrefixSql } from "./page-sections.js";
 import { channelGroup, IS_SOURCE_GROUP, SOURCE_GROUP_PREFIX, sourceIdsOf } from "./referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "./referral.js";
-import { partParams, visitorsPerPathSql, windowParts, type DayRange, type Page } from "./reports.js";
+import { partParams, visitorsPerPathSql, windowParts, type Page } from "./reports.js";
 import { binder, periodRowsSql, REFERRAL_TABLES } from "./period-rows.js";
 
 /**

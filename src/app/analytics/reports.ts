@@ -6,19 +6,13 @@ import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "./read-format.js";
 import { CLASS_CODE } from "./traffic-class.js";
 import { binder, FORMAT_TABLES, periodRowsSql, REFERRAL_TABLES, VIEWS_TABLES } from "./period-rows.js";
-import { dayToIso } from "./days.js";
+import { dayToIso, type DayRange } from "./days.js";
 import { periodsOf, type BoundedRange } from "./compared-periods.js";
 import { isPageSql, NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId, underPrefixSql } from "./page-sections.js";
 import { channelGroup } from "./referral-groups.js";
 import { SITE_PATH_ID } from "./rollup-plan.js";
 import type { ReferralChannel } from "./referral.js";
 import { sourceIdsOf } from "./referral-groups.js";
-
-/** A whole-day range: `from` inclusive, `to` exclusive, epoch days; null = open. */
-export interface DayRange {
-  from: number | null;
-  to: number | null;
-}
 
 export interface Page {
   limit: number;

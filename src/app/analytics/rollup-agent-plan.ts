@@ -10,38 +10,6 @@ import { CLASS_CODE } from "./traffic-class.js";
  * distinct pages over any range). Spoofed views are not the agent's and count in none of them.
  */
 
-/** An agent's views per project and epoch day, by how its claim checked out (spoofed views are not counted as the agent's). */
-export interface DailyAgentViews {
-  projectId: string;
-  day: number;
-  agentId: number;
-  verified: number;
-  spoofed: number;
-  unverifiable: number;
-}
-
-/** What an agent read per day: views of a page (verified + unverifiable), how many were verified, how many got a 4xx/5xx; and the spoofed claims of its name on the page (not its views). */
-export interface DailyAgentPages {
-  projectId: string;
-  day: number;
-  agentId: number;
-  pathId: number;
-  views: number;
-  failed: number;
-  verified: number;
-  spoofed: number;
-}
-
-/** AI views answered with a 4xx/5xx, per page, status and agent. */
-export interface DailyFailures {
-  projectId: string;
-  day: number;
-  pathId: number;
-  status: number;
-  agentId: number;
-  views: number;
-}
-
 /** The days of a salt window on which one visitor, as one agent, read one page (or any page: path 0). */
 export interface AgentMask {
   projectId: string;

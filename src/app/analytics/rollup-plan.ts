@@ -2,7 +2,7 @@ import { NO_PREVIOUS_DAY, reachDeltas, type Series } from "./reach.js";
 import { VERIFICATION_CODE } from "./verification.js";
 import { CLASS_CODE, type ClassCode } from "./traffic-class.js";
 import { FORMAT_CODE } from "./read-format.js";
-import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./rollup-agent-plan.js";
+import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./rollup-agent-rows.js";
 
 const HTML_FORMAT = FORMAT_CODE.html;
 

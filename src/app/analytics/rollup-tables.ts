@@ -1,14 +1,8 @@
 import type { Queryable } from "../store/db.js";
 import type { DailyReferrals, DailyScopeViews } from "./rollup-group-plan.js";
 import type { Monthly } from "./month-sums.js";
-import type {
-  AgentFirstVisits,
-  AgentPageMonth,
-  AgentReturns,
-  DailyAgentPages,
-  DailyAgentViews,
-  DailyFailures,
-} from "./rollup-agent-plan.js";
+import type { AgentFirstVisits, AgentPageMonth, AgentReturns } from "./rollup-agent-plan.js";
+import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./rollup-agent-rows.js";
 import type {
   DailyCategoryViews,
   DailyFormatViews,

@@ -1,6 +1,6 @@
 import { parseUtcDay } from "../../shared/api-schemas.js";
 import { dayToIso, isoToDay } from "../analytics/days.js";
-import type { DayRange } from "../analytics/reports.js";
+import type { DayRange } from "../analytics/days.js";
 import { csvFilename } from "./csv.js";
 
 /** A report query's validated dates as whole UTC days (null: open). */

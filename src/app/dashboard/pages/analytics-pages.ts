@@ -2,7 +2,7 @@ import { READ_FORMATS } from "../../../shared/analytics-vocabulary.js";
 import type { ReportOrder } from "../../analytics/reports.js";
 import { html, type SafeHtml } from "../html.js";
 import { number } from "../layout.js";
-import type { AnalyticsView } from "./analytics.js";
+import type { AnalyticsView } from "./analytics-view.js";
 import { analyticsQuery, csvLink, hiddenFields, queryParams, tableCsv } from "./analytics-controls.js";
 import { percentOf } from "./comparison.js";
 import { FORMAT_LABELS } from "./format-labels.js";

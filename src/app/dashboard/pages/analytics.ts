@@ -1,20 +1,12 @@
 import { dayToIso, isoToDay } from "../../analytics/days.js";
-import type { Project } from "../../domain/projects.js";
-import type { AnalyticsData, Counts } from "../analytics-data.js";
+import type { Counts } from "../analytics-data.js";
 import { html, jsonScript, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
-import { analyticsQuery, countingNotice, csvLink, queryParams, rangeForm, tableCsv, type AnalyticsState } from "./analytics-controls.js";
+import { analyticsQuery, countingNotice, csvLink, queryParams, rangeForm, tableCsv } from "./analytics-controls.js";
+import type { AnalyticsView } from "./analytics-view.js";
 import { changeFrom, percentOf } from "./comparison.js";
 import { pagesSection } from "./analytics-pages.js";
 import { referralsSection } from "./referrals.js";
-
-export type AnalyticsView = AnalyticsState &
-  AnalyticsData & {
-    project: Project;
-    /** Rows per page of the pages table. */
-    limit: number;
-    pending: boolean;
-  };
 
 const CATEGORY_LABELS: Record<string, string> = {
   assistant: "Assistants and agents (fetching for a user)",

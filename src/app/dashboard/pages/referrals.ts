@@ -2,7 +2,7 @@ import { REFERRAL_CHANNELS } from "../../../shared/analytics-trend-schemas.js";
 import type { ReferralChannel } from "../../analytics/referral.js";
 import { html, type SafeHtml } from "../html.js";
 import { number } from "../layout.js";
-import type { AnalyticsView } from "./analytics.js";
+import type { AnalyticsView } from "./analytics-view.js";
 import { csvLink, hiddenFields, queryParams, tableCsv } from "./analytics-controls.js";
 
 /** How the dashboard names each channel. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sectionOfPrefix, sectionPaths } from "../../../../src/app/analytics/page-sections.js";
+import { sectionOfPrefix } from "../../../../src/app/analytics/page-sections.js";
+import { sectionPaths } from "../../../../src/app/analytics/section-paths.js";
 
 describe("sections", () => {
   it("a page's sections are its enclosing folders and itself, two segments deep", () => {

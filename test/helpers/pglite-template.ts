@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { migrate } from "../../src/app/store/migrate.js";
-import { openPgliteDb } from "../../src/app/store/pglite-db.js";
+import { openPgliteDb, type PgliteDb } from "../../src/app/store/pglite-db.js";
 
 /**
  * A new PGlite spends seconds in initdb; loading a data directory someone already made takes a
@@ -67,4 +67,11 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   const target = path.join(dataDir, "pglite");
   mkdirSync(target, { recursive: true });
   execFileSync("tar", ["-xf", file, "-C", target]);
+}
+
+/** An in-memory PGlite started from a template (`migrated` is also confirmed by migrate, as a restart does). */
+export async function templatePglite(kind: TemplateKind): Promise<PgliteDb> {
+  const db = await openPgliteDb(undefined, { loadDataDir: await pgliteTemplate(kind) });
+  if (kind === "migrated") await migrate(db);
+  return db;
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -49,5 +50,31 @@ describe("check-import-cycles", () => {
 
   it("src/ has none", () => {
     expect(names(path.resolve("src"), importCycles(importGraph(path.resolve("src"))))).toEqual([]);
+  });
+
+  describe("as run by npm run lint", () => {
+    const run = (dir: string) => {
+      try {
+        return { code: 0, stderr: execFileSync(process.execPath, ["scripts/check-import-cycles.mjs", dir], { encoding: "utf8", stdio: "pipe" }) };
+      } catch (error) {
+        const failed = error as { status: number; stderr: string };
+        return { code: failed.status, stderr: failed.stderr };
+      }
+    };
+
+    it("exits 1 and prints the route around each cycle, saying how to break it", () => {
+      const root = tree({ "x.ts": `import type { Y } from "./y.js";\nexport type X = Y;\n`, "y.ts": `import type { X } from "./x.js";\nexport type Y = X[];\n` });
+      const { code, stderr } = run(root);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^1 import cycle in .*type-only imports count: move the shared part into a module both can import/);
+      expect(stderr).toMatch(/x\.ts\n\s+→ .*y\.ts\n\s+→ .*x\.ts/);
+    });
+
+    it("exits 0 on a tree without cycles, and 2 on a directory that is not there", () => {
+      expect(run(tree({ "a.ts": `export const a = 1;\n` }))).toEqual({ code: 0, stderr: "" });
+      const missing = run(path.join(tmpdir(), "inkwell-no-such-dir-for-cycles"));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/is not a directory/);
+    });
   });
 });

@@ -51,7 +51,9 @@ describe("GitHub dispatcher", () => {
   it("a GitHub outage is retryable", async () => {
     token();
     nock(GITHUB_API).get("/repos/acme/docs").reply(200, { id: 5, default_branch: "main", archived: false });
-    nock(GITHUB_API).post("/repos/acme/docs/dispatches").times(4).reply(502, { message: "Bad gateway" });
+    const attempts = nock(GITHUB_API).post("/repos/acme/docs/dispatches").times(4).reply(502, { message: "Bad gateway" });
     expect(await dispatcher.dispatch(request)).toMatchObject({ ok: false, retryable: true });
+    // Octokit's retry tried it three more times before giving up.
+    expect(attempts.isDone()).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appliedMigrations, foreignKeyOrder, readCatalog, type Catalog } from "../../../../src/app/store/catalog.js";
 import type { Db } from "../../../../src/app/store/db.js";
 import { migrations } from "../../../../src/app/store/migrations.js";
-import { openStore } from "../../../../src/app/store/open-store.js";
+import { templatePglite } from "../../../helpers/pglite-template.js";
 
 describe("foreignKeyOrder", () => {
   it("puts every table after the tables it references, ties by name", () => {
@@ -27,7 +27,7 @@ describe("readCatalog on the migrated schema", () => {
   let db: Db;
   let catalog: Catalog;
   beforeAll(async () => {
-    db = await openStore({});
+    db = await templatePglite("migrated");
     catalog = await readCatalog(db);
   });
   afterAll(() => db.close());
@@ -55,7 +55,7 @@ describe("readCatalog on the migrated schema", () => {
 
   it("reads the applied migrations, and none from a store never migrated", async () => {
     expect(await appliedMigrations(db)).toEqual(migrations.map((m) => m.version).sort((a, b) => a - b));
-    const bare = await (await import("../../../../src/app/store/pglite-db.js")).openPgliteDb(undefined);
+    const bare = await templatePglite("empty");
     expect(await appliedMigrations(bare)).toEqual([]);
     await bare.close();
   });

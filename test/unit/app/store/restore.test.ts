@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { templatePglite } from "../../../helpers/pglite-template.js";
 import { countRows } from "../../../../src/app/store/catalog.js";
 import { LOCK_FILE } from "../../../../src/app/store/data-dir-lock.js";
-import { migrate } from "../../../../src/app/store/migrate.js";
 import { openPgliteDb } from "../../../../src/app/store/pglite-db.js";
 import { restoreSnapshot } from "../../../../src/app/store/restore.js";
 
@@ -12,8 +12,7 @@ const tempDir = (name: string) => mkdtempSync(path.join(tmpdir(), `inkwell-${nam
 
 /** A snapshot file of a migrated store holding `ranges` rows of one table. */
 async function snapshotFile(ranges: number): Promise<string> {
-  const db = await openPgliteDb(undefined);
-  await migrate(db);
+  const db = await templatePglite("migrated");
   await db.query(`INSERT INTO analytics_agent_ranges (id, url, document, fetched_at) SELECT 'r' || g, 'u', '{}', now() FROM generate_series(1, $1::int) g`, [ranges]);
   const file = path.join(tempDir("snap"), "backup.tar.gz");
   writeFileSync(file, await db.snapshot());

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { templatePglite } from "../../../helpers/pglite-template.js";
 import { countRows } from "../../../../src/app/store/catalog.js";
 import { migrate } from "../../../../src/app/store/migrate.js";
 import { LATEST_SCHEMA_VERSION, StoreCommandError } from "../../../../src/app/store/offline-store.js";
@@ -14,9 +15,8 @@ afterEach(async () => {
 });
 
 async function memoryStore(): Promise<PgliteDb> {
-  const db = await openPgliteDb(undefined);
+  const db = await templatePglite("migrated");
   opened.push(db);
-  await migrate(db);
   return db;
 }
 
@@ -76,7 +76,7 @@ describe("PGlite snapshots", () => {
     await expect(describeSnapshot(new TextEncoder().encode("hello"), "notes.txt")).rejects.toThrow(/notes.txt is not an Inkwell snapshot \(not a gzip file\)/);
     const { gzipSync } = await import("node:zlib");
     await expect(describeSnapshot(gzipSync("not a tar"), "junk.gz")).rejects.toThrow(StoreCommandError);
-    const bare = await openPgliteDb(undefined);
+    const bare = await templatePglite("empty");
     opened.push(bare);
     await expect(describeSnapshot(await bare.snapshot(), "bare.tar.gz")).rejects.toThrow(/bare.tar.gz is not an Inkwell store/);
   });

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { templatePglite } from "../../../helpers/pglite-template.js";
 import { createApiKey, revokeApiKey } from "../../../../src/app/domain/api-keys.js";
 import { createJob } from "../../../../src/app/domain/jobs/commands.js";
 import { createProject } from "../../../../src/app/domain/projects.js";
 import { countRows, ident, readCatalog } from "../../../../src/app/store/catalog.js";
 import type { Db, Queryable } from "../../../../src/app/store/db.js";
-import { openStore } from "../../../../src/app/store/open-store.js";
 import { StoreCommandError } from "../../../../src/app/store/offline-store.js";
 import { copyStore, type CopyProgress } from "../../../../src/app/store/store-copy.js";
 
@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 async function store(): Promise<Db> {
-  const db = await openStore({});
+  const db = await templatePglite("migrated");
   opened.push(db);
   return db;
 }

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+interface Project {
+  test: { name: string; include: string[]; exclude?: string[]; env?: Record<string, string>; maxWorkers?: number; sequence?: { groupOrder?: number } };
+}
+
+/** The projects vitest.config.ts defines under an environment (it reads it when it loads). */
+async function projects(env: Record<string, string | undefined>): Promise<Map<string, Project["test"]>> {
+  vi.resetModules();
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  const config = (await import("../../vitest.config.js")).default as { test: { projects: Project[] } };
+  return new Map(config.test.projects.map((p) => [p.test.name, p.test]));
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+const BROWSER_FILE = "test/integration/dashboard-browser.test.ts";
+const CLUSTER_FILE = "test/integration/multi-instance.test.ts";
+const BUNDLE_FILE = "test/scenarios/action/bundle.test.ts";
+
+describe("the suite's tiers (vitest.config.ts)", () => {
+  it("quick: unit, scenarios and the integration suite per store, without Chromium, clusters or the committed bundle", async () => {
+    const quick = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_BUNDLE: undefined, TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
+    expect([...quick.keys()]).toEqual(["unit", "scenarios", "pglite", "postgres"]);
+    for (const store of ["pglite", "postgres"]) {
+      expect(quick.get(store)?.env).toEqual({ INKWELL_TEST_STORE: store });
+      expect(quick.get(store)?.exclude).toEqual(expect.arrayContaining([BROWSER_FILE, CLUSTER_FILE]));
+    }
+    expect(quick.get("scenarios")?.exclude).toContain(BUNDLE_FILE);
+    expect([...(await projects({ TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "pglite"]);
+  });
+
+  it("full: adds Chromium on PGlite, the clusters on PostgreSQL alone and last, and the bundle", async () => {
+    const full = await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
+    expect([...full.keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "postgres", "browser", "cluster"]);
+    expect(full.get("browser")).toMatchObject({ include: expect.arrayContaining([BROWSER_FILE]), env: { INKWELL_TEST_STORE: "pglite" } });
+    expect(full.get("cluster")).toMatchObject({ include: expect.arrayContaining([CLUSTER_FILE]), env: { INKWELL_TEST_STORE: "postgres" }, maxWorkers: 1, sequence: { groupOrder: 1 } });
+    expect(full.get("bundle")?.include).toContain(BUNDLE_FILE);
+    // Without PostgreSQL there is no cluster to run.
+    expect([...(await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "browser"]);
+  });
+
+  it("the Node leg's INKWELL_TEST_BUNDLE adds the bundle and nothing else of the full tier", async () => {
+    const node = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_BUNDLE: "1", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
+    expect([...node.keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "postgres"]);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isHandledEvent } from "./github-events.js";
 import { issueCommentEvent, issueCommentEventSchema, issueLabeledEvent, issueLabeledEventSchema, sourceMergedEvent, sourceMergedEventSchema } from "./automation-events.js";
 
 /**
@@ -97,8 +98,9 @@ const workflowRunEvent = z.object({
   workflow_run: z.object({ id: z.number(), conclusion: z.string().nullable(), html_url: z.string(), display_title: z.string().optional().default(""), event: z.string() }),
 });
 
-/** The queued form of a delivery, or null when Inkwell does not act on it. */
+/** The queued form of a delivery, or null when Inkwell does not act on it (another action, or a payload not shaped as expected). */
 export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | null {
+  if (!isHandledEvent(name)) return null;
   switch (name) {
     case "installation": {
       const e = installationEvent.safeParse(payload);
@@ -170,8 +172,13 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       return { type: "workflow_run_completed", repo: e.data.repository.full_name, runId: run.id, conclusion: run.conclusion, url: run.html_url, title: run.display_title };
     }
     default:
-      return null;
+      return unhandled(name);
   }
+}
+
+/** A compile error when EVENTS names an event the switch above has no case for. */
+function unhandled(name: never): never {
+  throw new Error(`no case for the GitHub event ${String(name)}`);
 }
 
 /**

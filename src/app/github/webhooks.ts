@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createNodeMiddleware, Probot, type ApplicationFunction } from "probot";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
+import { EVENTS } from "./github-events.js";
 import { toQueuedEvent, type QueuedEvent } from "./webhook-events.js";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
@@ -28,7 +29,7 @@ export function createProbot(app: NonNullable<Config["app"]>, config: Config, lo
 export async function createWebhookMiddleware(probot: Probot, sink: EventSink, log: Logger): Promise<NodeMiddleware> {
   const webhookLog = log.child({ component: "webhooks" });
   const appFn: ApplicationFunction = (probotApp) => {
-    probotApp.onAny(async (delivery) => {
+    probotApp.on([...EVENTS], async (delivery) => {
       const event = toQueuedEvent(delivery.name, delivery.payload);
       if (!event) {
         webhookLog.debug({ event: delivery.name, deliveryId: delivery.id }, "webhook ignored");

@@ -3,7 +3,7 @@ import { AI_CATEGORIES, READ_FORMATS } from "../../shared/analytics-vocabulary.j
 import { enc, need, projectOf, type CommandContext, type Noun } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
-import { IMPORT_USAGE, runImport } from "../log-import-command.js";
+import { IMPORT_USAGE, runImport } from "../logs/import-command.js";
 import { exportCsv, fetchReport, more, printRanged } from "../report-fetch.js";
 import { REFERRAL_CHANNELS } from "../../shared/analytics-trend-schemas.js";
 import { oneOf, referrersCommand, REFERRERS_USAGE, timeseriesCommand, TIMESERIES_USAGE } from "./analytics-trends.js";

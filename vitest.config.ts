@@ -18,10 +18,11 @@ const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/sc
 /** The committed dist/ run as GitHub's runner runs it (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
 const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts"];
 
-const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number } = {}): TestProjectInlineConfiguration => ({
+const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number; isolate?: boolean } = {}): TestProjectInlineConfiguration => ({
   test: {
     name,
     include,
+    ...(extra.isolate === false ? { isolate: false } : {}),
     ...(extra.exclude ? { exclude: extra.exclude } : {}),
     ...(extra.store ? { env: { INKWELL_TEST_STORE: extra.store } } : {}),
     ...(extra.maxWorkers ? { maxWorkers: extra.maxWorkers } : {}),
@@ -38,7 +39,8 @@ export default defineConfig({
     // Two cores here: a file per core. Files that must not share the machine are in the last group, one at a time.
     maxWorkers: 2,
     projects: [
-      project("unit", ["test/unit/**/*.test.ts"]),
+      // Unit files share a worker's module cache (half the project's time was imports); they start no servers and leave no state behind.
+      project("unit", ["test/unit/**/*.test.ts"], { isolate: false }),
       project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: BUNDLE }),
       ...(full || process.env.INKWELL_TEST_BUNDLE === "1" ? [project("bundle", BUNDLE)] : []),
       ...stores.map((store) => project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER], store })),

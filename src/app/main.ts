@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { resolveAdminToken } from "./admin-token.js";
 import { GitHubApi } from "./github/github-api.js";
 import { startWebhookProxy } from "./github/webhook-proxy.js";
-import { createProbot, WEBHOOK_PATH } from "./github/webhooks.js";
+import { createProbot, WEBHOOK_PATH } from "./github/webhook-middleware.js";
 import { appSetupUrl } from "./github/app-urls.js";
 import { APP_ENV_FILE } from "./github/app-registration.js";
 import { checkPublicUrl } from "./github/public-url-check.js";

@@ -10,7 +10,7 @@ import { EVENT_TASK } from "./github/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { GitHubDispatcher } from "./github/github-dispatcher.js";
 import { OidcVerifier } from "./github/oidc.js";
-import { createWebhookMiddleware, type NodeMiddleware } from "./github/webhooks.js";
+import { createWebhookMiddleware, type NodeMiddleware } from "./github/webhook-middleware.js";
 import { queueDelaySeconds } from "./github/webhook-events.js";
 import { appSetupUrl } from "./github/app-urls.js";
 import { parseTrustedProxies } from "./http/client-ip.js";

@@ -11,7 +11,7 @@ import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.
 import type { Db } from "./store/db.js";
 import type { TaskDefinition } from "./tasks/task-definition.js";
 import { enqueueTask } from "./tasks/tasks.js";
-import { webhookDeliveryTask } from "./webhooks/delivery-task.js";
+import { webhookDeliveryTask } from "./project-webhooks/delivery-task.js";
 
 export interface TaskRegistryDeps {
   config: Config;

@@ -66,7 +66,8 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   }
   const target = path.join(dataDir, "pglite");
   mkdirSync(target, { recursive: true });
-  execFileSync("tar", ["-xf", file, "-C", target]);
+  // tar notes that it strips the leading "/" of PGlite's member names; only a failure is worth showing.
+  execFileSync("tar", ["-xf", file, "-C", target], { stdio: "pipe" });
 }
 
 /** An in-memory PGlite started from a template (`migrated` is also confirmed by migrate, as a restart does). */

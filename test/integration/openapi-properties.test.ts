@@ -17,9 +17,9 @@ import { volume } from "../helpers/tier.js";
 
 const PUBLIC_URL = "https://inkwell.test";
 const ORIGIN = "https://docs.example.com";
-// Runs per operation: full strength in the full tier, a third of it in the quick one.
-const VALID_RUNS = volume(10, 30, "PROPERTY_RUNS_VALID");
-const HOSTILE_RUNS = volume(15, 50, "PROPERTY_RUNS_HOSTILE");
+// Runs per operation: full strength in the full tier, a sixth of it in the quick one.
+const VALID_RUNS = volume(5, 30, "PROPERTY_RUNS_VALID");
+const HOSTILE_RUNS = volume(8, 50, "PROPERTY_RUNS_HOSTILE");
 
 let t: TestServer;
 let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 interface Project {
-  test: { name: string; include: string[]; exclude?: string[]; env?: Record<string, string>; maxWorkers?: number; sequence?: { groupOrder?: number } };
+  test: { name: string; include: string[]; exclude?: string[]; env?: Record<string, string>; maxWorkers?: number; isolate?: boolean; sequence?: { groupOrder?: number } };
 }
 
 /** The projects vitest.config.ts defines under an environment (it reads it when it loads). */
@@ -29,6 +29,8 @@ describe("the suite's tiers (vitest.config.ts)", () => {
       expect(quick.get(store)?.exclude).toEqual(expect.arrayContaining([BROWSER_FILE, CLUSTER_FILE]));
     }
     expect(quick.get("scenarios")?.exclude).toContain(BUNDLE_FILE);
+    // Only unit files share a worker's modules; the rest start servers and stores of their own.
+    expect([...quick].filter(([, p]) => p.isolate === false).map(([name]) => name)).toEqual(["unit"]);
     expect([...(await projects({ TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "pglite"]);
   });
 

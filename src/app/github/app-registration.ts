@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "n
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { WEBHOOK_PATH } from "./webhooks.js";
+import { WEBHOOK_PATH } from "./webhook-middleware.js";
 
 /** Where the dashboard's registration saves the App's credentials; `npm start` reads it at start. */
 export const APP_ENV_FILE = "github-app.env";

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { WEBHOOK_PATH, type NodeMiddleware } from "../github/webhooks.js";
+import { WEBHOOK_PATH, type NodeMiddleware } from "../github/webhook-middleware.js";
 import { asHttpError } from "./error-reply.js";
 import { HttpError } from "./http-error.js";
 import type { Reply, Router } from "./router.js";

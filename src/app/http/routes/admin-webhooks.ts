@@ -1,7 +1,7 @@
 import { createWebhookSchema, deliveryListQuerySchema } from "../../../shared/webhook-schemas.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { listDeliveries, redeliver } from "../../domain/webhooks/deliveries.js";
-import { createWebhook, deleteWebhook, listWebhooks } from "../../domain/webhooks/endpoints.js";
+import { listDeliveries, redeliver } from "../../project-webhooks/deliveries.js";
+import { createWebhook, deleteWebhook, listWebhooks } from "../../project-webhooks/endpoints.js";
 import { requireAdmin } from "../auth.js";
 import { queryObject, readJson, validate } from "../body.js";
 import type { RequestContext, Router } from "../router.js";

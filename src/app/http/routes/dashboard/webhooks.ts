@@ -1,7 +1,7 @@
 import { createWebhookSchema, WEBHOOK_EVENTS } from "../../../../shared/webhook-schemas.js";
 import { wellFormedIdOf } from "../../../domain/ids.js";
-import { listDeliveries, redeliver } from "../../../domain/webhooks/deliveries.js";
-import { createWebhook, deleteWebhook, listWebhooks } from "../../../domain/webhooks/endpoints.js";
+import { listDeliveries, redeliver } from "../../../project-webhooks/deliveries.js";
+import { createWebhook, deleteWebhook, listWebhooks } from "../../../project-webhooks/endpoints.js";
 import type { DashboardController, SignedInRequest } from "../../../dashboard/controller.js";
 import { layout, projectPath } from "../../../dashboard/layout.js";
 import { eventField, webhooksBody } from "../../../dashboard/pages/webhooks.js";

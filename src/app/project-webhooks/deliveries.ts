@@ -1,10 +1,10 @@
-import type { AgentJob } from "../../../shared/api-schemas.js";
-import type { WebhookDeliveryView, WebhookEvent } from "../../../shared/webhook-schemas.js";
-import type { Queryable } from "../../store/db.js";
-import { queryOne, toIso, toIsoOrNull } from "../../store/db.js";
-import { enqueueTask } from "../../tasks/tasks.js";
-import { notFound } from "../errors.js";
-import { newId } from "../ids.js";
+import type { AgentJob } from "../../shared/api-schemas.js";
+import type { WebhookDeliveryView, WebhookEvent } from "../../shared/webhook-schemas.js";
+import type { Queryable } from "../store/db.js";
+import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
+import { enqueueTask } from "../tasks/tasks.js";
+import { notFound } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
 import { webhookOf, type WebhookRow } from "./endpoints.js";
 
 export const WEBHOOK_DELIVERY_TASK = "webhook_delivery";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { deliveryToSend, recordAttempt, WEBHOOK_DELIVERY_TASK } from "../domain/webhooks/deliveries.js";
+import { deliveryToSend, recordAttempt, WEBHOOK_DELIVERY_TASK } from "./deliveries.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
-import { webhookRequest } from "./webhook-request.js";
+import { webhookRequest } from "./request.js";
 
 /**
  * When a failed delivery is tried again: Standard Webhooks' suggested schedule, 5 s, 5 min, 30 min,

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { CreateWebhookRequest, CreatedWebhookView, WebhookEvent, WebhookView } from "../../../shared/webhook-schemas.js";
-import { WEBHOOK_EVENTS } from "../../../shared/webhook-schemas.js";
-import type { Queryable } from "../../store/db.js";
-import { queryOne, toIso } from "../../store/db.js";
-import { notFound } from "../errors.js";
-import { newId } from "../ids.js";
+import type { CreateWebhookRequest, CreatedWebhookView, WebhookEvent, WebhookView } from "../../shared/webhook-schemas.js";
+import { WEBHOOK_EVENTS } from "../../shared/webhook-schemas.js";
+import type { Queryable } from "../store/db.js";
+import { queryOne, toIso } from "../store/db.js";
+import { notFound } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
 
 export interface WebhookRow {
   id: string;

@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import type { DeliveryToSend, WebhookPayload } from "../domain/webhooks/deliveries.js";
+import type { DeliveryToSend, WebhookPayload } from "./deliveries.js";
 
 export interface OutgoingRequest {
   body: string;

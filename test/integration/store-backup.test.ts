@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { ADMIN_TOKEN, startTestServer } from "../helpers/server.js";
 import { call, cli, newProject, STORE_TOKEN, stopServer, tempDataDir, wholeReport } from "../helpers/store-commands.js";
+import { seedPgliteDataDir } from "../helpers/pglite-template.js";
 import { storeKind } from "../helpers/store.js";
 import { volume } from "../helpers/tier.js";
 import { USER_AGENTS } from "../helpers/traffic.js";
@@ -42,6 +43,8 @@ const batch = (n: number) => ({
 describe.runIf(storeKind() === "pglite")("inkwell store backup and restore (PGlite)", () => {
   it("a backup taken while hits stream in holds every hit accepted before it started; restore puts it back", { timeout: 600_000 }, async () => {
     const dataDir = tempDataDir("backup");
+    // A store that ran before: the claim is about backups, not a first start, so no initdb.
+    await seedPgliteDataDir(dataDir);
     const server = await start(dataDir);
     const project = await newProject(server.url, "backup");
 
@@ -124,6 +127,8 @@ describe.runIf(storeKind() === "pglite")("inkwell store backup and restore (PGli
 
   it("with no service running, backs up the data directory itself; a locked one it refuses, naming the service's port", { timeout: 120_000 }, async () => {
     const dataDir = tempDataDir("offline");
+    // A store that ran before: the claim is about backups, not a first start, so no initdb.
+    await seedPgliteDataDir(dataDir);
     const server = await start(dataDir);
     await newProject(server.url, "offline");
     const unreachable = "http://127.0.0.1:9";

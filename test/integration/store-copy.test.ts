@@ -6,6 +6,7 @@ import { openPgliteDb } from "../../src/app/store/pglite-db.js";
 import { openPostgresDb } from "../../src/app/store/postgres-db.js";
 import { startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { call, cli, newProject, postgresSchema, STORE_TOKEN, stopServer, tempDataDir, wholeReport } from "../helpers/store-commands.js";
+import { seedPgliteDataDir } from "../helpers/pglite-template.js";
 import { storeKind } from "../helpers/store.js";
 import { volume } from "../helpers/tier.js";
 import { generateTraffic, USER_AGENTS, wireHit } from "../helpers/traffic.js";
@@ -70,6 +71,8 @@ async function tableCounts(dataDir: string, postgresUrl: string) {
 describe.runIf(storeKind() === "postgres")("inkwell store copy: PGlite into PostgreSQL", () => {
   it(`${VIEWS.toLocaleString("en")} views, ${JOBS} jobs and API keys: equal counts in every table, the same API answers, and the service keeps working`, { timeout: 900_000 }, async () => {
     const dataDir = tempDataDir("copy");
+    // A store that ran before: the claim is about the copy, not a first start, so no initdb.
+    await seedPgliteDataDir(dataDir);
     let server = await start({ DATA_DIR: dataDir });
     const main = await newProject(server.url, "copy-main");
     const other = await newProject(server.url, "copy-other");

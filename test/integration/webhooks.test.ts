@@ -48,6 +48,17 @@ describe("GitHub webhooks with App credentials", () => {
     expect(after).toEqual(before);
   });
 
+  it("queues a signed delivery of an event the App handles, and answers one it does not handle without queueing it", async () => {
+    const tasks = async () => (await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE kind = 'github_event'`))[0]!.n;
+    const before = await tasks();
+    const push = await deliver(t.url, "push", { ref: "refs/heads/main", repository: { id: 1, full_name: "acme/docs" }, installation: { id: 9 } });
+    expect(push.status).toBe(200);
+    expect(await tasks()).toBe(before);
+    const installed = await deliver(t.url, "installation", { action: "created", installation: { id: 9 }, repositories: [{ id: 1, full_name: "acme/typed-events" }] });
+    expect(installed.status).toBe(200);
+    expect(await tasks()).toBe(before + 1);
+  });
+
   it("the API keeps working beside the webhook route, and / says the App is configured", async () => {
     const res = await t.call("GET", "/");
     expect(res.body.githubApp).toMatchObject({ configured: true, appId: "123", webhookPath: "/api/github/webhooks" });

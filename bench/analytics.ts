@@ -9,15 +9,15 @@
 // BENCH_KEEP_SCHEMA=1 keeps the PostgreSQL schema; BENCH_QUERY_ONLY_SCHEMA=<schema> re-times the
 // reports on it (migrating it first); BENCH_REPORTS narrows which.
 import { DAY_MS, dayToIso, epochDay, type DayRange } from "../src/app/analytics/days.js";
-import { DEFAULT_ORDER, viewsReport, visitorsReport } from "../src/app/analytics/reports.js";
+import { DEFAULT_ORDER, viewsReport, visitorsReport } from "../src/app/analytics/reports/reports.js";
 import type { Db } from "../src/app/store/db.js";
 import { publishedAddress, random } from "../test/helpers/traffic.js";
-import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/agent-reports.js";
+import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/reports/agent-reports.js";
 import { percentile } from "./percentile.js";
 import { call, PG_URL, setUpStore, startServer, timeIt, TOKEN } from "./bench-server.js";
 import { openStore } from "../src/app/store/open-store.js";
-import { timeseriesReport, type BoundedRange } from "../src/app/analytics/timeseries.js";
-import { referrerPagesReport, referrersReport } from "../src/app/analytics/referral-reports.js";
+import { timeseriesReport, type BoundedRange } from "../src/app/analytics/reports/timeseries.js";
+import { referrerPagesReport, referrersReport } from "../src/app/analytics/reports/referral-reports.js";
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
 const VISITORS = Math.max(1, Math.round(VIEWS / 10));

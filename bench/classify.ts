@@ -8,7 +8,7 @@
 // other bots not human).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { classifyHit } from "../src/app/analytics/classify.js";
+import { classifyHit } from "../src/app/analytics/classify/classify.js";
 import { percentile } from "./percentile.js";
 
 const COUNT = Number(process.env.BENCH_CLASSIFY_COUNT ?? 20_000);

@@ -1,6 +1,6 @@
 // npm run update:referrers — turns Matomo's referrer lists (vendor/referrers/*.yml, a dated snapshot
 // of matomo-org/searchengine-and-social-list; vendor/referrers/SOURCES.md) into
-// src/app/analytics/known-referrers.generated.ts: host → [name, channel].
+// src/app/analytics/ingest/known-referrers.generated.ts: host → [name, channel].
 // `--fetch` first downloads the lists at the repository's newest commit; `--check` regenerates in
 // memory and fails when the committed module differs (a unit test runs it).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { parse } from "yaml";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VENDOR = path.join(ROOT, "vendor/referrers");
-const MODULE = path.join(ROOT, "src/app/analytics/known-referrers.generated.ts");
+const MODULE = path.join(ROOT, "src/app/analytics/ingest/known-referrers.generated.ts");
 const LISTS = { "AIAssistants.yml": "ai", "SearchEngines.yml": "search", "Socials.yml": "social" };
 const REPOSITORY = "matomo-org/searchengine-and-social-list";
 

@@ -1,6 +1,6 @@
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { vendoredRangeLists } from "../../src/app/analytics/agent-ranges.js";
+import { vendoredRangeLists } from "../../src/app/analytics/classify/agent-ranges.js";
 import { isolateGitHub } from "../helpers/github.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 

@@ -4,7 +4,7 @@ import { Analytics } from "../../src/app/analytics/analytics.js";
 import { DAY_MS, epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { createProject } from "../../src/app/domain/projects.js";
 import { openTestStore, type TestStore } from "../helpers/store.js";
-import { signedRequestOf } from "../../src/app/analytics/web-bot-auth.js";
+import { signedRequestOf } from "../../src/app/analytics/classify/web-bot-auth.js";
 import { CHROME_UA, KEY_DIRECTORY, signedRequestFields } from "../helpers/web-bot-auth.js";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";

@@ -1,11 +1,11 @@
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { Referrers, Timeseries } from "../../shared/analytics-trend-schemas.js";
 import { dayToIso } from "../analytics/days.js";
-import { prefixTotals } from "../analytics/prefix-totals.js";
-import { referrerPagesReport, referrersReport } from "../analytics/referral-reports.js";
-import { aiCategoryViews, EVERY_ROW, visitorsReport, type Page } from "../analytics/reports.js";
-import { timeseriesReport } from "../analytics/timeseries.js";
-import { previousPeriod, type BoundedRange } from "../analytics/compared-periods.js";
+import { prefixTotals } from "../analytics/reports/prefix-totals.js";
+import { referrerPagesReport, referrersReport } from "../analytics/reports/referral-reports.js";
+import { aiCategoryViews, EVERY_ROW, visitorsReport, type Page } from "../analytics/reports/reports.js";
+import { timeseriesReport } from "../analytics/reports/timeseries.js";
+import { previousPeriod, type BoundedRange } from "../analytics/reports/compared-periods.js";
 import type { Queryable } from "../store/db.js";
 import type { AnalyticsQuery } from "./analytics-query.js";
 

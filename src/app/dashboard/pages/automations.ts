@@ -1,6 +1,6 @@
 import type { Automation } from "../../../shared/automation-schemas.js";
-import type { Suggestion } from "../../analytics/suggestions.js";
-import { SUGGESTION_DAYS } from "../../analytics/suggestions.js";
+import type { Suggestion } from "../../analytics/reports/suggestions.js";
+import { SUGGESTION_DAYS } from "../../analytics/reports/suggestions.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
 import { html, type SafeHtml } from "../html.js";

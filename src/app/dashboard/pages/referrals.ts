@@ -1,5 +1,5 @@
 import { REFERRAL_CHANNELS } from "../../../shared/analytics-trend-schemas.js";
-import type { ReferralChannel } from "../../analytics/referral.js";
+import type { ReferralChannel } from "../../analytics/ingest/referral.js";
 import { html, type SafeHtml } from "../html.js";
 import { number } from "../layout.js";
 import type { AnalyticsView } from "./analytics-view.js";

@@ -1,5 +1,5 @@
 import { createKeySchema, createProjectSchema, updateProjectSchema, type AgentRangeListView, type ProjectView } from "../../../shared/admin-schemas.js";
-import type { AgentRangeList } from "../../analytics/agent-ranges.js";
+import type { AgentRangeList } from "../../analytics/classify/agent-ranges.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
 import { HttpError } from "../http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";

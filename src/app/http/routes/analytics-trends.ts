@@ -9,10 +9,10 @@ import {
 } from "../../../shared/analytics-trend-schemas.js";
 import { dayToIso, epochDay } from "../../analytics/days.js";
 import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../csv.js";
-import { intervalsOf, timeseriesReport } from "../../analytics/timeseries.js";
-import { firstCountedDay } from "../../analytics/compared-periods.js";
-import { referrerPagesReport, referrersReport } from "../../analytics/referral-reports.js";
-import { EVERY_ROW } from "../../analytics/reports.js";
+import { intervalsOf, timeseriesReport } from "../../analytics/reports/timeseries.js";
+import { firstCountedDay } from "../../analytics/reports/compared-periods.js";
+import { referrerPagesReport, referrersReport } from "../../analytics/reports/referral-reports.js";
+import { EVERY_ROW } from "../../analytics/reports/reports.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, validate } from "../body.js";

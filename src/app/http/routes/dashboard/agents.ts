@@ -1,5 +1,5 @@
 import { agentNameSchema } from "../../../../shared/analytics-schemas.js";
-import { agentDailyViews, agentIdByName, agentPageRows, agentRows, failureRows, formatSplit } from "../../../analytics/agent-reports.js";
+import { agentDailyViews, agentIdByName, agentPageRows, agentRows, failureRows, formatSplit } from "../../../analytics/reports/agent-reports.js";
 import { dayToIso } from "../../../analytics/days.js";
 import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";
 import type { DashboardController, SignedInRequest } from "../../../dashboard/controller.js";

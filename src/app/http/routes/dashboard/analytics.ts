@@ -1,7 +1,7 @@
 import { dayToIso, isoToDay } from "../../../analytics/days.js";
-import { referrersReport } from "../../../analytics/referral-reports.js";
-import { aiCategoryViews, EVERY_ROW, visitorRows } from "../../../analytics/reports.js";
-import { timeseriesReport } from "../../../analytics/timeseries.js";
+import { referrersReport } from "../../../analytics/reports/referral-reports.js";
+import { aiCategoryViews, EVERY_ROW, visitorRows } from "../../../analytics/reports/reports.js";
+import { timeseriesReport } from "../../../analytics/reports/timeseries.js";
 import { aiArrivalsByPage, readAnalyticsPage } from "../../../dashboard/analytics-data.js";
 import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";
 import type { DashboardController } from "../../../dashboard/controller.js";

@@ -1,5 +1,5 @@
 import { epochDay } from "../../../analytics/days.js";
-import { readerSuggestions } from "../../../analytics/suggestions.js";
+import { readerSuggestions } from "../../../analytics/reports/suggestions.js";
 import { createAutomation, listAutomations, setAutomationPaused } from "../../../domain/automations/automations.js";
 import { createAutomationSchema } from "../../../../shared/automation-schemas.js";
 import { checkSourceLink } from "../../../github/source-link.js";

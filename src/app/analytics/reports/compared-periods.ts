@@ -1,0 +1,34 @@
+import type { Queryable } from "../../store/db.js";
+import { epochDay } from "../days.js";
+import type { DayRange } from "../days.js";
+
+/** A bounded whole-day range: `from` inclusive, `to` exclusive, epoch days. */
+export interface BoundedRange {
+  from: number;
+  to: number;
+}
+
+/** The period as long as `range`, just before it (what compare=previous compares with). */
+export const previousPeriod = (range: BoundedRange): BoundedRange => ({ from: range.from - (range.to - range.from), to: range.from });
+
+/** The first day of the project's first salt window with views; null before any. */
+export async function firstCountedDay(db: Queryable, projectId: string): Promise<number | null> {
+  const rows = await db.query<{ first: number | null }>(`SELECT min(window_start) AS first FROM analytics_windows WHERE project_id = $1`, [projectId]);
+  return rows[0]?.first ?? null;
+}
+
+/**
+ * A report's range and the period it is compared with. An open range is closed first, at the
+ * project's first counted day and at tomorrow (today is the last day), so "everything so far" is
+ * compared with as long a period before it, whose counts are then zeros.
+ */
+export async function comparedPeriods(db: Queryable, projectId: string, range: DayRange, now = Date.now()): Promise<{ range: BoundedRange; previous: BoundedRange }> {
+  const to = range.to ?? Math.max(epochDay(now) + 1, range.from ?? 0);
+  const from = range.from ?? Math.min((await firstCountedDay(db, projectId)) ?? to, to);
+  return { range: { from, to }, previous: previousPeriod({ from, to }) };
+}
+
+/** The range a report counts and, when it compares (`compare: "previous"`), the previous period. */
+export async function periodsOf(db: Queryable, projectId: string, range: DayRange, options: { compare?: "previous" | undefined }): Promise<{ range: DayRange; previous?: BoundedRange }> {
+  return options.compare === "previous" ? comparedPeriods(db, projectId, range) : { range };
+}

@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import type { TestProjectInlineConfiguration } from "vitest/config";
+import { FULL_TIER as full } from "./test/helpers/tier.js";
 
 /**
  * Two tiers (test/README.md). `npm test` is the quick one: unit tests, the Action's scenarios
@@ -7,7 +8,6 @@ import type { TestProjectInlineConfiguration } from "vitest/config";
  * that prove behaviour. `npm run test:all` sets INKWELL_TEST_TIER=full: the same files at soak
  * volumes (test/helpers/tier.ts), plus the files below that only the full tier runs.
  */
-const full = process.env.INKWELL_TEST_TIER === "full";
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 

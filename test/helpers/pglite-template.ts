@@ -28,30 +28,32 @@ async function dumpTemplate(kind: TemplateKind): Promise<Uint8Array> {
   }
 }
 
+async function writeTemplate(kind: TemplateKind, dir: string): Promise<string> {
+  const file = path.join(dir, `${kind}.tar`);
+  writeFileSync(file, await dumpTemplate(kind));
+  return file;
+}
+
 /** Called by the global setup: writes both templates and exports their paths to the workers. */
 export async function writePgliteTemplates(): Promise<Record<string, string>> {
   const dir = mkdtempSync(path.join(tmpdir(), "inkwell-pglite-template-"));
   const env: Record<string, string> = {};
-  for (const kind of ["empty", "migrated"] as const) {
-    const file = path.join(dir, `${kind}.tar`);
-    writeFileSync(file, await dumpTemplate(kind));
-    env[ENV[kind]] = file;
-  }
+  for (const kind of ["empty", "migrated"] as const) env[ENV[kind]] = await writeTemplate(kind, dir);
   return env;
 }
 
-const inProcess = new Map<TemplateKind, Promise<Uint8Array>>();
+const madeHere = new Map<TemplateKind, Promise<string>>();
 
-/** The template's bytes: the global setup's file, or one made in this process. */
-export async function pgliteTemplate(kind: TemplateKind): Promise<Blob> {
+/** The template's tar file: the global setup's, or one this process writes the first time it is asked. */
+function templateFile(kind: TemplateKind): Promise<string> {
   const file = process.env[ENV[kind]];
-  if (file) return new Blob([readFileSync(file)]);
-  let bytes = inProcess.get(kind);
-  if (!bytes) {
-    bytes = dumpTemplate(kind);
-    inProcess.set(kind, bytes);
+  if (file) return Promise.resolve(file);
+  let made = madeHere.get(kind);
+  if (!made) {
+    made = writeTemplate(kind, mkdtempSync(path.join(tmpdir(), "inkwell-pglite-template-")));
+    madeHere.set(kind, made);
   }
-  return new Blob([await bytes]);
+  return made;
 }
 
 /**
@@ -59,11 +61,7 @@ export async function pgliteTemplate(kind: TemplateKind): Promise<Blob> {
  * so a spawned server skips initdb. Tests of a first start on an empty DATA_DIR leave it empty.
  */
 export async function seedPgliteDataDir(dataDir: string): Promise<void> {
-  let file = process.env[ENV.migrated];
-  if (!file) {
-    file = path.join(mkdtempSync(path.join(tmpdir(), "inkwell-pglite-template-")), "migrated.tar");
-    writeFileSync(file, new Uint8Array(await (await pgliteTemplate("migrated")).arrayBuffer()));
-  }
+  const file = await templateFile("migrated");
   const target = path.join(dataDir, "pglite");
   mkdirSync(target, { recursive: true });
   // tar notes that it strips the leading "/" of PGlite's member names; only a failure is worth showing.
@@ -72,7 +70,7 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
 
 /** An in-memory PGlite started from a template (`migrated` is also confirmed by migrate, as a restart does). */
 export async function templatePglite(kind: TemplateKind): Promise<PgliteDb> {
-  const db = await openPgliteDb(undefined, { loadDataDir: await pgliteTemplate(kind) });
+  const db = await openPgliteDb(undefined, { loadDataDir: new Blob([readFileSync(await templateFile(kind))]) });
   if (kind === "migrated") await migrate(db);
   return db;
 }

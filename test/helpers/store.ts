@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Db } from "../../src/app/store/db.js";
-import { migrate } from "../../src/app/store/migrate.js";
 import { openStore } from "../../src/app/store/open-store.js";
-import { openPgliteDb } from "../../src/app/store/pglite-db.js";
 import { openPostgresDb } from "../../src/app/store/postgres-db.js";
-import { pgliteTemplate } from "./pglite-template.js";
+import { templatePglite } from "./pglite-template.js";
 
 export type TestStoreKind = "pglite" | "postgres";
 
@@ -22,9 +20,7 @@ export interface TestStore {
 export async function openTestStore(options: { migrated?: boolean } = {}): Promise<TestStore> {
   const migrated = options.migrated ?? true;
   if (storeKind() === "pglite") {
-    const db = await openPgliteDb(undefined, { loadDataDir: await pgliteTemplate(migrated ? "migrated" : "empty") });
-    // Migrating a store the template already migrated only confirms it, as every restart does.
-    if (migrated) await migrate(db);
+    const db = await templatePglite(migrated ? "migrated" : "empty");
     return { db, databaseUrl: undefined, drop: () => db.close().catch(() => undefined) };
   }
   const base = process.env.TEST_DATABASE_URL as string;

@@ -1,4 +1,4 @@
-/** The daily per-agent rows a rollup chunk adds to (planRollup builds them, rollup.ts writes them). */
+/** The daily per-agent rows a rollup chunk adds to (planRollup builds them, tables.ts writes them). */
 
 /** An agent's views per project and epoch day, by how its claim checked out (spoofed views are not counted as the agent's). */
 export interface DailyAgentViews {

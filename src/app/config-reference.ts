@@ -1,13 +1,13 @@
 import { z } from "zod";
 
 /**
- * The README's environment reference, rendered from the config schema itself (its JSON Schema:
+ * The manual's environment reference (docs/configuration.md), rendered from the config schema itself (its JSON Schema:
  * defaults, types, ranges, choices, and each variable's `description` and `unset` metadata), so
  * the schema in config.ts stays the one list of variables. `npm run docs:env` writes it between
- * the markers below; a unit test fails when the README and the schema disagree.
+ * the markers below; a unit test fails when the page and the schema disagree.
  */
-export const ENV_REFERENCE_START = "<!-- env-reference:start -->";
-export const ENV_REFERENCE_END = "<!-- env-reference:end -->";
+export const ENV_REFERENCE_START = "[//]: # (env-reference:start)";
+export const ENV_REFERENCE_END = "[//]: # (env-reference:end)";
 
 interface PropertySchema {
   type?: string;
@@ -39,10 +39,10 @@ export function envReferenceRows(schema: z.ZodObject): EnvReferenceRow[] {
   });
 }
 
-/** The Markdown table (with a note that it is generated), as it stands between the README's markers. */
+/** The Markdown table (with a note that it is generated), as it stands between the page's markers. */
 export function renderEnvReference(schema: z.ZodObject): string {
   const lines = [
-    "<!-- Generated from envSchema in src/app/config.ts by `npm run docs:env`; edit the schema, not this table. -->",
+    "[//]: # (Generated from envSchema in src/app/config.ts by `npm run docs:env`; edit the schema, not this table.)",
     "",
     "| Variable | Default | Accepts | Meaning |",
     "|---|---|---|---|",
@@ -57,7 +57,7 @@ export function replaceEnvReference(readme: string, section: string): string {
   const end = readme.indexOf(ENV_REFERENCE_END);
   const once = (marker: string) => readme.split(marker).length === 2;
   if (start < 0 || end < start || !once(ENV_REFERENCE_START) || !once(ENV_REFERENCE_END)) {
-    throw new Error(`README.md needs ${ENV_REFERENCE_START} followed by ${ENV_REFERENCE_END}, each once`);
+    throw new Error(`The page needs ${ENV_REFERENCE_START} followed by ${ENV_REFERENCE_END}, each once`);
   }
   return `${readme.slice(0, start + ENV_REFERENCE_START.length)}\n${section}\n${readme.slice(end)}`;
 }

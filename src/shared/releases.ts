@@ -18,4 +18,4 @@ export const actionTagFor = (serviceRelease: string) => `v${majorOf(serviceRelea
 /** What to tell whoever runs an Action the service cannot serve, from either side. */
 export const incompatibleReleaseMessage = (service: string, action: string) =>
   `This Inkwell server is ${service} and serves the Action ${actionTagFor(service)}; this run uses the Action ${action}. ` +
-  `Pin the workflow to \`uses: <owner>/inkwell@${actionTagFor(service)}\` (the tag matching the server), or upgrade the server first (README, "Upgrades").`;
+  `Pin the workflow to \`uses: <owner>/inkwell@${actionTagFor(service)}\` (the tag matching the server), or upgrade the server first (docs/upgrades-and-backups.md).`;

@@ -11,7 +11,7 @@ import { openApiContract } from "../helpers/openapi-contract.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { generateTraffic, USER_AGENTS, wireHit } from "../helpers/traffic.js";
 
-/** CSV exports of the analytics reports (README, "Export"), over loopback on the store under test. */
+/** CSV exports of the analytics reports (docs/analytics/reports.md), over loopback on the store under test. */
 
 const now = new Date();
 const lastMonth = epochDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));

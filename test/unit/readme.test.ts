@@ -2,8 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
+import { listPageFiles } from "../../src/action/docs/framework.js";
 
 const README = readFileSync(path.resolve("README.md"), "utf8");
+/** The README and the manual's pages: what GitHub renders as Markdown. */
+const RENDERED = ["README.md", ...listPageFiles(path.resolve("."), "docs")];
 
 /** The README's lines outside fenced code blocks, with their line numbers. */
 function proseLines(markdown: string): { line: number; text: string }[] {
@@ -17,23 +20,31 @@ function proseLines(markdown: string): { line: number; text: string }[] {
   });
 }
 
-describe("the README renders on GitHub", () => {
+describe("the README and the manual render on GitHub", () => {
   it("every table row has as many cells as its header (a bare | inside code splits a cell)", () => {
+    expect(RENDERED.length).toBeGreaterThan(10);
     const broken: string[] = [];
-    let header: number | null = null;
-    for (const { line, text } of proseLines(README)) {
-      if (!text.startsWith("|")) {
-        header = null;
-        continue;
+    for (const file of RENDERED) {
+      let header: number | null = null;
+      for (const { line, text } of proseLines(readFileSync(path.resolve(file), "utf8"))) {
+        if (!text.startsWith("|")) {
+          header = null;
+          continue;
+        }
+        const cells = text.trim().replace(/^\||\|$/g, "").split(/(?<!\\)\|/).length;
+        header ??= cells;
+        if (cells !== header) broken.push(`${file}:${line}: ${cells} cells, header has ${header}`);
       }
-      const cells = text.trim().replace(/^\||\|$/g, "").split(/(?<!\\)\|/).length;
-      header ??= cells;
-      if (cells !== header) broken.push(`line ${line}: ${cells} cells, header has ${header}`);
     }
     expect(broken).toEqual([]);
   });
 
-  it("every link to a section or a file of the repository leads somewhere", () => {
+  it("the README stays the front door: at most 300 lines, with the manual in docs/", () => {
+    expect(README.split("\n").length).toBeLessThanOrEqual(300);
+    expect(README).toContain("](docs/index.md)");
+  });
+
+  it("every link of the README to a section or a file of the repository leads somewhere (the gate checks the manual's)", () => {
     const slugger = new GithubSlugger();
     const anchors = new Set(proseLines(README).flatMap(({ text }) => (/^#{1,6} /.test(text) ? [slugger.slug(text.replace(/^#+ /, "").replace(/`/g, ""))] : [])));
     const dead: string[] = [];

@@ -12,7 +12,7 @@ export function setupGuide(config: Config) {
       ? `PUBLIC_URL is ${config.publicUrl}: GitHub's webhooks and runners use it.`
       : `Give this server an address GitHub can reach (${reach.reason}): for a trial, \`${tunnelRecipe(config.port)[0]?.split("   #")[0]}\`, then restart with PUBLIC_URL set to the address it prints.`,
     `Open ${setupUrl} (sign in with the operator token), name the App and register it on GitHub: Inkwell saves its credentials under DATA_DIR. Then restart Inkwell.`,
-    "Install the App on your docs repository and add the Inkwell workflow from the project's Setup tab (README, 'Install on your docs repo').",
+    "Install the App on your docs repository and add the Inkwell workflow from the project's Setup tab (docs/github-app.md, 'Install on your docs repo').",
   ];
   return { status: { configured: false, webhookPath: null, setupUrl }, steps };
 }

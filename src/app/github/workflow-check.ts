@@ -32,7 +32,7 @@ export function workflowCheckTask(db: Db, github: GitHubApi): TaskDefinition {
           runAttempt,
           error:
             `No workflow in ${job.repoFullName} runs on repository_dispatch "${DISPATCH_EVENT_TYPE}", so the job never started. ` +
-            'Add .github/workflows/inkwell.yml (README, "Install on your docs repo"), then send a follow-up message to this job.',
+            'Add .github/workflows/inkwell.yml (docs/github-app.md, "Install on your docs repo"), then send a follow-up message to this job.',
         }),
       );
       return { ok: true };

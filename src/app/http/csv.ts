@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Reply } from "./router.js";
 
 /**
- * CSV exports of reports (README, "Export"): RFC 4180 (quoted only when needed, CRLF line ends),
+ * CSV exports of reports (docs/analytics/reports.md): RFC 4180 (quoted only when needed, CRLF line ends),
  * UTF-8 without a byte order mark, a header row, one line per row and nothing else (no totals line),
  * and safe to open in a spreadsheet. Rows stream from an async iterable (a report's batched
  * all-rows query) through request-handler.ts, which writes them as the client takes them.

@@ -6,13 +6,13 @@ import { z } from "zod";
 import { envSchema } from "../../../src/app/config.js";
 import { ENV_REFERENCE_END, ENV_REFERENCE_START, envReferenceRows, renderEnvReference, replaceEnvReference } from "../../../src/app/config-reference.js";
 
-const readmePath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "README.md");
+const manualPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "docs", "configuration.md");
 
 describe("the environment reference", () => {
-  it("README.md's section is what the config schema renders (else run `npm run docs:env`)", () => {
-    const readme = readFileSync(readmePath, "utf8");
-    const expected = replaceEnvReference(readme, renderEnvReference(envSchema));
-    expect(readme === expected, "README.md's environment reference disagrees with envSchema in src/app/config.ts: run `npm run docs:env`").toBe(true);
+  it("docs/configuration.md's section is what the config schema renders (else run `npm run docs:env`)", () => {
+    const page = readFileSync(manualPath, "utf8");
+    const expected = replaceEnvReference(page, renderEnvReference(envSchema));
+    expect(page === expected, "docs/configuration.md's environment reference disagrees with envSchema in src/app/config.ts: run `npm run docs:env`").toBe(true);
   });
 
   it("lists every variable of the schema once, each with a one-line description", () => {
@@ -24,9 +24,9 @@ describe("the environment reference", () => {
     }
   });
 
-  it("is the README's only list of variables (no hand-kept table beside it)", () => {
-    const readme = readFileSync(readmePath, "utf8");
-    const outside = readme.slice(0, readme.indexOf(ENV_REFERENCE_START)) + readme.slice(readme.indexOf(ENV_REFERENCE_END));
+  it("is the manual's only list of variables (no hand-kept table beside it)", () => {
+    const page = readFileSync(manualPath, "utf8");
+    const outside = page.slice(0, page.indexOf(ENV_REFERENCE_START)) + page.slice(page.indexOf(ENV_REFERENCE_END));
     const handRows = outside.split("\n").filter((line) => Object.keys(envSchema.shape).some((name) => line.startsWith(`| \`${name}\``)));
     expect(handRows).toEqual([]);
   });

@@ -13,7 +13,7 @@ describe("which Action a service serves", () => {
   it("names the tag to pin when it does not", () => {
     expect(actionTagFor("3.1.0")).toBe("v3");
     expect(incompatibleReleaseMessage("2.1.0", "1.7.0")).toBe(
-      "This Inkwell server is 2.1.0 and serves the Action v2; this run uses the Action 1.7.0. Pin the workflow to `uses: <owner>/inkwell@v2` (the tag matching the server), or upgrade the server first (README, \"Upgrades\").",
+      "This Inkwell server is 2.1.0 and serves the Action v2; this run uses the Action 1.7.0. Pin the workflow to `uses: <owner>/inkwell@v2` (the tag matching the server), or upgrade the server first (docs/upgrades-and-backups.md).",
     );
   });
 

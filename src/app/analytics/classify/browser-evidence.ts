@@ -7,7 +7,7 @@ import { isbotMatch } from "isbot";
  * WAP browsers) and UC Browser's compact iOS format. Never when the
  * User-Agent carries a crawler's signs (a URL, a "…bot/1.0" token), and monitoring tools that add
  * their name as an item of their own ("…; DuplexWeb-Google/1.0") stay bots. Measured against
- * labelled lists this project does not ship (README, "Benchmarks").
+ * labelled lists this project does not ship (bench/README.md).
  */
 const CRAWLER_SIGNS = /https?:\/\/|\+http|www\.|@|(?:bot|spider|crawler|scraper)\/|spider|crawl|weblight|transcoder|proxy/i;
 const ENGINE = /\b(?:AppleWebKit\/\d|Gecko\/\d|Presto\/\d)/;

@@ -39,7 +39,7 @@ ${
     : html`<div class="notice notice-error" role="alert"><p><strong>GitHub's runners and webhooks cannot reach this server:</strong> ${check.reason}.</p>
 <p>Jobs would be dispatched but never claimed. For a trial on this machine, give it a public address with a tunnel and restart with it:</p>
 <pre class="code"><code>${view.tunnelRecipe.join("\n")}</code></pre>
-<p class="help">In production, set <code>PUBLIC_URL</code> to the HTTPS address of your reverse proxy (README, "Deploy").</p></div>`
+<p class="help">In production, set <code>PUBLIC_URL</code> to the HTTPS address of your reverse proxy (docs/deploy.md).</p></div>`
 }
 </section>`;
 }

@@ -48,7 +48,7 @@ ${
 <p>Add the beacon to every page of the docs site, and allow the site's origin (<code>inkwell projects update ${project.id} --allowed-origin https://docs.example.com</code>):</p>
 <p><button type="button" class="secondary" data-copy="beacon-snippet">Copy snippet</button></p>
 <pre class="code"><code id="beacon-snippet">${beacon}</code></pre>
-<p class="help">Allowed origins now: ${project.analytics.allowedOrigins.length > 0 ? project.analytics.allowedOrigins.join(", ") : "none"}. Server logs and server-side hits work too: see the README. Then open <a href="${projectPath(project.id, "analytics")}">Analytics</a>.</p>
+<p class="help">Allowed origins now: ${project.analytics.allowedOrigins.length > 0 ? project.analytics.allowedOrigins.join(", ") : "none"}. Server logs and server-side hits work too: see docs/analytics/sending-views.md in Inkwell's repository. Then open <a href="${projectPath(project.id, "analytics")}">Analytics</a>.</p>
 </section>`;
 }
 

@@ -14,7 +14,7 @@ export const NGINX_JSON_FIELDS = ["ip", "time", "request", "method", "uri", "sta
 export type NginxJsonField = (typeof NGINX_JSON_FIELDS)[number];
 export type FieldMap = Record<NginxJsonField, readonly string[]>;
 
-/** The keys tried for each field, in order (README, "Access logs"). */
+/** The keys tried for each field, in order (docs/analytics/sending-views.md#access-logs). */
 export const DEFAULT_NGINX_JSON_FIELDS: FieldMap = {
   ip: ["remote_addr"],
   time: ["time_iso8601", "time_local", "msec", "time", "timestamp", "@timestamp"],

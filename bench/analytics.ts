@@ -9,7 +9,8 @@
 // BENCH_KEEP_SCHEMA=1 keeps the PostgreSQL schema; BENCH_QUERY_ONLY_SCHEMA=<schema> re-times the
 // reports on it (migrating it first); BENCH_REPORTS narrows which.
 import { DAY_MS, dayToIso, epochDay, type DayRange } from "../src/app/analytics/days.js";
-import { DEFAULT_ORDER, viewsReport, visitorsReport } from "../src/app/analytics/reports/reports.js";
+import { DEFAULT_ORDER, visitorsReport } from "../src/app/analytics/reports/visitors-report.js";
+import { viewsReport } from "../src/app/analytics/reports/views-report.js";
 import type { Db } from "../src/app/store/db.js";
 import { publishedAddress, random } from "../test/helpers/traffic.js";
 import { agentIdByName, agentPagesReport, agentsReport, failuresReport } from "../src/app/analytics/reports/agent-reports.js";

@@ -1,4 +1,4 @@
-import type { ChunkView } from "../../src/app/analytics/rollup/plan.js";
+import type { ChunkView } from "../../src/app/analytics/rollup/plan-types.js";
 import { CLASS_CODE } from "../../src/app/analytics/classify/traffic-class.js";
 
 /** A view as a rollup chunk reads it from the inbox: a person's html page view on `windowDay` of the salt window starting `windowStart`, unless `options` say otherwise. */

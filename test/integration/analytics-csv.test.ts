@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dayToIso, epochDay } from "../../src/app/analytics/days.js";
-import { EXPORT_BATCH_ROWS } from "../../src/app/analytics/reports/reports.js";
+import { EXPORT_BATCH_ROWS } from "../../src/app/analytics/reports/report-rows.js";
 import type { Db, Queryable } from "../../src/app/store/db.js";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";
 import { cliFor } from "../helpers/cli.js";
@@ -265,10 +265,15 @@ describe("inkwell analytics … --csv", () => {
 /** Records each FETCH the store is asked for (the export's batches), on either store. */
 function recordFetches(db: Db) {
   const fetches: { asked: number; got: number }[] = [];
+  // Transactions holding an export's cursor (background work such as counting opens others).
   const transactions = { open: 0 };
   const wrap =
-    (query: Queryable["query"]): Queryable["query"] =>
+    (query: Queryable["query"], declared?: { cursor: boolean }): Queryable["query"] =>
     async <Row>(sql: string, params?: unknown[]) => {
+      if (declared && !declared.cursor && /^DECLARE inkwell_rows_/.test(sql)) {
+        declared.cursor = true;
+        transactions.open++;
+      }
       const rows = await query<Row>(sql, params);
       const fetch = /^FETCH FORWARD (\d+) FROM /.exec(sql);
       if (fetch) fetches.push({ asked: Number(fetch[1]), got: rows.length });
@@ -278,11 +283,11 @@ function recordFetches(db: Db) {
   const spied = db as { query: Db["query"]; transaction: Db["transaction"] };
   spied.query = wrap(original.query);
   spied.transaction = async (fn) => {
-    transactions.open++;
+    const declared = { cursor: false };
     try {
-      return await original.transaction((tx) => fn({ ...tx, query: wrap(tx.query) }));
+      return await original.transaction((tx) => fn({ ...tx, query: wrap(tx.query, declared) }));
     } finally {
-      transactions.open--;
+      if (declared.cursor) transactions.open--;
     }
   };
   return {

@@ -7,7 +7,9 @@ import { notFound } from "../domain/errors.js";
 import type { Db, Queryable } from "../store/db.js";
 import type { SaltWindow } from "../../shared/admin-schemas.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest/ingest.js";
-import { DEFAULT_ORDER, viewsReport, visitorsReport, type Page, type PageReportOptions } from "./reports/reports.js";
+import { DEFAULT_ORDER, visitorsReport } from "./reports/visitors-report.js";
+import { viewsReport } from "./reports/views-report.js";
+import type { Page, PageReportOptions } from "./reports/report-rows.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup/rollup.js";
 import { PageIds } from "./ingest/page-ids.js";
@@ -125,7 +127,7 @@ export class Analytics {
     return { report: await read(this.db), pending };
   }
 
-  /** An export's rows (read lazily, in batches: e.g. reports.ts visitorRows) after folding in what was accepted before the call; `pending` as for `fresh`. */
+  /** An export's rows (read lazily, in batches: e.g. visitorRows in reports/visitors-report.ts) after folding in what was accepted before the call; `pending` as for `fresh`. */
   async freshRows<T>(read: (db: Db) => AsyncIterable<T> | Promise<AsyncIterable<T>>): Promise<{ rows: AsyncIterable<T>; pending: boolean }> {
     const pending = !(await this.#caughtUp());
     return { rows: await read(this.db), pending };

@@ -3,7 +3,9 @@ import type { Referrers, Timeseries } from "../../shared/analytics-trend-schemas
 import { dayToIso } from "../analytics/days.js";
 import { prefixTotals } from "../analytics/reports/prefix-totals.js";
 import { referrerPagesReport, referrersReport } from "../analytics/reports/referral-reports.js";
-import { aiCategoryViews, EVERY_ROW, visitorsReport, type Page } from "../analytics/reports/reports.js";
+import { visitorsReport } from "../analytics/reports/visitors-report.js";
+import { aiCategoryViews } from "../analytics/reports/views-report.js";
+import { EVERY_ROW, type Page } from "../analytics/reports/report-rows.js";
 import { timeseriesReport } from "../analytics/reports/timeseries.js";
 import { previousPeriod, type BoundedRange } from "../analytics/reports/compared-periods.js";
 import type { Queryable } from "../store/db.js";

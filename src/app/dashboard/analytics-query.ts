@@ -4,7 +4,7 @@ import { parseUtcDay, readFormatSchema } from "../../shared/api-schemas.js";
 import { channelSchema, pathPrefixSchema } from "../../shared/analytics-trend-schemas.js";
 import type { ReferralChannel } from "../analytics/ingest/referral.js";
 import { dayToIso, epochDay, isoToDay } from "../analytics/days.js";
-import type { ReportOrder } from "../analytics/reports/reports.js";
+import type { ReportOrder } from "../analytics/reports/visitors-report.js";
 import { HttpError } from "../http/http-error.js";
 import { PRESETS, type AnalyticsRangeView } from "./pages/analytics-controls.js";
 import { offsetField, parseFields } from "./request.js";

@@ -1,7 +1,7 @@
 import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
 import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import type { Referrers, Timeseries } from "../../shared/analytics-trend-schemas.js";
-import type { PathCounts } from "../analytics/reports/reports.js";
+import type { PathCounts } from "../analytics/reports/report-rows.js";
 import { csvFields, csvFilename, csvReply, type CsvColumns } from "../http/csv.js";
 import type { Reply } from "../http/router.js";
 import { countingHeader } from "../http/counting-header.js";

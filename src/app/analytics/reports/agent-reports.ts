@@ -4,7 +4,8 @@ import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../../shared/
 import type { Db, Queryable } from "../../store/db.js";
 import { queryInBatches } from "../../store/query-batches.js";
 import { FORMAT_CODE } from "../ingest/read-format.js";
-import { EXPORT_BATCH_ROWS, previousDates, windowParts, type Page } from "./reports.js";
+import { previousDates, windowParts } from "./reach-sql.js";
+import { EXPORT_BATCH_ROWS, type Page } from "./report-rows.js";
 import { periodsOf } from "./compared-periods.js";
 import { NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId } from "../rollup/page-sections.js";
 import { SITE_PATH_ID } from "../rollup/plan.js";

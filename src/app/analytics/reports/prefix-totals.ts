@@ -1,6 +1,6 @@
 import type { Queryable } from "../../store/db.js";
 import { prefixPathId } from "../rollup/page-sections.js";
-import { counts } from "./reports.js";
+import { counts } from "./report-rows.js";
 import { visitorsPerInterval, type BoundedRange } from "./timeseries.js";
 
 export interface PrefixTotals {

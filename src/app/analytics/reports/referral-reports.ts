@@ -4,7 +4,8 @@ import type { Queryable } from "../../store/db.js";
 import { isPageSql, underPrefixSql } from "../rollup/page-sections.js";
 import { channelGroup, IS_SOURCE_GROUP, SOURCE_GROUP_PREFIX, sourceIdsOf } from "../rollup/referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "../ingest/referral.js";
-import { partParams, visitorsPerPathSql, windowParts, type Page } from "./reports.js";
+import { partParams, visitorsPerPathSql, windowParts } from "./reach-sql.js";
+import type { Page } from "./report-rows.js";
 import { binder, periodRowsSql, REFERRAL_TABLES } from "./period-rows.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Queryable } from "../../store/db.js";
 import { failuresReport } from "./agent-reports.js";
-import { visitorsReport } from "./reports.js";
+import { visitorsReport } from "./visitors-report.js";
 
 /** Days of traffic a suggestion looks back over. */
 export const SUGGESTION_DAYS = 30;

@@ -1,7 +1,8 @@
 import type { Timeseries, TimeseriesInterval, TimeseriesMetric } from "../../../shared/analytics-trend-schemas.js";
 import type { Queryable } from "../../store/db.js";
 import { dayToIso, windowOf } from "../days.js";
-import { counts, windowParts } from "./reports.js";
+import { windowParts } from "./reach-sql.js";
+import { counts } from "./report-rows.js";
 import { previousPeriod, type BoundedRange } from "./compared-periods.js";
 
 export type { BoundedRange } from "./compared-periods.js";

@@ -1,4 +1,5 @@
-import { CLASS_NAME, entry, isFailure, maskKey, SITE_PATH_ID, type ChunkMasks, type ChunkView, type VisitorMask } from "./plan.js";
+import { CLASS_NAME, entry, isFailure, maskKey, SITE_PATH_ID } from "./plan.js";
+import { type ChunkMasks, type ChunkView, type VisitorMask } from "./plan-types.js";
 
 /**
  * What a chunk adds to the groups of views counted like pages: a page's sections

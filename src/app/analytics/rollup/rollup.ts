@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Db, Queryable } from "../../store/db.js";
 import { recordset } from "../recordset.js";
-import type { ChunkView } from "./plan.js";
+import type { ChunkView } from "./plan-types.js";
 import { countChunk } from "./chunk.js";
 import { SectionLookup } from "./page-sections.js";
 import type { ClassCode } from "../classify/traffic-class.js";

@@ -3,14 +3,7 @@ import type { DailyReferrals, DailyScopeViews } from "./group-plan.js";
 import type { Monthly } from "./month-sums.js";
 import type { AgentFirstVisits, AgentPageMonth, AgentReturns } from "./agent-plan.js";
 import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./agent-rows.js";
-import type {
-  DailyCategoryViews,
-  DailyFormatViews,
-  DailyViews,
-  FirstVisits,
-  Returns,
-  WindowReach,
-} from "./plan.js";
+import type { DailyCategoryViews, DailyFormatViews, DailyViews, FirstVisits, Returns, WindowReach } from "./plan-types.js";
 
 /**
  * The counter tables a rollup plan is written to (the per-visitor masks are in

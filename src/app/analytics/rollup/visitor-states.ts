@@ -1,6 +1,6 @@
 import type { Queryable } from "../../store/db.js";
 import type { AgentMask, ChunkAgentMasks } from "./agent-plan.js";
-import type { ChunkMasks, ChunkView, VisitorMask } from "./plan.js";
+import type { ChunkMasks, ChunkView, VisitorMask } from "./plan-types.js";
 import { recordset } from "../recordset.js";
 
 /**

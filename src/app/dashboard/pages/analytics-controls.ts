@@ -1,6 +1,6 @@
 import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { ReferralChannel } from "../../analytics/ingest/referral.js";
-import type { ReportOrder } from "../../analytics/reports/reports.js";
+import type { ReportOrder } from "../../analytics/reports/visitors-report.js";
 import { html, type SafeHtml } from "../html.js";
 import { projectPath } from "../layout.js";
 

@@ -1,5 +1,5 @@
 import { READ_FORMATS } from "../../../shared/analytics-vocabulary.js";
-import type { ReportOrder } from "../../analytics/reports/reports.js";
+import type { ReportOrder } from "../../analytics/reports/visitors-report.js";
 import { html, type SafeHtml } from "../html.js";
 import { number } from "../layout.js";
 import type { AnalyticsView } from "./analytics-view.js";

@@ -12,7 +12,7 @@ import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, req
 import { intervalsOf, timeseriesReport } from "../../analytics/reports/timeseries.js";
 import { firstCountedDay } from "../../analytics/reports/compared-periods.js";
 import { referrerPagesReport, referrersReport } from "../../analytics/reports/referral-reports.js";
-import { EVERY_ROW } from "../../analytics/reports/reports.js";
+import { EVERY_ROW } from "../../analytics/reports/report-rows.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, validate } from "../body.js";

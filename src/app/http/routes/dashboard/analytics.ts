@@ -1,6 +1,8 @@
 import { dayToIso, isoToDay } from "../../../analytics/days.js";
 import { referrersReport } from "../../../analytics/reports/referral-reports.js";
-import { aiCategoryViews, EVERY_ROW, visitorRows } from "../../../analytics/reports/reports.js";
+import { visitorRows } from "../../../analytics/reports/visitors-report.js";
+import { aiCategoryViews } from "../../../analytics/reports/views-report.js";
+import { EVERY_ROW } from "../../../analytics/reports/report-rows.js";
 import { timeseriesReport } from "../../../analytics/reports/timeseries.js";
 import { aiArrivalsByPage, readAnalyticsPage } from "../../../dashboard/analytics-data.js";
 import { analyticsQueryOf } from "../../../dashboard/analytics-query.js";

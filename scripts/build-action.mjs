@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Bundles src/action/main.ts into dist/index.js (what action.yml runs). With --check, fails
-// when the committed dist/ differs from a fresh build, so dist/ never drifts from src/action/.
-import { readFileSync, existsSync } from "node:fs";
+// Bundles src/action/main.ts into dist/index.js (what action.yml runs), and what only some runs
+// need (GitHub's cache client) into dist/chunks/, loaded when a run asks for it. With --check,
+// fails when the committed dist/ differs from a fresh build, so dist/ never drifts from src/action/.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outfile = path.join(root, "dist", "index.js");
+const outdir = path.join(root, "dist");
 const check = process.argv.includes("--check");
 
 const result = await build({
@@ -16,8 +17,11 @@ const result = await build({
   platform: "node",
   target: "node24",
   format: "esm",
-  outfile,
-  write: !check,
+  outdir,
+  entryNames: "index",
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
+  write: false,
   legalComments: "none",
   // Keeps the committed bundle under the 3 MB budget and quick to load (cold start).
   minify: true,
@@ -36,11 +40,27 @@ if (forbidden.length > 0) {
   process.exit(1);
 }
 
+const fresh = new Map(result.outputFiles.map((file) => [path.relative(outdir, file.path), file]));
+const committed = () => [...listFiles(outdir)].filter((file) => file.endsWith(".js"));
 if (check) {
-  const fresh = result.outputFiles?.[0]?.text ?? "";
-  const committed = existsSync(outfile) ? readFileSync(outfile, "utf8") : "";
-  if (fresh !== committed) {
-    console.error("dist/index.js is out of date with src/action: run `npm run build:action` and commit dist/.");
+  const stale = [...fresh].filter(([name, file]) => !existsSync(path.join(outdir, name)) || readFileSync(path.join(outdir, name), "utf8") !== file.text);
+  const extra = committed().filter((name) => !fresh.has(name));
+  if (stale.length > 0 || extra.length > 0) {
+    console.error(`dist/ is out of date with src/action (${[...stale.map(([name]) => name), ...extra].join(", ")}): run \`npm run build:action\` and commit dist/.`);
     process.exit(1);
+  }
+} else {
+  for (const name of committed()) if (!fresh.has(name)) rmSync(path.join(outdir, name));
+  for (const [name, file] of fresh) {
+    mkdirSync(path.dirname(path.join(outdir, name)), { recursive: true });
+    writeFileSync(path.join(outdir, name), file.contents);
+  }
+}
+
+function* listFiles(dir, prefix = "") {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) yield* listFiles(path.join(dir, entry.name), path.posix.join(prefix, entry.name));
+    else yield path.posix.join(prefix, entry.name);
   }
 }

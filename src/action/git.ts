@@ -60,7 +60,8 @@ export class GitRepository {
 
   /**
    * Puts the job branch in the working tree: the existing remote branch when there is one (so
-   * follow-ups continue the same PR), else a new branch from the base. Returns the base branch.
+   * follow-ups continue the same PR), else a new branch from the base's tip, fetched shallow.
+   * Returns the base branch.
    */
   async checkoutJobBranch(branch: string, baseRef: string | null): Promise<{ base: string; branchExisted: boolean }> {
     if (!existsSync(path.join(this.options.directory, ".git"))) {
@@ -71,7 +72,8 @@ export class GitRepository {
     const branchExisted = (await this.git(["ls-remote", "--heads", "origin", `refs/heads/${branch}`])).trim() !== "";
     const refspecs = [`+refs/heads/${base}:refs/remotes/origin/${base}`];
     if (branchExisted) refspecs.push(`+refs/heads/${branch}:refs/remotes/origin/${branch}`);
-    await this.git(["fetch", "--quiet", "--no-tags", "origin", ...refspecs]);
+    // A new branch needs only the base's tip; a follow-up needs the history back to where its branch left the base.
+    await this.git(["fetch", "--quiet", "--no-tags", ...(branchExisted ? [] : ["--depth=1"]), "origin", ...refspecs]);
     await this.git(["checkout", "--quiet", "--force", "-B", branch, `refs/remotes/origin/${branchExisted ? branch : base}`]);
     await this.git(["clean", "--quiet", "-fd"]);
     return { base, branchExisted };

@@ -36,6 +36,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     });
     core.setOutput("status", outcome.status);
     core.setOutput("pr-url", outcome.prUrl ?? "");
+    core.setOutput("phases", JSON.stringify(outcome.phases));
     if (outcome.status === "failed") core.setFailed(`Inkwell job ${outcome.jobId} failed: ${outcome.error}`);
   } catch (error) {
     core.setOutput("status", "failed");

@@ -3,7 +3,7 @@
  * the OpenAPI document and the types the CLI and the Action use. Imports neither side.
  */
 import { z } from "zod";
-import { fileChangeSchema, jobUsageSchema, jobValidationSchema, runUsageSchema } from "./job-outcome-schemas.js";
+import { fileChangeSchema, jobUsageSchema, jobValidationSchema, runPhaseSchema, runUsageSchema } from "./job-outcome-schemas.js";
 import { MESSAGE_SOURCES } from "./runner-schemas.js";
 import { refName, reviewerName } from "./git-names.js";
 import { storedText } from "./stored-values.js";
@@ -88,6 +88,7 @@ export const jobRunSchema = z
     model: z.string().nullable(),
     usage: runUsageSchema.extend({ estimatedCostUsd: z.number().min(0).nullable() }).nullable(),
     validation: jobValidationSchema.nullable(),
+    phases: z.array(runPhaseSchema).meta({ description: "Where the run's time went, in order, as its Action reported it; empty for a run without a report or from an older Action." }),
     hasTranscript: z.boolean().meta({ description: "Whether the run sent its transcript (GET …/runs/{attempt}/transcript)." }),
   })
   .meta({ id: "JobRun" });

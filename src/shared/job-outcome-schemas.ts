@@ -39,6 +39,16 @@ export const runUsageSchema = z.object({
   durationMs: tokens,
 });
 
+/** One step of a run and its time: claim, checkout, each agent and validation round, push, pull request. */
+export const runPhaseSchema = z
+  .object({
+    name: storedText(100),
+    ms: z.int().min(0).max(86_400_000),
+    background: z.literal(true).optional().meta({ description: "Ran while other work went on (not on the run's critical path)." }),
+  })
+  .meta({ id: "RunPhase" });
+export type RunPhaseRecord = z.infer<typeof runPhaseSchema>;
+
 export const jobUsageSchema = runUsageSchema
   .extend({
     estimatedCostUsd: z.number().min(0).nullable().meta({

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { RELEASE_PATTERN } from "./releases.js";
-import { fileChangeSchema, transcriptEntrySchema, validationProblemSchema } from "./job-outcome-schemas.js";
+import { fileChangeSchema, runPhaseSchema, transcriptEntrySchema, validationProblemSchema } from "./job-outcome-schemas.js";
 import { storedInt, storedText } from "./stored-values.js";
 import { jobTriggerSchema } from "./automation-schemas.js";
 
@@ -113,6 +113,11 @@ const runFacts = {
   calls: z.array(callUsageSchema).max(5_000).optional().meta({ description: "Each model call's tokens: prices can depend on a call's size (long-context tiers)." }),
   turns: z.int().min(0).optional(),
   durationMs: z.int().min(0).optional(),
+  phases: z
+    .array(runPhaseSchema)
+    .max(100)
+    .optional()
+    .meta({ description: "Where the run's time went, in order: claim, checkout, each agent and validation round, commit, push, pull request; background work marked." }),
   filesChanged: z.array(storedText(500)).max(1000).optional().meta({ description: "Paths this run changed." }),
   files: z.array(fileChangeSchema).max(1000).optional().meta({ description: "The branch's files against its base after this run." }),
   validation: validationSchema.optional(),

@@ -1,122 +1,97 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DocsProject } from "../docs/framework.js";
-import { commandEnvironment, howItEnded, runCommand } from "./check-command.js";
-
-/**
- * Mintlify's own broken-link checker, the `mint` CLI from npm (the major version pinned; npx keeps it
- * in the runner's npm cache, so a workflow that caches `~/.npm` installs it once).
- */
-export const MINT_BROKEN_LINKS_COMMAND = "npx --yes mint@4 broken-links";
+import type { BrokenLink } from "./link-checker.js";
 
 /** A framework's own checker the gate runs next to its own link check. */
 export interface FrameworkCheck {
   name: string;
-  command: string;
-  /** Where it runs, relative to the repository root. */
-  directory: string;
+  /** The directory of the site's config (docs.json), relative to the repository root. */
+  siteDir: string;
 }
-
-export interface BrokenLink {
-  /** Relative to the repository root. */
-  file: string;
-  link: string;
-}
-
-export type FrameworkCheckRun = { ran: true; broken: BrokenLink[] } | { ran: false; why: string };
 
 export function frameworkCheckFor(project: DocsProject): FrameworkCheck | null {
   if (project.framework !== "mintlify") return null;
-  // mint rewrites a legacy mint.json into a new docs.json before it checks: it runs only where docs.json already is.
+  // Mintlify's engine reads docs.json (a legacy mint.json is rewritten by `mint` itself first): it runs only where docs.json already is.
   const config = project.navigationFiles.find((file) => path.posix.basename(file) === "docs.json");
   if (!config) return null;
-  return { name: "Mintlify's broken-link checker", command: MINT_BROKEN_LINKS_COMMAND, directory: path.posix.dirname(config) };
+  return { name: "Mintlify's broken-link checker", siteDir: path.posix.dirname(config) };
 }
 
-// eslint-disable-next-line no-control-regex -- terminal escapes are what is being removed
-const TERMINAL_ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
 /**
- * The broken links in `mint broken-links` output (`found N broken links in M files`, then each file
- * and its links, marked `⎿` or, under CLI_TEST_MODE, `├─`/`└─`); null when the output holds no such report.
+ * The lines a change wrote, per file (new line numbers), from `git diff --unified=0` output: the
+ * `+c,d` side of each hunk.
  */
-export function parseBrokenLinksReport(output: string): BrokenLink[] | null {
-  const lines = output
-    .replace(TERMINAL_ESCAPES, "")
-    .replace(/\u00a0/g, " ")
-    .split(/\r?\n/);
-  const start = lines.findIndex((line) => /^found \d+ broken links? in \d+ files?$/.test(line.trim()));
-  if (start < 0) return null;
-  const broken: BrokenLink[] = [];
-  let file: string | null = null;
-  for (const line of lines.slice(start + 1)) {
-    const item = /^\s*(?:⎿|├─|└─)\s*(\S.*)$/.exec(line);
-    if (item) {
-      if (file) broken.push({ file, link: (item[1] as string).trim() });
-    } else if (line.trim()) {
-      file = line.trim();
+export function writtenLines(diff: string): Map<string, Set<number>> {
+  const written = new Map<string, Set<number>>();
+  let lines: Set<number> | null = null;
+  for (const line of diff.split("\n")) {
+    const file = /^\+\+\+ (?:b\/(.*)|\/dev\/null)$/.exec(line);
+    if (file) {
+      lines = file[1] === undefined ? null : new Set();
+      if (lines && file[1]) written.set(file[1], lines);
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (hunk && lines) {
+      const start = Number(hunk[1]);
+      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      for (let n = start; n < start + count; n++) lines.add(n);
     }
   }
-  return broken;
+  return written;
 }
 
-/** Runs the checker on the docs under `root` (the workspace, or a checkout of the run's starting commit). */
-export async function runFrameworkCheck(check: FrameworkCheck, root: string, options: { timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<FrameworkCheckRun> {
-  // CLI_TEST_MODE makes mint print plain lines instead of an interactive terminal view.
-  const run = await runCommand(check.command, path.join(root, check.directory), { timeoutMs: options.timeoutMs, env: { ...commandEnvironment(options.env), CLI_TEST_MODE: "true" } });
-  if (run.code === 0) return { ran: true, broken: [] };
-  const broken = run.code === 1 ? parseBrokenLinksReport(run.output) : null;
-  if (broken) return { ran: true, broken: broken.map((link) => ({ file: path.posix.join(check.directory, link.file), link: link.link })) };
-  const tail = run.output.replace(TERMINAL_ESCAPES, "").trim().slice(-1_000);
-  return { ran: false, why: `\`${check.command}\` ${howItEnded(run, options.timeoutMs)}${tail ? `: ${tail}` : ""}` };
-}
-
-/**
- * The checker's findings on the commit the run starts from, in a separate worktree so it can run
- * while the agent edits the workspace: what was broken before is not the agent's to fix.
- */
-export async function runFrameworkCheckBefore(
-  check: FrameworkCheck,
-  git: { git(args: string[]): Promise<string> },
-  options: { timeoutMs: number; env: NodeJS.ProcessEnv },
-): Promise<FrameworkCheckRun> {
-  const directory = await mkdtemp(path.join(options.env.RUNNER_TEMP || tmpdir(), "inkwell-before-"));
-  try {
-    await git.git(["worktree", "add", "--detach", directory, "HEAD"]);
-    return await runFrameworkCheck(check, directory, options);
-  } catch (error) {
-    return { ran: false, why: error instanceof Error ? error.message : String(error) };
-  } finally {
-    await git.git(["worktree", "remove", "--force", directory]).catch(() => undefined);
-    await rm(directory, { recursive: true, force: true });
-  }
+/** What the run changed, against the commit it started from. */
+export interface RunChange {
+  /** Lines the run wrote, per repository-relative file. */
+  written: Map<string, Set<number>>;
+  /** Every file of the starting commit (repository-relative). */
+  filesBefore: Set<string>;
 }
 
 const MAX_PROBLEMS = 50;
 
 /**
- * The links the run broke: those found now beyond the same file's and link's count before the run;
- * when the checker could not run before, those in the files this run changed.
+ * The broken links this run is answerable for, without checking the starting commit a second time:
+ * a link on a line the run wrote (a new file's every line), or a link that pointed at a file of the
+ * starting commit, which the run removed or moved. Links broken before the run, on lines it left
+ * alone, are not the agent's.
  */
-export async function brokenLinkProblems(check: FrameworkCheck, after: BrokenLink[], before: FrameworkCheckRun, changedThisRun: string[], repoRoot: string): Promise<string[]> {
-  const key = (link: BrokenLink) => `${link.file}\n${link.link}`;
-  const remaining = new Map<string, number>();
-  if (before.ran) for (const link of before.broken) remaining.set(key(link), (remaining.get(key(link)) ?? 0) + 1);
-  const changed = new Set(changedThisRun);
-  const fresh = after.filter((link) => {
-    if (!before.ran) return changed.has(link.file);
-    const left = remaining.get(key(link)) ?? 0;
-    remaining.set(key(link), left - 1);
-    return left <= 0;
-  });
-  return Promise.all(fresh.slice(0, MAX_PROBLEMS).map(async (link) => `${link.file}:${await lineOf(repoRoot, link)}: link '${link.link}' is broken (${check.name}, \`mint broken-links\`)`));
+export async function brokenLinkProblems(check: FrameworkCheck, found: BrokenLink[], change: RunChange, repoRoot: string): Promise<string[]> {
+  const problems: string[] = [];
+  const texts = new Map<string, Promise<string[]>>();
+  const linesOf = (file: string) => {
+    let text = texts.get(file);
+    if (!text) texts.set(file, (text = readFile(path.join(repoRoot, file), "utf8").then((t) => t.split("\n"), () => [])));
+    return text;
+  };
+  for (const link of found) {
+    if (problems.length >= MAX_PROBLEMS) break;
+    const lines = await linesOf(link.file);
+    const at = linesWithLink(lines, link.link);
+    const isNew = !change.filesBefore.has(link.file);
+    const written = change.written.get(link.file);
+    const wrote = isNew ? at[0] : at.find((line) => written?.has(line));
+    const pointedBefore = targetCandidates(check, link).some((candidate) => change.filesBefore.has(candidate));
+    if (wrote === undefined && !pointedBefore) continue;
+    const line = wrote ?? at[0] ?? 1;
+    problems.push(`${link.file}:${line}: link '${link.link}' is broken (${check.name}${pointedBefore && wrote === undefined ? ": this change removed or moved what it pointed at" : ""})`);
+  }
+  return problems;
 }
 
-async function lineOf(repoRoot: string, link: BrokenLink): Promise<number> {
-  const text = await readFile(path.join(repoRoot, link.file), "utf8").catch(() => "");
-  const lines = text.split("\n");
-  const quoted = [`(${link.link}`, `"${link.link}"`, `'${link.link}'`, `<${link.link}>`];
-  const index = lines.findIndex((line) => quoted.some((form) => line.includes(form)));
-  return index >= 0 ? index + 1 : Math.max(1, lines.findIndex((line) => line.includes(link.link)) + 1);
+/** 1-based numbers of the lines that hold the link as a Markdown, JSX or autolink target. */
+function linesWithLink(lines: string[], link: string): number[] {
+  const quoted = [`(${link}`, `"${link}"`, `'${link}'`, `<${link}>`, `{${link}}`];
+  const exact = lines.flatMap((line, index) => (quoted.some((form) => line.includes(form)) ? [index + 1] : []));
+  return exact.length > 0 ? exact : lines.flatMap((line, index) => (line.includes(link) ? [index + 1] : []));
+}
+
+/** The repository files a site link may have named: root-relative to the site, or relative to its page. */
+function targetCandidates(check: FrameworkCheck, link: BrokenLink): string[] {
+  const target = link.link.split("#")[0]?.split("?")[0] ?? "";
+  if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target)) return [];
+  const base = (target.startsWith("/") ? path.posix.join(check.siteDir, target) : path.posix.join(path.posix.dirname(link.file), target)).replace(/\/+$/, "");
+  return [base, `${base}.mdx`, `${base}.md`, `${base}/index.mdx`, `${base}/index.md`];
 }

@@ -1,8 +1,11 @@
+import path from "node:path";
 import type { DocsProject } from "../docs/framework.js";
 import type { ChangedFile } from "../git.js";
+import type { RunPhases } from "../phases.js";
 import { withCheckCommand } from "./check-command.js";
-import { brokenLinkProblems, frameworkCheckFor, runFrameworkCheck, runFrameworkCheckBefore, type FrameworkCheckRun } from "./framework-check.js";
+import { brokenLinkProblems, frameworkCheckFor, writtenLines, type FrameworkCheck, type RunChange } from "./framework-check.js";
 import { navigationProblems, runGate, type GateResult } from "./gate.js";
+import type { PreparedLinkChecker } from "./link-checker.js";
 
 export interface RunValidationOptions {
   repoRoot: string;
@@ -14,6 +17,8 @@ export interface RunValidationOptions {
   checkCommand: string | null;
   /** Whether to run the framework's own checker where there is one (`framework-check`). */
   frameworkCheck: boolean;
+  /** Gets the framework's checker ready (install, cache, load); called once, when the run starts. */
+  prepareLinkChecker: () => Promise<PreparedLinkChecker>;
   /** The time limit of each command. */
   timeoutMs: number;
   /** The process's environment, of which the commands see only a safe part. */
@@ -21,45 +26,88 @@ export interface RunValidationOptions {
   log: { info(message: string): void; warning(message: string): void };
   /** A progress line for the job while a command runs. */
   beat: (progress: string) => void;
+  phases: RunPhases;
 }
 
 /** What validates a run's changes, in order: the gate, the framework's own checker, the project's check-command. */
 export interface RunValidation {
   validate(changedThisRun: string[], branchChanges: ChangedFile[]): Promise<GateResult>;
+  /** Waits for work the run leaves behind (saving the checker's install to the Actions cache). */
+  settle(): Promise<void>;
 }
 
 /**
- * Starts a run's validation: notes what was already wrong before the agent touches anything (the
- * navigation's problems now; the framework checker's findings in the background, on a separate
- * checkout, while the model works), so only what the run breaks goes back to the agent.
+ * Starts a run's validation: notes the navigation's problems before the agent touches anything,
+ * and gets the framework's checker ready in the background while the model works. The checker
+ * runs once per round, on the workspace; what it finds counts against the run only where the run
+ * wrote the link or removed its target (framework-check.ts), so the starting commit is never checked.
  */
 export function startRunValidation(options: RunValidationOptions): RunValidation {
-  const { repoRoot, project, log } = options;
+  const { repoRoot, project, log, phases } = options;
   const knownNavigationProblems = new Set(navigationProblems({ repoRoot, project, branchChanges: [], knownNavigationProblems: new Set() }));
   const check = options.frameworkCheck ? frameworkCheckFor(project) : null;
-  const commandOptions = { timeoutMs: options.timeoutMs, env: options.env };
-  let before: Promise<FrameworkCheckRun> | null = check ? runFrameworkCheckBefore(check, options.git, commandOptions) : null;
-  // Noted now, read when the first validation needs it.
-  before?.catch(() => undefined);
+  const preparing = check ? settled(options.prepareLinkChecker()) : null;
+  let filesBefore: Promise<Set<string>> | null = null;
+  let round = 0;
+
+  const frameworkProblems = async (check: FrameworkCheck, changedThisRun: string[]): Promise<string[] | null> => {
+    const waitStarted = performance.now();
+    const prepared = await (preparing as Promise<Settled<PreparedLinkChecker>>);
+    if (round === 1) {
+      const waited = performance.now() - waitStarted;
+      if (prepared.ok) phases.add(`link checker ready (${prepared.value.source})`, prepared.value.ms, { background: true });
+      if (waited >= 50) phases.add("waiting for the link checker", waited);
+    }
+    if (!prepared.ok) {
+      if (round === 1) log.warning(`${check.name} is not available, so only the gate's own link check stands: ${prepared.error}`);
+      return null;
+    }
+    const { checker } = prepared.value;
+    options.beat(`Running ${check.name}`);
+    return phases.time(`link check (round ${round})`, async () => {
+      const found = (await checker.check(path.join(repoRoot, check.siteDir))).map((link) => ({ ...link, file: path.posix.join(check.siteDir, link.file) }));
+      filesBefore ??= options.git.git(["ls-tree", "-r", "--name-only", "-z", "HEAD"]).then((out) => new Set(out.split("\0").filter(Boolean)));
+      const diff = await options.git.git(["-c", "core.quotepath=false", "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames", "HEAD", "--", ...changedThisRun]);
+      const change: RunChange = { written: writtenLines(diff), filesBefore: await filesBefore };
+      return brokenLinkProblems(check, found, change, repoRoot);
+    });
+  };
 
   return {
     async validate(changedThisRun, branchChanges) {
-      let result = await runGate({ repoRoot, project, changedThisRun, branchChanges, knownNavigationProblems, navigationBefore: options.navigationBefore });
-      if (result.passed && check && before) {
-        options.beat(`Running ${check.name}`);
-        const [found, previously] = await Promise.all([runFrameworkCheck(check, repoRoot, commandOptions), before]);
-        if (!found.ran) {
-          log.warning(`${check.name} could not run, so only the gate's own link check stands: ${found.why}`);
-        } else {
-          if (!previously.ran) log.warning(`${check.name} could not run on the starting commit, so only links in the changed files count: ${previously.why}`);
-          const problems = await brokenLinkProblems(check, found.broken, previously, changedThisRun, repoRoot);
-          log.info(problems.length ? `${check.name} found ${problems.length} link(s) this run broke.` : `${check.name} passed.`);
-          if (problems.length) result = { passed: false, problems };
+      round++;
+      let result = await phases.time(`gate (round ${round})`, () =>
+        runGate({ repoRoot, project, changedThisRun, branchChanges, knownNavigationProblems, navigationBefore: options.navigationBefore }),
+      );
+      if (result.passed && check && preparing) {
+        try {
+          const problems = await frameworkProblems(check, changedThisRun);
+          if (problems) {
+            log.info(problems.length ? `${check.name} found ${problems.length} link(s) this run broke.` : `${check.name} passed.`);
+            if (problems.length) result = { passed: false, problems };
+          }
+        } catch (error) {
+          log.warning(`${check.name} failed, so only the gate's own link check stands: ${error instanceof Error ? error.message : String(error)}`);
         }
-        if (!previously.ran && !found.ran) before = null;
       }
       if (result.passed && options.checkCommand) options.beat(`Running check-command: ${options.checkCommand}`);
-      return withCheckCommand(result, { command: options.checkCommand, cwd: repoRoot, timeoutMs: options.timeoutMs, env: options.env }, (message) => log.info(message));
+      const commandResult = result;
+      return options.checkCommand && result.passed
+        ? phases.time(`check-command (round ${round})`, () => withCheckCommand(commandResult, { command: options.checkCommand, cwd: repoRoot, timeoutMs: options.timeoutMs, env: options.env }, (message) => log.info(message)))
+        : result;
+    },
+    async settle() {
+      const prepared = await preparing;
+      if (prepared?.ok && prepared.value.saving) await phases.time("saving the link checker to the Actions cache", () => prepared.value.saving as Promise<void>);
     },
   };
 }
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** A promise that never rejects (it is read later, perhaps never). */
+const settled = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }),
+  );

@@ -4,6 +4,7 @@ import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent, type Job
 import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { age, fields, table } from "../format.js";
+import { describePhases } from "../../shared/run-phases.js";
 
 /** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
 async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
@@ -78,12 +79,17 @@ export const jobs: Noun = {
           ctx.io.stdout(JSON.stringify(job, null, 2));
           return;
         }
-        const { events } = await ctx.client.request<{ events: JobEvent[] }>("GET", `${path}/events`, ctx.projectKey);
+        const [{ events }, { runs }] = await Promise.all([
+          ctx.client.request<{ events: JobEvent[] }>("GET", `${path}/events`, ctx.projectKey),
+          ctx.client.request<{ runs: JobRun[] }>("GET", `${path}/runs`, ctx.projectKey),
+        ]);
         const history = table(
           ["AT", "EVENT", "STATUS", "CAUSE"],
           events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause]),
         );
-        ctx.io.stdout(`${jobFields(job)}\n\nHistory:\n${history}`);
+        const timed = runs.findLast((run) => run.phases.length > 0);
+        const time = timed ? `\n\nTime of run ${timed.attempt}: ${describePhases(timed.phases)}` : "";
+        ctx.io.stdout(`${jobFields(job)}${time}\n\nHistory:\n${history}`);
       },
     },
 

@@ -1,47 +1,22 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkout, git, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
 import { lastUserText } from "../../helpers/fake-model.js";
-
-/**
- * Stands in for `npx --yes mint@4 broken-links` (npm cannot be reached here) and prints as mint 4.2
- * does under CLI_TEST_MODE, terminal escapes included. Its rule is the one mint applies that the
- * gate does not: a snippet is not a page, so a link to /snippets/… is broken even though the file
- * exists; a link to a page that is not there is broken too.
- */
-const FAKE_NPX = String.raw`#!/usr/bin/env node
-const fs = require("node:fs");
-const path = require("node:path");
-if (process.argv.slice(2).join(" ") !== "--yes mint@4 broken-links") { console.error("unexpected npx " + process.argv.slice(2).join(" ")); process.exit(2); }
-fs.appendFileSync(process.env.FAKE_MINT_LOG || __filename + ".log", process.cwd() + " " + (process.env.CLI_TEST_MODE || "") + "\n");
-const root = process.cwd();
-const pages = [];
-const walk = (dir) => { for (const entry of fs.readdirSync(dir, { withFileTypes: true })) { if (entry.name.startsWith(".")) continue; const full = path.join(dir, entry.name); if (entry.isDirectory()) walk(full); else if (entry.name.endsWith(".mdx")) pages.push(path.relative(root, full)); } };
-walk(root);
-const byFile = {};
-for (const page of pages.sort()) {
-  for (const match of fs.readFileSync(path.join(root, page), "utf8").matchAll(/\]\((\/[^)#\s]*)/g)) {
-    const link = match[1];
-    if (link.startsWith("/snippets/") || !fs.existsSync(path.join(root, link + ".mdx"))) (byFile[page] ||= []).push(link);
-  }
-}
-const files = Object.keys(byFile);
-if (files.length === 0) { console.log("success no broken links found"); process.exit(0); }
-const clear = "\u001b[2K\u001b[1A\u001b[2K\u001b[G";
-console.log(clear + "found " + files.reduce((n, f) => n + byFile[f].length, 0) + " broken links in " + files.length + " files\n");
-for (const file of files) { console.log(clear + file + "\n"); byFile[file].forEach((link, i) => console.log(clear + " " + (i === byFile[file].length - 1 ? "└─" : "├─") + " " + link + "\n")); }
-process.exit(1);
-`;
+import { writeFakeLinkRot } from "../../helpers/fake-link-rot.js";
+import { linkCheckerPlace, vendoredLockDir } from "../../../src/action/validation/link-checker.js";
+import type { RunPhase } from "../../../src/action/phases.js";
 
 let h: ActionHarness;
-let fakeBin: string;
+/** A runner's tool cache that already holds the pinned engine (a stand-in: the registry cannot be reached here). */
+let toolCache: string;
+let checks: string;
 beforeAll(async () => {
   h = await startActionHarness("mintlify", () => ({ text: "unused" }));
-  fakeBin = mkdtempSync(path.join(tmpdir(), "inkwell-fake-npx-"));
-  writeFileSync(path.join(fakeBin, "npx"), FAKE_NPX);
-  chmodSync(path.join(fakeBin, "npx"), 0o755);
+  toolCache = mkdtempSync(path.join(tmpdir(), "inkwell-tool-cache-"));
+  checks = path.join(toolCache, "checks.log");
+  writeFakeLinkRot(path.join(linkCheckerPlace(toolCache, vendoredLockDir() as string).directory, "node_modules", "@mintlify", "link-rot"), checks);
   // The repository already has a broken link (not the agent's) and a snippet.
   const seed = checkout(h.remote);
   mkdirSync(path.join(seed, "snippets"));
@@ -53,8 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-describe("framework-check: Mintlify's own broken-link checker in the gate", () => {
-  it("a link the gate accepts but mint broken-links refuses goes back to the agent; the repository's older broken link is not the agent's", async () => {
+describe("framework-check: Mintlify's own broken-link engine in the gate", () => {
+  it("a link the gate accepts but Mintlify's link checker refuses goes back to the agent; the repository's older broken link is not the agent's", async () => {
     h.model.setScript((request) => {
       const repairing = lastUserText(request).startsWith("Validation found");
       if (request.messages.at(-1)?.role === "tool") return { text: repairing ? "Link the install steps to the quickstart" : "Link the install steps" };
@@ -63,42 +38,42 @@ describe("framework-check: Mintlify's own broken-link checker in the gate", () =
         : { find: "Use `acme send`.", replace: "Use `acme send` once you [install the CLI](/snippets/install)." };
       return { tools: [{ name: "edit_file", args: { path: "quickstart.mdx", ...edit, reason: "Point readers at the install steps." } }] };
     });
-    const invocations = path.join(fakeBin, "npx.log");
     const dispatched = await h.createJob("Link the install steps from the quickstart");
-    const outcome = await h.run(dispatched, { inputs: { "framework-check": "true" }, processEnv: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}` } });
+    const outcome = await h.run(dispatched, { inputs: { "framework-check": "true" }, processEnv: { ...process.env, RUNNER_TOOL_CACHE: toolCache } });
 
     expect(outcome.status).toBe("completed");
     const feedback = h.model.requests.map(lastUserText).find((text) => text.startsWith("Validation found")) ?? "";
-    expect(feedback).toContain("- quickstart.mdx:12: link '/snippets/install' is broken (Mintlify's broken-link checker, `mint broken-links`)");
+    expect(feedback).toContain("- quickstart.mdx:12: link '/snippets/install' is broken (Mintlify's broken-link checker)");
     expect(feedback).not.toContain("retries-v1");
     expect(git(h.remote, "show", `inkwell/${dispatched.jobId}:quickstart.mdx`)).toContain("[install the CLI](/quickstart#install-the-cli)");
     const [report] = await h.reports(dispatched.jobId);
     expect(report?.validation).toEqual({ passed: true, problems: [] });
 
-    // Once on the starting commit in a separate worktree, then after each of the two edits in the workspace, always in test mode.
-    const runs = readFileSync(invocations, "utf8").trim().split("\n");
-    expect(runs).toHaveLength(3);
-    expect(runs.every((line) => line.endsWith(" true"))).toBe(true);
-    expect(runs[0]).not.toContain(outcome.workspace);
-    expect(runs.slice(1)).toEqual([`${outcome.workspace} true`, `${outcome.workspace} true`]);
+    // Once per validation round, on the workspace: the starting commit is never checked.
+    expect(readFileSync(checks, "utf8").trim().split("\n")).toEqual([outcome.workspace, outcome.workspace]);
     expect(git(outcome.workspace, "worktree", "list").trim().split("\n")).toHaveLength(1);
     expect(outcome.logs.join("\n")).toMatch(/Mintlify's broken-link checker found 1 link\(s\) this run broke\.[\s\S]*Mintlify's broken-link checker passed\./);
+    // The run's time, phase by phase, in the report and the outcome (the Action's `phases` output).
+    const reported = (report?.phases ?? []) as RunPhase[];
+    const names = reported.map((phase) => phase.name);
+    expect(names).toEqual(expect.arrayContaining(["claim", "checkout", "agent (round 1)", "gate (round 1)", "link checker ready (tool cache)", "link check (round 1)", "agent (round 2)", "gate (round 2)", "link check (round 2)", "commit", "push", "pull request"]));
+    expect(reported.find((phase) => phase.name === "link checker ready (tool cache)")?.background).toBe(true);
+    expect(outcome.phases.map((phase) => phase.name).at(-1)).toBe("report");
   });
 
-  it("a checker that cannot run (npm unreachable) leaves the gate's own check standing and says so", async () => {
+  it("a checker that cannot be had (npm cannot reach the registry) leaves the gate's own check standing and says so", async () => {
     h.model.setScript((request) =>
       request.messages.at(-1)?.role === "tool"
         ? { text: "Mention acme send" }
         : { tools: [{ name: "edit_file", args: { path: "quickstart.mdx", find: "Use `acme send`.", replace: "Use `acme send` to send one.", reason: "Clearer." } }] },
     );
-    const broken = mkdtempSync(path.join(tmpdir(), "inkwell-no-npx-"));
-    writeFileSync(path.join(broken, "npx"), "#!/bin/sh\necho 'npm error code ENOTFOUND registry.npmjs.org' >&2\nexit 1\n");
-    chmodSync(path.join(broken, "npx"), 0o755);
+    const emptyToolCache = mkdtempSync(path.join(tmpdir(), "inkwell-empty-tools-"));
+    const offline = { npm_config_offline: "true", npm_config_cache: mkdtempSync(path.join(tmpdir(), "inkwell-empty-npm-cache-")) };
     const dispatched = await h.createJob("Say what acme send does");
-    const outcome = await h.run(dispatched, { inputs: { "framework-check": "true" }, processEnv: { ...process.env, PATH: `${broken}:${process.env.PATH}` } });
+    const outcome = await h.run(dispatched, { inputs: { "framework-check": "true" }, processEnv: { ...process.env, RUNNER_TOOL_CACHE: emptyToolCache, ...offline } });
 
     expect(outcome.status).toBe("completed");
-    expect(outcome.logs.join("\n")).toContain("warning: Mintlify's broken-link checker could not run, so only the gate's own link check stands: `npx --yes mint@4 broken-links` failed (exit 1): npm error code ENOTFOUND");
+    expect(outcome.logs.join("\n")).toMatch(/warning: Mintlify's broken-link checker is not available, so only the gate's own link check stands: `npm ci --ignore-scripts [^`]*` failed \(exit \d+\): .*(ENOTCACHED|offline)/);
     const [report] = await h.reports(dispatched.jobId);
     expect(report?.validation).toEqual({ passed: true, problems: [] });
   });

@@ -6,6 +6,7 @@ import { html, httpUrl, type SafeHtml } from "../html.js";
 import { csrfField, formatAge, formatTime, number, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
 import type { JobTriggerType } from "../../../shared/automation-schemas.js";
+import { describePhases } from "../../../shared/run-phases.js";
 import { TRIGGER_LABELS, TRIGGER_TYPES, triggerLabel } from "./trigger-labels.js";
 
 export const JOB_STATUSES: JobStatus[] = ["active", "completed", "failed", "archived"];
@@ -136,12 +137,19 @@ function runsSection(runs: JobRun[], base: string): SafeHtml | "" {
   return html`<section aria-labelledby="runs-heading">
 <h2 id="runs-heading">Runs</h2>
 <div class="table-wrap"><table id="runs-table">
-<thead><tr><th scope="col">Run</th><th scope="col">Started by</th><th scope="col">Claimed</th><th scope="col">Outcome</th><th scope="col" class="num">Tokens in / out</th><th scope="col">Transcript</th></tr></thead>
+<thead><tr><th scope="col">Run</th><th scope="col">Started by</th><th scope="col">Claimed</th><th scope="col">Outcome</th><th scope="col" class="num">Tokens in / out</th><th scope="col">Time</th><th scope="col">Transcript</th></tr></thead>
 <tbody>${runs.map(
-    (run) => html`<tr><td>${httpUrl(run.workflowRunUrl) ? html`<a href="${httpUrl(run.workflowRunUrl)}">#${run.attempt}</a>` : `#${run.attempt}`}</td><td>${run.trigger ? `${run.trigger.source}${run.trigger.author ? ` @${run.trigger.author}` : ""}` : "—"}</td><td>${formatTime(run.claimedAt)}</td><td>${run.outcome ?? (run.reportedAt ? "—" : "working, or ended without a report")}</td><td class="num">${run.usage ? `${number(run.usage.inputTokens)} / ${number(run.usage.outputTokens)}` : "—"}</td><td>${run.hasTranscript ? html`<a href="${base}/runs/${run.attempt}">Read</a>` : html`<span class="muted">none</span>`}</td></tr>`,
+    (run) => html`<tr><td>${httpUrl(run.workflowRunUrl) ? html`<a href="${httpUrl(run.workflowRunUrl)}">#${run.attempt}</a>` : `#${run.attempt}`}</td><td>${run.trigger ? `${run.trigger.source}${run.trigger.author ? ` @${run.trigger.author}` : ""}` : "—"}</td><td>${formatTime(run.claimedAt)}</td><td>${run.outcome ?? (run.reportedAt ? "—" : "working, or ended without a report")}</td><td class="num">${run.usage ? `${number(run.usage.inputTokens)} / ${number(run.usage.outputTokens)}` : "—"}</td><td>${runTime(run)}</td><td>${run.hasTranscript ? html`<a href="${base}/runs/${run.attempt}">Read</a>` : html`<span class="muted">none</span>`}</td></tr>`,
   )}</tbody>
 </table></div>
 </section>`;
+}
+
+/** The run's time, and where it went (a slow run says why). */
+function runTime(run: JobRun): SafeHtml | string {
+  if (run.phases.length === 0) return run.usage ? `${(run.usage.durationMs / 1000).toFixed(1)} s` : "—";
+  const onPath = run.phases.filter((phase) => !phase.background).reduce((sum, phase) => sum + phase.ms, 0);
+  return html`<details class="run-phases"><summary>${(onPath / 1000).toFixed(1)} s</summary><p>${describePhases(run.phases)}</p></details>`;
 }
 
 /** What the job's runs did: the progress of the active one, the agent's summary, the branch's files, validation and cost. */

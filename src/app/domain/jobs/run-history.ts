@@ -52,6 +52,7 @@ function toJobRun(row: RunRow, jobModel: string): JobRun {
     model,
     usage: report ? runUsage(report, model ?? jobModel) : null,
     validation: report?.validation ? validationOf(report.validation) : null,
+    phases: report?.phases ?? [],
     hasTranscript: row.has_transcript,
   };
 }

@@ -1,0 +1,182 @@
+import type { ClaimResponse } from "../shared/runner-schemas.js";
+import { runAgentRound, throwIfStopped, userMessage, type AgentCaps, type AgentSession } from "./agent/agent-loop.js";
+import { resolveModel } from "./agent/model.js";
+import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
+import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
+import { sourceToolsFor } from "./agent/source-tools.js";
+import { detectDocsProject } from "./docs/framework.js";
+import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
+import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
+import { publishCheckRun } from "./github/check-run.js";
+import { createOctokit, dressPullRequest, upsertPullRequest } from "./github/pull-request.js";
+import type { Heartbeats } from "./heartbeats.js";
+import type { ActionInputs } from "./inputs.js";
+import type { JobRunDependencies } from "./job-run-types.js";
+import type { RunPhases } from "./phases.js";
+import { DocsWorkspace } from "./sandbox/workspace.js";
+import type { GateResult } from "./validation/gate.js";
+import { prepareLinkChecker, toolRootOf } from "./validation/link-checker.js";
+import { startRunValidation, type RunValidation } from "./validation/run-validation.js";
+import { actionsCacheArchive } from "./validation/tool-archive.js";
+import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
+
+export interface WorkOutcome {
+  pr: { number: number; url: string } | null;
+  summary: string;
+}
+
+const PROGRESS_EVERY_TOOL_CALLS = 3;
+
+/** The run's side of the work: checkout → agent → validation rounds → commit → push → PR. The caller claims, beats and reports. */
+export async function workOnJob(
+  deps: JobRunDependencies,
+  claimed: ClaimResponse,
+  session: AgentSession,
+  signal: AbortSignal,
+  heartbeats: Heartbeats,
+  phases: RunPhases,
+  recordFacts: (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => void,
+  /** Hands over work that may end after the report. */
+  later: (leftover: () => Promise<void>) => void,
+): Promise<WorkOutcome> {
+  const { inputs, env, log } = deps;
+  const { job, token } = claimed;
+  const [owner = "", repo = ""] = job.repository.split("/");
+  const git = new GitRepository({ directory: env.workspace, remoteUrl: env.remoteUrl ?? `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}.git`, serverUrl: env.serverUrl, token: token.value });
+  const { base, branchExisted } = await phases.time("checkout", () => git.checkoutJobBranch(job.branch, job.baseRef));
+  log.info(branchExisted ? `Continuing ${job.branch} (base ${base}).` : `Starting ${job.branch} from ${base}.`);
+
+  const project = detectDocsProject(env.workspace, inputs.docsDir ?? undefined);
+  log.info(`Docs: ${project.framework} in ${project.docsDir}${project.navigationFiles.length ? `, navigation in ${project.navigationFiles.join(", ")}` : ""}.`);
+  const workspace = new DocsWorkspace(env.workspace, project.docsDir, undefined, project.navigationFiles);
+  const navigationBefore = project.navigationFiles[0] ? await workspace.read(project.navigationFiles[0]).catch(() => null) : null;
+  const processEnv = deps.processEnv ?? process.env;
+  const timeoutMs = inputs.checkTimeoutMinutes * 60_000;
+  const validator = startRunValidation({
+    repoRoot: env.workspace,
+    project,
+    git,
+    navigationBefore,
+    checkCommand: inputs.checkCommand,
+    frameworkCheck: inputs.frameworkCheck,
+    prepareLinkChecker: async () => prepareLinkChecker({ toolRoot: toolRootOf(processEnv), archive: await actionsCacheArchive(), env: processEnv, timeoutMs, log }),
+    timeoutMs,
+    env: processEnv,
+    log,
+    beat: (progress) => heartbeats.beat(progress),
+    phases,
+  });
+  later(() => validator.settle());
+  return agentRoundsAndPublish();
+
+  async function agentRoundsAndPublish(): Promise<WorkOutcome> {
+    const branchFilesBefore = branchExisted ? (await git.changedFiles(base)).map((file) => file.path) : [];
+    const model = resolveModel(modelSpecOf(job, inputs), { apiKey: inputs.apiKey, baseUrl: inputs.baseUrl, fetch: deps.fetch });
+    const journal = new ChangeJournal();
+    const stats: ToolStats = { calls: 0, failures: 0, totalMs: 0 };
+    const onCall = (name: string) => {
+      if (stats.calls % PROGRESS_EVERY_TOOL_CALLS === 0) heartbeats.beat(`Working: ${stats.calls} tool calls in ${session.turns + 1} turns (last: ${name})`);
+    };
+    const tools = { ...createDocsTools(workspace, project, journal, stats, onCall), ...sourceToolsFor(claimed.source, stats, onCall, { baseUrl: env.apiUrl, fetch: deps.fetch }) };
+    session.system = buildSystemPrompt(env.workspace, project);
+    session.messages.push(userMessage(buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore)));
+    const caps: AgentCaps = { maxTurns: inputs.maxTurns, maxOutputTokens: inputs.maxOutputTokens, requestTimeoutMs: deps.requestTimeoutMs ?? 5 * 60_000 };
+
+    const { answer, validation } = await agentRounds(validator, async () => runAgentRound(session, { model, tools, caps, signal, retry: deps.retry }));
+    log.info(`Agent finished: ${session.turns} turn(s), ${stats.calls} tool call(s) (${stats.failures} refused or failed), ${session.usage.inputTokens} input / ${session.usage.outputTokens} output tokens.`);
+
+    const fallbackTitle = `Docs: ${(job.messages.at(-1)?.prompt ?? "update").split("\n")[0]}`;
+    const { title, summary } = splitSummary(answer, fallbackTitle);
+    const changed = workspace.changedPaths();
+    // A cancel that arrived while the agent finished or validation ran: nothing half-made is pushed.
+    throwIfStopped(signal);
+    const committed = await phases.time("commit", async () => git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps)));
+    if (!committed) {
+      log.info("No file differs after the run: nothing to push.");
+      if (branchExisted) recordFacts([], undefined, await git.changedFiles(base));
+      const existing = job.prNumber ? { number: job.prNumber, url: `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}/pull/${job.prNumber}` } : null;
+      return { pr: existing, summary: answer || "No changes were needed." };
+    }
+    throwIfStopped(signal);
+    heartbeats.beat(`Pushing ${changed.length} file(s) to ${job.branch}`);
+    await phases.time("push", () => git.push(job.branch));
+    const files = await git.changedFiles(base);
+    recordFacts(changed, validation, files);
+    const pr = await phases.time("pull request", async () => {
+      const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
+      const checkRunUrl = await publishCheckRun(
+        octokit,
+        { owner, repo, headSha: (await git.git(["rev-parse", "HEAD"])).trim(), validation, files: new Set(files.filter((f) => f.status !== "deleted").map((f) => f.path)), detailsUrl: claimed.jobPageUrl ?? null },
+        (message) => log.warning(message),
+      );
+      const body = renderPullRequestBody({
+        summary,
+        jobId: job.id,
+        model: modelUsed(session, modelSpecOf(job, inputs)),
+        messages: job.messages,
+        files,
+        reasons: reasonsFromCommits(await git.commitMessages(base)),
+        validation,
+        workflowRunUrl: env.runUrl,
+        jobPageUrl: claimed.jobPageUrl ?? null,
+        checkRunUrl,
+        trigger: job.trigger,
+        closesIssue: job.closesIssue,
+      });
+      const upserted = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed }, (message) => log.warning(message));
+      log.info(`${upserted.created ? "Opened" : "Updated"} pull request #${upserted.number}: ${upserted.url}`);
+      if (upserted.created) await dressPullRequest(octokit, { owner, repo, number: upserted.number }, { labels: job.labels ?? [], reviewers: job.reviewers ?? [] }, log);
+      return upserted;
+    });
+    return { pr: { number: pr.number, url: pr.url }, summary: summary || title };
+  }
+
+  /** The agent's first attempt, then a repair round per failed validation, up to `repairRounds`. */
+  async function agentRounds(validator: RunValidation, attempt: () => Promise<string>): Promise<{ answer: string; validation: GateResult }> {
+    let answer = "";
+    let validation: GateResult = { passed: true, problems: [] };
+    const repairRounds = deps.repairRounds ?? 2;
+    for (let round = 0; ; round++) {
+      try {
+        answer = await phases.time(`agent (round ${round + 1})`, attempt);
+      } finally {
+        recordFacts(workspace.changedPaths(), round > 0 ? validation : undefined);
+      }
+      const changed = workspace.changedPaths();
+      if (changed.length === 0) break;
+      heartbeats.beat(`Validating ${changed.length} changed file(s)`);
+      validation = await validator.validate(changed, await git.stagedChanges(base, changed));
+      recordFacts(changed, validation);
+      log.info(validation.passed ? "Validation passed." : `Validation found ${validation.problems.length} problem(s):\n  ${validation.problems.join("\n  ")}`);
+      if (validation.passed || round >= repairRounds) break;
+      heartbeats.beat(`Repairing ${validation.problems.length} validation problem(s) (round ${round + 1} of ${repairRounds})`);
+      session.messages.push(
+        userMessage(`Validation found these problems in your changes. Fix them (the pages must compile, links must resolve), then answer with the summary again:\n${validation.problems.map((p) => `- ${p}`).join("\n")}`),
+      );
+    }
+    return { answer, validation };
+  }
+}
+
+/** The model to run: the one the job asked for, else the workflow's `model` input, else the project's. */
+export const modelSpecOf = (job: ClaimResponse["job"], inputs: ActionInputs) => job.requestedModel ?? inputs.model ?? job.model;
+
+/** `provider/<model id the provider answered with>`, which may be more exact than what was asked for. */
+export const modelUsed = (session: AgentSession, spec: string) => (session.modelId ? `${spec.slice(0, spec.indexOf("/"))}/${session.modelId}` : spec);
+
+function reasonsFor(paths: string[], journal: ChangeJournal): Map<string, string[]> {
+  return new Map(paths.map((file) => [file, journal.reasonsFor(file)]));
+}
+
+/** The App's bot account, as GitHub shows it on commits: `<slug>[bot]` with its noreply address. */
+async function commitAuthor(claimed: ClaimResponse, deps: JobRunDependencies): Promise<GitIdentity> {
+  const slug = claimed.appSlug ?? "inkwell";
+  const name = `${slug}[bot]`;
+  try {
+    const octokit = createOctokit(claimed.token.value, { baseUrl: deps.env.apiUrl, fetch: deps.fetch });
+    const { data } = await octokit.rest.users.getByUsername({ username: name });
+    return { name, email: `${data.id}+${name}@users.noreply.github.com` };
+  } catch {
+    return { name, email: `${name}@users.noreply.github.com` };
+  }
+}

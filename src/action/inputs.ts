@@ -50,7 +50,7 @@ export const actionInputsSchema = z.object({
     .max(2_000, "check-command must be at most 2000 characters")
     .transform((value) => value || null),
   checkTimeoutMinutes: minutes("check-timeout-minutes", 120),
-  /** Whether the gate runs the framework's own checker where there is one (Mintlify: `mint broken-links`). */
+  /** Whether the gate runs the framework's own checker where there is one (Mintlify: its broken-link engine, link-checker.ts). */
   frameworkCheck: z.enum(["true", "false"], { error: "framework-check must be true or false" }).transform((value) => value === "true"),
   /** Most prompt tokens one model call may carry; null: from the model's context window (the service knows it). */
   contextBudget: z

@@ -49,17 +49,20 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
   const preparing = check ? settled(options.prepareLinkChecker()) : null;
   let filesBefore: Promise<Set<string>> | null = null;
   let round = 0;
+  let checkerUsed = false;
 
   const frameworkProblems = async (check: FrameworkCheck, changedThisRun: string[]): Promise<string[] | null> => {
     const waitStarted = performance.now();
     const prepared = await (preparing as Promise<Settled<PreparedLinkChecker>>);
-    if (round === 1) {
+    const firstUse = !checkerUsed;
+    checkerUsed = true;
+    if (firstUse) {
       const waited = performance.now() - waitStarted;
       if (prepared.ok) phases.add(`link checker ready (${prepared.value.source})`, prepared.value.ms, { background: true });
       if (waited >= 50) phases.add("waiting for the link checker", waited);
     }
     if (!prepared.ok) {
-      if (round === 1) log.warning(`${check.name} is not available, so only the gate's own link check stands: ${prepared.error}`);
+      if (firstUse) log.warning(`${check.name} is not available, so only the gate's own link check stands: ${prepared.error}`);
       return null;
     }
     const { checker } = prepared.value;

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "../package-root.js";
 import { HttpError } from "../http/http-error.js";
 import type { Reply } from "../http/router.js";
 
 /** The repository root, from src/app/dashboard (tests) or lib/app/dashboard (built). */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const ROOT = PACKAGE_ROOT;
 const ASSET_DIR = path.join(ROOT, "lib", "dashboard-assets");
 
 const TYPES: Record<string, string> = {

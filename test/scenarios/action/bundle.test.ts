@@ -48,7 +48,9 @@ describe("the committed bundle, run the way GitHub's runner runs it", () => {
     expect(code, stdout).toBe(0);
     const job = await h.job(dispatched.jobId);
     expect(job).toMatchObject({ status: "completed", prLink: expect.stringMatching(/\/pull\/\d+$/) });
-    expect(outputs(outputPath)).toEqual({ "job-id": dispatched.jobId, status: "completed", "pr-url": job.prLink });
+    const { phases, ...rest } = outputs(outputPath);
+    expect(rest).toEqual({ "job-id": dispatched.jobId, status: "completed", "pr-url": job.prLink });
+    expect((JSON.parse(phases ?? "[]") as Array<{ name: string }>).map((phase) => phase.name)).toEqual(["claim", "checkout", "agent (round 1)", "gate (round 1)", "commit", "push", "pull request", "report"]);
     expect(git(h.remote, "show", `inkwell/${dispatched.jobId}:quickstart.mdx`)).toContain("(Node 20 or later)");
     // The token went in a header for this command only: nothing persisted in the checkout's config.
     expect(readFileSync(path.join(workspace, ".git", "config"), "utf8")).not.toContain("extraheader");

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
+import { Readable } from "node:stream";
+import { runCli, type CliIo } from "../../../src/cli/run-cli.js";
 import { lastUserText, steps, type ChatRequest } from "../../helpers/fake-model.js";
 
 let h: ActionHarness;
@@ -54,6 +56,22 @@ describe("a docs team on a Mintlify site", () => {
     expect(job.usage.durationMs).toBeGreaterThan(0);
     const runs = (await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs`, { token: h.apiKey })).body.runs;
     expect(runs).toEqual([expect.objectContaining({ attempt: 1, outcome: "completed", trigger: { source: "api", author: null }, workflowRunUrl: expect.stringMatching(/actions\/runs\/4001$/), usage: job.usage, hasTranscript: true })]);
+    // Where the run's time went, in order, on the path and in the background.
+    expect(runs[0].phases.map((phase: { name: string }) => phase.name)).toEqual(["claim", "checkout", "agent (round 1)", "gate (round 1)", "commit", "push", "pull request"]);
+    expect(runs[0].phases.every((phase: { ms: number }) => Number.isInteger(phase.ms) && phase.ms >= 0)).toBe(true);
+    // `inkwell jobs get` says it in one line.
+    const printed: string[] = [];
+    const io: CliIo = {
+      stdout: (text) => void printed.push(text),
+      stderr: (text) => void printed.push(text),
+      env: { INKWELL_URL: h.server.url, INKWELL_API_KEY: h.apiKey, INKWELL_PROJECT: h.projectId },
+      fetch: globalThis.fetch,
+      readStdin: async () => "",
+      stdinStream: () => Readable.from([]),
+      sleep: async () => undefined,
+    };
+    expect(await runCli(["jobs", "get", dispatched.jobId], io), printed.join("\n")).toBe(0);
+    expect(printed.join("\n")).toMatch(/^Time of run 1: claim \d+\.\d s · checkout \d+\.\d s · agent \(round 1\) \d+\.\d s · gate \(round 1\) \d+\.\d s · commit .* · pull request \d+\.\d s$/m);
 
     // The run's transcript: the instruction, each tool call and its result, the answer; no token or key in it.
     const transcript = await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs/1/transcript`, { token: h.apiKey });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { packageUrl } from "../../package-root.js";
 import type { AgentVerifier, Verification } from "./verification.js";
 
 /**
@@ -36,7 +37,7 @@ export interface AgentRangeList {
   document: RangeDocument;
 }
 
-const VENDOR_DIR = new URL("../../../../vendor/agent-ranges/", import.meta.url);
+const VENDOR_DIR = packageUrl("vendor/agent-ranges/");
 
 /** The snapshots shipped with this release. */
 export function vendoredRangeLists(dir: URL = VENDOR_DIR): AgentRangeList[] {

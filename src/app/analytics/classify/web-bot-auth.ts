@@ -4,6 +4,7 @@ import { verifySignature } from "http-message-sig";
 import { parseDictionary, parseItem, type Dictionary, type InnerList } from "structured-headers";
 import { z } from "zod";
 import { AI_CATEGORIES } from "../../../shared/analytics-vocabulary.js";
+import { packageUrl } from "../../package-root.js";
 import type { KeyDirectories } from "./key-directory.js";
 
 /**
@@ -21,7 +22,7 @@ export const signatureAgentSchema = z.object({
 });
 export type SignatureAgent = z.output<typeof signatureAgentSchema>;
 
-const VENDORED = new URL("../../../../vendor/web-bot-auth/signature-agents.json", import.meta.url);
+const VENDORED = packageUrl("vendor/web-bot-auth/signature-agents.json");
 
 /** The signing agents this release knows (vendor/web-bot-auth), each with where its operator documents it. */
 export function vendoredSignatureAgents(file: URL | string = VENDORED): SignatureAgent[] {

@@ -84,8 +84,8 @@ async function main(): Promise<void> {
     log.info("stopped");
     process.exit(0);
   };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  // SIGHUP too: a closed terminal, or `nohup`-less sessions ending, stop it as cleanly as a process manager does.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
 }
 
 main().catch((error: unknown) => {

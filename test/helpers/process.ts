@@ -33,11 +33,15 @@ export async function processStore(): Promise<ProcessStore> {
   return { env: { DATA_DIR: dataDir, DATABASE_URL: store.databaseUrl as string }, dataDir, cleanup: () => store.drop().catch(() => undefined) };
 }
 
-/** Starts the compiled server (`node lib/app/main.js`, as `npm start` does) on a free port. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["lib/app/main.js"], {
+/**
+ * Starts the compiled server on a free port: `node lib/app/main.js`, what `npm start` ends in, or
+ * with `via: "npm start"` the README's command itself (then `child` is npm).
+ */
+export async function startServerProcess(env: Record<string, string>, options: { via?: "node" | "npm start" } = {}): Promise<ServerProcess> {
+  const [command, args] = options.via === "npm start" ? ["npm", ["start", "--silent"]] : [process.execPath, ["lib/app/main.js"]];
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -618,6 +618,7 @@ describe("dashboard in a real browser", () => {
         jobId, runAttempt: 1, outcome: "completed", pr: null, summary: "Added a retries page.",
         model: "anthropic/claude-sonnet-4-5", usage: { inputTokens: 20_000, cachedInputTokens: 5_000, outputTokens: 1_000 }, turns: 4, durationMs: 42_000,
         files: [{ path: "guides/retries.mdx", change: "added" }], validation: { passed: false, problems: ["guides/retries.mdx:3: links to '/nowhere', which does not exist"] },
+        phases: [{ name: "claim", ms: 300 }, { name: "link checker ready (tool cache)", ms: 3_100, background: true }, { name: "agent (round 1)", ms: 38_000 }, { name: "link check (round 1)", ms: 3_200 }],
       }, caller);
     });
     const api = (await t.call("GET", `/v2/agent/${project.projectId}/job/${jobId}`, { token: project.key })).body;
@@ -629,6 +630,9 @@ describe("dashboard in a real browser", () => {
     expect(await page.textContent("#job-validation")).toContain("guides/retries.mdx:3 links to '/nowhere'");
     expect(await page.textContent("#job-cost")).toBe(`$${api.usage.estimatedCostUsd.toFixed(4)}`);
     expect(await page.textContent("#runs-table")).toMatch(/#1\s*api/);
+    // The run's time on its path (background work apart), and where it went, one click away.
+    expect(await page.textContent("#runs-table .run-phases summary")).toBe("41.5 s");
+    expect(await page.textContent("#runs-table .run-phases p")).toBe("claim 0.3 s · link checker ready (tool cache) 3.1 s (background) · agent (round 1) 38.0 s · link check (round 1) 3.2 s");
     await screenshot(page, "job-outcome");
     await tabTo(page, "#runs-table a[href$='/runs/1']");
     await Promise.all([page.waitForURL(/\/runs\/1$/), page.keyboard.press("Enter")]);

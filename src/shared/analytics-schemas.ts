@@ -100,7 +100,7 @@ export const hitBatchSchema = z
 
 export const hitBatchResultSchema = z
   .object({
-    accepted: z.int().min(0).meta({ description: "Hits stored (durably) or already stored under the same id." }),
+    accepted: z.int().min(0).meta({ description: "Hits stored (durably) or already stored under the same id: it includes `duplicates`, so `accepted - duplicates` hits are new." }),
     duplicates: z.int().min(0).meta({ description: "Of the accepted, hits whose id had been accepted before (not counted again)." }),
     rejected: z.array(z.object({ index: z.int().min(0), error: z.string() })).meta({ description: "Invalid hits, by their index in the batch." }),
   })

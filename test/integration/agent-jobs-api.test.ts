@@ -219,6 +219,8 @@ describe("authentication and isolation", () => {
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(403);
       expect(JSON.stringify(res.body)).not.toContain(theirJob.id);
+      // It names the key's own project (a mistyped id shows at once), never anything of the other.
+      expect(res.body.error).toMatch(new RegExp(`^This API key belongs to project ${projectId}, not (${other.projectId}|nosuchproject): use ${projectId} in the path`));
     }
     // Their job id under our own project path is simply not there.
     expect((await t.call("GET", `/v2/agent/${projectId}/job/${theirJob.id}`, { token: key })).status).toBe(404);

@@ -8,7 +8,8 @@ import type { RequestContext } from "./router.js";
 async function requireProjectKey(verifier: ApiKeyVerifier, req: IncomingMessage, projectId: string): Promise<void> {
   const identity = await verifier.projectFor(req.headers.authorization);
   if (identity.projectId !== projectId) {
-    throw new ForbiddenError("This API key belongs to another project");
+    // The key's own project id is no secret to its holder, and shows a mistyped id at once.
+    throw new ForbiddenError(`This API key belongs to project ${identity.projectId}, not ${projectId}: use ${identity.projectId} in the path, or a key of ${projectId}`);
   }
 }
 

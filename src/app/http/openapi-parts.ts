@@ -57,7 +57,7 @@ export const jsonOrCsv = (schema: z.ZodType, header: string) => ({
 export const ERR = {
   400: errorResponse("Invalid input; `details` names each field."),
   401: errorResponse("Missing, malformed, unknown or revoked key."),
-  403: errorResponse("The key belongs to another project."),
+  403: errorResponse("The key belongs to another project (the message names it)."),
   404: errorResponse("Not found."),
   409: errorResponse("The job is archived."),
   413: errorResponse("Request body too large."),

@@ -54,7 +54,7 @@ export function createRequestHandler(router: Router, webhookMiddleware: NodeMidd
       reply = await match.handler({ req, url, params: match.params, route });
       if (reply.stream) stream = await startStream(reply.stream.chunks, req.method === "HEAD");
     } catch (error) {
-      reply = toErrorReply(error, log, req.method, route);
+      reply = toErrorReply(error, log, req, route);
     }
     const final = closing ? { ...reply, headers: { ...reply.headers, Connection: "close" } } : reply;
     if (stream) await sendStream(res, final, stream, log.child({ route }));
@@ -69,7 +69,7 @@ export function createRequestHandler(router: Router, webhookMiddleware: NodeMidd
   });
 }
 
-function toErrorReply(error: unknown, log: Logger, method: string | undefined, route: string): Reply {
+function toErrorReply(error: unknown, log: Logger, req: IncomingMessage, route: string): Reply {
   const known = asHttpError(error);
   if (known) {
     return {
@@ -78,8 +78,20 @@ function toErrorReply(error: unknown, log: Logger, method: string | undefined, r
       headers: known.headers ?? {},
     };
   }
+  const method = req.method;
+  if (clientHungUp(error, req)) {
+    // Nobody is left to answer, and nothing went wrong here: a line, not a stack trace.
+    log.info({ method, route, code: (error as NodeJS.ErrnoException).code ?? "aborted" }, "the client hung up before its request was read; nothing was done");
+    return { status: 400, body: { error: "Request aborted by the client" } };
+  }
   log.error({ err: error, method, route }, "unexpected error while handling a request");
   return { status: 500, body: { error: "Internal error; the server log has the details" } };
+}
+
+/** Reading the body failed because the client went away (Node's `aborted`, a reset connection). */
+function clientHungUp(error: unknown, req: IncomingMessage): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ECONNRESET" || code === "ECONNABORTED" || (error instanceof Error && error.message === "aborted") || (req.destroyed && !req.complete);
 }
 
 export function send(res: ServerResponse, reply: Reply, headOnly = false): void {

@@ -34,7 +34,7 @@ export function formatSummary(summary: ImportSummary): string {
 
 /** One progress line: a bar when the size is known, otherwise counts. */
 export function progressLine(summary: ImportSummary, bytesRead: number, totalBytes: number | null): string {
-  const counts = `${summary.lines.toLocaleString("en")} lines, ${summary.accepted.toLocaleString("en")} accepted`;
+  const counts = `${summary.lines.toLocaleString("en")} lines, ${summary.accepted.toLocaleString("en")} accepted (${(summary.accepted - summary.alreadyImported).toLocaleString("en")} new)`;
   if (!totalBytes) return counts;
   const share = Math.min(1, bytesRead / totalBytes);
   const width = 24;

@@ -1,7 +1,8 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { readBody } from "../../../../src/app/http/body.js";
 import { HttpError } from "../../../../src/app/http/http-error.js";
 import { createRequestHandler } from "../../../../src/app/http/request-handler.js";
 import { Router, type Reply } from "../../../../src/app/http/router.js";
@@ -122,5 +123,28 @@ describe("stream replies", () => {
     await until(() => state.closed, 20_000);
     expect(state.produced).toBeGreaterThan(heldBack);
     expect(state.produced).toBeLessThan(COUNT);
+  });
+});
+
+describe("a client that hangs up mid-request", () => {
+  it("is one info line saying so, not an error with a stack trace", async () => {
+    const lines: Array<{ level: number; msg: string; err?: unknown; code?: string }> = [];
+    const log = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const router = new Router().on("POST", "/hits", async ({ req }) => ({ status: 202, body: { size: (await readBody(req, 1_000_000)).length } }));
+    server = createServer(createRequestHandler(router, undefined, log));
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+
+    const socket = connect(port, "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", resolve));
+    socket.write("POST /hits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"hits\": [");
+    await until(() => server!.listenerCount("request") > 0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+
+    await until(() => lines.some((line) => line.msg.includes("hung up")));
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(lines.find((line) => line.msg.includes("hung up"))).toMatchObject({ level: 30, msg: "the client hung up before its request was read; nothing was done" });
+    expect(lines.find((line) => line.msg.includes("hung up"))?.err).toBeUndefined();
   });
 });

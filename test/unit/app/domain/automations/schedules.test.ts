@@ -105,6 +105,22 @@ describe("schedules", () => {
     expect(await getAutomation(db, projectId, broken.id)).toMatchObject({ paused: true, lastOutcome: expect.stringMatching(/^skipped: .*; paused$/) });
   });
 
+  it("says what the user wrote wrong: the field out of range, a zero step, the number of fields", async () => {
+    const cases: [string, string][] = [
+      ["0 0 0 0 0", "cron: the day of month field is 0 in '0 0 0 0 0', but it must be 1–31"],
+      ["0 24 * * *", "cron: the hour field is 24 in '0 24 * * *', but it must be 0–23"],
+      ["*/0 * * * *", "cron: the minute field '*/0' steps by 0: a step must be at least 1"],
+      ["0 6 * *", "cron: needs five fields (minute hour day-of-month month day-of-week, e.g. '0 6 * * 1'), but '0 6 * *' has 4"],
+      ["0 6 * 13 1", "cron: the month field is 13 in '0 6 * 13 1', but it must be 1–12"],
+    ];
+    for (const [cron, message] of cases) {
+      const error = (await schedule(cron, at("2026-11-26T10:00:00Z")).catch((e: unknown) => e)) as InvalidInputError;
+      expect(error, cron).toBeInstanceOf(InvalidInputError);
+      expect(error.message, cron).toBe(message);
+    }
+    expect((await schedule("0 6 1-7 1,JAN-MAR MON-FRI", at("2026-11-26T10:00:00Z"))).id).toBeTruthy();
+  });
+
   it("refuses cron it cannot read, naming the field", async () => {
     for (const cron of ["5-2 * * * *", "*/0 * * * *", "0 0 31 2 *", "61 * * * *"]) {
       const error = await schedule(cron, at("2026-11-26T10:00:00Z")).catch((e: unknown) => e);

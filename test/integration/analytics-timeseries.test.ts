@@ -215,6 +215,19 @@ describe("the visitors, views and agents reports under a path prefix and compare
     expect(body.previous.dateTo <= dayToIso(firstDay)).toBe(true);
   });
 
+  it("refuses compare=previous whose previous period would begin before 0000-01-01, naming compare, on every report that compares", async () => {
+    const { projectId, key } = projects.month as { projectId: string; key: string };
+    for (const report of ["visitors", "views", "agents"]) {
+      const res = await t.call("GET", `/v1/analytics/${projectId}/${report}?dateFrom=0000-01-01&dateTo=0000-01-02&compare=previous`, { token: key });
+      expect(res.status, report).toBe(400);
+      expect(res.body.details, report).toEqual([expect.objectContaining({ field: "compare", message: expect.stringContaining("would begin before 0000-01-01") })]);
+    }
+    // The earliest range that still has a previous period is answered.
+    const ok = await t.call("GET", `/v1/analytics/${projectId}/visitors?dateFrom=0000-01-02&dateTo=0000-01-03&compare=previous`, { token: key });
+    expect(ok.status).toBe(200);
+    expect(ok.body.previous).toEqual({ dateFrom: "0000-01-01", dateTo: "0000-01-02" });
+  });
+
   it("CSV with compare=previous: the previous period's columns after each row's own", async () => {
     const { projectId, key } = projects.month as { projectId: string; key: string };
     const answer = await t.call("GET", `/v1/analytics/${projectId}/visitors?dateFrom=${dayToIso(firstDay + 18)}&dateTo=${dayToIso(firstDay + DAYS)}&compare=previous&pathPrefix=/docs&output=csv`, { token: key });

@@ -94,6 +94,16 @@ describe("the operator's GitHub App page, with no App configured", () => {
     expect(res.body.error).toBe("This Inkwell server has no GitHub App configured, so runners cannot claim jobs; the operator sets it up at http://localhost:4000/dashboard/github-app");
   });
 
+  it("a runner request without a token is told to authenticate (401) before anything about the server's setup", async () => {
+    for (const path of ["/v1/runner/claim", "/v1/runner/heartbeat", "/v1/runner/transcript", "/v1/runner/report"]) {
+      for (const headers of [{}, { Authorization: "Basic eDp5" }, { Authorization: "Bearer " }] as Record<string, string>[]) {
+        const res = await t.call("POST", path, { headers, body: { jobId: "j", runAttempt: 1 } });
+        expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.body.error).toMatch(/^Missing runner token/);
+      }
+    }
+  });
+
   it("a job created with no App fails with a message that links to this page", async () => {
     const { projectId, key } = await t.newProject();
     const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Fix typos" } });

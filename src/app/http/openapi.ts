@@ -264,7 +264,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           summary: "The Action sends its run's transcript (before its report); stored gzip-compressed, at most 1 MiB a run",
           security: [{ runnerToken: [] }],
           requestBody: { required: true, ...json(transcriptRequestSchema) },
-          responses: { 200: { description: "Stored.", content: { "application/json": { schema: { type: "object", properties: { stored: { type: "boolean" }, bytes: { type: "integer" }, elided: { type: "integer" } } } } } }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413] },
+          responses: { 200: { description: "Stored.", content: { "application/json": { schema: { type: "object", properties: { stored: { type: "boolean" }, bytes: { type: "integer" }, elided: { type: "integer" } } } } } }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413], 503: ERR[503] },
         },
       },
       "/v1/runner/report": {

@@ -1,5 +1,6 @@
+import { InvalidInputError } from "../../domain/errors.js";
 import type { Queryable } from "../../store/db.js";
-import { epochDay } from "../days.js";
+import { dayToIso, epochDay } from "../days.js";
 import type { DayRange } from "../days.js";
 
 /** A bounded whole-day range: `from` inclusive, `to` exclusive, epoch days. */
@@ -8,8 +9,21 @@ export interface BoundedRange {
   to: number;
 }
 
-/** The period as long as `range`, just before it (what compare=previous compares with). */
-export const previousPeriod = (range: BoundedRange): BoundedRange => ({ from: range.from - (range.to - range.from), to: range.from });
+/** The first day written as YYYY-MM-DD (0000-01-01): a previous period may not begin before it. */
+const FIRST_DATE = epochDay(Date.parse("0000-01-01T00:00:00Z"));
+
+/**
+ * The period as long as `range`, just before it (what compare=previous compares with);
+ * InvalidInputError naming `compare` when it would begin before the first date the API writes.
+ */
+export function previousPeriod(range: BoundedRange): BoundedRange {
+  const previous = { from: range.from - (range.to - range.from), to: range.from };
+  if (previous.from < FIRST_DATE) {
+    const why = `the previous period (as long as the range, just before it) would begin before ${dayToIso(FIRST_DATE)}, which is no date the API can write; choose a later dateFrom or a shorter range`;
+    throw new InvalidInputError(`compare: ${why}`, [{ field: "compare", message: why }]);
+  }
+  return previous;
+}
 
 /** The first day of the project's first salt window with views; null before any. */
 export async function firstCountedDay(db: Queryable, projectId: string): Promise<number | null> {

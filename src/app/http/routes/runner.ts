@@ -1,6 +1,7 @@
 import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, transcriptRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
 import { compatibleReleases, incompatibleReleaseMessage } from "../../../shared/releases.js";
-import { InvalidInputError, NotConfiguredError, UpstreamError } from "../../domain/errors.js";
+import { bearerToken } from "../../domain/api-keys.js";
+import { InvalidInputError, NotConfiguredError, UnauthenticatedError, UpstreamError } from "../../domain/errors.js";
 import { claimRun, heartbeat, refuseRun, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { storeTranscript } from "../../domain/jobs/transcripts.js";
 import { appSetupUrl } from "../../github/app-urls.js";
@@ -24,6 +25,10 @@ export function registerRunnerRoutes(router: Router, services: Services, service
     return { github: services.github, oidc: services.oidc };
   };
   const caller = async (ctx: RequestContext): Promise<RunnerCaller> => {
+    // Who is asking comes first: a request without a token is told so (401), whatever this server lacks.
+    if (!bearerToken(ctx.req.headers.authorization)) {
+      throw new UnauthenticatedError("Missing runner token: send 'Authorization: Bearer <the workflow run's GitHub Actions OIDC token>'", "runner");
+    }
     const identity = await runner().oidc.verify(ctx.req.headers.authorization);
     return { repository: identity.repository, repositoryId: identity.repositoryId };
   };

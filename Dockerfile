@@ -20,6 +20,7 @@ RUN npm run build
 FROM node:${NODE_VERSION}-slim AS runtime
 ENV NODE_ENV=production \
     DATA_DIR=/data \
+    HOST=0.0.0.0 \
     PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./

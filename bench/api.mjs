@@ -29,7 +29,7 @@ async function startServer(env) {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     child.stdout.on("data", (chunk) => {
       output += chunk;
-      const match = /"url":"(http:[^"]+)".*Inkwell is listening/.exec(output);
+      const match = /"url":"(http:[^"]+)".*Inkwell \S+ is listening at/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -62,7 +62,7 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /"url":"(http:[^"]+)".*Inkwell is listening/.exec(output);
+      const match = /"url":"(http:[^"]+)".*Inkwell \S+ is listening at/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -16,7 +16,7 @@ const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"
  */
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).meta({ description: "HTTP port (`0` picks a free one)." }),
-  HOST: z.string().min(1).optional().meta({ description: "Address to bind.", unset: "all interfaces" }),
+  HOST: z.string().min(1).default("127.0.0.1").meta({ description: "Address to bind: `127.0.0.1` serves this machine only (a laptop, or a reverse proxy on the same host); `0.0.0.0` (the container image's) every interface." }),
   DATA_DIR: z.string().min(1).default("./data").meta({
     description: "PGlite's files (`DATA_DIR/pglite`) and lock, and the generated operator token (`DATA_DIR/admin-token`, with PostgreSQL too).",
   }),
@@ -95,7 +95,7 @@ export const envSchema = z.object({
 
 export interface Config {
   port: number;
-  host: string | undefined;
+  host: string;
   dataDir: string;
   databaseUrl: string | undefined;
   adminToken: string | undefined;

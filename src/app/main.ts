@@ -8,7 +8,7 @@ import { createProbot, WEBHOOK_PATH } from "./github/webhook-middleware.js";
 import { appSetupUrl } from "./github/app-urls.js";
 import { APP_ENV_FILE } from "./github/app-registration.js";
 import { checkPublicUrl } from "./github/public-url-check.js";
-import { startupBanner } from "./startup-banner.js";
+import { listeningLine, startupBanner } from "./startup-banner.js";
 import { createLogger } from "./logger.js";
 import { bindHttpServer, createHttpServer, createInkwellServer } from "./server.js";
 import { DataDirInUseError, DataDirLock } from "./store/data-dir-lock.js";
@@ -52,20 +52,24 @@ async function main(): Promise<void> {
   const inkwell = await createInkwellServer({ config, db, log, adminToken: admin.token, github, version: packageVersion(), httpServer });
   const { url, port } = await inkwell.listen(config.port, config.host);
   dataDirLock?.lock.recordPort(port);
-  log.info({ url, version: packageVersion() }, "Inkwell is listening");
   const browserUrl = url.replace("://0.0.0.0:", "://localhost:").replace("://[::]:", "://localhost:");
   const setupUrl = appSetupUrl({ publicUrl: config.publicUrl ?? browserUrl, port });
+  const facts = {
+    version: packageVersion(),
+    url: browserUrl,
+    bound: { host: config.host, port },
+    adminTokenFile: admin.source === "env" ? null : (admin.file ?? null),
+    app: config.app ? ({ configured: true } as const) : ({ configured: false, setupUrl } as const),
+  };
+  log.info({ url, host: config.host, port, version: packageVersion() }, listeningLine(facts));
   if (!config.app) log.warn({ setup: setupUrl }, "no GitHub App yet: the API and analytics work; agent jobs fail until the App is registered on the setup page");
   const reach = checkPublicUrl(config.publicUrl);
   if (!reach.reachable) log.warn({ reason: reach.reason }, "GitHub cannot reach this server: runners cannot claim jobs and webhooks cannot arrive; the GitHub App page shows a tunnel recipe");
   if (process.stdout.isTTY) {
     process.stdout.write(
       `${startupBanner({
-        version: packageVersion(),
-        url: browserUrl,
+        ...facts,
         store: db.kind === "pglite" ? { kind: "pglite", dataDir: config.dataDir } : { kind: "postgres" },
-        adminTokenFile: admin.source === "env" ? null : (admin.file ?? null),
-        app: config.app ? { configured: true } : { configured: false, setupUrl },
         publicUrl: { value: config.publicUrl ?? browserUrl, check: reach },
       })}\n`,
     );

@@ -5,6 +5,8 @@ export interface BannerFacts {
   version: string;
   /** Where a browser on this machine reaches the server. */
   url: string;
+  /** The address and port the server is bound to (HOST, PORT). */
+  bound: { host: string; port: number };
   store: { kind: "pglite"; dataDir: string } | { kind: "postgres" };
   /** The file the operator token is saved in; null when it comes from INKWELL_ADMIN_TOKEN. */
   adminTokenFile: string | null;
@@ -23,6 +25,7 @@ export function startupBanner(facts: BannerFacts): string {
     "",
     `  Inkwell ${facts.version} is running at ${facts.url}`,
     "",
+    row("Listening", describeBinding(facts.bound)),
     row("Dashboard", `${facts.url}/dashboard   sign in with the operator token`),
     row("Token", tokenFrom),
     row("Store", facts.store.kind === "pglite" ? `embedded (PGlite) in ${relative(facts.store.dataDir)}` : "PostgreSQL (DATABASE_URL)"),
@@ -31,6 +34,23 @@ export function startupBanner(facts: BannerFacts): string {
   if (!facts.publicUrl.check.reachable) lines.push(row("Public URL", `${facts.publicUrl.value}: GitHub cannot reach it (${facts.publicUrl.check.reason}); the GitHub App page shows a tunnel recipe`));
   lines.push("", `  Next: npx inkwell projects create your-org/docs`, "");
   return lines.join("\n");
+}
+
+/** What the bind address means for who can connect, and how to change it. */
+export function describeBinding({ host, port }: { host: string; port: number }): string {
+  if (host === "0.0.0.0" || host === "::") return `${host}:${port}, every interface (other machines can connect: put a TLS proxy in front)`;
+  if (host === "127.0.0.1" || host === "::1" || host === "localhost") return `${host}:${port}, this machine only (HOST=0.0.0.0 listens on every interface)`;
+  return `${host}:${port}`;
+}
+
+/**
+ * The start-up in one line of words, for logs written to a file (systemd, docker logs, nohup),
+ * where the banner is not printed: where it is, what it is bound to, how to sign in, what is next.
+ */
+export function listeningLine(facts: Pick<BannerFacts, "version" | "url" | "bound" | "adminTokenFile" | "app">): string {
+  const token = facts.adminTokenFile ? `the operator token is in ${relative(facts.adminTokenFile)}` : "the operator token is INKWELL_ADMIN_TOKEN";
+  const next = facts.app.configured ? "next: npx inkwell projects create your-org/docs" : `next: register the GitHub App at ${facts.app.setupUrl}, and npx inkwell projects create your-org/docs`;
+  return `Inkwell ${facts.version} is listening at ${facts.url} (${describeBinding(facts.bound)}); dashboard ${facts.url}/dashboard, ${token}; ${next}`;
 }
 
 const relative = (file: string) => {

@@ -61,7 +61,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
       reject(new Error(`server did not start:\n${output}`));
     }, 30_000);
     const check = () => {
-      const match = /"url":"(http:\/\/[^"]+)".*Inkwell is listening/.exec(output);
+      const match = /"url":"(http:\/\/[^"]+)".*Inkwell \S+ is listening at/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -169,6 +169,8 @@ describe("the server as a process", () => {
     expect(server.output()).not.toContain(token);
     expect((await json(`${server.url}/admin/projects`, "GET", token)).status).toBe(200);
     expect(server.output()).toMatch(/"setup":"http:\/\/127\.0\.0\.1:\d+\/dashboard\/github-app".*no GitHub App yet/);
+    // Not a terminal (systemd, docker logs, nohup): the banner's essentials in one JSON line's words.
+    expect(server.output()).toMatch(/"msg":"Inkwell \S+ is listening at http:\/\/127\.0\.0\.1:\d+ \(127\.0\.0\.1:\d+, this machine only [^"]*\); dashboard http:\/\/127\.0\.0\.1:\d+\/dashboard, the operator token is in [^"]*admin-token; next: register the GitHub App at /);
     // Not a terminal: JSON lines only, no banner.
     expect(server.output()).not.toContain("is running at");
     expect(server.output().trim().split("\n").every((line) => line.startsWith("{"))).toBe(true);
@@ -190,7 +192,8 @@ describe("the server as a process", () => {
       await exited;
     }
     const text = stripVTControlCharacters(output).replace(/\r/g, "");
-    expect(text).toMatch(/INFO: Inkwell is listening/);
+    expect(text).toMatch(/INFO: Inkwell \S+ is listening at http:\/\/127\.0\.0\.1:\d+ \(127\.0\.0\.1:\d+, this machine only/);
+    expect(text).toMatch(/Listening\s+127\.0\.0\.1:\d+, this machine only/);
     expect(text).toMatch(/Inkwell \S+ is running at http:\/\/127\.0\.0\.1:\d+/);
     expect(text).toContain(`Token       ${path.join(store.dataDir, "admin-token")}`);
     expect(text).toMatch(/GitHub App\s+not configured yet: http:\/\/127\.0\.0\.1:\d+\/dashboard\/github-app/);

@@ -48,6 +48,20 @@ describe("operator: projects", () => {
     expect(res.body.details.length).toBeGreaterThan(0);
   });
 
+  it("refuses unknown fields in operator bodies, nested ones too, naming them and the likely name; nothing changes", async () => {
+    const { body: created } = await t.call("POST", "/admin/projects", { token: ADMIN_TOKEN, body: { repository: "acme/strict-fields" } });
+    const patch = await t.call("PATCH", `/admin/projects/${created.id}`, { token: ADMIN_TOKEN, body: { rateLimitPerHour: 5, analytics: { saltwindow: "day" } } });
+    expect(patch.status).toBe(400);
+    expect(patch.body.details).toEqual([
+      { field: "rateLimitPerHour", message: "rateLimitPerHour: unknown field" },
+      { field: "analytics.saltwindow", message: "analytics.saltwindow: unknown field; did you mean 'saltWindow'?" },
+    ]);
+    expect((await t.call("POST", "/admin/projects", { token: ADMIN_TOKEN, body: { repository: "acme/strict-fields-2", reff: "main" } })).body.details).toEqual([
+      { field: "reff", message: "reff: unknown field; did you mean 'ref'?" },
+    ]);
+    expect((await t.call("GET", `/admin/projects/${created.id}`, { token: ADMIN_TOKEN })).body.analytics.saltWindow).toBe(created.analytics.saltWindow);
+  });
+
   it("404 for unknown or odd project ids", async () => {
     for (const id of ["nope", "%00", "a%2Fb", "Z".repeat(65)]) {
       expect((await admin("GET", `/admin/projects/${id}`)).status, id).toBe(404);

@@ -44,6 +44,24 @@ describe("server-side batch: POST /v1/analytics/{projectId}/hits", () => {
     expect(answer.body.error).toMatch(message);
   });
 
+  it("refuses a misspelt or unknown query parameter on every report and list, naming it and the name it likely meant", async () => {
+    const cases: [string, string, string | null][] = [
+      [`/v1/analytics/${project.projectId}/visitors?datefrom=2026-01-01`, "datefrom", "dateFrom"],
+      [`/v1/analytics/${project.projectId}/views?pathprefix=/docs`, "pathprefix", "pathPrefix"],
+      [`/v1/analytics/${project.projectId}/agents?limt=5`, "limt", "limit"],
+      [`/v1/analytics/${project.projectId}/failures?colour=red`, "colour", null],
+      [`/v1/analytics/${project.projectId}/timeseries?intervl=week`, "intervl", "interval"],
+      [`/v1/analytics/${project.projectId}/referrers?chanel=ai`, "chanel", "channel"],
+      [`/v2/agent/${project.projectId}/jobs?stauts=active`, "stauts", "status"],
+    ];
+    for (const [path, field, suggestion] of cases) {
+      const res = await t.call("GET", path, { token: project.key });
+      expect(res.status, path).toBe(400);
+      expect(res.body.details, path).toEqual([{ field, message: `${field}: unknown query parameter${suggestion ? `; did you mean '${suggestion}'?` : ""}` }]);
+    }
+    expect((await t.call("GET", `/v1/analytics/${project.projectId}/visitors?dateFrom=2026-01-01&limit=5`, { token: project.key })).status).toBe(200);
+  });
+
   it("answers 413 for a body over the size cap", async () => {
     const answer = await t.call("POST", `/v1/analytics/${project.projectId}/hits`, { token: project.key, rawBody: `{"hits":["${"x".repeat(5 * 1024 * 1024)}"]}` });
     expect(answer.status).toBe(413);

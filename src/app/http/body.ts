@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 import { fieldIssues } from "../../shared/zod-issues.js";
 import { HttpError } from "./http-error.js";
+import { unknownFields } from "./unknown-fields.js";
 
 /**
  * Reads a JSON body of at most `maxBytes`: 413 past the cap, 400 for an empty body or bad JSON.
@@ -34,10 +35,23 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
 const tooLarge = (maxBytes: number) =>
   new HttpError(413, `Request body is larger than ${maxBytes} bytes`, undefined, { Connection: "close" });
 
-/** Validates input with a zod schema; the 400 names every offending field. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query"): z.output<S> {
+/**
+ * Validates input with a zod schema; the 400 names every offending field. Query parameters the
+ * schema does not know are refused (a typo must not silently widen a report), and so are unknown
+ * body fields with `unknown: "refuse"` (the operator API); other bodies ignore them (the seed's
+ * job bodies keep their contract).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query", options: { unknown?: "refuse" | "ignore" } = {}): z.output<S> {
   if (where === "body" && (typeof input !== "object" || input === null || Array.isArray(input))) {
     throw new HttpError(400, "Request body must be a JSON object", [{ message: "body: expected an object" }]);
+  }
+  if ((options.unknown ?? (where === "query" ? "refuse" : "ignore")) === "refuse") {
+    const unknown = unknownFields(schema, input);
+    if (unknown.length > 0) {
+      const kind = where === "query" ? "query parameter" : "field";
+      const details = unknown.map(({ field, suggestion }) => ({ field, message: `${field}: unknown ${kind}${suggestion ? `; did you mean '${suggestion}'?` : ""}` }));
+      throw new HttpError(400, `Unknown ${kind}${unknown.length > 1 ? "s" : ""}: ${details.map((d) => d.message).join("; ")}`, details);
+    }
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;

@@ -85,6 +85,10 @@ export const envSchema = z.object({
   INKWELL_DASHBOARD_MIN_PERMISSION: z.enum(["read", "triage", "write", "maintain", "admin"]).default("write").meta({
     description: "Least repository permission that shows a project to a GitHub user in the dashboard.",
   }),
+  INKWELL_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(["true", "false"])
+    .default("false")
+    .meta({ description: "`true` lets project webhooks deliver to loopback, private and link-local addresses (internal targets); by default those are refused, checked again on every delivery." }),
   INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12).meta({ description: "How long a dashboard sign-in lasts." }),
   INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000).meta({ description: "Accepted views counted per transaction." }),
   INKWELL_ANALYTICS_ROLLUP_WORKERS: z.coerce.number().int().min(1).max(16).optional().meta({
@@ -119,6 +123,8 @@ export interface Config {
   workflowCheckSeconds: number;
   /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed (beacon client IPs). */
   trustedProxies: string | undefined;
+  /** Project webhooks may go to loopback, private and link-local addresses (INKWELL_WEBHOOKS_ALLOW_PRIVATE). */
+  webhooksAllowPrivate: boolean;
   analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number; rollupWorkers: number | undefined };
   dashboard: {
     /** The App's OAuth credentials (sign in with GitHub); null = the operator token signs in. */
@@ -184,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     command: e.INKWELL_COMMAND,
     workflowCheckSeconds: e.INKWELL_WORKFLOW_CHECK_SECONDS,
     trustedProxies: e.INKWELL_TRUSTED_PROXIES,
+    webhooksAllowPrivate: e.INKWELL_WEBHOOKS_ALLOW_PRIVATE === "true",
     analytics: {
       rawRetentionDays: e.INKWELL_ANALYTICS_RAW_RETENTION_DAYS,
       backfillDays: e.INKWELL_ANALYTICS_BACKFILL_DAYS,

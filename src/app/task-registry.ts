@@ -33,7 +33,7 @@ export function createTaskRegistry({ config, db, log, dispatcher, github, checkW
       await enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds);
     }
   });
-  const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}` });
+  const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
   if (!github) return [dispatch, webhooks];
   return [
     dispatch,

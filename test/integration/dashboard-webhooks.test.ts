@@ -23,7 +23,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   // Every run fails to start: a job's failure is the webhook's event.
-  t = await startTestServer({ dispatcher: { dispatch: async () => ({ ok: false, retryable: false, error: "The runner could not start (test)." }) } });
+  t = await startTestServer({ env: { INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true" }, dispatcher: { dispatch: async () => ({ ok: false, retryable: false, error: "The runner could not start (test)." }) } });
   project = await t.newProject("acme/hooks-dashboard");
   browser = await launchChromium();
 }, 60_000);

@@ -51,7 +51,8 @@ const okDispatcher = { dispatch: async () => ({ ok: true as const }) };
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  t = await startTestServer({ dispatcher: okDispatcher, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
+  // The endpoints below listen on loopback, which only an operator's setting allows.
+  t = await startTestServer({ env: { INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true" }, dispatcher: okDispatcher, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
   ({ projectId, key } = await t.newProject("acme/hooks"));
 });
 afterAll(async () => {
@@ -78,6 +79,21 @@ async function newActiveJob(prompt: string): Promise<string> {
 describe("project webhooks", () => {
   let secret: string;
   let webhookId: string;
+
+  it("by default refuses an endpoint on a loopback, private or link-local address, saying why and how to allow it", async () => {
+    const strict = await startTestServer();
+    try {
+      const { projectId } = await strict.newProject();
+      for (const url of ["http://127.0.0.1:9/hooks", "http://169.254.169.254/latest/meta-data", "http://10.0.0.7/hooks", "http://localhost:8080/hooks", "http://[::ffff:192.168.1.1]/hooks"]) {
+        const res = await strict.call("POST", `/admin/projects/${projectId}/webhooks`, { token: ADMIN_TOKEN, body: { url } });
+        expect(res.status, url).toBe(400);
+        expect(res.body.details, url).toEqual([{ field: "url", message: expect.stringMatching(/address: webhooks go to public addresses only \(the operator allows internal ones with INKWELL_WEBHOOKS_ALLOW_PRIVATE=true\)$/) }]);
+      }
+      expect((await strict.call("GET", `/admin/projects/${projectId}/webhooks`, { token: ADMIN_TOKEN })).body.webhooks).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
 
   it("the operator adds an endpoint: its secret is shown once; bad input is refused naming the field", async () => {
     const created = await admin("POST", "/webhooks", { url: receiver.url });

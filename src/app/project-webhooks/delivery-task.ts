@@ -2,6 +2,7 @@ import { z } from "zod";
 import { deliveryToSend, recordAttempt, WEBHOOK_DELIVERY_TASK } from "./deliveries.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
+import { postToDestination, RefusedDestinationError } from "./destination.js";
 import { webhookRequest } from "./request.js";
 
 /**
@@ -11,14 +12,14 @@ import { webhookRequest } from "./request.js";
 export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
 
 export interface WebhookSenderOptions {
-  fetch?: typeof fetch;
   timeoutMs?: number;
   userAgent: string;
+  /** Deliver to loopback, private and link-local addresses too (INKWELL_WEBHOOKS_ALLOW_PRIVATE). */
+  allowPrivate: boolean;
 }
 
 /** The `webhook_delivery` task: one attempt to POST one delivery; any answer but 2xx is tried again on the schedule. */
 export function webhookDeliveryTask(db: Db, options: WebhookSenderOptions): TaskDefinition {
-  const send = options.fetch ?? fetch;
   return defineTask({
     kind: WEBHOOK_DELIVERY_TASK,
     payload: z.object({ deliveryId: z.string() }),
@@ -31,12 +32,10 @@ export function webhookDeliveryTask(db: Db, options: WebhookSenderOptions): Task
       let error: string | null = null;
       try {
         // Redirects are not followed: a 3xx is an answer like any other that is not 2xx.
-        const response = await send(delivery.webhook.url, { method: "POST", headers: request.headers, body: request.body, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
-        status = response.status;
-        await response.body?.cancel().catch(() => undefined);
-        if (!response.ok) error = `the endpoint answered ${response.status}`;
+        status = await postToDestination(delivery.webhook.url, { headers: request.headers, body: request.body, timeoutMs: options.timeoutMs ?? 15_000, allowPrivate: options.allowPrivate });
+        if (status < 200 || status > 299) error = `the endpoint answered ${status}`;
       } catch (failure) {
-        error = `no answer: ${failure instanceof Error ? failure.message : String(failure)}`;
+        error = failure instanceof RefusedDestinationError ? `refused: ${failure.message}` : `no answer: ${failure instanceof Error ? failure.message : String(failure)}`;
       }
       const delivered = error === null;
       await recordAttempt(db, deliveryId, { status, error, delivered, final: !delivered && attempt > WEBHOOK_RETRY_DELAYS_MS.length });

@@ -3,7 +3,8 @@ import type { CreateWebhookRequest, CreatedWebhookView, WebhookEvent, WebhookVie
 import { WEBHOOK_EVENTS } from "../../shared/webhook-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
-import { notFound } from "../domain/errors.js";
+import { InvalidInputError, notFound } from "../domain/errors.js";
+import { checkDestination } from "./destination.js";
 import { newId } from "../domain/ids.js";
 
 export interface WebhookRow {
@@ -26,9 +27,13 @@ export const toWebhookView = (row: WebhookRow): WebhookView => ({
 
 /**
  * A project's new endpoint with a fresh signing secret (Standard Webhooks' `whsec_` + base64 of
- * 32 random bytes). The secret is returned once; it is kept because signing needs it.
+ * 32 random bytes). The secret is returned once; it is kept because signing needs it. A URL whose
+ * host is, or resolves to, a loopback, private or link-local address is refused (InvalidInputError
+ * naming `url`) unless the operator allows those; every delivery checks again as it connects.
  */
-export async function createWebhook(db: Queryable, projectId: string, request: CreateWebhookRequest): Promise<CreatedWebhookView> {
+export async function createWebhook(db: Queryable, projectId: string, request: CreateWebhookRequest, options: { allowPrivate: boolean }): Promise<CreatedWebhookView> {
+  const refused = await checkDestination(request.url, options.allowPrivate);
+  if (refused) throw new InvalidInputError(`url: ${refused}`, [{ field: "url", message: refused }]);
   const project = await queryOne(db, `SELECT 1 FROM projects WHERE id = $1`, [projectId]);
   if (!project) throw notFound("Project");
   const events = request.events ? WEBHOOK_EVENTS.filter((event) => request.events?.includes(event)) : [...WEBHOOK_EVENTS];

@@ -18,7 +18,7 @@ export function registerAdminWebhookRoutes(router: Router, services: Services): 
   router.on("POST", "/admin/projects/:id/webhooks", async (ctx) => {
     const { projectId } = ids(ctx);
     const request = validate(createWebhookSchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" });
-    return { status: 201, body: await createWebhook(db, projectId, request) };
+    return { status: 201, body: await createWebhook(db, projectId, request, { allowPrivate: config.webhooksAllowPrivate }) };
   });
 
   router.on("GET", "/admin/projects/:id/webhooks", async (ctx) => {

@@ -32,7 +32,7 @@ export function registerWebhookPages(router: Router, dashboard: DashboardControl
       const { project } = await dashboard.project(r, "admin");
       const events = WEBHOOK_EVENTS.filter((event) => form[eventField(event)] === "on");
       const request = parseFields(createWebhookSchema, { url: form.url ?? "", format: form.format, ...(events.length > 0 ? { events } : { events: [] }) });
-      return page(r, 201, await createWebhook(db, project.id, request));
+      return page(r, 201, await createWebhook(db, project.id, request, { allowPrivate: dashboard.services.config.webhooksAllowPrivate }));
     }),
   );
 

@@ -6,6 +6,7 @@ import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GITHUB_API, isolateGitHub } from "../helpers/github.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { escapeHtml } from "../../src/app/dashboard/html.js";
 import { Visitor } from "../helpers/visitor.js";
 
 const PUBLIC_URL = "http://localhost:4000";
@@ -123,6 +124,18 @@ describe("pages about jobs, with no App configured", () => {
       await v.signInAsOperator();
       const page = await v.get(`/dashboard/projects/${projectId}/jobs`);
       expect(page.text).toContain('This server has no GitHub App yet, so jobs fail without running. The operator sets it up on the <a href="/dashboard/github-app">GitHub App page</a>.');
+
+      // A job that failed for it: the banner once, the error once with its URL a link, and the timeline does not say it again.
+      const { projectId: otherId, key } = await t.newProject("acme/no-app-job");
+      const other = { id: otherId };
+      const created = await t.call("POST", `/v2/agent/${other.id}/job`, { token: key, body: { prompt: "Fix typos" } });
+      await t.inkwell.services.tasks.idle();
+      const error = (await t.call("GET", `/v2/agent/${other.id}/job/${created.body.id}`, { token: key })).body.error as string;
+      const jobPage = (await v.get(`/dashboard/projects/${other.id}/jobs/${created.body.id}`)).text;
+      const setupUrl = /https?:\/\/\S+\/dashboard\/github-app/.exec(error)?.[0] as string;
+      expect(jobPage.split(escapeHtml(error.split(setupUrl)[0] as string)).length - 1).toBe(1);
+      expect(jobPage).toContain(`<a href="${setupUrl}">${setupUrl}</a>`);
+      expect(jobPage).toContain("(the error above)");
     } finally {
       await t.close();
     }

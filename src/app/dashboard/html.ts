@@ -35,3 +35,9 @@ export const jsonScript = (id: string, value: unknown): SafeHtml =>
 
 /** A link target only when it is http(s): a `javascript:` URL reported by a runner must not become a link. */
 export const httpUrl = (url: string | null | undefined): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
+
+/** Text whose http(s) URLs become links (everything else escaped): an error that says where to fix it can be followed. */
+export function linkified(text: string): SafeHtml {
+  const parts = text.split(/(https?:\/\/[^\s<>"')]+[^\s<>"').,;:])/g);
+  return html`${parts.map((part, index) => (index % 2 === 1 ? html`<a href="${part}">${part}</a>` : part))}`;
+}

@@ -2,7 +2,7 @@ import type { AgentJob, JobEvent, JobRun, JobStatus } from "../../../shared/api-
 import type { JobMessage } from "../../domain/jobs/messages.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
-import { html, httpUrl, type SafeHtml } from "../html.js";
+import { html, httpUrl, linkified, type SafeHtml } from "../html.js";
 import { csrfField, formatAge, formatTime, number, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
 import type { JobTriggerType } from "../../../shared/automation-schemas.js";
@@ -123,12 +123,21 @@ export function jobLive(view: Pick<JobView, "project" | "job" | "events">): Safe
 <div><dt>Created</dt><dd>${formatTime(job.createdAt)}</dd></div>
 ${job.archivedAt ? html`<div><dt>Archived</dt><dd>${formatTime(job.archivedAt)}</dd></div>` : ""}
 </dl>
-${job.error ? html`<p class="notice notice-error">${job.error}</p>` : ""}
+${job.error ? html`<p class="notice notice-error">${linkified(job.error)}</p>` : ""}
 ${jobOutcome(job)}
 <h2>Timeline</h2>
-<ol class="timeline" id="job-events">${view.events.map(
-    (event) => html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ? `${event.from} → ` : "→ "}${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${event.detail ? html`<div class="event-detail">${event.detail}</div>` : ""}</li>`,
-  )}</ol>`;
+<ol class="timeline" id="job-events">${timelineItems(view.events, job.error)}</ol>`;
+}
+
+/** The events, each detail said once: one the error box above already shows, or an earlier event said, is not repeated. */
+function timelineItems(events: JobEvent[], shownError: string | null): SafeHtml[] {
+  const said = new Set(shownError ? [shownError] : []);
+  return events.map((event) => {
+    const detail = event.detail && !said.has(event.detail) ? event.detail : null;
+    if (event.detail) said.add(event.detail);
+    const repeated = event.detail && !detail ? html` <span class="muted">(${event.detail === shownError ? "the error above" : "as above"})</span>` : "";
+    return html`<li><span class="event-type">${event.type.replace(/_/g, " ")}</span>${event.from !== event.to && event.to ? html` <span class="muted">${event.from ? `${event.from} → ` : "→ "}${event.to}</span>` : ""} <span class="muted">by ${event.cause}</span> ${formatTime(event.at)}${repeated}${detail ? html`<div class="event-detail">${linkified(detail)}</div>` : ""}</li>`;
+  });
 }
 
 /** Each run: what started it, how it ended, what it cost, and its transcript. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { html, httpUrl, jsonScript, raw } from "../../../../src/app/dashboard/html.js";
+import { html, httpUrl, jsonScript, linkified, raw } from "../../../../src/app/dashboard/html.js";
 import { safeNext } from "../../../../src/app/dashboard/request.js";
 import { workflowFor } from "../../../../src/app/dashboard/pages/setup.js";
 
@@ -11,6 +11,15 @@ describe("html template", () => {
     );
     expect(html`<ul>${["<a>", html`<li>${"<b>"}</li>`]}</ul>`.value).toBe("<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>");
     expect(html`${null}${undefined}${false}${0}${raw("<br>")}`.value).toBe("0<br>");
+  });
+
+  it("turns http(s) URLs in a message into links, escaping the rest, and leaves other schemes as text", () => {
+    expect(linkified("No GitHub App: set it up at http://localhost:3000/dashboard/github-app.").value).toBe(
+      'No GitHub App: set it up at <a href="http://localhost:3000/dashboard/github-app">http://localhost:3000/dashboard/github-app</a>.',
+    );
+    expect(linkified("<b>x</b> javascript:alert(1) (see https://docs.example.com/a?b=1&c=2)").value).toBe(
+      '&lt;b&gt;x&lt;/b&gt; javascript:alert(1) (see <a href="https://docs.example.com/a?b=1&amp;c=2">https://docs.example.com/a?b=1&amp;c=2</a>)',
+    );
   });
 
   it("keeps JSON for a script block from closing the element", () => {

@@ -35,13 +35,13 @@ function dockerfileStages(text: string): Stage[] {
 
 const execForm = (args: string) => JSON.parse(args) as string[];
 
-/** The entry file `npm start` ends by running: the last `node <file>` of the start script. */
+/** The entry file `npm start` ends by running: the start script's `node <script>`, which imports it last after readying the clone. */
 function startEntry(): string {
   const start = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.start ?? "";
-  const commands = start.split("&&").map((c) => c.trim().split(/\s+/));
-  const last = commands.at(-1) ?? [];
-  expect(last[0], `npm start's last command runs node: ${start}`).toBe("node");
-  return last[1] ?? "";
+  const [exec, node, script] = start.trim().split(/\s+/);
+  expect([exec, node], `npm start is one node process, not a shell around it: ${start}`).toEqual(["exec", "node"]);
+  const imports = [...read(script as string).matchAll(/await import\("([^"]+)"\)/g)].map((match) => match[1] as string);
+  return path.posix.join(path.posix.dirname(script as string), imports.at(-1) ?? "");
 }
 
 describe("Dockerfile", () => {

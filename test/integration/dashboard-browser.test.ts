@@ -321,6 +321,8 @@ describe("dashboard in a real browser", () => {
     expect(drawn.width).toBeGreaterThan(100);
     expect(drawn.painted).toBeGreaterThan(500);
     expect(await page.textContent("#ai-table")).toMatch(/Assistants|crawlers|search/);
+    // Why its total may be below the AI agents page's: it counts served pages only, and says so.
+    expect(await page.textContent("#ai-kinds-scope")).toContain("Fetches that failed (a 404, a 410…) are left out here");
     await screenshot(page, "analytics");
 
     // Sort by AI visitors, ascending, with the keyboard: the order equals sorting the API's rows.

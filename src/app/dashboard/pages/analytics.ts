@@ -80,6 +80,7 @@ function aiKindsSection(view: AnalyticsView): SafeHtml {
   const all = view.aiCategories.reduce((sum, c) => sum + c.views, 0);
   return html`<section aria-labelledby="ai-heading">
 <h2 id="ai-heading">AI traffic by kind</h2>
+<p class="help" id="ai-kinds-scope">Views of pages that were served. Fetches that failed (a 404, a 410…) are left out here; the <a href="${projectPath(view.project.id, "agents")}">AI agents</a> page counts them too and lists them under the pages agents failed to fetch, so its totals can be higher.</p>
 ${
   view.aiCategories.length === 0
     ? html`<p>No AI views in this range.</p>`

@@ -324,6 +324,14 @@ describe("dashboard in a real browser", () => {
     // Why its total may be below the AI agents page's: it counts served pages only, and says so.
     expect(await page.textContent("#ai-kinds-scope")).toContain("Fetches that failed (a 404, a 410…) are left out here");
     await screenshot(page, "analytics");
+    // On a phone the pages table says it scrolls sideways, and paths wrap after a slash, not inside a word.
+    await page.setViewportSize(PHONE);
+    expect(await page.isVisible("#pages-scroll-hint")).toBe(true);
+    const pathCell = await page.$eval("#pages-table td.path", (td) => ({ html: td.innerHTML, wordBreak: (globalThis as unknown as { getComputedStyle(el: unknown): { wordBreak: string } }).getComputedStyle(td).wordBreak, text: td.textContent }));
+    expect(pathCell.wordBreak).toBe("normal");
+    if ((pathCell.text ?? "").split("/").length > 2) expect(pathCell.html).toContain("<wbr>");
+    await page.setViewportSize(DESKTOP);
+    expect(await page.isVisible("#pages-scroll-hint")).toBe(false);
 
     // Sort by AI visitors, ascending, with the keyboard: the order equals sorting the API's rows.
     await tabTo(page, "#pages-table th a[href*='sort=ai']");

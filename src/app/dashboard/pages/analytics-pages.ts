@@ -64,12 +64,12 @@ ${csvLink(tableCsv(view.project.id, view, "analytics.csv"), "every page of this 
 ${
   view.report.visitors.length === 0
     ? html`<p>No visits in this range${scope}.${view.offset > 0 ? html` <a href="${base}?${analyticsQuery(view, { offset: 0 })}">Back to the first page</a>` : ""}</p>`
-    : html`<div class="table-wrap"><table id="pages-table">
+    : html`<p class="scroll-hint" id="pages-scroll-hint">Scroll the table sideways for more columns →</p><div class="table-wrap"><table id="pages-table">
 <caption>Rows ${first}–${last}${view.report.hasMore ? "" : ` of ${last}`}</caption>
 <thead><tr>${COLUMNS.map((c) => sortHeader(view, c, base))}<th scope="col" class="num">Other bots</th><th scope="col" class="num">From AI answers</th></tr></thead>
 <tbody>${view.report.visitors.map(
         (row) =>
-          html`<tr><td class="path">${row.path}</td><td class="num">${number(row.human)}</td><td class="num">${number(row.ai)}</td><td class="num">${number(row.total)}</td><td class="num">${number(row.bot)}</td>${fromAiCell(view, row.path, row.human)}</tr>`,
+          html`<tr><td class="path">${pathWithBreaks(row.path)}</td><td class="num">${number(row.human)}</td><td class="num">${number(row.ai)}</td><td class="num">${number(row.total)}</td><td class="num">${number(row.bot)}</td>${fromAiCell(view, row.path, row.human)}</tr>`,
       )}</tbody>
 </table></div>
 <p class="help">From AI answers: people who arrived on the page from an AI answer (ChatGPT, Perplexity, Claude…)${view.format ? ", whatever they read" : ", and their share of the page's human visitors"}.</p>
@@ -79,4 +79,9 @@ ${view.report.hasMore ? html`<a class="button secondary" rel="next" href="${base
 </nav>`
 }
 </section>`;
+}
+
+/** A path that a narrow column wraps after its slashes (`/guides/` `install`), never inside a word. */
+function pathWithBreaks(path: string): SafeHtml {
+  return html`${path.split(/(?<=\/)/).map((part, index) => (index === 0 ? part : html`<wbr>${part}`))}`;
 }

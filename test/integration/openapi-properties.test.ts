@@ -31,7 +31,8 @@ beforeAll(async () => {
   isolateGitHub();
   issuer = await startOidcIssuer();
   t = await startTestServer({
-    env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_RATE_LIMIT_PER_HOUR: "1000000" }),
+    // Generated webhook URLs are any the document allows: where they may point is policy, tested in project-webhooks.test.ts.
+    env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_RATE_LIMIT_PER_HOUR: "1000000", INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true" }),
     github: fakeGitHubApp(),
   });
   contract = openApiContract((await t.call("GET", "/openapi.json")).body);

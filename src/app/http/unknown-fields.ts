@@ -33,7 +33,8 @@ export function unknownFields(schema: z.ZodType, input: unknown, prefix = ""): U
   if (!shape || typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const known = Object.keys(shape);
   return Object.entries(input).flatMap(([key, value]) => {
-    const child = shape[key];
+    // Own fields only: `constructor` or `__proto__` in a body must not find Object's.
+    const child = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (child) return unknownFields(child, value, `${prefix}${key}.`);
     return [{ field: `${prefix}${key}`, suggestion: nearest(key, known) }];
   });

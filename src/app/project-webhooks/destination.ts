@@ -52,12 +52,23 @@ export async function checkDestination(url: string, allowPrivate: boolean): Prom
   if (allowPrivate) return null;
   const { hostname } = new URL(url);
   const host = hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : await new Promise<string[]>((resolve) => dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found.map((a) => a.address))));
+  const addresses = isIP(host) ? [host] : await resolveAll(host);
   for (const address of addresses) {
     const why = refusedAddress(address);
     if (why) return refusal(host, address, why).message;
   }
   return null;
+}
+
+/** Every address a name resolves to now; none when it does not resolve (or is no name DNS can look up). */
+function resolveAll(host: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    try {
+      dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found.map((a) => a.address)));
+    } catch {
+      resolve([]);
+    }
+  });
 }
 
 /** One POST to a webhook endpoint: no redirects followed, refused destinations never connected to. Resolves with the status. */

@@ -26,6 +26,12 @@ describe("unknownFields", () => {
     const wrapped = z.union([z.object({ kind: z.literal("a"), label: z.string() }), z.object({ kind: z.literal("b"), cron: z.string() })]).transform((v) => v);
     expect(unknownFields(wrapped, { kind: "a", lable: "x" })).toEqual([{ field: "lable", suggestion: "label" }]);
     expect(unknownFields(z.string(), { anything: 1 })).toEqual([]);
+    // Names of Object's own members are unknown fields like any other, not a way into the prototype.
+    expect(unknownFields(reportQuery, JSON.parse('{"__proto__": {"x": 1}, "constructor": 1, "toString": "y"}'))).toEqual([
+      { field: "__proto__", suggestion: null },
+      { field: "constructor", suggestion: null },
+      { field: "toString", suggestion: null },
+    ]);
   });
 });
 

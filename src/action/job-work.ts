@@ -16,7 +16,7 @@ import type { RunPhases } from "./phases.js";
 import { DocsWorkspace } from "./sandbox/workspace.js";
 import type { GateResult } from "./validation/gate.js";
 import { prepareLinkChecker, toolRootOf } from "./validation/link-checker.js";
-import { startRunValidation, type RunValidation } from "./validation/run-validation.js";
+import { startRunValidation } from "./validation/run-validation.js";
 import { actionsCacheArchive } from "./validation/tool-archive.js";
 import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
@@ -82,7 +82,7 @@ export async function workOnJob(
     session.messages.push(userMessage(buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore)));
     const caps: AgentCaps = { maxTurns: inputs.maxTurns, maxOutputTokens: inputs.maxOutputTokens, requestTimeoutMs: deps.requestTimeoutMs ?? 5 * 60_000 };
 
-    const { answer, validation } = await agentRounds(validator, async () => runAgentRound(session, { model, tools, caps, signal, retry: deps.retry }));
+    const { answer, validation } = await agentRounds(async () => runAgentRound(session, { model, tools, caps, signal, retry: deps.retry }));
     log.info(`Agent finished: ${session.turns} turn(s), ${stats.calls} tool call(s) (${stats.failures} refused or failed), ${session.usage.inputTokens} input / ${session.usage.outputTokens} output tokens.`);
 
     const fallbackTitle = `Docs: ${(job.messages.at(-1)?.prompt ?? "update").split("\n")[0]}`;
@@ -132,7 +132,7 @@ export async function workOnJob(
   }
 
   /** The agent's first attempt, then a repair round per failed validation, up to `repairRounds`. */
-  async function agentRounds(validator: RunValidation, attempt: () => Promise<string>): Promise<{ answer: string; validation: GateResult }> {
+  async function agentRounds(attempt: () => Promise<string>): Promise<{ answer: string; validation: GateResult }> {
     let answer = "";
     let validation: GateResult = { passed: true, problems: [] };
     const repairRounds = deps.repairRounds ?? 2;

@@ -5,9 +5,7 @@ import { PACKAGE_ROOT } from "../package-root.js";
 import { HttpError } from "../http/http-error.js";
 import type { Reply } from "../http/router.js";
 
-/** The repository root, from src/app/dashboard (tests) or lib/app/dashboard (built). */
-export const ROOT = PACKAGE_ROOT;
-const ASSET_DIR = path.join(ROOT, "lib", "dashboard-assets");
+const ASSET_DIR = path.join(PACKAGE_ROOT, "lib", "dashboard-assets");
 
 const TYPES: Record<string, string> = {
   "app.js": "text/javascript; charset=utf-8",

@@ -1,4 +1,4 @@
-import ipaddr from "ipaddr.js";
+import { addressRange, rangeLabel, urlHost } from "../address-ranges.js";
 
 /** Address ranges GitHub's hosted runners and webhooks cannot reach (RFC 1918, loopback, link-local, CGNAT, ULA …). */
 const UNREACHABLE_RANGES = new Set(["private", "loopback", "linkLocal", "uniqueLocal", "carrierGradeNat", "unspecified", "reserved"]);
@@ -15,19 +15,14 @@ export type PublicUrlCheck = { reachable: true } | { reachable: false; reason: s
  */
 export function checkPublicUrl(publicUrl: string | undefined): PublicUrlCheck {
   if (!publicUrl) return { reachable: false, reason: "PUBLIC_URL is not set, so this server only knows itself as localhost" };
-  const host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, "");
-  if (ipaddr.isValid(host)) {
-    const range = ipaddr.process(host).range();
+  const host = urlHost(publicUrl);
+  const range = addressRange(host);
+  if (range !== null) {
     return UNREACHABLE_RANGES.has(range) ? { reachable: false, reason: `${host} is a ${rangeLabel(range)} address` } : { reachable: true };
   }
   if (LOCAL_NAME.test(host)) return { reachable: false, reason: `${host} is a name only this machine or network knows` };
   if (!host.includes(".")) return { reachable: false, reason: `${host} is a single-label name, which public DNS does not serve` };
   return { reachable: true };
-}
-
-function rangeLabel(range: string): string {
-  const labels: Record<string, string> = { loopback: "loopback", linkLocal: "link-local", uniqueLocal: "private (unique local)", carrierGradeNat: "carrier-grade NAT", unspecified: "unspecified" };
-  return labels[range] ?? range;
 }
 
 /** How to give a server on a laptop a public address for a trial, shown wherever the check fails. */

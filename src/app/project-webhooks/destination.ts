@@ -2,29 +2,31 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "nod
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
+import { addressRange, rangeLabel, urlHost } from "../address-ranges.js";
 
 /** Why a webhook may not go to an address: loopback, private, link-local (cloud metadata), and every other range that is not the public internet's. */
 export function refusedAddress(address: string): string | null {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    // process(): an IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it is.
-    parsed = ipaddr.process(address);
-  } catch {
-    return "not an IP address";
-  }
-  const range = parsed.range();
+  const range = addressRange(address);
+  if (range === null) return "not an IP address";
   if (range === "unicast") return null;
-  const names: Record<string, string> = { unspecified: "an unspecified", loopback: "a loopback", private: "a private", linkLocal: "a link-local (cloud metadata)", uniqueLocal: "a private (unique local)", carrierGradeNat: "a carrier-grade NAT" };
-  return `${names[range] ?? `a ${range}`} address`;
+  const label = `${rangeLabel(range)}${range === "linkLocal" ? " (cloud metadata)" : ""}`;
+  return `${/^[aeiou]/.test(label) ? "an" : "a"} ${label} address`;
 }
 
 export class RefusedDestinationError extends Error {}
 
-const refusal = (host: string, address: string, why: string) =>
-  new RefusedDestinationError(
-    `${host}${host === address ? "" : ` resolves to ${address}, which`} is ${why}: webhooks go to public addresses only (the operator allows internal ones with INKWELL_WEBHOOKS_ALLOW_PRIVATE=true)`,
-  );
+/** The refusal of the first of `addresses` (what `host` is or resolves to) that is not public; null when all are. */
+function firstRefusal(host: string, addresses: string[]): RefusedDestinationError | null {
+  for (const address of addresses) {
+    const why = refusedAddress(address);
+    if (why) {
+      return new RefusedDestinationError(
+        `${host}${host === address ? "" : ` resolves to ${address}, which`} is ${why}: webhooks go to public addresses only (the operator allows internal ones with INKWELL_WEBHOOKS_ALLOW_PRIVATE=true)`,
+      );
+    }
+  }
+  return null;
+}
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -36,10 +38,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    for (const { address } of addresses) {
-      const why = refusedAddress(address);
-      if (why) return callback(refusal(hostname, address, why), []);
-    }
+    const refused = firstRefusal(hostname, addresses.map(({ address }) => address));
+    if (refused) return callback(refused, []);
     if (options.all) return callback(null, addresses);
     const [first] = addresses;
     if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), []);
@@ -50,14 +50,8 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
 /** Whether the URL may be delivered to, resolving its host now (at creation; every delivery checks again as it connects). */
 export async function checkDestination(url: string, allowPrivate: boolean): Promise<string | null> {
   if (allowPrivate) return null;
-  const { hostname } = new URL(url);
-  const host = hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : await resolveAll(host);
-  for (const address of addresses) {
-    const why = refusedAddress(address);
-    if (why) return refusal(host, address, why).message;
-  }
-  return null;
+  const host = urlHost(url);
+  return firstRefusal(host, isIP(host) ? [host] : await resolveAll(host))?.message ?? null;
 }
 
 /** Every address a name resolves to now; none when it does not resolve (or is no name DNS can look up). */
@@ -74,11 +68,9 @@ function resolveAll(host: string): Promise<string[]> {
 /** One POST to a webhook endpoint: no redirects followed, refused destinations never connected to. Resolves with the status. */
 export function postToDestination(url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number; allowPrivate: boolean }): Promise<number> {
   const target = new URL(url);
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (!init.allowPrivate && isIP(host)) {
-    const why = refusedAddress(host);
-    if (why) return Promise.reject(refusal(host, host, why));
-  }
+  const host = urlHost(target);
+  const refused = !init.allowPrivate && isIP(host) ? firstRefusal(host, [host]) : null;
+  if (refused) return Promise.reject(refused);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(

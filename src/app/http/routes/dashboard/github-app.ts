@@ -1,5 +1,5 @@
 import type { DashboardController, SignedInRequest } from "../../../dashboard/controller.js";
-import { ROOT } from "../../../dashboard/assets.js";
+import { PACKAGE_ROOT } from "../../../package-root.js";
 import { layout } from "../../../dashboard/layout.js";
 import { gitHubAppBody, registeredBody, type GitHubAppView } from "../../../dashboard/pages/github-app.js";
 import { CONTENT_SECURITY_POLICY, htmlReply } from "../../../dashboard/request.js";
@@ -55,7 +55,7 @@ export function registerGitHubAppPages(router: Router, dashboard: DashboardContr
         if (!parsed.success) view.form.error = describeIssues(parsed.error, "registration");
         else {
           const formUrl = registrationFormUrl(config.githubServerUrl, parsed.data.organization, registrationState(r.session.csrfToken));
-          view.ready = { ...parsed.data, formUrl, manifest: JSON.stringify(appManifest(readAppYml(ROOT), parsed.data, serviceUrl)) };
+          view.ready = { ...parsed.data, formUrl, manifest: JSON.stringify(appManifest(readAppYml(PACKAGE_ROOT), parsed.data, serviceUrl)) };
           // This page's one form posts the manifest to GitHub.
           csp = csp.replace("form-action 'self'", `form-action 'self' ${config.githubServerUrl}`);
         }

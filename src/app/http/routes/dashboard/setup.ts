@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../../../dashboard/assets.js";
+import { PACKAGE_ROOT } from "../../../package-root.js";
 import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout } from "../../../dashboard/layout.js";
 import { setupBody, workflowFor } from "../../../dashboard/pages/setup.js";
@@ -27,7 +27,7 @@ export function registerSetupPage(router: Router, dashboard: DashboardController
     "/dashboard/projects/:projectId/setup",
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
-      workflowTemplate ??= readFileSync(path.join(ROOT, "examples", "inkwell-workflow.yml"), "utf8");
+      workflowTemplate ??= readFileSync(path.join(PACKAGE_ROOT, "examples", "inkwell-workflow.yml"), "utf8");
       const serviceUrl = config.publicUrl ?? r.origin;
       const body = setupBody({
         project,

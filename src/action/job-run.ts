@@ -94,7 +94,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
 
   // Work that may finish after the report (saving the link checker's install for later runs).
   const leftovers: Array<() => Promise<void>> = [];
-  const finish = async <T extends JobRunOutcome>(result: Omit<T, "phases">, reported: boolean): Promise<JobRunOutcome> => {
+  const finish = async (result: Omit<JobRunOutcome, "phases">, reported: boolean): Promise<JobRunOutcome> => {
     for (const leftover of leftovers) await leftover();
     log.info(`Time by phase${reported ? "" : " (not reported)"}: ${describePhases(phases.list())}`);
     return { ...result, phases: phases.list() };

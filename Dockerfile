@@ -4,13 +4,14 @@
 # Node 24 (LTS) meets package.json's engines; --build-arg NODE_VERSION=20 builds on Node 20.
 ARG NODE_VERSION=24
 
-# Build: every dependency, then `npm run build` (src/ → lib/, and the dashboard's bundled assets).
+# Build: the production dependencies (esbuild, which builds, is one), then `npm run build` (src/ →
+# lib/, and the dashboard's bundled assets).
 FROM node:${NODE_VERSION}-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build-dashboard.mjs scripts/
+COPY scripts/build.mjs scripts/
 COPY src/ src/
 RUN npm run build
 

@@ -18,7 +18,7 @@ interface Asset {
   etag: string;
 }
 
-/** The dashboard's script and style sheet, built by scripts/build-dashboard.mjs (npm start and npm test build them). */
+/** The dashboard's script and style sheet, built by scripts/build.mjs (npm start and npm test build them). */
 export class DashboardAssets {
   readonly #cache = new Map<string, Asset>();
 

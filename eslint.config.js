@@ -11,6 +11,8 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+      // `import { type X }` keeps an empty `import {}` in lib/: the module and its dependencies load for nothing.
+      "@typescript-eslint/no-import-type-side-effects": "error",
       "no-console": ["error", { allow: ["error"] }],
     },
   },

@@ -28,19 +28,6 @@ export interface CommandContext {
   projectKey: Credential;
 }
 
-export interface Command {
-  /** Its line in `inkwell --help`; it starts with the noun and action that run it. */
-  usage: string;
-  /** Resolves to the exit code; nothing means 0. */
-  run: (ctx: CommandContext) => Promise<number | void>;
-}
-
-/** A first word of the command line (`projects`, `jobs`, …) and the actions it takes. */
-export interface Noun {
-  name: string;
-  commands: Record<string, Command>;
-}
-
 export const enc = encodeURIComponent;
 
 export function need(value: string | undefined, what: string): string {

@@ -1,4 +1,4 @@
-import { parseUtcDay } from "../shared/api-schemas.js";
+import { parseUtcDay } from "../shared/utc-day.js";
 import { CliError } from "./errors.js";
 
 export interface CliRange {

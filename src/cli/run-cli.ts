@@ -1,6 +1,7 @@
 import { ApiClient } from "./api-client.js";
 import type { CliIo, CommandContext } from "./command-context.js";
-import { COMMANDS_USAGE, findCommand, NOUNS } from "./commands/index.js";
+import { COMMAND_USAGE, COMMANDS_HELP, NOUN_NAMES, type NounName } from "./commands/command-usage.js";
+import { findCommand } from "./commands/index.js";
 import { CliError, UsageError } from "./errors.js";
 import { localOperatorToken } from "./local-token.js";
 import { parseOptions } from "./options.js";
@@ -9,7 +10,7 @@ export type { CliIo } from "./command-context.js";
 
 export const USAGE = `Usage: inkwell <command> [options]
 
-${COMMANDS_USAGE}
+${COMMANDS_HELP}
 
 Global options:
   --url URL      Inkwell server (INKWELL_URL, default http://localhost:3000)
@@ -21,9 +22,8 @@ Exit codes: 0 ok, 1 error, 2 usage error, 3 watched job failed.`;
 const HELP_HINT = "Run `inkwell --help` for every command and option.";
 
 function unknownCommand(group: string, action: string | undefined): string {
-  const noun = NOUNS.find((candidate) => candidate.name === group);
-  if (!noun) return `Unknown command: ${group}. Commands start with ${NOUNS.map((n) => n.name).join(", ")}.`;
-  const actions = Object.keys(noun.commands).join(", ");
+  if (!Object.hasOwn(COMMAND_USAGE, group)) return `Unknown command: ${group}. Commands start with ${NOUN_NAMES.join(", ")}.`;
+  const actions = Object.keys(COMMAND_USAGE[group as NounName]).join(", ");
   return action ? `Unknown command: ${group} ${action}. ${group} takes ${actions}.` : `${group} needs a command: ${actions}.`;
 }
 

@@ -2,10 +2,7 @@
 import { z } from "zod";
 import { refName } from "./git-names.js";
 import { storedText, stringExpected } from "./stored-values.js";
-
-/** How long one person stays one visitor: the life of the secret their visitor id is made with. */
-export const SALT_WINDOWS = ["day", "week", "month"] as const;
-export type SaltWindow = (typeof SALT_WINDOWS)[number];
+import { SALT_WINDOWS } from "./analytics-vocabulary.js";
 
 /** GitHub's rules: an owner of up to 39 letters, digits and hyphens; a repository name not starting with a dot. */
 const OWNER_REPO_PATTERN = "^\\s*[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\\s*$";

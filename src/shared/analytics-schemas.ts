@@ -4,8 +4,8 @@ import { z } from "zod";
 import { storedText, stringExpected } from "./stored-values.js";
 import { AI_CATEGORIES } from "./analytics-vocabulary.js";
 import { comparedCountsSchema, previousPeriodSchema, rangeQuerySchema, reportOutputSchema } from "./api-schemas.js";
+import { MAX_HITS_PER_BATCH } from "./analytics-vocabulary.js";
 
-export const MAX_HITS_PER_BATCH = 1_000;
 export const MAX_PATH_LENGTH = 2_048;
 
 /**

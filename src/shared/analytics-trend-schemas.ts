@@ -3,17 +3,13 @@ import { MAX_PATH_LENGTH } from "./analytics-schemas.js";
 import { AI_CATEGORIES } from "./analytics-vocabulary.js";
 import { dateParam, datesInOrder, previousPeriodSchema, rangeQuerySchema, readFormatSchema, reportOutputSchema } from "./api-schemas.js";
 import { storedText } from "./stored-values.js";
+import { REFERRAL_CHANNELS, TIMESERIES_INTERVALS, TIMESERIES_METRICS } from "./analytics-vocabulary.js";
 
 // Reports over time and by where people came from (docs/architecture.md, "Analytics").
 
-export const TIMESERIES_INTERVALS = ["day", "week", "month"] as const;
-export type TimeseriesInterval = (typeof TIMESERIES_INTERVALS)[number];
-export const TIMESERIES_METRICS = ["visitors", "views"] as const;
-export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
 /** Most points one series may have: a daily series of about three years. */
 export const MAX_TIMESERIES_POINTS = 1_100;
 
-export const REFERRAL_CHANNELS = ["ai", "search", "social", "direct", "other"] as const;
 export const channelSchema = z.enum(REFERRAL_CHANNELS).meta({
   description: "How people arrived: ai (an AI answer: ChatGPT, Perplexity, Claude, Gemini, Copilot…), search, social, direct (no referrer), other.",
 });

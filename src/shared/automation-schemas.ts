@@ -1,10 +1,7 @@
 /** Automations (docs/architecture.md, "Automations"): what starts a job besides a person asking, and how a job records what started it. */
 import { z } from "zod";
 import { storedText } from "./stored-values.js";
-
-/** What started a job: a person (API, dashboard, PR comment) or an automation (a merge in a source repository, an issue, a schedule, a suggestion from analytics). */
-export const JOB_TRIGGER_TYPES = ["api", "dashboard", "comment", "source-merge", "issue", "schedule", "suggestion"] as const;
-export type JobTriggerType = (typeof JOB_TRIGGER_TYPES)[number];
+import { JOB_TRIGGER_TYPES } from "./job-vocabulary.js";
 
 export const jobTriggerSchema = z
   .object({

@@ -2,10 +2,7 @@
 import { z } from "zod";
 import { queryInt } from "./api-schemas.js";
 import { isStorableText, STORABLE_TEXT_ERROR, stringExpected } from "./stored-values.js";
-
-export const WEBHOOK_EVENTS = ["job.completed", "job.failed", "job.archived", "job.pull_request_opened"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-export const WEBHOOK_FORMATS = ["standard", "slack"] as const;
+import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "./job-vocabulary.js";
 
 // A rule the OpenAPI document states as a pattern; what does not parse as a URL fails its delivery, in the log.
 const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/;

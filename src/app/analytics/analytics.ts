@@ -5,7 +5,7 @@ import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics
 import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit, type AgentReportOptions } from "./reports/agent-reports.js";
 import { notFound } from "../domain/errors.js";
 import type { Db, Queryable } from "../store/db.js";
-import type { SaltWindow } from "../../shared/admin-schemas.js";
+import type { SaltWindow } from "../../shared/analytics-vocabulary.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest/ingest.js";
 import { DEFAULT_ORDER, visitorsReport } from "./reports/visitors-report.js";
 import { viewsReport } from "./reports/views-report.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
-import { parseUtcDay, readFormatSchema } from "../../shared/api-schemas.js";
+import { readFormatSchema } from "../../shared/api-schemas.js";
+import { parseUtcDay } from "../../shared/utc-day.js";
 import { channelSchema, pathPrefixSchema } from "../../shared/analytics-trend-schemas.js";
 import type { ReferralChannel } from "../analytics/ingest/referral.js";
 import { dayToIso, epochDay, isoToDay } from "../analytics/days.js";

@@ -2,7 +2,7 @@ import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
 import { ConflictError, notFound } from "./errors.js";
 import { newId } from "./ids.js";
-import type { SaltWindow } from "../../shared/admin-schemas.js";
+import type { SaltWindow } from "../../shared/analytics-vocabulary.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 export interface Project {

@@ -1,4 +1,4 @@
-import { parseUtcDay } from "../../shared/api-schemas.js";
+import { parseUtcDay } from "../../shared/utc-day.js";
 import { dayToIso, isoToDay } from "../analytics/days.js";
 import type { DayRange } from "../analytics/days.js";
 import { csvFilename } from "./csv.js";

@@ -1,5 +1,6 @@
 import type { AgentJob } from "../../shared/api-schemas.js";
-import type { WebhookDeliveryView, WebhookEvent } from "../../shared/webhook-schemas.js";
+import type { WebhookDeliveryView } from "../../shared/webhook-schemas.js";
+import type { WebhookEvent } from "../../shared/job-vocabulary.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
 import { enqueueTask } from "../tasks/tasks.js";

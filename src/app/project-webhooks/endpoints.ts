@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { CreateWebhookRequest, CreatedWebhookView, WebhookEvent, WebhookView } from "../../shared/webhook-schemas.js";
-import { WEBHOOK_EVENTS } from "../../shared/webhook-schemas.js";
+import type { CreateWebhookRequest, CreatedWebhookView, WebhookView } from "../../shared/webhook-schemas.js";
+import type { WebhookEvent } from "../../shared/job-vocabulary.js";
+import { WEBHOOK_EVENTS } from "../../shared/job-vocabulary.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso } from "../store/db.js";
 import { InvalidInputError, notFound } from "../domain/errors.js";

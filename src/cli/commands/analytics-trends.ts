@@ -1,12 +1,9 @@
-import { REFERRAL_CHANNELS, TIMESERIES_INTERVALS, TIMESERIES_METRICS, type ReferrerPages, type Referrers, type Timeseries } from "../../shared/analytics-trend-schemas.js";
+import type { ReferrerPages, Referrers, Timeseries } from "../../shared/analytics-trend-schemas.js";
+import { REFERRAL_CHANNELS, TIMESERIES_INTERVALS, TIMESERIES_METRICS } from "../../shared/analytics-vocabulary.js";
 import { enc, projectOf, type CommandContext } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
 import { exportCsv, fetchReport, more, printRanged, rangeQuery } from "../report-fetch.js";
-
-export const TIMESERIES_USAGE =
-  "analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]";
-export const REFERRERS_USAGE = "analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]";
 
 /** An option that must be one of a closed set of words. */
 export function oneOf(ctx: CommandContext, name: "interval" | "metric" | "channel", allowed: readonly string[]): string | undefined {

@@ -1,12 +1,13 @@
 import type { AgentPages, Agents, Failures } from "../../shared/analytics-schemas.js";
 import { AI_CATEGORIES, READ_FORMATS } from "../../shared/analytics-vocabulary.js";
-import { enc, need, projectOf, type CommandContext, type Noun } from "../command-context.js";
+import { enc, need, projectOf, type CommandContext } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
-import { IMPORT_USAGE, runImport } from "../logs/import-command.js";
+import { runImport } from "../logs/import-command.js";
 import { exportCsv, fetchReport, more, printRanged } from "../report-fetch.js";
-import { REFERRAL_CHANNELS } from "../../shared/analytics-trend-schemas.js";
-import { oneOf, referrersCommand, REFERRERS_USAGE, timeseriesCommand, TIMESERIES_USAGE } from "./analytics-trends.js";
+import { REFERRAL_CHANNELS } from "../../shared/analytics-vocabulary.js";
+import { oneOf, referrersCommand, timeseriesCommand } from "./analytics-trends.js";
+import type { NounRuns } from "./command-usage.js";
 
 type Counts = { human: number; ai: number; bot: number; total: number };
 type Row = { path: string; previous?: Counts } & Counts;
@@ -106,49 +107,20 @@ async function failuresCommand(ctx: CommandContext) {
   });
 }
 
-const FILTERS = "[--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare]";
+export const analytics: NounRuns<"analytics"> = {
+  visitors: (ctx) => report(ctx, "visitors"),
 
-export const analytics: Noun = {
-  name: "analytics",
-  commands: {
-    visitors: {
-      usage: `analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,
-      run: (ctx) => report(ctx, "visitors"),
-    },
+  views: (ctx) => report(ctx, "views"),
 
-    views: {
-      usage: `analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,
-      run: (ctx) => report(ctx, "views"),
-    },
+  agents: agentsCommand,
 
-    agents: {
-      usage: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--path-prefix /docs] [--compare] [--limit N] [--offset N] [--all | --csv]",
-      run: agentsCommand,
-    },
+  "agent-pages": agentPagesCommand,
 
-    "agent-pages": {
-      usage: "analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
-      run: agentPagesCommand,
-    },
+  failures: failuresCommand,
 
-    failures: {
-      usage: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
-      run: failuresCommand,
-    },
+  timeseries: timeseriesCommand,
 
-    timeseries: {
-      usage: TIMESERIES_USAGE,
-      run: timeseriesCommand,
-    },
+  referrers: referrersCommand,
 
-    referrers: {
-      usage: REFERRERS_USAGE,
-      run: referrersCommand,
-    },
-
-    import: {
-      usage: IMPORT_USAGE,
-      run: runImport,
-    },
-  },
+  import: runImport,
 };

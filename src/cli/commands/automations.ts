@@ -1,5 +1,6 @@
 import type { Automation, AutomationConfig } from "../../shared/automation-schemas.js";
-import { enc, need, print, projectOf, type Noun } from "../command-context.js";
+import { enc, need, print, projectOf } from "../command-context.js";
+import type { CommandRun, NounRuns } from "./command-usage.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
 
@@ -24,50 +25,37 @@ const describe = (c: AutomationConfig) =>
       ? `issues labelled ${c.label}${c.mention ? " or mentioning the App" : ""}`
       : `${c.cron} (UTC): ${c.instruction.split("\n")[0]}`;
 
-const changeCommand = (action: "pause" | "resume" | "run", method: string, path: (id: string) => string, body: unknown, said: (a: Automation) => string) => ({
-  usage: `automations ${action} --project ID <automationId>`,
-  async run(ctx: Parameters<Noun["commands"][string]["run"]>[0]) {
+const changeCommand =
+  (method: string, path: (id: string) => string, body: unknown, said: (a: Automation) => string): CommandRun =>
+  async (ctx) => {
     const projectId = projectOf(ctx);
     const id = need(ctx.args[0], "automation id");
     const automation = await ctx.client.request<Automation>(method, `/admin/projects/${enc(projectId)}/automations/${enc(id)}${path(id)}`, ctx.operator, body === undefined ? {} : { body });
     print(ctx, automation, () => said(automation));
-  },
-});
+  };
 
-export const automations: Noun = {
-  name: "automations",
-  commands: {
-    create: {
-      usage: "automations create --project ID (--source owner/repo [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const created = await ctx.client.request<Automation>("POST", `/admin/projects/${enc(projectId)}/automations`, ctx.operator, { body: configOf(ctx.values) });
-        print(ctx, created, () => `Automation ${created.id}: jobs start on ${describe(created.config)}${created.nextRunAt ? `; next ${created.nextRunAt}` : ""}.`);
-      },
-    },
-    list: {
-      usage: "automations list --project ID",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const { automations: list } = await ctx.client.request<{ automations: Automation[] }>("GET", `/admin/projects/${enc(projectId)}/automations`, ctx.operator);
-        print(ctx, list, () =>
-          list.length === 0
-            ? `No automations. Add one: inkwell automations create --project ${projectId} --source owner/repo`
-            : table(["ID", "STARTS A JOB ON", "STATE", "LAST", "NEXT"], list.map((a) => [a.id, describe(a.config), a.paused ? "paused" : "on", a.lastOutcome, a.nextRunAt])),
-        );
-      },
-    },
-    pause: changeCommand("pause", "PATCH", () => "", { paused: true }, (a) => `Paused ${a.id}: it starts no job until resumed.`),
-    resume: changeCommand("resume", "PATCH", () => "", { paused: false }, (a) => `Resumed ${a.id}${a.nextRunAt ? `; next ${a.nextRunAt}` : ""}.`),
-    run: changeCommand("run", "POST", () => "/run", undefined, (a) => `Schedule ${a.id} is due now: an instance fires it within a second (inkwell automations list shows what it did).`),
-    delete: {
-      usage: "automations delete --project ID <automationId>",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const id = need(ctx.args[0], "automation id");
-        await ctx.client.request<unknown>("DELETE", `/admin/projects/${enc(projectId)}/automations/${enc(id)}`, ctx.operator);
-        print(ctx, { deleted: id }, () => `Deleted automation ${id}; its jobs keep their trigger.`);
-      },
-    },
+export const automations: NounRuns<"automations"> = {
+  async create(ctx) {
+    const projectId = projectOf(ctx);
+    const created = await ctx.client.request<Automation>("POST", `/admin/projects/${enc(projectId)}/automations`, ctx.operator, { body: configOf(ctx.values) });
+    print(ctx, created, () => `Automation ${created.id}: jobs start on ${describe(created.config)}${created.nextRunAt ? `; next ${created.nextRunAt}` : ""}.`);
+  },
+  async list(ctx) {
+    const projectId = projectOf(ctx);
+    const { automations: list } = await ctx.client.request<{ automations: Automation[] }>("GET", `/admin/projects/${enc(projectId)}/automations`, ctx.operator);
+    print(ctx, list, () =>
+      list.length === 0
+        ? `No automations. Add one: inkwell automations create --project ${projectId} --source owner/repo`
+        : table(["ID", "STARTS A JOB ON", "STATE", "LAST", "NEXT"], list.map((a) => [a.id, describe(a.config), a.paused ? "paused" : "on", a.lastOutcome, a.nextRunAt])),
+    );
+  },
+  pause: changeCommand("PATCH", () => "", { paused: true }, (a) => `Paused ${a.id}: it starts no job until resumed.`),
+  resume: changeCommand("PATCH", () => "", { paused: false }, (a) => `Resumed ${a.id}${a.nextRunAt ? `; next ${a.nextRunAt}` : ""}.`),
+  run: changeCommand("POST", () => "/run", undefined, (a) => `Schedule ${a.id} is due now: an instance fires it within a second (inkwell automations list shows what it did).`),
+  async delete(ctx) {
+    const projectId = projectOf(ctx);
+    const id = need(ctx.args[0], "automation id");
+    await ctx.client.request<unknown>("DELETE", `/admin/projects/${enc(projectId)}/automations/${enc(id)}`, ctx.operator);
+    print(ctx, { deleted: id }, () => `Deleted automation ${id}; its jobs keep their trigger.`);
   },
 };

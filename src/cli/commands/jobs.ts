@@ -1,10 +1,12 @@
-import { JOB_TRIGGER_TYPES } from "../../shared/automation-schemas.js";
+import { JOB_TRIGGER_TYPES } from "../../shared/job-vocabulary.js";
 import { readFileSync } from "node:fs";
-import { JOB_STATUSES, type AgentJob, type AgentJobList, type JobEvent, type JobRun } from "../../shared/api-schemas.js";
-import { enc, intOption, need, print, projectOf, type CommandContext, type Noun } from "../command-context.js";
+import type { AgentJob, AgentJobList, JobEvent, JobRun } from "../../shared/api-schemas.js";
+import { JOB_STATUSES } from "../../shared/job-vocabulary.js";
+import { enc, intOption, need, print, projectOf, type CommandContext } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { age, fields, table } from "../format.js";
 import { describePhases } from "../../shared/run-phases.js";
+import type { NounRuns } from "./command-usage.js";
 
 /** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
 async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
@@ -51,155 +53,131 @@ const usageLine = (u: NonNullable<AgentJob["usage"]>) =>
   `${u.inputTokens} input (${u.cachedInputTokens} cached) / ${u.outputTokens} output tokens, ${u.turns} turns, ${Math.round(u.durationMs / 1000)} s` +
   (u.estimatedCostUsd === null || u.estimatedCostUsd === undefined ? "" : `, ~$${u.estimatedCostUsd.toFixed(4)}`);
 
-export const jobs: Noun = {
-  name: "jobs",
-  commands: {
-    create: {
-      usage: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const prompt = await promptOf(ctx, ctx.args);
-        const idempotencyKey = ctx.values["idempotency-key"];
-        const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job`, ctx.projectKey, {
-          body: { prompt },
-          ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
-        });
-        print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
-        await warnWithoutApp(ctx);
-      },
-    },
+export const jobs: NounRuns<"jobs"> = {
+  async create(ctx) {
+    const projectId = projectOf(ctx);
+    const prompt = await promptOf(ctx, ctx.args);
+    const idempotencyKey = ctx.values["idempotency-key"];
+    const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job`, ctx.projectKey, {
+      body: { prompt },
+      ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
+    });
+    print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
+    await warnWithoutApp(ctx);
+  },
 
-    get: {
-      usage: "jobs get <jobId>",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const path = `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}`;
-        const job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
-        if (ctx.json) {
-          ctx.io.stdout(JSON.stringify(job, null, 2));
-          return;
-        }
-        const [{ events }, { runs }] = await Promise.all([
-          ctx.client.request<{ events: JobEvent[] }>("GET", `${path}/events`, ctx.projectKey),
-          ctx.client.request<{ runs: JobRun[] }>("GET", `${path}/runs`, ctx.projectKey),
-        ]);
-        const history = table(
-          ["AT", "EVENT", "STATUS", "CAUSE"],
-          events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause]),
-        );
-        const timed = runs.findLast((run) => run.phases.length > 0);
-        const time = timed ? `\n\nTime of run ${timed.attempt}: ${describePhases(timed.phases)}` : "";
-        ctx.io.stdout(`${jobFields(job)}${time}\n\nHistory:\n${history}`);
-      },
-    },
+  async get(ctx) {
+    const projectId = projectOf(ctx);
+    const path = `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}`;
+    const job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
+    if (ctx.json) {
+      ctx.io.stdout(JSON.stringify(job, null, 2));
+      return;
+    }
+    const [{ events }, { runs }] = await Promise.all([
+      ctx.client.request<{ events: JobEvent[] }>("GET", `${path}/events`, ctx.projectKey),
+      ctx.client.request<{ runs: JobRun[] }>("GET", `${path}/runs`, ctx.projectKey),
+    ]);
+    const history = table(
+      ["AT", "EVENT", "STATUS", "CAUSE"],
+      events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause]),
+    );
+    const timed = runs.findLast((run) => run.phases.length > 0);
+    const time = timed ? `\n\nTime of run ${timed.attempt}: ${describePhases(timed.phases)}` : "";
+    ctx.io.stdout(`${jobFields(job)}${time}\n\nHistory:\n${history}`);
+  },
 
-    message: {
-      usage: "jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const [jobId, ...words] = ctx.args;
-        const prompt = await promptOf(ctx, words);
-        const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(jobId, "job id"))}/message`, ctx.projectKey, {
-          body: { prompt },
-        });
-        print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
-        await warnWithoutApp(ctx);
-      },
-    },
+  async message(ctx) {
+    const projectId = projectOf(ctx);
+    const [jobId, ...words] = ctx.args;
+    const prompt = await promptOf(ctx, words);
+    const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(jobId, "job id"))}/message`, ctx.projectKey, {
+      body: { prompt },
+    });
+    print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
+    await warnWithoutApp(ctx);
+  },
 
-    cancel: {
-      usage: "jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/cancel`, ctx.projectKey);
-        print(ctx, job, () => (job.status === "failed" && job.error?.startsWith("Cancelled") ? `Cancelled job ${job.id}\n${jobFields(job)}` : `Job ${job.id} is ${job.status}: nothing to cancel\n${jobFields(job)}`));
-      },
-    },
+  async cancel(ctx) {
+    const projectId = projectOf(ctx);
+    const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/cancel`, ctx.projectKey);
+    print(ctx, job, () => (job.status === "failed" && job.error?.startsWith("Cancelled") ? `Cancelled job ${job.id}\n${jobFields(job)}` : `Job ${job.id} is ${job.status}: nothing to cancel\n${jobFields(job)}`));
+  },
 
-    runs: {
-      usage: "jobs runs <jobId>                each run: trigger, times, outcome, tokens",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const { runs } = await ctx.client.request<{ runs: JobRun[] }>("GET", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/runs`, ctx.projectKey);
-        print(ctx, { runs }, () =>
-          runs.length === 0
-            ? "No run has started yet."
-            : table(
-                ["RUN", "TRIGGER", "STARTED", "OUTCOME", "USAGE", "WORKFLOW RUN"],
-                runs.map((r) => [
-                  String(r.attempt),
-                  r.trigger ? `${r.trigger.source}${r.trigger.author ? ` @${r.trigger.author}` : ""}` : null,
-                  r.claimedAt,
-                  r.outcome ?? (r.reportedAt ? null : "(working or ended without a report)"),
-                  r.usage ? usageLine({ ...r.usage }) : null,
-                  r.workflowRunUrl,
-                ]),
-              ),
-        );
-      },
-    },
+  async runs(ctx) {
+    const projectId = projectOf(ctx);
+    const { runs } = await ctx.client.request<{ runs: JobRun[] }>("GET", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/runs`, ctx.projectKey);
+    print(ctx, { runs }, () =>
+      runs.length === 0
+        ? "No run has started yet."
+        : table(
+            ["RUN", "TRIGGER", "STARTED", "OUTCOME", "USAGE", "WORKFLOW RUN"],
+            runs.map((r) => [
+              String(r.attempt),
+              r.trigger ? `${r.trigger.source}${r.trigger.author ? ` @${r.trigger.author}` : ""}` : null,
+              r.claimedAt,
+              r.outcome ?? (r.reportedAt ? null : "(working or ended without a report)"),
+              r.usage ? usageLine({ ...r.usage }) : null,
+              r.workflowRunUrl,
+            ]),
+          ),
+    );
+  },
 
-    list: {
-      usage: `jobs list [--status active|completed|failed|archived] [--trigger ${JOB_TRIGGER_TYPES.join("|")}] [--limit N] [--offset N]`,
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const status = ctx.values.status;
-        if (status && !(JOB_STATUSES as readonly string[]).includes(status)) {
-          throw new CliError(`--status must be one of ${JOB_STATUSES.join(", ")}`, 2);
-        }
-        const trigger = ctx.values.trigger;
-        if (trigger && !(JOB_TRIGGER_TYPES as readonly string[]).includes(trigger)) throw new CliError(`--trigger must be one of ${JOB_TRIGGER_TYPES.join(", ")}`, 2);
-        const query = new URLSearchParams();
-        if (status) query.set("status", status);
-        if (trigger) query.set("trigger", trigger);
-        const limit = intOption(ctx.values.limit, "limit");
-        const offset = intOption(ctx.values.offset, "offset");
-        if (limit !== undefined) query.set("limit", String(limit));
-        if (offset !== undefined) query.set("offset", String(offset));
-        const page = await ctx.client.request<AgentJobList>("GET", `/v2/agent/${enc(projectId)}/jobs?${query}`, ctx.projectKey);
-        print(ctx, page, () => {
-          if (page.jobs.length === 0) return "No jobs.";
-          const rows = table(
-            ["ID", "STATUS", "STARTED BY", "AGE", "PULL REQUEST"],
-            page.jobs.map((j) => [j.id, j.status, j.trigger?.type ?? "api", age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
-          );
-          const next = (offset ?? 0) + page.jobs.length;
-          return page.hasMore ? `${rows}\n\nMore: inkwell jobs list --project ${projectId} --offset ${next}` : rows;
-        });
-      },
-    },
+  async list(ctx) {
+    const projectId = projectOf(ctx);
+    const status = ctx.values.status;
+    if (status && !(JOB_STATUSES as readonly string[]).includes(status)) {
+      throw new CliError(`--status must be one of ${JOB_STATUSES.join(", ")}`, 2);
+    }
+    const trigger = ctx.values.trigger;
+    if (trigger && !(JOB_TRIGGER_TYPES as readonly string[]).includes(trigger)) throw new CliError(`--trigger must be one of ${JOB_TRIGGER_TYPES.join(", ")}`, 2);
+    const query = new URLSearchParams();
+    if (status) query.set("status", status);
+    if (trigger) query.set("trigger", trigger);
+    const limit = intOption(ctx.values.limit, "limit");
+    const offset = intOption(ctx.values.offset, "offset");
+    if (limit !== undefined) query.set("limit", String(limit));
+    if (offset !== undefined) query.set("offset", String(offset));
+    const page = await ctx.client.request<AgentJobList>("GET", `/v2/agent/${enc(projectId)}/jobs?${query}`, ctx.projectKey);
+    print(ctx, page, () => {
+      if (page.jobs.length === 0) return "No jobs.";
+      const rows = table(
+        ["ID", "STATUS", "STARTED BY", "AGE", "PULL REQUEST"],
+        page.jobs.map((j) => [j.id, j.status, j.trigger?.type ?? "api", age(j.createdAt), j.prLink ?? (j.status === "failed" ? "(failed, see jobs get)" : null)]),
+      );
+      const next = (offset ?? 0) + page.jobs.length;
+      return page.hasMore ? `${rows}\n\nMore: inkwell jobs list --project ${projectId} --offset ${next}` : rows;
+    });
+  },
 
-    watch: {
-      usage: "jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const jobId = need(ctx.args[0], "job id");
-        const intervalMs = (intOption(ctx.values.interval, "interval") ?? 2) * 1000;
-        const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}`;
-        let last: AgentJob | null = null;
-        let failures = 0;
-        for (;;) {
-          let job: AgentJob;
-          try {
-            job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
-            failures = 0;
-          } catch (error) {
-            // A server restart or a blip must not end a watch; answers from the API (4xx) do.
-            if (!(error instanceof CliError) || !error.message.startsWith("Cannot reach") || ++failures > 30) throw error;
-            if (failures === 1) ctx.io.stderr(`inkwell: ${error.message} Retrying…`);
-            await ctx.io.sleep(Math.min(intervalMs * failures, 10_000));
-            continue;
-          }
-          if (!last || last.status !== job.status || last.prLink !== job.prLink || last.error !== job.error) {
-            if (ctx.json) ctx.io.stdout(JSON.stringify(job));
-            else ctx.io.stdout(`${new Date().toISOString().slice(11, 19)}  ${job.status}${job.prLink ? `  ${job.prLink}` : ""}${job.error ? `  ${job.error}` : ""}`);
-          }
-          last = job;
-          if (job.status === "failed") return 3;
-          if (job.status === "completed" || job.status === "archived") return 0;
-          await ctx.io.sleep(intervalMs);
-        }
-      },
-    },
+  async watch(ctx) {
+    const projectId = projectOf(ctx);
+    const jobId = need(ctx.args[0], "job id");
+    const intervalMs = (intOption(ctx.values.interval, "interval") ?? 2) * 1000;
+    const path = `/v2/agent/${enc(projectId)}/job/${enc(jobId)}`;
+    let last: AgentJob | null = null;
+    let failures = 0;
+    for (;;) {
+      let job: AgentJob;
+      try {
+        job = await ctx.client.request<AgentJob>("GET", path, ctx.projectKey);
+        failures = 0;
+      } catch (error) {
+        // A server restart or a blip must not end a watch; answers from the API (4xx) do.
+        if (!(error instanceof CliError) || !error.message.startsWith("Cannot reach") || ++failures > 30) throw error;
+        if (failures === 1) ctx.io.stderr(`inkwell: ${error.message} Retrying…`);
+        await ctx.io.sleep(Math.min(intervalMs * failures, 10_000));
+        continue;
+      }
+      if (!last || last.status !== job.status || last.prLink !== job.prLink || last.error !== job.error) {
+        if (ctx.json) ctx.io.stdout(JSON.stringify(job));
+        else ctx.io.stdout(`${new Date().toISOString().slice(11, 19)}  ${job.status}${job.prLink ? `  ${job.prLink}` : ""}${job.error ? `  ${job.error}` : ""}`);
+      }
+      last = job;
+      if (job.status === "failed") return 3;
+      if (job.status === "completed" || job.status === "archived") return 0;
+      await ctx.io.sleep(intervalMs);
+    }
   },
 };

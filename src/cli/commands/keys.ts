@@ -1,45 +1,34 @@
 import type { ApiKeyView, CreatedKeyView } from "../../shared/admin-schemas.js";
-import { enc, need, print, projectOf, type Noun } from "../command-context.js";
+import { enc, need, print, projectOf } from "../command-context.js";
 import { table } from "../format.js";
+import type { NounRuns } from "./command-usage.js";
 
-export const keys: Noun = {
-  name: "keys",
-  commands: {
-    create: {
-      usage: "keys create --project ID [--name NAME]",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const created = await ctx.client.request<CreatedKeyView>("POST", `/admin/projects/${enc(projectId)}/keys`, ctx.operator, {
-          body: ctx.values.name ? { name: ctx.values.name } : {},
-        });
-        print(ctx, created, () => `${created.key}\n\nKey ${created.id} for project ${projectId}. Store it now: it is not shown again.`);
-      },
-    },
+export const keys: NounRuns<"keys"> = {
+  async create(ctx) {
+    const projectId = projectOf(ctx);
+    const created = await ctx.client.request<CreatedKeyView>("POST", `/admin/projects/${enc(projectId)}/keys`, ctx.operator, {
+      body: ctx.values.name ? { name: ctx.values.name } : {},
+    });
+    print(ctx, created, () => `${created.key}\n\nKey ${created.id} for project ${projectId}. Store it now: it is not shown again.`);
+  },
 
-    list: {
-      usage: "keys list --project ID",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const { keys } = await ctx.client.request<{ keys: ApiKeyView[] }>("GET", `/admin/projects/${enc(projectId)}/keys`, ctx.operator);
-        print(ctx, keys, () =>
-          keys.length === 0
-            ? "No keys. Create one: inkwell keys create --project " + projectId
-            : table(
-                ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED"],
-                keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.createdAt, k.lastUsedAt, k.revokedAt]),
-              ),
-        );
-      },
-    },
+  async list(ctx) {
+    const projectId = projectOf(ctx);
+    const { keys } = await ctx.client.request<{ keys: ApiKeyView[] }>("GET", `/admin/projects/${enc(projectId)}/keys`, ctx.operator);
+    print(ctx, keys, () =>
+      keys.length === 0
+        ? "No keys. Create one: inkwell keys create --project " + projectId
+        : table(
+            ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED"],
+            keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.createdAt, k.lastUsedAt, k.revokedAt]),
+          ),
+    );
+  },
 
-    revoke: {
-      usage: "keys revoke --project ID <keyId>",
-      async run(ctx) {
-        const projectId = projectOf(ctx);
-        const keyId = need(ctx.args[0], "key id");
-        const key = await ctx.client.request<ApiKeyView>("DELETE", `/admin/projects/${enc(projectId)}/keys/${enc(keyId)}`, ctx.operator);
-        print(ctx, key, () => `Revoked key ${key.id} (${key.prefix}…) at ${key.revokedAt}`);
-      },
-    },
+  async revoke(ctx) {
+    const projectId = projectOf(ctx);
+    const keyId = need(ctx.args[0], "key id");
+    const key = await ctx.client.request<ApiKeyView>("DELETE", `/admin/projects/${enc(projectId)}/keys/${enc(keyId)}`, ctx.operator);
+    print(ctx, key, () => `Revoked key ${key.id} (${key.prefix}…) at ${key.revokedAt}`);
   },
 };

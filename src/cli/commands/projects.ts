@@ -1,7 +1,9 @@
-import { SALT_WINDOWS, type ProjectView } from "../../shared/admin-schemas.js";
-import { enc, intOption, need, print, type Noun } from "../command-context.js";
+import type { ProjectView } from "../../shared/admin-schemas.js";
+import { SALT_WINDOWS } from "../../shared/analytics-vocabulary.js";
+import { enc, intOption, need, print } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { fields, table } from "../format.js";
+import type { NounRuns } from "./command-usage.js";
 
 const projectFields = (p: ProjectView) =>
   fields([
@@ -20,72 +22,56 @@ const projectFields = (p: ProjectView) =>
     ["created", p.createdAt],
   ]);
 
-export const projects: Noun = {
-  name: "projects",
-  commands: {
-    create: {
-      usage: "projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
-      async run(ctx) {
-        const [repository] = ctx.args;
-        const body = {
-          repository: need(repository, "repository (owner/repo or URL)"),
-          ...(ctx.values.ref ? { ref: ctx.values.ref } : {}),
-          ...(ctx.values.name ? { name: ctx.values.name } : {}),
-          ...(ctx.values.model ? { model: ctx.values.model } : {}),
-          ...(ctx.values["rate-limit"] ? { rateLimitPerHour: intOption(ctx.values["rate-limit"], "rate-limit") } : {}),
-        };
-        const project = await ctx.client.request<ProjectView>("POST", "/admin/projects", ctx.operator, { body });
-        print(ctx, project, () => `Created project ${project.id}\n${projectFields(project)}`);
-      },
-    },
+export const projects: NounRuns<"projects"> = {
+  async create(ctx) {
+    const [repository] = ctx.args;
+    const body = {
+      repository: need(repository, "repository (owner/repo or URL)"),
+      ...(ctx.values.ref ? { ref: ctx.values.ref } : {}),
+      ...(ctx.values.name ? { name: ctx.values.name } : {}),
+      ...(ctx.values.model ? { model: ctx.values.model } : {}),
+      ...(ctx.values["rate-limit"] ? { rateLimitPerHour: intOption(ctx.values["rate-limit"], "rate-limit") } : {}),
+    };
+    const project = await ctx.client.request<ProjectView>("POST", "/admin/projects", ctx.operator, { body });
+    print(ctx, project, () => `Created project ${project.id}\n${projectFields(project)}`);
+  },
 
-    list: {
-      usage: "projects list",
-      async run(ctx) {
-        const { projects } = await ctx.client.request<{ projects: ProjectView[] }>("GET", "/admin/projects", ctx.operator);
-        print(ctx, projects, () =>
-          projects.length === 0
-            ? "No projects yet. Create one: inkwell projects create owner/repo"
-            : table(
-                ["ID", "REPOSITORY", "REF", "APP", "CREATED"],
-                projects.map((p) => [p.id, p.repository, p.ref, p.installation.installed ? "installed" : "not installed", p.createdAt]),
-              ),
-        );
-      },
-    },
+  async list(ctx) {
+    const { projects } = await ctx.client.request<{ projects: ProjectView[] }>("GET", "/admin/projects", ctx.operator);
+    print(ctx, projects, () =>
+      projects.length === 0
+        ? "No projects yet. Create one: inkwell projects create owner/repo"
+        : table(
+            ["ID", "REPOSITORY", "REF", "APP", "CREATED"],
+            projects.map((p) => [p.id, p.repository, p.ref, p.installation.installed ? "installed" : "not installed", p.createdAt]),
+          ),
+    );
+  },
 
-    get: {
-      usage: "projects get <projectId>",
-      async run(ctx) {
-        const id = need(ctx.args[0] ?? ctx.values.project, "project id");
-        const project = await ctx.client.request<ProjectView>("GET", `/admin/projects/${enc(id)}`, ctx.operator);
-        print(ctx, project, () => projectFields(project));
-      },
-    },
+  async get(ctx) {
+    const id = need(ctx.args[0] ?? ctx.values.project, "project id");
+    const project = await ctx.client.request<ProjectView>("GET", `/admin/projects/${enc(id)}`, ctx.operator);
+    print(ctx, project, () => projectFields(project));
+  },
 
-    update: {
-      usage:
-        "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]",
-      async run(ctx) {
-        const id = need(ctx.args[0] ?? ctx.values.project, "project id");
-        const saltWindow = ctx.values["salt-window"];
-        if (saltWindow && !(SALT_WINDOWS as readonly string[]).includes(saltWindow)) throw new CliError("--salt-window must be day, week or month", 2);
-        const origins = ctx.values["no-allowed-origins"] ? [] : ctx.values["allowed-origin"];
-        const markdownAsPage = ctx.values["markdown-as-page"];
-        if (markdownAsPage !== undefined && markdownAsPage !== "true" && markdownAsPage !== "false") throw new CliError("--markdown-as-page must be true or false", 2);
-        const models = ctx.values["no-allowed-models"] ? [] : ctx.values["allowed-model"];
-        if (!saltWindow && !origins && markdownAsPage === undefined && !models) {
-          throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable) or --no-allowed-models", 2);
-        }
-        const analytics = {
-          ...(saltWindow ? { saltWindow } : {}),
-          ...(origins ? { allowedOrigins: origins } : {}),
-          ...(markdownAsPage !== undefined ? { markdownAsPage: markdownAsPage === "true" } : {}),
-        };
-        const body = { ...(Object.keys(analytics).length > 0 ? { analytics } : {}), ...(models ? { allowedModels: models } : {}) };
-        const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body });
-        print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
-      },
-    },
+  async update(ctx) {
+    const id = need(ctx.args[0] ?? ctx.values.project, "project id");
+    const saltWindow = ctx.values["salt-window"];
+    if (saltWindow && !(SALT_WINDOWS as readonly string[]).includes(saltWindow)) throw new CliError("--salt-window must be day, week or month", 2);
+    const origins = ctx.values["no-allowed-origins"] ? [] : ctx.values["allowed-origin"];
+    const markdownAsPage = ctx.values["markdown-as-page"];
+    if (markdownAsPage !== undefined && markdownAsPage !== "true" && markdownAsPage !== "false") throw new CliError("--markdown-as-page must be true or false", 2);
+    const models = ctx.values["no-allowed-models"] ? [] : ctx.values["allowed-model"];
+    if (!saltWindow && !origins && markdownAsPage === undefined && !models) {
+      throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable) or --no-allowed-models", 2);
+    }
+    const analytics = {
+      ...(saltWindow ? { saltWindow } : {}),
+      ...(origins ? { allowedOrigins: origins } : {}),
+      ...(markdownAsPage !== undefined ? { markdownAsPage: markdownAsPage === "true" } : {}),
+    };
+    const body = { ...(Object.keys(analytics).length > 0 ? { analytics } : {}), ...(models ? { allowedModels: models } : {}) };
+    const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body });
+    print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
   },
 };

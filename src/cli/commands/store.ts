@@ -5,10 +5,11 @@ import { StoreCommandError } from "../../app/store/offline-store.js";
 import { restoreSnapshot } from "../../app/store/restore.js";
 import { describeSnapshot, writeFileAtomic, type SnapshotContents } from "../../app/store/snapshot.js";
 import type { CopyProgress } from "../../app/store/store-copy.js";
-import { need, print, type CommandContext, type Noun } from "../command-context.js";
+import { need, print, type CommandContext } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
 import { takeSnapshot } from "../store-backup.js";
+import type { NounRuns } from "./command-usage.js";
 
 /** The data directory the service runs with: --data-dir, else DATA_DIR, else ./data (the service's default). */
 const dataDirOf = (ctx: CommandContext) => path.resolve(ctx.values["data-dir"] ?? ctx.io.env.DATA_DIR ?? "./data");
@@ -71,66 +72,54 @@ function progressPrinter(ctx: CommandContext): (progress: CopyProgress) => void 
   };
 }
 
-export const store: Noun = {
-  name: "store",
-  commands: {
-    backup: {
-      usage: "store backup <file> [--data-dir DIR] [--force]           a consistent snapshot, taken by the running service",
-      async run(ctx) {
-        const file = path.resolve(need(ctx.args[0], "file to write the snapshot to (e.g. inkwell-backup.tar.gz)"));
-        if (existsSync(file) && !ctx.values.force) throw new CliError(`${file} already exists: choose another name, or pass --force to replace it.`, 2);
-        const dataDir = dataDirOf(ctx);
-        const snapshot = await storeStep("store backup", () => takeSnapshot(ctx, dataDir));
-        // Opened before it is written: a file that is there is a snapshot that opens.
-        const contents = await storeStep("store backup", () => describeSnapshot(snapshot.bytes, "The snapshot"));
-        await storeStep("store backup", async () => writeFileAtomic(file, snapshot.bytes));
-        const result = { file, bytes: snapshot.bytes.length, from: snapshot.from, ...contents };
-        print(ctx, result, () =>
-          [
-            `Wrote ${file} (${formatBytes(result.bytes)}), taken from ${snapshot.from}.`,
-            contentsText(contents),
-            `\nRestore it with the service stopped: inkwell store restore ${file} --data-dir DIR`,
-          ].join("\n"),
-        );
-      },
-    },
+export const store: NounRuns<"store"> = {
+  async backup(ctx) {
+    const file = path.resolve(need(ctx.args[0], "file to write the snapshot to (e.g. inkwell-backup.tar.gz)"));
+    if (existsSync(file) && !ctx.values.force) throw new CliError(`${file} already exists: choose another name, or pass --force to replace it.`, 2);
+    const dataDir = dataDirOf(ctx);
+    const snapshot = await storeStep("store backup", () => takeSnapshot(ctx, dataDir));
+    // Opened before it is written: a file that is there is a snapshot that opens.
+    const contents = await storeStep("store backup", () => describeSnapshot(snapshot.bytes, "The snapshot"));
+    await storeStep("store backup", async () => writeFileAtomic(file, snapshot.bytes));
+    const result = { file, bytes: snapshot.bytes.length, from: snapshot.from, ...contents };
+    print(ctx, result, () =>
+      [
+        `Wrote ${file} (${formatBytes(result.bytes)}), taken from ${snapshot.from}.`,
+        contentsText(contents),
+        `\nRestore it with the service stopped: inkwell store restore ${file} --data-dir DIR`,
+      ].join("\n"),
+    );
+  },
 
-    restore: {
-      usage: "store restore <file> [--data-dir DIR] [--force]          service stopped; --force moves the current store aside",
-      async run(ctx) {
-        const file = path.resolve(need(ctx.args[0], "snapshot file (made by inkwell store backup)"));
-        const dataDir = dataDirOf(ctx);
-        const restored = await storeStep("store restore", () => restoreSnapshot({ file, dataDir, force: ctx.values.force ?? false }));
-        print(ctx, { file, dataDir, ...restored }, () =>
-          [
-            `Restored ${file} into ${restored.storeDir}.`,
-            contentsText(restored),
-            ...(restored.migrated.length > 0 ? [`\nMigrated to this version: ${restored.migrated.join(", ")}.`] : []),
-            ...(restored.movedAside ? [`\nThe store that was there is kept in ${restored.movedAside}; delete it once the restored service works.`] : []),
-            `\nStart the service with DATA_DIR=${dataDir}.`,
-          ].join("\n"),
-        );
-      },
-    },
+  async restore(ctx) {
+    const file = path.resolve(need(ctx.args[0], "snapshot file (made by inkwell store backup)"));
+    const dataDir = dataDirOf(ctx);
+    const restored = await storeStep("store restore", () => restoreSnapshot({ file, dataDir, force: ctx.values.force ?? false }));
+    print(ctx, { file, dataDir, ...restored }, () =>
+      [
+        `Restored ${file} into ${restored.storeDir}.`,
+        contentsText(restored),
+        ...(restored.migrated.length > 0 ? [`\nMigrated to this version: ${restored.migrated.join(", ")}.`] : []),
+        ...(restored.movedAside ? [`\nThe store that was there is kept in ${restored.movedAside}; delete it once the restored service works.`] : []),
+        `\nStart the service with DATA_DIR=${dataDir}.`,
+      ].join("\n"),
+    );
+  },
 
-    copy: {
-      usage: "store copy --to postgres://… [--data-dir DIR] [--force]  service stopped; PGlite into PostgreSQL, counts checked",
-      async run(ctx) {
-        const to = postgresUrlOption(ctx.values.to);
-        const dataDir = dataDirOf(ctx);
-        if (!ctx.json) ctx.io.stderr(`Copying the store in ${dataDir} to ${redactUrl(to)}…`);
-        const result = await storeStep("store copy", () => copyDataDirToPostgres({ dataDir, to, force: ctx.values.force ?? false, onProgress: progressPrinter(ctx) }));
-        const rows = result.tables.reduce((sum, t) => sum + t.target, 0);
-        print(ctx, { to: redactUrl(to), ...result }, () =>
-          [
-            ...(result.replaced.length > 0 ? [`Replaced what the target held: ${result.replaced.map((r) => `${r.table} ${n(r.rows)}`).join(", ")}.\n`] : []),
-            table(["TABLE", "SOURCE", "TARGET"], result.tables.map((t) => [t.table, n(t.source), n(t.target)])),
-            `\nCopied ${rowsOf(rows)} in ${result.tables.length} tables (schema version ${result.schemaVersion}) in ${(result.ms / 1000).toFixed(1)} s; every count matches.`,
-            ...(result.sourceMigrated.length > 0 ? [`The PGlite store was first migrated to this version (${result.sourceMigrated.join(", ")}), as a start of the service would have.`] : []),
-            `Next: set DATABASE_URL to this database and start Inkwell. Keep the PGlite store in ${dataDir} until the service runs well on PostgreSQL.`,
-          ].join("\n"),
-        );
-      },
-    },
+  async copy(ctx) {
+    const to = postgresUrlOption(ctx.values.to);
+    const dataDir = dataDirOf(ctx);
+    if (!ctx.json) ctx.io.stderr(`Copying the store in ${dataDir} to ${redactUrl(to)}…`);
+    const result = await storeStep("store copy", () => copyDataDirToPostgres({ dataDir, to, force: ctx.values.force ?? false, onProgress: progressPrinter(ctx) }));
+    const rows = result.tables.reduce((sum, t) => sum + t.target, 0);
+    print(ctx, { to: redactUrl(to), ...result }, () =>
+      [
+        ...(result.replaced.length > 0 ? [`Replaced what the target held: ${result.replaced.map((r) => `${r.table} ${n(r.rows)}`).join(", ")}.\n`] : []),
+        table(["TABLE", "SOURCE", "TARGET"], result.tables.map((t) => [t.table, n(t.source), n(t.target)])),
+        `\nCopied ${rowsOf(rows)} in ${result.tables.length} tables (schema version ${result.schemaVersion}) in ${(result.ms / 1000).toFixed(1)} s; every count matches.`,
+        ...(result.sourceMigrated.length > 0 ? [`The PGlite store was first migrated to this version (${result.sourceMigrated.join(", ")}), as a start of the service would have.`] : []),
+        `Next: set DATABASE_URL to this database and start Inkwell. Keep the PGlite store in ${dataDir} until the service runs well on PostgreSQL.`,
+      ].join("\n"),
+    );
   },
 };

@@ -11,10 +11,7 @@ import { readNetlify } from "./formats/netlify.js";
 import { nginxJsonFieldMap, nginxJsonReader } from "./formats/nginx-json.js";
 import { readVercel } from "./formats/vercel.js";
 import { pageView } from "./page-view.js";
-
-/** The log formats `inkwell analytics import` reads, each in its own module under formats/. */
-export const LOG_FORMATS = ["combined", "vercel", "cloudflare", "caddy", "nginx-json", "cloudfront", "netlify", "fastly", "custom"] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+import type { LogFormat } from "./log-format-names.js";
 
 export interface ParserOptions {
   /** nginx-json: `--field NAME=KEY` specs. */
@@ -38,10 +35,6 @@ const READERS: Record<LogFormat, (options: ParserOptions) => RecordReader> = {
     return compileLogFormat(options.logFormat);
   },
 };
-
-export function isLogFormat(value: string): value is LogFormat {
-  return (LOG_FORMATS as readonly string[]).includes(value);
-}
 
 /**
  * The parser for one input (a file, or standard input): each line (no trailing newline) to a hit,

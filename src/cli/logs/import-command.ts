@@ -4,14 +4,13 @@ import { enc, need, print, projectOf, type CommandContext } from "../command-con
 import { CliError, UsageError } from "../errors.js";
 import { followLog } from "./follow-import.js";
 import { defaultStatePath } from "./follow-state.js";
-import { createLineParser, isLogFormat, LOG_FORMATS } from "./formats.js";
+import { createLineParser } from "./formats.js";
+import { isLogFormat, LOG_FORMATS } from "./log-format-names.js";
 import { importLog } from "./import.js";
 import { isGzipHead, openLogInput } from "./input.js";
 import type { SendHits } from "./sender.js";
 import { formatSummary, progressLine, type ImportSummary } from "./summary.js";
 import { sendWithRetry } from "../retry.js";
-
-export const IMPORT_USAGE = `analytics import --format ${LOG_FORMATS.join("|")} [--log-format STRING] [--field NAME=KEY]… [--follow [--state FILE] [--interval SECONDS]] <FILE|->`;
 
 /** `inkwell analytics import`: one pass over a file or standard input, or `--follow` a live file until SIGINT/SIGTERM. */
 export async function runImport(ctx: CommandContext): Promise<void> {

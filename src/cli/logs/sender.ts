@@ -1,5 +1,5 @@
 import type { HitBatchResult } from "../../shared/analytics-schemas.js";
-import { MAX_HITS_PER_BATCH } from "../../shared/analytics-schemas.js";
+import { MAX_HITS_PER_BATCH } from "../../shared/analytics-vocabulary.js";
 import { CliError } from "../errors.js";
 import type { ImportHit } from "./fields.js";
 import { addExample, type ImportSummary } from "./summary.js";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../../src/cli/command-context.js";
-import { NOUNS } from "../../../src/cli/commands/index.js";
+import { NOUN_NAMES as NOUNS } from "../../../src/cli/commands/command-usage.js";
 import { USAGE, runCli } from "../../../src/cli/run-cli.js";
 
-const NOUN_NAMES = NOUNS.map((noun) => noun.name).join(", ");
+const NOUN_NAMES = NOUNS.join(", ");
 
-// The whole help, byte for byte: it is composed from one module per noun, and a change to any of
-// them shows here.
+// The whole help, byte for byte: it is composed from every command's usage line
+// (commands/command-usage.ts), and a change to any of them shows here.
 const HELP = `Usage: inkwell <command> [options]
 
 Operator (token: --token or INKWELL_ADMIN_TOKEN):

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { jobListQuerySchema, parseUtcDay, promptBodySchema } from "../../../src/shared/api-schemas.js";
+import { jobListQuerySchema, promptBodySchema } from "../../../src/shared/api-schemas.js";
+import { parseUtcDay } from "../../../src/shared/utc-day.js";
 import { visitorsQuerySchema } from "../../../src/shared/analytics-trend-schemas.js";
 
 describe("parseUtcDay", () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../../store/db.js";
 import { classifyHit } from "../classify/classify.js";
-import type { SaltWindow } from "../../../shared/admin-schemas.js";
+import type { SaltWindow } from "../../../shared/analytics-vocabulary.js";
 import { DAY_MS, epochDay, windowOf, type DayWindow } from "../days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "../classify/traffic-class.js";

@@ -1,6 +1,6 @@
 import { KNOWN_REFERRER_HOSTS, KNOWN_REFERRER_PATTERNS } from "./known-referrers.generated.js";
 
-import type { REFERRAL_CHANNELS } from "../../../shared/analytics-trend-schemas.js";
+import type { REFERRAL_CHANNELS } from "../../../shared/analytics-vocabulary.js";
 
 export type ReferralChannel = (typeof REFERRAL_CHANNELS)[number];
 

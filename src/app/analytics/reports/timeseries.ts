@@ -1,4 +1,5 @@
-import type { Timeseries, TimeseriesInterval, TimeseriesMetric } from "../../../shared/analytics-trend-schemas.js";
+import type { Timeseries } from "../../../shared/analytics-trend-schemas.js";
+import type { TimeseriesInterval, TimeseriesMetric } from "../../../shared/analytics-vocabulary.js";
 import type { Queryable } from "../../store/db.js";
 import { dayToIso, windowOf } from "../days.js";
 import { windowParts } from "./reach-sql.js";

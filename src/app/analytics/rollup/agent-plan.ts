@@ -1,7 +1,7 @@
 import { monthStartOf } from "../days.js";
 import { NO_PREVIOUS_DAY, pairDeltas } from "./reach.js";
 import { entry, SITE_PATH_ID } from "./plan.js";
-import { type ChunkView } from "./plan-types.js";
+import type { ChunkView } from "./plan-types.js";
 import { CLASS_CODE } from "../classify/traffic-class.js";
 
 /**

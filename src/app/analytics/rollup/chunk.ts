@@ -2,7 +2,7 @@ import type { Queryable } from "../../store/db.js";
 import { chunkFormatMasks, planFormats } from "./format-plan.js";
 import { monthlySums } from "./month-sums.js";
 import { byMaskKey, chunkMasks, planReach, planRollup, type ReachPlan } from "./plan.js";
-import { type ChunkView, type RollupPlan } from "./plan-types.js";
+import type { ChunkView, RollupPlan } from "./plan-types.js";
 import { chunkGroupMasks, chunkReferralViews, chunkScopeViews } from "./group-plan.js";
 import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./agent-plan.js";
 import {

@@ -1,6 +1,6 @@
 import { FORMAT_CODE } from "../ingest/read-format.js";
 import { addCounts, byMaskKey, CLASS_NAME, entry, isFailure, maskKey, nonZero, planReach, SITE_PATH_ID, type ReachPlan } from "./plan.js";
-import { type ChunkMasks, type ChunkView, type ReachCounts, type StoredMasks, type VisitorMask } from "./plan-types.js";
+import type { ChunkMasks, ChunkView, ReachCounts, StoredMasks, VisitorMask } from "./plan-types.js";
 
 /**
  * Distinct visitors per format (the visitors report's `format` filter), at the cost of the few

@@ -1,5 +1,5 @@
 import { CLASS_NAME, entry, isFailure, maskKey, SITE_PATH_ID } from "./plan.js";
-import { type ChunkMasks, type ChunkView, type VisitorMask } from "./plan-types.js";
+import type { ChunkMasks, ChunkView, VisitorMask } from "./plan-types.js";
 
 /**
  * What a chunk adds to the groups of views counted like pages: a page's sections

@@ -5,7 +5,7 @@ import type { ProjectAccess } from "../access.js";
 import { html, httpUrl, linkified, type SafeHtml } from "../html.js";
 import { csrfField, formatAge, formatTime, number, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
-import type { JobTriggerType } from "../../../shared/automation-schemas.js";
+import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import { describePhases } from "../../../shared/run-phases.js";
 import { TRIGGER_LABELS, TRIGGER_TYPES, triggerLabel } from "./trigger-labels.js";
 

@@ -1,4 +1,4 @@
-import { REFERRAL_CHANNELS } from "../../../shared/analytics-trend-schemas.js";
+import { REFERRAL_CHANNELS } from "../../../shared/analytics-vocabulary.js";
 import type { ReferralChannel } from "../../analytics/ingest/referral.js";
 import { html, type SafeHtml } from "../html.js";
 import { number } from "../layout.js";

@@ -1,4 +1,5 @@
-import { JOB_TRIGGER_TYPES, type JobTrigger, type JobTriggerType } from "../../../shared/automation-schemas.js";
+import type { JobTrigger } from "../../../shared/automation-schemas.js";
+import { JOB_TRIGGER_TYPES, type JobTriggerType } from "../../../shared/job-vocabulary.js";
 import { html, httpUrl, type SafeHtml } from "../html.js";
 
 export const TRIGGER_LABELS: Record<JobTriggerType, string> = {

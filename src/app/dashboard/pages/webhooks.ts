@@ -1,5 +1,5 @@
 import type { CreatedWebhookView, WebhookDeliveryView, WebhookView } from "../../../shared/webhook-schemas.js";
-import { WEBHOOK_EVENTS } from "../../../shared/webhook-schemas.js";
+import { WEBHOOK_EVENTS } from "../../../shared/job-vocabulary.js";
 import type { Project } from "../../domain/projects.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField, formatTime, projectPath } from "../layout.js";

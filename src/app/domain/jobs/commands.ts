@@ -7,14 +7,14 @@ import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
 import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
 import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
-import type { WebhookEvent } from "../../../shared/webhook-schemas.js";
+import type { WebhookEvent } from "../../../shared/job-vocabulary.js";
 import { skipPendingTask } from "../../tasks/tasks.js";
 import { queueJobEvent } from "../../project-webhooks/deliveries.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
-import type { JobTriggerType } from "../../../shared/automation-schemas.js";
+import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { SourceContext } from "./source-context.js";
 
 export interface JobLimits {

@@ -1,6 +1,7 @@
 import type { AgentJob, JobStatus } from "../../../shared/api-schemas.js";
 import { toIso, toIsoOrNull } from "../../store/db.js";
-import type { JobTrigger, JobTriggerType } from "../../../shared/automation-schemas.js";
+import type { JobTrigger } from "../../../shared/automation-schemas.js";
+import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import { outcomeOf } from "./outcome.js";
 
 /** A `jobs` row as the drivers return it. Only this folder reads job tables; everything else gets `JobInRepository` or `AgentJob`. */

@@ -1,5 +1,5 @@
 import type { AgentJob, JobEvent, JobListQuery } from "../../../shared/api-schemas.js";
-import type { JobTriggerType } from "../../../shared/automation-schemas.js";
+import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
 import { notFound } from "../errors.js";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { createLineParser, type LogFormat, type ParserOptions } from "../../../../src/cli/logs/formats.js";
+import { createLineParser, type ParserOptions } from "../../../../src/cli/logs/formats.js";
+import type { LogFormat } from "../../../../src/cli/logs/log-format-names.js";
 
 /** Reading the fixture logs the way an import does: one parser per file, line by line. */
 

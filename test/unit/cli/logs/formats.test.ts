@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { lineHitId, parseLogLine, type LogFormat } from "../../../../src/cli/logs/formats.js";
+import { lineHitId, parseLogLine } from "../../../../src/cli/logs/formats.js";
+import type { LogFormat } from "../../../../src/cli/logs/log-format-names.js";
 
 const CHROME = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36";
 const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HitBatchResult } from "../../../../src/shared/analytics-schemas.js";
-import { createLineParser, lineHitId, type LogFormat, type ParserOptions } from "../../../../src/cli/logs/formats.js";
+import { createLineParser, lineHitId, type ParserOptions } from "../../../../src/cli/logs/formats.js";
+import type { LogFormat } from "../../../../src/cli/logs/log-format-names.js";
 import { importLog } from "../../../../src/cli/logs/import.js";
 import { openLogInput } from "../../../../src/cli/logs/input.js";
 import { LineOccurrences } from "../../../../src/cli/logs/occurrences.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jobStatusSchema, promptBodySchema } from "../../../../shared/api-schemas.js";
-import { JOB_TRIGGER_TYPES } from "../../../../shared/automation-schemas.js";
+import { JOB_TRIGGER_TYPES } from "../../../../shared/job-vocabulary.js";
 import { wellFormedAttemptOf, wellFormedIdOf } from "../../../domain/ids.js";
 import { addMessage, cancelJob, createJob } from "../../../domain/jobs/commands.js";
 import { firstPrompts, listJobMessages } from "../../../domain/jobs/messages.js";

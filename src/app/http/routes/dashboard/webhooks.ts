@@ -1,4 +1,5 @@
-import { createWebhookSchema, WEBHOOK_EVENTS } from "../../../../shared/webhook-schemas.js";
+import { createWebhookSchema } from "../../../../shared/webhook-schemas.js";
+import { WEBHOOK_EVENTS } from "../../../../shared/job-vocabulary.js";
 import { wellFormedIdOf } from "../../../domain/ids.js";
 import { listDeliveries, redeliver } from "../../../project-webhooks/deliveries.js";
 import { createWebhook, deleteWebhook, listWebhooks } from "../../../project-webhooks/endpoints.js";

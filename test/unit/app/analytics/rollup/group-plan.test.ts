@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ALL_SOURCES, chunkReferralViews, chunkScopeViews } from "../../../../../src/app/analytics/rollup/group-plan.js";
 import { SITE_PATH_ID } from "../../../../../src/app/analytics/rollup/plan.js";
-import { type ChunkView } from "../../../../../src/app/analytics/rollup/plan-types.js";
+import type { ChunkView } from "../../../../../src/app/analytics/rollup/plan-types.js";
 import { CLASS_CODE } from "../../../../../src/app/analytics/classify/traffic-class.js";
 import { chunkView } from "../../../../helpers/chunk-view.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_PREVIOUS_DAY } from "../../../../../src/app/analytics/rollup/reach.js";
 import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentMask } from "../../../../../src/app/analytics/rollup/agent-plan.js";
 import { chunkMasks, planRollup, SITE_PATH_ID } from "../../../../../src/app/analytics/rollup/plan.js";
-import { type ChunkView, type RollupPlan, type VisitorMask } from "../../../../../src/app/analytics/rollup/plan-types.js";
+import type { ChunkView, RollupPlan, VisitorMask } from "../../../../../src/app/analytics/rollup/plan-types.js";
 import { CLASS_CODE, type ClassCode } from "../../../../../src/app/analytics/classify/traffic-class.js";
 import { random } from "../../../../helpers/traffic.js";
 import { chunkView } from "../../../../helpers/chunk-view.js";

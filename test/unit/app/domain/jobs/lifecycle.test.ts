@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { transition, type JobTrigger } from "../../../../../src/app/domain/jobs/lifecycle.js";
-import { JOB_STATUSES, type JobStatus } from "../../../../../src/shared/api-schemas.js";
+import type { JobStatus } from "../../../../../src/shared/api-schemas.js";
+import { JOB_STATUSES } from "../../../../../src/shared/job-vocabulary.js";
 
 const TRIGGERS: JobTrigger[] = ["message", "run_succeeded", "run_failed", "pr_closed", "cancelled"];
 

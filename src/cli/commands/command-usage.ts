@@ -1,0 +1,90 @@
+import type { CommandContext } from "../command-context.js";
+import { JOB_TRIGGER_TYPES, WEBHOOK_EVENTS } from "../../shared/job-vocabulary.js";
+import { LOG_FORMATS } from "../logs/log-format-names.js";
+
+// Every command's line in `inkwell --help`, apart from the code that runs it: the help, an unknown
+// command's message and a usage error's hint need these words only, so they load no command module
+// (each of which loads what its requests and tables need). A command module's type names its actions
+// from here, so the two cannot drift apart.
+
+const FILTERS = "[--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare]";
+
+export const COMMAND_USAGE = {
+  projects: {
+    create: "projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
+    list: "projects list",
+    get: "projects get <projectId>",
+    update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]",
+  },
+  keys: {
+    create: "keys create --project ID [--name NAME]",
+    list: "keys list --project ID",
+    revoke: "keys revoke --project ID <keyId>",
+  },
+  webhooks: {
+    create: `webhooks create --project ID <url> [--event ${WEBHOOK_EVENTS.join("|")}]… [--format standard|slack]`,
+    list: "webhooks list --project ID",
+    delete: "webhooks delete --project ID <webhookId>",
+    deliveries: "webhooks deliveries --project ID <webhookId> [--limit N]",
+    redeliver: "webhooks redeliver --project ID <webhookId> <deliveryId>",
+  },
+  automations: {
+    create: "automations create --project ID (--source owner/repo [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]",
+    list: "automations list --project ID",
+    pause: "automations pause --project ID <automationId>",
+    resume: "automations resume --project ID <automationId>",
+    run: "automations run --project ID <automationId>",
+    delete: "automations delete --project ID <automationId>",
+  },
+  agents: {
+    ranges: "agents ranges",
+    refresh: "agents refresh   (the server fetches each list from its operator; needs internet)",
+  },
+  jobs: {
+    create: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]",
+    get: "jobs get <jobId>",
+    message: "jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)",
+    cancel: "jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is",
+    runs: "jobs runs <jobId>                each run: trigger, times, outcome, tokens",
+    list: `jobs list [--status active|completed|failed|archived] [--trigger ${JOB_TRIGGER_TYPES.join("|")}] [--limit N] [--offset N]`,
+    watch: "jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed",
+  },
+  analytics: {
+    visitors: `analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,
+    views: `analytics views    [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,
+    agents: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--path-prefix /docs] [--compare] [--limit N] [--offset N] [--all | --csv]",
+    "agent-pages": "analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
+    failures: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
+    timeseries: "analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]",
+    referrers: "analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]",
+    import: `analytics import --format ${LOG_FORMATS.join("|")} [--log-format STRING] [--field NAME=KEY]… [--follow [--state FILE] [--interval SECONDS]] <FILE|->`,
+  },
+  store: {
+    backup: "store backup <file> [--data-dir DIR] [--force]           a consistent snapshot, taken by the running service",
+    restore: "store restore <file> [--data-dir DIR] [--force]          service stopped; --force moves the current store aside",
+    copy: "store copy --to postgres://… [--data-dir DIR] [--force]  service stopped; PGlite into PostgreSQL, counts checked",
+  },
+} as const;
+
+export type NounName = keyof typeof COMMAND_USAGE;
+
+/** Resolves to the exit code; nothing means 0. */
+export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
+
+/** A noun's module: a run for each of its actions, no more and no fewer. */
+export type NounRuns<Noun extends NounName> = Record<keyof (typeof COMMAND_USAGE)[Noun], CommandRun>;
+
+/** The help groups nouns by the credential they need; a noun missing here can be neither run nor seen. */
+export const HELP_GROUPS: readonly { heading: string; nouns: readonly NounName[] }[] = [
+  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: ["projects", "keys", "webhooks", "automations", "agents"] },
+  { heading: "Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", nouns: ["jobs"] },
+  { heading: "Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", nouns: ["analytics"] },
+  { heading: "Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):", nouns: ["store"] },
+];
+
+export const NOUN_NAMES: readonly NounName[] = HELP_GROUPS.flatMap((group) => group.nouns);
+
+/** The commands part of `inkwell --help`: each group's heading, then its commands' usage lines. */
+export const COMMANDS_HELP = HELP_GROUPS.map(({ heading, nouns }) =>
+  [heading, ...nouns.flatMap((noun) => Object.values(COMMAND_USAGE[noun]).map((usage) => `  ${usage}`))].join("\n"),
+).join("\n\n");

@@ -1,4 +1,5 @@
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset } from "chart.js";
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset, type ChartOptions } from "chart.js";
+import { chartLayout, COMPACT_BELOW_PX } from "./chart-layout.js";
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -47,33 +48,48 @@ export function drawVisitorsChart(root: Document): Chart | null {
         { type: "bar", label: "Human", data: days.map((d) => d.human), backgroundColor: color("--human", "#2563eb"), stack: "visitors" },
         { type: "bar", label: "AI", data: days.map((d) => d.ai), backgroundColor: color("--ai", "#d97706"), stack: "visitors" },
       ];
-  return new Chart(canvas, {
-    type: comparing ? "line" : "bar",
-    data: { labels: days.map((d) => d.date), datasets },
-    options: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      interaction: { mode: "index", intersect: false },
-      scales: {
-        x: { stacked: !comparing, ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 } },
-        y: { stacked: !comparing, beginAtZero: true, ticks: { precision: 0 } },
-      },
-      plugins: {
-        legend: { position: "bottom" },
-        tooltip: {
-          callbacks: {
-            // Bars stack human and AI; one person can be both, so the day's unique total is shown too.
-            footer: (items) => {
-              const day = days[items[0]?.dataIndex ?? -1];
-              if (!day) return "";
-              const lines = [`Human ${day.human}, AI ${day.ai}, unique ${day.total}`];
-              if (day.previous) lines.push(`Previous period (${day.previousDate ?? ""}): human ${day.previous.human}, AI ${day.previous.ai}, unique ${day.previous.total}`);
-              return lines;
-            },
+  // The layout follows the chart's width: set before the first draw, and again whenever it resizes.
+  let dayLabel = (date: string) => date;
+  const fitTo = (options: ChartOptions<"bar" | "line">, width: number) => {
+    const layout = chartLayout(width);
+    const { x, y } = options.scales ?? {};
+    if (x?.ticks) x.ticks.maxTicksLimit = layout.xTicks;
+    if (x?.grid) x.grid.display = layout.xGrid;
+    if (y?.ticks) y.ticks.maxTicksLimit = layout.yTicks;
+    if (options.datasets?.bar) options.datasets.bar.categoryPercentage = layout.categoryPercentage;
+    if (options.plugins?.legend?.labels) options.plugins.legend.labels.boxWidth = layout.compact ? 12 : 40;
+    dayLabel = layout.dayLabel;
+  };
+  const options: ChartOptions<"bar" | "line"> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    interaction: { mode: "index", intersect: false },
+    datasets: { bar: { barPercentage: 0.9 } },
+    scales: {
+      x: { stacked: !comparing, grid: {}, ticks: { maxRotation: 0, autoSkip: true, callback: (_value, index) => dayLabel(days[index]?.date ?? "") } },
+      y: { stacked: !comparing, beginAtZero: true, ticks: { precision: 0 } },
+    },
+    onResize: (chart, size) => {
+      fitTo(chart.options as ChartOptions<"bar" | "line">, size.width);
+      chart.update("none");
+    },
+    plugins: {
+      legend: { position: "bottom", labels: {} },
+      tooltip: {
+        callbacks: {
+          // Bars stack human and AI; one person can be both, so the day's unique total is shown too.
+          footer: (items) => {
+            const day = days[items[0]?.dataIndex ?? -1];
+            if (!day) return "";
+            const lines = [`Human ${day.human}, AI ${day.ai}, unique ${day.total}`];
+            if (day.previous) lines.push(`Previous period (${day.previousDate ?? ""}): human ${day.previous.human}, AI ${day.previous.ai}, unique ${day.previous.total}`);
+            return lines;
           },
         },
       },
     },
-  }) as Chart;
+  };
+  fitTo(options, canvas.parentElement?.clientWidth ?? COMPACT_BELOW_PX);
+  return new Chart(canvas, { type: comparing ? "line" : "bar", data: { labels: days.map((d) => d.date), datasets }, options }) as Chart;
 }

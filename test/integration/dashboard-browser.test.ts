@@ -169,6 +169,22 @@ async function tabTo(page: Page, selector: string, maxPresses = 60): Promise<voi
   throw new Error(`${selector} is not reachable with Tab`);
 }
 
+/** The chart canvas's size and how many of its pixels are painted, read from a copy so the page's own canvas is read back only by its own code. */
+function paintedChart(page: Page): Promise<{ width: number; cssWidth: number; painted: number }> {
+  return page.$eval("#visitors-chart", (canvas) => {
+    const c = canvas as any;
+    const copy = c.ownerDocument.createElement("canvas");
+    copy.width = c.width;
+    copy.height = c.height;
+    const context = copy.getContext("2d", { willReadFrequently: true });
+    context.drawImage(c, 0, 0);
+    const data = context.getImageData(0, 0, c.width, c.height).data;
+    let painted = 0;
+    for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;
+    return { width: c.width, cssWidth: c.getBoundingClientRect().width, painted };
+  });
+}
+
 async function signIn(page: Page): Promise<void> {
   await page.goto(`${t.url}/dashboard/sign-in`);
   await page.fill("#token", ADMIN_TOKEN);
@@ -311,13 +327,7 @@ describe("dashboard in a real browser", () => {
       expect({ date: day.date, ...one.body.totals }).toEqual(day);
     }
     // The chart really drew: the canvas has a size and non-blank pixels.
-    const drawn = await page.$eval("#visitors-chart", (canvas) => {
-      const c = canvas as any;
-      const data = c.getContext("2d")?.getImageData(0, 0, c.width, c.height).data ?? [];
-      let painted = 0;
-      for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;
-      return { width: c.width, painted };
-    });
+    const drawn = await paintedChart(page);
     expect(drawn.width).toBeGreaterThan(100);
     expect(drawn.painted).toBeGreaterThan(500);
     expect(await page.textContent("#ai-table")).toMatch(/Assistants|crawlers|search/);
@@ -330,6 +340,18 @@ describe("dashboard in a real browser", () => {
     const pathCell = await page.$eval("#pages-table td.path", (td) => ({ html: td.innerHTML, wordBreak: (globalThis as unknown as { getComputedStyle(el: unknown): { wordBreak: string } }).getComputedStyle(td).wordBreak, text: td.textContent }));
     expect(pathCell.wordBreak).toBe("normal");
     if ((pathCell.text ?? "").split("/").length > 2) expect(pathCell.html).toContain("<wbr>");
+    // A short path keeps one line: its column is not squeezed to its longest segment.
+    const pathLines = await page.$eval("#pages-table td.path", (td) => {
+      const range = td.ownerDocument.createRange();
+      range.selectNodeContents(td);
+      return { text: td.textContent ?? "", lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+    });
+    expect(pathLines.text.length).toBeLessThanOrEqual(16);
+    expect(pathLines.lines, pathLines.text).toBe(1);
+    // Resized to a phone's width, the chart lays itself out again (chart-layout.ts) and still draws.
+    const phoneChart = await paintedChart(page);
+    expect(phoneChart.cssWidth).toBeLessThan(400);
+    expect(phoneChart.painted).toBeGreaterThan(500);
     await page.setViewportSize(DESKTOP);
     expect(await page.isVisible("#pages-scroll-hint")).toBe(false);
 

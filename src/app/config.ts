@@ -89,6 +89,22 @@ export const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .meta({ description: "`true` lets project webhooks deliver to loopback, private and link-local addresses (internal targets); by default those are refused, checked again on every delivery." }),
+  INKWELL_MCP_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const origins = (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+      for (const origin of origins) {
+        if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/+$/, "")) {
+          ctx.addIssue({ code: "custom", message: `INKWELL_MCP_ALLOWED_ORIGINS: ${origin} is not an origin (scheme://host[:port], no path)` });
+        }
+      }
+      return origins.map((origin) => (URL.canParse(origin) ? new URL(origin).origin : origin));
+    })
+    .meta({
+      description: "Comma-separated origins (`https://app.example.com`) of browser-based MCP clients allowed to call `/mcp`, besides PUBLIC_URL's and this machine's; a request from any other Origin is refused (DNS rebinding). Clients outside a browser send no Origin.",
+      unset: "PUBLIC_URL's origin and loopback only",
+    }),
   INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12).meta({ description: "How long a dashboard sign-in lasts." }),
   INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000).meta({ description: "Accepted views counted per transaction." }),
   INKWELL_ANALYTICS_ROLLUP_WORKERS: z.coerce.number().int().min(1).max(16).optional().meta({
@@ -125,6 +141,8 @@ export interface Config {
   trustedProxies: string | undefined;
   /** Project webhooks may go to loopback, private and link-local addresses (INKWELL_WEBHOOKS_ALLOW_PRIVATE). */
   webhooksAllowPrivate: boolean;
+  /** Origins besides PUBLIC_URL's and loopback whose browser requests /mcp takes (INKWELL_MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins: string[];
   analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number; rollupWorkers: number | undefined };
   dashboard: {
     /** The App's OAuth credentials (sign in with GitHub); null = the operator token signs in. */
@@ -191,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     workflowCheckSeconds: e.INKWELL_WORKFLOW_CHECK_SECONDS,
     trustedProxies: e.INKWELL_TRUSTED_PROXIES,
     webhooksAllowPrivate: e.INKWELL_WEBHOOKS_ALLOW_PRIVATE === "true",
+    mcpAllowedOrigins: e.INKWELL_MCP_ALLOWED_ORIGINS,
     analytics: {
       rawRetentionDays: e.INKWELL_ANALYTICS_RAW_RETENTION_DAYS,
       backfillDays: e.INKWELL_ANALYTICS_BACKFILL_DAYS,

@@ -14,6 +14,15 @@ const SECURITY_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
+/** An endpoint that answers on the raw response itself (Probot's webhook middleware, the MCP transport). */
+export type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** What is mounted beside the router: Probot's webhook middleware, and raw endpoints by exact path (/mcp). */
+export interface Mounts {
+  webhooks?: NodeMiddleware | undefined;
+  raw?: Record<string, RawEndpoint>;
+}
+
 export interface RequestHandler {
   (req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** From now on every response asks its keep-alive client to close the connection. */
@@ -21,10 +30,12 @@ export interface RequestHandler {
 }
 
 /**
- * Every request: GitHub webhooks to Probot's middleware (mounted on its path only), everything
- * else through the router. Errors become JSON here, the one place that turns them into statuses.
+ * Every request: GitHub webhooks to Probot's middleware (mounted on its path only), a raw
+ * endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the one place that turns
+ * them into statuses.
  */
-export function createRequestHandler(router: Router, webhookMiddleware: NodeMiddleware | undefined, log: Logger): RequestHandler {
+export function createRequestHandler(router: Router, mounts: Mounts, log: Logger): RequestHandler {
+  const webhookMiddleware = mounts.webhooks;
   let closing = false;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -48,6 +59,12 @@ export function createRequestHandler(router: Router, webhookMiddleware: NodeMidd
     let reply: Reply;
     let stream: StartedStream | null = null;
     try {
+      const raw = mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
+      if (raw) {
+        route = url.pathname;
+        await raw(req, res);
+        return;
+      }
       const match = router.match(req.method ?? "GET", url.pathname);
       if (!match) throw new HttpError(404, `No such endpoint: ${req.method} ${url.pathname}. See /openapi.json`);
       route = match.route;

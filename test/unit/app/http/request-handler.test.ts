@@ -18,7 +18,7 @@ afterEach(async () => {
 
 async function serve(reply: () => Reply): Promise<string> {
   const router = new Router().on("GET", "/export", async () => reply());
-  server = createServer(createRequestHandler(router, undefined, pino({ level: "silent" })));
+  server = createServer(createRequestHandler(router, {}, pino({ level: "silent" })));
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/export`;
 }
@@ -131,7 +131,7 @@ describe("a client that hangs up mid-request", () => {
     const lines: Array<{ level: number; msg: string; err?: unknown; code?: string }> = [];
     const log = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const router = new Router().on("POST", "/hits", async ({ req }) => ({ status: 202, body: { size: (await readBody(req, 1_000_000)).length } }));
-    server = createServer(createRequestHandler(router, undefined, log));
+    server = createServer(createRequestHandler(router, {}, log));
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
 

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { agentJobSchema, createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, jobListSchema, promptBodySchema, type AgentJob } from "../../shared/api-schemas.js";
+import { wellFormedIdOf } from "../domain/ids.js";
+import { addMessage, cancelJob, createJob } from "../domain/jobs/commands.js";
+import { getJob, listJobs } from "../domain/jobs/queries.js";
+import { validate } from "../http/body.js";
+import type { McpTool, ToolContext } from "./mcp-tool.js";
+import { objectJsonSchema, queryOfArguments, queryToolInput, refuseUnknownArguments } from "./tool-schemas.js";
+
+// The agent-job tools: each does what its REST endpoint does (docs/api.md), through the same domain
+// functions, and answers with the same body.
+
+const JOB_OUTPUT = objectJsonSchema(agentJobSchema, "output");
+const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
+const LIST_FIELDS = ["status", "limit", "offset"] as const;
+
+const limitsOf = ({ services }: ToolContext) => ({ defaultRateLimitPerHour: services.config.rateLimitPerHour });
+
+/** The id argument, refused like the REST path's (a malformed id names no job: 404). */
+function jobIdOf(args: Record<string, unknown>): string {
+  const { id } = validate(jobIdArgument, args, "body", { unknown: "refuse" });
+  return wellFormedIdOf(id, "Job");
+}
+
+/** One line a person reads in the client's transcript. */
+export function describeJob(job: AgentJob): string {
+  const where = `${job.source.repository.replace(/^https?:\/\/[^/]+\//, "")} on ${job.source.ref}`;
+  const pr = job.prLink ? `pull request ${job.prLink}` : "no pull request yet";
+  return `Job ${job.id} is ${job.status} (${where}); ${pr}${job.status === "failed" && job.error ? `; error: ${job.error}` : ""}.`;
+}
+
+const createJobInput = createJobBodySchema.extend({ idempotencyKey: idempotencyKeySchema.optional() });
+const messageInput = jobIdArgument.extend(promptBodySchema.shape);
+
+export const jobTools: McpTool[] = [
+  {
+    name: "create_job",
+    title: "Create a docs job",
+    description:
+      "Hand an instruction to Inkwell's docs agent: it edits the project's docs repository in a GitHub Actions run and opens a pull request. Returns the job (status active); poll it with get_job. The same idempotencyKey with the same prompt returns the job it first created.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    inputSchema: objectJsonSchema(createJobInput, "input"),
+    outputSchema: JOB_OUTPUT,
+    async run(args, ctx) {
+      refuseUnknownArguments(createJobInput, args);
+      const { idempotencyKey, ...body } = args;
+      const { prompt, ...options } = validate(createJobBodySchema, body, "body");
+      const key = idempotencyKey === undefined ? null : validate(z.object({ idempotencyKey: idempotencyKeySchema }), { idempotencyKey }, "body").idempotencyKey;
+      const { services, projectId } = ctx;
+      const { job, replayed } = await services.db.transaction((tx) => createJob(tx, { projectId, prompt, idempotencyKey: key, options }, limitsOf(ctx)));
+      if (!replayed) services.tasks.kick();
+      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}` };
+    },
+  },
+  {
+    name: "get_job",
+    title: "Get a docs job",
+    description: "A job's status, pull request link, summary, files changed, validation and usage. Poll it until the status is completed, failed or archived.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: objectJsonSchema(jobIdArgument, "input"),
+    outputSchema: JOB_OUTPUT,
+    async run(args, { services, projectId }) {
+      const job = await getJob(services.db, projectId, jobIdOf(args));
+      return { body: job, text: describeJob(job) };
+    },
+  },
+  {
+    name: "send_message",
+    title: "Send a follow-up to a docs job",
+    description:
+      "A follow-up instruction for a job: a finished job runs again on the same branch and pull request; an active one takes it in its next run. A job whose pull request was closed (archived) refuses it.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    inputSchema: objectJsonSchema(messageInput, "input"),
+    outputSchema: JOB_OUTPUT,
+    async run(args, ctx) {
+      refuseUnknownArguments(messageInput, args);
+      const jobId = jobIdOf({ id: args.id });
+      const { prompt } = validate(promptBodySchema, { prompt: args.prompt }, "body");
+      const { services, projectId } = ctx;
+      const { job, dispatched } = await services.db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limitsOf(ctx)));
+      if (dispatched) services.tasks.kick();
+      return { body: job, text: `${dispatched ? "Sent; a new run starts." : "Queued for the job's next run."} ${describeJob(job)}` };
+    },
+  },
+  {
+    name: "list_jobs",
+    title: "List docs jobs",
+    description: "The project's jobs, newest first, a page at a time (hasMore says whether another page follows).",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: queryToolInput(jobListQuerySchema, LIST_FIELDS),
+    outputSchema: objectJsonSchema(jobListSchema, "output"),
+    async run(args, { services, projectId }) {
+      const query = validate(jobListQuerySchema, queryOfArguments(args, LIST_FIELDS), "query");
+      const page = await listJobs(services.db, projectId, query);
+      const counts = page.jobs.length === 0 ? "No jobs" : `${page.jobs.length} job${page.jobs.length === 1 ? "" : "s"}`;
+      return { body: page, text: `${counts}${query.status ? ` ${query.status}` : ""} from offset ${query.offset}${page.hasMore ? "; more follow" : ""}.` };
+    },
+  },
+  {
+    name: "cancel_job",
+    title: "Cancel a docs job",
+    description: "Stops an active job: it becomes failed, and a running agent stops without pushing. A job that is not active is returned as it is.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    inputSchema: objectJsonSchema(jobIdArgument, "input"),
+    outputSchema: JOB_OUTPUT,
+    async run(args, { services, projectId }) {
+      const jobId = jobIdOf(args);
+      const { job, cancelled } = await services.db.transaction((tx) => cancelJob(tx, { projectId, jobId, cause: "api" }));
+      services.tasks.kick();
+      return { body: job, text: `${cancelled ? "Cancelled." : "Not active, so nothing to cancel."} ${describeJob(job)}` };
+    },
+  },
+];

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { HttpError } from "../http/http-error.js";
+import type { Services } from "../http/services.js";
+import { buildMcpServer } from "./mcp-server.js";
+
+export const MCP_PATH = "/mcp";
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The origins a browser-borne request to /mcp may come from: this server's own (PUBLIC_URL), this
+ * machine's, and those the operator names (INKWELL_MCP_ALLOWED_ORIGINS). MCP's Streamable HTTP
+ * transport asks servers to check Origin against DNS rebinding: a page on evil.example that resolves
+ * to this server sends `Origin: http://evil.example`, which is none of these.
+ */
+export function isAllowedOrigin(origin: string, allowed: { publicUrl: string | undefined; origins: readonly string[] }): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if ((url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)) return true;
+  const own = allowed.publicUrl ? new URL(allowed.publicUrl).origin : null;
+  return url.origin === own || allowed.origins.includes(url.origin);
+}
+
+/**
+ * `/mcp`: MCP over Streamable HTTP, stateless (docs/mcp.md). Each POST is authenticated with the
+ * project's API key like any REST call and served by a server of its own, so any instance answers
+ * any request and a revoked key is refused from its next request. No session, so no GET stream and
+ * no DELETE. Throws HttpErrors for the request handler to answer; the SDK answers the rest.
+ */
+export function createMcpEndpoint(services: Services, version: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const log = services.log.child({ component: "mcp" });
+  const allowed = { publicUrl: services.config.publicUrl, origins: services.config.mcpAllowedOrigins };
+  return async (req, res) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isAllowedOrigin(origin, allowed)) {
+      throw new HttpError(403, `Origin ${origin} may not call ${MCP_PATH}: it is not this server's (PUBLIC_URL) nor this machine's; an operator allows a web client's origin with INKWELL_MCP_ALLOWED_ORIGINS`);
+    }
+    if (req.method !== "POST") {
+      throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
+    }
+    const { projectId } = await services.verifier.projectFor(req.headers.authorization);
+    const server = buildMcpServer({ projectId, services }, version, log);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.once("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+}

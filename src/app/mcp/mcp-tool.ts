@@ -1,0 +1,29 @@
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchema } from "../http/openapi-parts.js";
+import type { Services } from "../http/services.js";
+
+/** What a tool runs with: the project of the request's key (never one the arguments name). */
+export interface ToolContext {
+  projectId: string;
+  services: Services;
+}
+
+/** A tool's answer: `body` is exactly the REST API's response body, `text` one line for a person. */
+export interface ToolAnswer {
+  body: Record<string, unknown>;
+  text: string;
+}
+
+/**
+ * One MCP tool (docs/mcp.md): its schemas are the REST API's, as JSON Schema; `run` validates its
+ * arguments with the REST API's own zod schemas and throws the same errors the REST handlers do.
+ */
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  inputSchema: JsonSchema & { type: "object" };
+  outputSchema: JsonSchema & { type: "object" };
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolAnswer>;
+}

@@ -5,13 +5,15 @@ import { isStorableText, STORABLE_TEXT_ERROR, stringExpected } from "./stored-va
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "./job-vocabulary.js";
 
 // A rule the OpenAPI document states as a pattern; what does not parse as a URL fails its delivery, in the log.
-const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/;
+// A path may not start with two slashes (or a backslash, which URLs read as one): `https://a//b` reads
+// as a second host to many HTTP stacks, and no receiver means it.
+const HTTP_URL = /^https?:\/\/[^\s/?#@\\]+(?:\/(?:[^\s/\\]\S*)?|[?#]\S*)?$/;
 const httpUrl = z
   .string(stringExpected)
   .max(2_000, { error: "must be at most 2000 characters" })
   .refine((url) => HTTP_URL.test(url), { error: "must be an http(s) URL" })
   .refine(isStorableText, { error: STORABLE_TEXT_ERROR })
-  .meta({ description: "Where events are POSTed: an http(s) URL.", pattern: "^https?://[^\\s/?#@\\u0000\\uD800-\\uDFFF]+(?:[/?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$" });
+  .meta({ description: "Where events are POSTed: an http(s) URL.", pattern: "^https?://[^\\s/?#@\\\\\\u0000\\uD800-\\uDFFF]+(?:/(?:[^\\s/\\\\\\u0000\\uD800-\\uDFFF][^\\s\\u0000\\uD800-\\uDFFF]*)?|[?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$" });
 
 export const createWebhookSchema = z
   .object({

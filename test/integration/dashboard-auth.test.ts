@@ -1,4 +1,5 @@
 import nock from "nock";
+import { connectMcp } from "../helpers/mcp-client.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { linkRepositories } from "../../src/app/domain/installations.js";
 import { APP_SLUG, appEnv, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth } from "../helpers/github.js";
@@ -86,6 +87,13 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     expect(ok.status).toBe(201);
     const key = /id="new-key" class="secret">([^<]+)</.exec(ok.text)?.[1] ?? "";
     expect((await t.call("GET", `/v2/agent/${project.projectId}/jobs`, { token: key })).status).toBe(200);
+    // Beside it, the MCP URL and the command that adds it to Claude Code: with those alone, an MCP client works.
+    const mcpUrl = /id="mcp-url">([^<]+)</.exec(ok.text)?.[1] ?? "";
+    expect(mcpUrl).toBe(`${t.url}/mcp`);
+    expect(ok.text).toContain(`claude mcp add --transport http inkwell ${mcpUrl} --header "Authorization: Bearer ${key}"`);
+    const mcp = await connectMcp(mcpUrl, key);
+    expect((await mcp.callTool({ name: "list_jobs", arguments: {} })).isError).toBeFalsy();
+    await mcp.close();
     // Another session's token is no good either.
     const other = new Visitor(t.url);
     await other.signInAsOperator();

@@ -105,6 +105,10 @@ describe("project webhooks", () => {
     expect(listed.body).toEqual({ webhooks: [{ id: webhookId, url: receiver.url, format: "standard", events: created.body.events, createdAt: created.body.createdAt }] });
 
     expect((await admin("POST", "/webhooks", { url: "ftp://example.test/x" })).body.error).toMatch(/url: must be an http\(s\) URL/);
+    // A path that starts with two slashes (or a backslash, read as one) names a second host to many HTTP stacks.
+    for (const url of ["https://example.test//evil.example/x", "https://example.test/\\evil.example", "https://example.test\\evil.example"]) {
+      expect((await admin("POST", "/webhooks", { url })).body.error, url).toMatch(/url: must be an http\(s\) URL/);
+    }
     expect((await admin("POST", "/webhooks", { url: receiver.url, events: ["job.exploded"] })).status).toBe(400);
     expect((await t.call("POST", `/admin/projects/${projectId}/webhooks`, { body: { url: receiver.url } })).status).toBe(401);
     expect((await t.call("POST", `/admin/projects/nosuchproject/webhooks`, { token: ADMIN_TOKEN, body: { url: receiver.url } })).status).toBe(404);

@@ -12,6 +12,8 @@ export interface KeysView {
   keys: ApiKeyInfo[];
   /** Only in the response to the create form: the key is never shown again. */
   created?: { key: string; info: ApiKeyInfo } | null;
+  /** This server's MCP endpoint as browsers (and so people's assistants) reach it. */
+  mcpUrl: string;
 }
 
 export function keysBody(view: KeysView): SafeHtml {
@@ -24,13 +26,18 @@ export function keysBody(view: KeysView): SafeHtml {
 <p class="copy-row"><code id="project-id">${project.id}</code> <button type="button" class="secondary" data-copy="project-id">Copy project ID</button></p>
 <p class="help">Use it in API paths: <code>/v2/agent/${project.id}/job</code>, <code>/v1/analytics/${project.id}/visitors</code>.</p>
 </section>
+<section aria-labelledby="mcp-heading">
+<h2 id="mcp-heading">AI assistants (MCP)</h2>
+<p class="copy-row"><code id="mcp-url">${view.mcpUrl}</code> <button type="button" class="secondary" data-copy="mcp-url">Copy MCP URL</button></p>
+<p class="help">Claude Code, Cursor, VS Code and other MCP clients reach this project's jobs and analytics at this URL with one of its keys: <code>claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer &lt;key&gt;"</code>. See the manual's MCP page for the others.</p>
+</section>
 ${
   view.created
     ? html`<section class="new-key" aria-labelledby="new-key-heading">
 <h2 id="new-key-heading">New key “${view.created.info.name ?? view.created.info.prefix}”</h2>
 <p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only once; Inkwell keeps only a hash of it. If you lose it, revoke it and create another.</p>
 <p class="copy-row"><code id="new-key" class="secret">${view.created.key}</code> <button type="button" data-copy="new-key">Copy key</button></p>
-<p class="help">Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+<p class="help">Send it as <code>Authorization: Bearer &lt;key&gt;</code>. In Claude Code: <code id="new-key-mcp">claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer ${view.created.key}"</code> <button type="button" class="secondary" data-copy="new-key-mcp">Copy command</button></p>
 </section>`
     : ""
 }

@@ -7,6 +7,7 @@ import { layout, projectPath } from "../../../dashboard/layout.js";
 import { noticeOf } from "../../../dashboard/notices.js";
 import { keysBody, revokeConfirmBody } from "../../../dashboard/pages/keys.js";
 import { htmlReply, parseFields, redirect } from "../../../dashboard/request.js";
+import { MCP_PATH } from "../../../mcp/mcp-endpoint.js";
 import type { Router } from "../../router.js";
 
 const keyIdOf = (params: Record<string, string>) => wellFormedIdOf(params.keyId, "API key");
@@ -21,7 +22,7 @@ export function registerKeyPages(router: Router, dashboard: DashboardController)
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
       const keys = await listApiKeys(db, project.id);
-      const body = keysBody({ session: r.session, project, access, keys });
+      const body = keysBody({ session: r.session, project, access, keys, mcpUrl: `${r.origin}${MCP_PATH}` });
       return htmlReply(200, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, notice: noticeOf(r.ctx.url), body }));
     }),
   );
@@ -34,7 +35,7 @@ export function registerKeyPages(router: Router, dashboard: DashboardController)
       const { name } = parseFields(createKeySchema, { name: form.name?.trim() ? form.name : undefined });
       const created = await createApiKey(db, project.id, name ?? null);
       const keys = await listApiKeys(db, project.id);
-      const body = keysBody({ session: r.session, project, access, keys, created });
+      const body = keysBody({ session: r.session, project, access, keys, created, mcpUrl: `${r.origin}${MCP_PATH}` });
       return htmlReply(201, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, body }));
     }),
   );

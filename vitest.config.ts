@@ -14,7 +14,7 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 /** Real Chromium against the dashboard and the beacon: one store is enough (the pages' queries run on both in the HTTP suites). */
 const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts"];
 /** Several server processes over one PostgreSQL: they need it, and they want the machine to themselves. */
-const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts"];
+const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts", "test/integration/mcp-multi-instance.test.ts"];
 /** The committed dist/ run as GitHub's runner runs it (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
 const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts"];
 

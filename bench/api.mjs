@@ -77,8 +77,22 @@ async function benchStore(store, env) {
       return { method: "POST", path: `/v2/agent/${p.id}/job`, headers: { Authorization: `Bearer ${p.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ prompt: "Add a page about rate limits to the API reference" }) };
     };
     const getRequest = () => ({ method: "GET", path: `/v2/agent/${first.id}/job/${job.id}`, headers: { Authorization: `Bearer ${first.key}` } });
+    // The same read as an MCP client asks it: a tools/call of get_job, one stateless POST to /mcp.
+    const mcpGetRequest = (i) => ({
+      method: "POST",
+      path: "/mcp",
+      headers: { Authorization: `Bearer ${first.key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "get_job", arguments: { id: job.id } } }),
+    });
+    const sample = await fetch(`${server.url}/mcp`, { method: "POST", headers: mcpGetRequest(0).headers, body: mcpGetRequest(0).body }).then((r) => r.json());
+    if (sample.result?.structuredContent?.id !== job.id) throw new Error(`MCP get_job did not answer the job: ${JSON.stringify(sample).slice(0, 300)}`);
     const rows = [];
     await openLoop({ url: server.url, rate: 200, seconds: 2, request: getRequest }); // warm-up
+    await openLoop({ url: server.url, rate: 200, seconds: 2, request: mcpGetRequest });
+    const restAt200 = await openLoop({ url: server.url, rate: 200, seconds, request: getRequest });
+    const mcpAt200 = await openLoop({ url: server.url, rate: 200, seconds, request: mcpGetRequest });
+    rows.push(loopRow(store, "get-job", 200, restAt200), loopRow(store, "MCP get_job", 200, mcpAt200));
+    mcpRatios.push(`${store}: MCP get_job p99 ${mcpAt200.p99} ms, REST get-job p99 ${restAt200.p99} ms at 200 req/s: ${(mcpAt200.p99 / restAt200.p99).toFixed(2)}× (goal ≤ 2×)`);
     rows.push(loopRow(store, "get-job", 500, await openLoop({ url: server.url, rate: 500, seconds, request: getRequest })));
     rows.push(cannonRow(store, "get-job", await cannon({ url: `${server.url}${getRequest().path}`, headers: getRequest().headers })));
     for (const rate of [50, 100]) {
@@ -95,6 +109,7 @@ async function benchStore(store, env) {
 }
 
 const results = [];
+const mcpRatios = [];
 const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-bench-"));
 try {
   results.push(...(await benchStore("pglite", { DATA_DIR: dataDir })));
@@ -123,3 +138,4 @@ console.log(
     `create-job round-robins over ${PROJECTS} projects (one project is capped at its hourly rate limit); with no GitHub App, each job is also dispatched and failed by the worker.`,
 );
 console.table(results);
+for (const line of mcpRatios) console.log(line);

@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { asHttpError } from "../http/error-reply.js";
@@ -7,6 +8,10 @@ import { jobTools } from "./job-tools.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
 
 export const MCP_TOOLS: readonly McpTool[] = [...jobTools, ...analyticsTools];
+
+// A server is built per request; the validator it would otherwise build each time (an Ajv instance,
+// for elicitation, which these tools never use) is made once.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 const INSTRUCTIONS =
   "Inkwell runs an AI agent on this project's docs repository (create_job, then poll get_job until it is completed, failed or archived; send_message follows up on the same pull request) and counts the docs' readers, human and AI (get_visitors, get_ai_agents). Every tool acts on the project of the API key this server was added with.";
@@ -17,7 +22,7 @@ const INSTRUCTIONS =
  * missing job is not found, a rate limit says when to retry. Only an unknown tool is a protocol error.
  */
 export function buildMcpServer(ctx: ToolContext, version: string, log: Logger, tools: readonly McpTool[] = MCP_TOOLS): Server {
-  const server = new Server({ name: "inkwell", title: "Inkwell", version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: "inkwell", title: "Inkwell", version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SHARED_VALIDATOR });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -258,6 +258,15 @@ describe("MCP at /mcp: who may call it", () => {
     expect((await rawPost(list, { Origin: "http://evil.example" })).status).toBe(403);
   });
 
+  it("reads the body under the API's size limit: not JSON is 400, too large is 413, saying which", async () => {
+    const headers = { Authorization: `Bearer ${project.key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const broken = await fetch(`${t.url}/mcp`, { method: "POST", headers, body: "{nope" });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: string }).error).toMatch(/not valid JSON/);
+    const huge = await fetch(`${t.url}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_job", arguments: { prompt: "x".repeat(t.config.maxBodyBytes) } } }) });
+    expect(huge.status).toBe(413);
+  });
+
   it("is stateless: no stream to GET and no session to DELETE (405), and it speaks 2025-06-18 as well as the newest version", async () => {
     for (const method of ["GET", "DELETE"]) {
       const answer = await fetch(`${t.url}/mcp`, { method, headers: { Authorization: `Bearer ${project.key}`, Accept: "text/event-stream" } });

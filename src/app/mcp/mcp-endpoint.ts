@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { readJson } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import type { Services } from "../http/services.js";
 import { buildMcpServer } from "./mcp-server.js";
@@ -44,6 +45,8 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
       throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
     }
     const { projectId } = await services.verifier.projectFor(req.headers.authorization);
+    // Read here, under the API's body limit, and handed over parsed (the SDK would otherwise read it again as a web stream).
+    const body = await readJson(req, services.config.maxBodyBytes);
     const server = buildMcpServer({ projectId, services }, version, log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once("close", () => {
@@ -51,6 +54,6 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   };
 }

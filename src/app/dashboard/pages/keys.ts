@@ -26,11 +26,6 @@ export function keysBody(view: KeysView): SafeHtml {
 <p class="copy-row"><code id="project-id">${project.id}</code> <button type="button" class="secondary" data-copy="project-id">Copy project ID</button></p>
 <p class="help">Use it in API paths: <code>/v2/agent/${project.id}/job</code>, <code>/v1/analytics/${project.id}/visitors</code>.</p>
 </section>
-<section aria-labelledby="mcp-heading">
-<h2 id="mcp-heading">AI assistants (MCP)</h2>
-<p class="copy-row"><code id="mcp-url">${view.mcpUrl}</code> <button type="button" class="secondary" data-copy="mcp-url">Copy MCP URL</button></p>
-<p class="help">Claude Code, Cursor, VS Code and other MCP clients reach this project's jobs and analytics at this URL with one of its keys: <code>claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer &lt;key&gt;"</code>. See the manual's MCP page for the others.</p>
-</section>
 ${
   view.created
     ? html`<section class="new-key" aria-labelledby="new-key-heading">
@@ -42,6 +37,11 @@ ${
     : ""
 }
 <p class="help">Job events can also go to your own URLs or Slack: <a href="${projectPath(project.id, "webhooks")}" id="webhooks-link">Webhooks</a>.</p>
+<section aria-labelledby="mcp-heading">
+<h2 id="mcp-heading">AI assistants (MCP)</h2>
+<p class="copy-row"><code id="mcp-url">${view.mcpUrl}</code> <button type="button" class="secondary" data-copy="mcp-url">Copy MCP URL</button></p>
+<p class="help">Claude Code, Cursor, VS Code and other MCP clients reach this project's jobs and analytics at this URL with one of its keys: <code>claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer &lt;key&gt;"</code>. See the manual's MCP page for the others.</p>
+</section>
 <section aria-labelledby="keys-heading">
 <h2 id="keys-heading">API keys</h2>
 ${

@@ -93,13 +93,17 @@ export const envSchema = z.object({
     .string()
     .optional()
     .transform((value, ctx) => {
-      const origins = (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
-      for (const origin of origins) {
-        if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/+$/, "")) {
-          ctx.addIssue({ code: "custom", message: `INKWELL_MCP_ALLOWED_ORIGINS: ${origin} is not an origin (scheme://host[:port], no path)` });
+      const origins: string[] = [];
+      for (const item of (value ?? "").split(",").map((part) => part.trim()).filter(Boolean)) {
+        const url = URL.canParse(item) ? new URL(item) : null;
+        // An origin is scheme, host and port: a path, query, fragment or credentials mean something else was pasted.
+        if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username || url.password || /\/[^/]/.test(item.replace(/^https?:\/\//, ""))) {
+          ctx.addIssue({ code: "custom", message: `INKWELL_MCP_ALLOWED_ORIGINS: ${item} is not an origin (http(s)://host[:port], nothing after it)` });
+          continue;
         }
+        origins.push(url.origin);
       }
-      return origins.map((origin) => (URL.canParse(origin) ? new URL(origin).origin : origin));
+      return origins;
     })
     .meta({
       description: "Comma-separated origins (`https://app.example.com`) of browser-based MCP clients allowed to call `/mcp`, besides PUBLIC_URL's and this machine's; a request from any other Origin is refused (DNS rebinding). Clients outside a browser send no Origin.",

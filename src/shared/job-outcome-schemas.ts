@@ -61,7 +61,8 @@ export type JobUsage = z.infer<typeof jobUsageSchema>;
 /** `docs/a.mdx:12: broken link` (or `…:12:3: …`, with a column) → `{file, line, message}`; a line without a file is about the whole change. */
 export function parseProblem(text: string): ValidationProblem {
   const match = /^([^\s:][^:]*?)(?::(\d+)(?::\d+)?)?: (.+)$/s.exec(text);
-  if (!match) return { file: "", message: text };
+  // What is longer than a file's name (the schema's 500 characters) is no file: the line is one message.
+  if (!match || (match[1] as string).length > 500) return { file: "", message: text };
   const line = match[2] ? Number(match[2]) : undefined;
   return { file: match[1] as string, ...(line && line >= 1 && line <= 2_147_483_647 ? { line } : {}), message: match[3] as string };
 }

@@ -122,7 +122,7 @@ describe("MCP at /mcp: the tools", () => {
     expect(firstText(again)).toMatch(/^Already created with this idempotencyKey/);
     const other = await callTool(client, "create_job", { prompt: "Something else", idempotencyKey: "mcp-retry-1" });
     expect(other.isError).toBe(true);
-    expect(firstText(other)).toMatch(/Idempotency-Key/i);
+    expect(firstText(other)).toMatch(/^idempotencyKey was already used for a job with a different prompt/);
   });
 
   it.each([
@@ -253,9 +253,38 @@ describe("MCP at /mcp: who may call it", () => {
     const refused = await rawPost(list, { ...auth, Origin: "http://evil.example" });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: string }).error).toMatch(/Origin http:\/\/evil\.example may not call \/mcp.*INKWELL_MCP_ALLOWED_ORIGINS/);
-    expect((await rawPost(list, { ...auth, Origin: "http://localhost:6274" })).status).toBe(200);
+    const local = await rawPost(list, { ...auth, Origin: "http://localhost:6274" });
+    expect(local.status).toBe(200);
+    expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
     // A refused origin learns nothing, not even whether its key is good.
     expect((await rawPost(list, { Origin: "http://evil.example" })).status).toBe(403);
+  });
+
+  it("answers a browser's CORS preflight from an allowed origin, and lets it read refusals too", async () => {
+    const preflight = await fetch(`${t.url}/mcp`, {
+      method: "OPTIONS",
+      headers: { Origin: "http://localhost:6274", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST");
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toEqual(expect.stringContaining("authorization, content-type, accept, mcp-protocol-version"));
+    expect((await fetch(`${t.url}/mcp`, { method: "OPTIONS", headers: { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" } })).status).toBe(403);
+    const unauthorized = await rawPost({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { Origin: "http://localhost:6274" });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(unauthorized.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
+  });
+
+  it("takes one message per request: a JSON-RPC batch is refused, and answers carry the API's security headers", async () => {
+    const auth = { Authorization: `Bearer ${project.key}` };
+    const batch = await rawPost(Array.from({ length: 3 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "list_jobs", arguments: {} } })), auth);
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as { error: string }).error).toMatch(/batches are not accepted/);
+    const one = await rawPost({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...auth, "MCP-Protocol-Version": LATEST_PROTOCOL_VERSION });
+    expect(one.status).toBe(200);
+    expect(one.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(one.headers.get("cache-control")).toBe("no-store");
   });
 
   it("reads the body under the API's size limit: not JSON is 400, too large is 413, saying which", async () => {

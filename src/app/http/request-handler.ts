@@ -62,7 +62,11 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
       const raw = mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
       if (raw) {
         route = url.pathname;
+        // What every answer carries, set before the endpoint writes its own head (Node merges them).
+        for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+        if (closing) res.setHeader("Connection", "close");
         await raw(req, res);
+        log.debug({ method: req.method, route, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
         return;
       }
       const match = router.match(req.method ?? "GET", url.pathname);

@@ -1,10 +1,9 @@
 import { agentsSchema } from "../../shared/analytics-schemas.js";
 import { agentsQuerySchema, visitorsQuerySchema } from "../../shared/analytics-trend-schemas.js";
 import { visitorsSchema } from "../../shared/api-schemas.js";
-import { validate } from "../http/body.js";
 import { dayRange } from "../http/day-range.js";
 import type { McpTool } from "./mcp-tool.js";
-import { objectJsonSchema, queryOfArguments, queryToolInput } from "./tool-schemas.js";
+import { objectJsonSchema, queryToolInput, validQueryArguments } from "./tool-schemas.js";
 
 // The analytics tools: the visitors export and the AI agents report, as their REST endpoints answer
 // them (docs/analytics/reports.md), read through the same counting pipeline.
@@ -26,7 +25,7 @@ export const analyticsTools: McpTool[] = [
     inputSchema: queryToolInput(visitorsQuerySchema, VISITOR_FIELDS),
     outputSchema: objectJsonSchema(visitorsSchema, "output"),
     async run(args, { services, projectId }) {
-      const query = validate(visitorsQuerySchema, queryOfArguments(args, VISITOR_FIELDS), "query");
+      const query = validQueryArguments(visitorsQuerySchema, VISITOR_FIELDS, args);
       const { report, pending } = await services.analytics.visitors(projectId, dayRange(query), query, query);
       const { human, ai, total } = report.totals;
       return {
@@ -44,7 +43,7 @@ export const analyticsTools: McpTool[] = [
     inputSchema: queryToolInput(agentsQuerySchema, AGENT_FIELDS),
     outputSchema: objectJsonSchema(agentsSchema, "output"),
     async run(args, { services, projectId }) {
-      const query = validate(agentsQuerySchema, queryOfArguments(args, AGENT_FIELDS), "query");
+      const query = validQueryArguments(agentsQuerySchema, AGENT_FIELDS, args);
       const { report, pending } = await services.analytics.agents(projectId, dayRange(query), query, query);
       const names = report.agents.slice(0, 5).map((agent) => `${agent.agent} ${agent.views}`);
       return {

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { agentJobSchema, createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, jobListSchema, promptBodySchema, type AgentJob } from "../../shared/api-schemas.js";
+import { IdempotencyKeyReusedError } from "../domain/errors.js";
 import { wellFormedIdOf } from "../domain/ids.js";
 import { addMessage, cancelJob, createJob } from "../domain/jobs/commands.js";
 import { getJob, listJobs } from "../domain/jobs/queries.js";
-import { validate } from "../http/body.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
-import { objectJsonSchema, queryOfArguments, queryToolInput, refuseUnknownArguments } from "./tool-schemas.js";
+import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments } from "./tool-schemas.js";
 
 // The agent-job tools: each does what its REST endpoint does (docs/api.md), through the same domain
 // functions, and answers with the same body.
@@ -16,10 +16,9 @@ const LIST_FIELDS = ["status", "limit", "offset"] as const;
 
 const limitsOf = ({ services }: ToolContext) => ({ defaultRateLimitPerHour: services.config.rateLimitPerHour });
 
-/** The id argument, refused like the REST path's (a malformed id names no job: 404). */
+/** The id argument; a malformed one names no job (not found), as in a REST path. */
 function jobIdOf(args: Record<string, unknown>): string {
-  const { id } = validate(jobIdArgument, args, "body", { unknown: "refuse" });
-  return wellFormedIdOf(id, "Job");
+  return wellFormedIdOf(validArguments(jobIdArgument, args).id, "Job");
 }
 
 /** One line a person reads in the client's transcript. */
@@ -42,12 +41,14 @@ export const jobTools: McpTool[] = [
     inputSchema: objectJsonSchema(createJobInput, "input"),
     outputSchema: JOB_OUTPUT,
     async run(args, ctx) {
-      refuseUnknownArguments(createJobInput, args);
-      const { idempotencyKey, ...body } = args;
-      const { prompt, ...options } = validate(createJobBodySchema, body, "body");
-      const key = idempotencyKey === undefined ? null : validate(z.object({ idempotencyKey: idempotencyKeySchema }), { idempotencyKey }, "body").idempotencyKey;
+      const { idempotencyKey, prompt, ...options } = validArguments(createJobInput, args);
       const { services, projectId } = ctx;
-      const { job, replayed } = await services.db.transaction((tx) => createJob(tx, { projectId, prompt, idempotencyKey: key, options }, limitsOf(ctx)));
+      const { job, replayed } = await services.db
+        .transaction((tx) => createJob(tx, { projectId, prompt, idempotencyKey: idempotencyKey ?? null, options }, limitsOf(ctx)))
+        .catch((error: unknown) => {
+          // The domain words it for REST's header; here the key is an argument.
+          throw error instanceof IdempotencyKeyReusedError ? new IdempotencyKeyReusedError(error.message.replace(/Idempotency-Key/g, "idempotencyKey")) : error;
+        });
       if (!replayed) services.tasks.kick();
       return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}` };
     },
@@ -73,9 +74,8 @@ export const jobTools: McpTool[] = [
     inputSchema: objectJsonSchema(messageInput, "input"),
     outputSchema: JOB_OUTPUT,
     async run(args, ctx) {
-      refuseUnknownArguments(messageInput, args);
-      const jobId = jobIdOf({ id: args.id });
-      const { prompt } = validate(promptBodySchema, { prompt: args.prompt }, "body");
+      const { id, prompt } = validArguments(messageInput, args);
+      const jobId = wellFormedIdOf(id, "Job");
       const { services, projectId } = ctx;
       const { job, dispatched } = await services.db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limitsOf(ctx)));
       if (dispatched) services.tasks.kick();
@@ -90,7 +90,7 @@ export const jobTools: McpTool[] = [
     inputSchema: queryToolInput(jobListQuerySchema, LIST_FIELDS),
     outputSchema: objectJsonSchema(jobListSchema, "output"),
     async run(args, { services, projectId }) {
-      const query = validate(jobListQuerySchema, queryOfArguments(args, LIST_FIELDS), "query");
+      const query = validQueryArguments(jobListQuerySchema, LIST_FIELDS, args);
       const page = await listJobs(services.db, projectId, query);
       const counts = page.jobs.length === 0 ? "No jobs" : `${page.jobs.length} job${page.jobs.length === 1 ? "" : "s"}`;
       return { body: page, text: `${counts}${query.status ? ` ${query.status}` : ""} from offset ${query.offset}${page.hasMore ? "; more follow" : ""}.` };

@@ -7,6 +7,9 @@ import { buildMcpServer } from "./mcp-server.js";
 
 export const MCP_PATH = "/mcp";
 
+/** What a browser may send on a POST to /mcp (CORS preflight). */
+const PREFLIGHT_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
@@ -38,8 +41,19 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
   const allowed = { publicUrl: services.config.publicUrl, origins: services.config.mcpAllowedOrigins };
   return async (req, res) => {
     const origin = req.headers.origin;
-    if (origin !== undefined && !isAllowedOrigin(origin, allowed)) {
-      throw new HttpError(403, `Origin ${origin} may not call ${MCP_PATH}: it is not this server's (PUBLIC_URL) nor this machine's; an operator allows a web client's origin with INKWELL_MCP_ALLOWED_ORIGINS`);
+    if (origin !== undefined) {
+      if (!isAllowedOrigin(origin, allowed)) {
+        throw new HttpError(403, `Origin ${origin} may not call ${MCP_PATH}: it is not this server's (PUBLIC_URL) nor this machine's; an operator allows a web client's origin with INKWELL_MCP_ALLOWED_ORIGINS`);
+      }
+      // A browser client on an allowed origin may read every answer, refusals included.
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Vary", "Origin");
+      res.setHeader("Access-Control-Expose-Headers", "WWW-Authenticate, Mcp-Session-Id");
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, { "Access-Control-Allow-Methods": "POST", "Access-Control-Allow-Headers": PREFLIGHT_HEADERS, "Access-Control-Max-Age": "86400" });
+        res.end();
+        return;
+      }
     }
     if (req.method !== "POST") {
       throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
@@ -47,6 +61,10 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
     const { projectId } = await services.verifier.projectFor(req.headers.authorization);
     // Read here, under the API's body limit, and handed over parsed (the SDK would otherwise read it again as a web stream).
     const body = await readJson(req, services.config.maxBodyBytes);
+    if (Array.isArray(body)) {
+      // One HTTP request, one message: a batch would start many queries at once (and MCP 2025-06-18 dropped batches).
+      throw new HttpError(400, "JSON-RPC batches are not accepted here: send one message per request");
+    }
     const server = buildMcpServer({ projectId, services }, version, log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once("close", () => {

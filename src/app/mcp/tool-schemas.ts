@@ -2,6 +2,7 @@ import { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import type { JsonSchema } from "../http/openapi-parts.js";
 import { unknownFields } from "../http/unknown-fields.js";
+import { fieldIssues } from "../../shared/zod-issues.js";
 
 type ObjectSchema = JsonSchema & { type: "object" };
 
@@ -30,13 +31,25 @@ export function queryToolInput(query: z.ZodObject, fields: readonly string[]): O
 }
 
 /**
- * A tool's arguments as the REST query string would carry them, refused with the REST API's
- * message when one is not among `fields` (naming the one most likely meant): then the REST
- * schema validates them, with its defaults, bounds and messages.
+ * A tool's arguments validated by a REST schema (its bounds, defaults and messages), each problem
+ * named by its argument; an argument the schema does not know is refused with the one most likely meant.
  */
-export function queryOfArguments(args: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+export function validArguments<S extends z.ZodType>(schema: S, args: Record<string, unknown>): z.output<S> {
+  refuseUnknownArguments(schema, args);
+  const result = schema.safeParse(args);
+  if (result.success) return result.data;
+  const details = fieldIssues(result.error, "arguments", args).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
+  throw new HttpError(400, `Invalid arguments: ${details.map((d) => d.message).join("; ")}`, details);
+}
+
+/**
+ * The arguments of a tool that takes some of a REST report's query parameters, read as that query
+ * string would carry them (numbers as their digits) and validated by the report's own query schema;
+ * one outside `fields` is refused even where the REST query would take it.
+ */
+export function validQueryArguments<S extends z.ZodType>(query: S, fields: readonly string[], args: Record<string, unknown>): z.output<S> {
   refuseUnknownArguments(z.object(Object.fromEntries(fields.map((field) => [field, z.unknown()]))), args);
-  return Object.fromEntries(Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]));
+  return validArguments(query, Object.fromEntries(Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value])));
 }
 
 /** A 400 naming each argument the schema does not know, with the name most likely meant. */

@@ -1,3 +1,4 @@
+import { jobValidationSchema } from "../../../../../src/shared/job-outcome-schemas.js";
 import { describe, expect, it } from "vitest";
 import { EMPTY_OUTCOME, estimatedCostUsd, outcomeOf, withRunReport } from "../../../../../src/app/domain/jobs/outcome.js";
 import type { ReportRequest } from "../../../../../src/shared/runner-schemas.js";
@@ -55,6 +56,7 @@ describe("the job's outcome, run by run", () => {
           "docs/b.mdx:6:1: does not compile as MDX: Unexpected end of file",
           "docs.json: the navigation names a missing page",
           "something odd",
+          `${"a".repeat(600)}: no file is that long`,
           { file: "b.md", message: "kept" },
         ],
       },
@@ -64,7 +66,10 @@ describe("the job's outcome, run by run", () => {
       { file: "docs/b.mdx", line: 6, message: "does not compile as MDX: Unexpected end of file" },
       { file: "docs.json", message: "the navigation names a missing page" },
       { file: "", message: "something odd" },
+      { file: "", message: `${"a".repeat(600)}: no file is that long` },
       { file: "b.md", message: "kept" },
     ]);
+    // What the job shows holds to its own schema (MCP clients check answers against it).
+    expect(jobValidationSchema.safeParse(outcome.validation).success).toBe(true);
   });
 });

@@ -27,6 +27,7 @@ export function startupBanner(facts: BannerFacts): string {
     "",
     row("Listening", describeBinding(facts.bound)),
     row("Dashboard", `${facts.url}/dashboard   sign in with the operator token`),
+    row("MCP", `${facts.url}/mcp   for AI assistants, with a project's API key`),
     row("Token", tokenFrom),
     row("Store", facts.store.kind === "pglite" ? `embedded (PGlite) in ${relative(facts.store.dataDir)}` : "PostgreSQL (DATABASE_URL)"),
     row("GitHub App", facts.app.configured ? "configured" : `not configured yet: ${facts.app.setupUrl}`),

@@ -17,6 +17,7 @@ describe("the start-up banner", () => {
     const text = startupBanner(base);
     expect(text).toContain("Inkwell 1.2.3 is running at http://localhost:3000");
     expect(text).toMatch(/Dashboard\s+http:\/\/localhost:3000\/dashboard\s+sign in with the operator token/);
+    expect(text).toMatch(/MCP\s+http:\/\/localhost:3000\/mcp\s+for AI assistants, with a project's API key/);
     expect(text).toMatch(/Listening\s+127\.0\.0\.1:3000, this machine only \(HOST=0\.0\.0\.0 listens on every interface\)/);
     expect(text).toMatch(/Token\s+\.\/data\/admin-token \(the CLI on this machine reads it there\)/);
     expect(text).toMatch(/Store\s+embedded \(PGlite\) in \.\/data/);

@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { replaceMarkedSection, sectionMarkers } from "../shared/marked-section.js";
 
 /**
  * The manual's environment reference (docs/configuration.md), rendered from the config schema itself (its JSON Schema:
  * defaults, types, ranges, choices, and each variable's `description` and `unset` metadata), so
- * the schema in config.ts stays the one list of variables. `npm run docs:env` writes it between
+ * the schema in config.ts stays the one list of variables. `npm run docs:generate` writes it between
  * the markers below; a unit test fails when the page and the schema disagree.
  */
-export const ENV_REFERENCE_START = "[//]: # (env-reference:start)";
-export const ENV_REFERENCE_END = "[//]: # (env-reference:end)";
+const ENV_REFERENCE = "env-reference";
+export const { start: ENV_REFERENCE_START, end: ENV_REFERENCE_END } = sectionMarkers(ENV_REFERENCE);
 
 interface PropertySchema {
   type?: string;
@@ -42,7 +43,7 @@ export function envReferenceRows(schema: z.ZodObject): EnvReferenceRow[] {
 /** The Markdown table (with a note that it is generated), as it stands between the page's markers. */
 export function renderEnvReference(schema: z.ZodObject): string {
   const lines = [
-    "[//]: # (Generated from envSchema in src/app/config.ts by `npm run docs:env`; edit the schema, not this table.)",
+    "[//]: # (Generated from envSchema in src/app/config.ts by `npm run docs:generate`; edit the schema, not this table.)",
     "",
     "| Variable | Default | Accepts | Meaning |",
     "|---|---|---|---|",
@@ -51,16 +52,8 @@ export function renderEnvReference(schema: z.ZodObject): string {
   return lines.join("\n");
 }
 
-/** Replaces what lies between the markers with `section`; throws unless each marker is there once, in order. */
-export function replaceEnvReference(readme: string, section: string): string {
-  const start = readme.indexOf(ENV_REFERENCE_START);
-  const end = readme.indexOf(ENV_REFERENCE_END);
-  const once = (marker: string) => readme.split(marker).length === 2;
-  if (start < 0 || end < start || !once(ENV_REFERENCE_START) || !once(ENV_REFERENCE_END)) {
-    throw new Error(`The page needs ${ENV_REFERENCE_START} followed by ${ENV_REFERENCE_END}, each once`);
-  }
-  return `${readme.slice(0, start + ENV_REFERENCE_START.length)}\n${section}\n${readme.slice(end)}`;
-}
+/** The page with its environment reference replaced by `section`. */
+export const replaceEnvReference = (page: string, section: string) => replaceMarkedSection(page, ENV_REFERENCE, section);
 
 function defaultOf(property: PropertySchema): string {
   if (property.default !== undefined) return `\`${String(property.default)}\``;

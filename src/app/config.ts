@@ -12,7 +12,7 @@ const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"
 /**
  * Every environment variable the service reads, each with its one-line description (and, for an
  * optional one, `unset`: what leaving it out means). The manual's environment reference
- * (docs/configuration.md) is generated from this (src/app/config-reference.ts, `npm run docs:env`).
+ * (docs/configuration.md) is generated from this (src/app/config-reference.ts, `npm run docs:generate`).
  */
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).meta({ description: "HTTP port (`0` picks a free one)." }),

@@ -9,10 +9,10 @@ import { ENV_REFERENCE_END, ENV_REFERENCE_START, envReferenceRows, renderEnvRefe
 const manualPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "docs", "configuration.md");
 
 describe("the environment reference", () => {
-  it("docs/configuration.md's section is what the config schema renders (else run `npm run docs:env`)", () => {
+  it("docs/configuration.md's section is what the config schema renders (else run `npm run docs:generate`)", () => {
     const page = readFileSync(manualPath, "utf8");
     const expected = replaceEnvReference(page, renderEnvReference(envSchema));
-    expect(page === expected, "docs/configuration.md's environment reference disagrees with envSchema in src/app/config.ts: run `npm run docs:env`").toBe(true);
+    expect(page === expected, "docs/configuration.md's environment reference disagrees with envSchema in src/app/config.ts: run `npm run docs:generate`").toBe(true);
   });
 
   it("lists every variable of the schema once, each with a one-line description", () => {

@@ -4,7 +4,7 @@ import { actionVersion } from "./action-version.js";
 import { AgentStopped, type AgentSession, type StopReason } from "./agent/agent-loop.js";
 import { budgetTokens } from "./agent/context-budget.js";
 import { transcriptOf } from "./agent/transcript.js";
-import type { ChangedFile } from "./git.js";
+import type { FileChange } from "../shared/job-outcome-schemas.js";
 import { Heartbeats } from "./heartbeats.js";
 import type { JobRunDependencies } from "./job-run-types.js";
 import { modelSpecOf, modelUsed, workOnJob, type WorkOutcome } from "./job-work.js";
@@ -75,7 +75,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     // The service knows the context window of the job's own model only.
     budget: { limitTokens: budgetTokens(inputs.contextBudget, modelSpec === (job.requestedModel ?? job.model) ? job.limits.contextWindow : null), measured: null },
   };
-  const recordFacts = (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => {
+  const recordFacts = (files: string[], validation?: GateResult, branchFiles?: FileChange[]) => {
     facts.model = modelUsed(session, modelSpec);
     facts.usage = { ...session.usage };
     facts.calls = session.calls.slice(0, 5_000);
@@ -84,7 +84,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     facts.phases = phases.list();
     facts.filesChanged = files;
     if (validation) facts.validation = validation;
-    if (branchFiles) facts.files = branchFiles.map((file) => ({ path: file.path, change: file.status, ...(file.from ? { from: file.from } : {}) }));
+    if (branchFiles) facts.files = branchFiles;
   };
 
   // Sent before the report (and when the run stops early): a transcript that cannot be delivered is only a warning.

@@ -1,3 +1,4 @@
+import type { FileChange } from "../shared/job-outcome-schemas.js";
 import type { ClaimResponse } from "../shared/runner-schemas.js";
 import { runAgentRound, throwIfStopped, userMessage, type AgentCaps, type AgentSession } from "./agent/agent-loop.js";
 import { resolveModel } from "./agent/model.js";
@@ -5,7 +6,8 @@ import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
 import { sourceToolsFor } from "./agent/source-tools.js";
 import { detectDocsProject } from "./docs/framework.js";
-import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
+import { pagePaths, reportedFiles } from "./docs/page-paths.js";
+import { GitRepository, type GitIdentity } from "./git.js";
 import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
 import { publishCheckRun } from "./github/check-run.js";
 import { createOctokit, dressPullRequest, upsertPullRequest } from "./github/pull-request.js";
@@ -35,7 +37,7 @@ export async function workOnJob(
   signal: AbortSignal,
   heartbeats: Heartbeats,
   phases: RunPhases,
-  recordFacts: (files: string[], validation?: GateResult, branchFiles?: ChangedFile[]) => void,
+  recordFacts: (files: string[], validation?: GateResult, branchFiles?: FileChange[]) => void,
   /** Hands over work that may end after the report. */
   later: (leftover: () => Promise<void>) => void,
 ): Promise<WorkOutcome> {
@@ -93,7 +95,7 @@ export async function workOnJob(
     const committed = await phases.time("commit", async () => git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps)));
     if (!committed) {
       log.info("No file differs after the run: nothing to push.");
-      if (branchExisted) recordFacts([], undefined, await git.changedFiles(base));
+      if (branchExisted) recordFacts([], undefined, await reportedFiles(await git.changedFiles(base), pagePaths(env.workspace, project), (file) => git.git(["show", `${base}:${file}`])));
       const existing = job.prNumber ? { number: job.prNumber, url: `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}/pull/${job.prNumber}` } : null;
       return { pr: existing, summary: answer || "No changes were needed." };
     }
@@ -101,7 +103,7 @@ export async function workOnJob(
     heartbeats.beat(`Pushing ${changed.length} file(s) to ${job.branch}`);
     await phases.time("push", () => git.push(job.branch));
     const files = await git.changedFiles(base);
-    recordFacts(changed, validation, files);
+    recordFacts(changed, validation, await reportedFiles(files, pagePaths(env.workspace, project), (file) => git.git(["show", `${base}:${file}`])));
     const pr = await phases.time("pull request", async () => {
       const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
       const checkRunUrl = await publishCheckRun(

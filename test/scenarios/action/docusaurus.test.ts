@@ -64,6 +64,9 @@ describe("a docs team on a Docusaurus site", () => {
     const pr = h.github.pulls.find((p) => p.head === branch);
     expect(pr?.draft).toBe(false);
     expect(pr?.body).toContain("- `sidebars.js` (modified): Lists the deploy guide under Guides.");
-    expect((await h.reports(dispatched.jobId))[0]?.validation).toEqual({ passed: true, problems: [] });
+    const [report] = await h.reports(dispatched.jobId);
+    expect(report?.validation).toEqual({ passed: true, problems: [] });
+    // The new page's route: the docs plugin's base (docs) and its path without the extension.
+    expect(report?.files).toEqual(expect.arrayContaining([{ path: "docs/guides/deploy.md", change: "added", page: "/docs/guides/deploy" }, { path: "sidebars.js", change: "modified" }]));
   });
 });

@@ -51,6 +51,11 @@ describe("a docs team on a Mintlify site", () => {
       validation: { passed: true, problems: [] },
       progress: null,
     });
+    // Each page with the site path it is served at, so its readers can be matched with the change.
+    expect(job.files).toEqual([
+      { path: "docs.json", change: "modified" },
+      { path: "guides/retries.mdx", change: "added", page: "/guides/retries" },
+    ]);
     expect(job.usage).toMatchObject({ turns: h.model.requests.length, estimatedCostUsd: null });
     expect(job.usage.inputTokens).toBeGreaterThan(0);
     expect(job.usage.durationMs).toBeGreaterThan(0);

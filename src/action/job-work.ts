@@ -7,7 +7,7 @@ import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js
 import { sourceToolsFor } from "./agent/source-tools.js";
 import { detectDocsProject } from "./docs/framework.js";
 import { pagePaths, reportedFiles } from "./docs/page-paths.js";
-import { GitRepository, type GitIdentity } from "./git.js";
+import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
 import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
 import { publishCheckRun } from "./github/check-run.js";
 import { createOctokit, dressPullRequest, upsertPullRequest } from "./github/pull-request.js";
@@ -92,10 +92,12 @@ export async function workOnJob(
     const changed = workspace.changedPaths();
     // A cancel that arrived while the agent finished or validation ran: nothing half-made is pushed.
     throwIfStopped(signal);
+    // The branch's files as reported: pages with their site paths, a moved page's from its content on the base.
+    const branchFiles = (files: ChangedFile[]) => reportedFiles(files, pagePaths(env.workspace, project), (file) => git.git(["show", `${base}:${file}`]));
     const committed = await phases.time("commit", async () => git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps)));
     if (!committed) {
       log.info("No file differs after the run: nothing to push.");
-      if (branchExisted) recordFacts([], undefined, await reportedFiles(await git.changedFiles(base), pagePaths(env.workspace, project), (file) => git.git(["show", `${base}:${file}`])));
+      if (branchExisted) recordFacts([], undefined, await branchFiles(await git.changedFiles(base)));
       const existing = job.prNumber ? { number: job.prNumber, url: `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}/pull/${job.prNumber}` } : null;
       return { pr: existing, summary: answer || "No changes were needed." };
     }
@@ -103,7 +105,7 @@ export async function workOnJob(
     heartbeats.beat(`Pushing ${changed.length} file(s) to ${job.branch}`);
     await phases.time("push", () => git.push(job.branch));
     const files = await git.changedFiles(base);
-    recordFacts(changed, validation, await reportedFiles(files, pagePaths(env.workspace, project), (file) => git.git(["show", `${base}:${file}`])));
+    recordFacts(changed, validation, await branchFiles(files));
     const pr = await phases.time("pull request", async () => {
       const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
       const checkRunUrl = await publishCheckRun(

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { FileChange } from "../../shared/job-outcome-schemas.js";
 import type { ChangedFile } from "../git.js";
 import type { DocsProject } from "./framework.js";
-import { docusaurusRoute, docusaurusRouteBase, frontmatterOf } from "./site-routes.js";
+import { docusaurusBaseUrl, docusaurusRoute, docusaurusRouteBase, frameworkConfig, frontmatterOf, mkdocsSitePrefix } from "./site-routes.js";
 
 /**
  * Where the site serves each page file, written as the service's analytics count pages (a leading
@@ -24,9 +23,7 @@ const stripSlashes = (value: string) => value.replace(/^\/+|\/+$/g, "");
 const sitePath = (...parts: string[]) => `/${parts.map(stripSlashes).filter(Boolean).join("/")}`;
 
 export function pagePaths(repoRoot: string, project: DocsProject): PagePaths {
-  const configFile = project.configFile ?? (project.framework === "mkdocs" ? "mkdocs.yml" : undefined);
-  const config = configFile && existsSync(path.join(repoRoot, configFile)) ? readFileSync(path.join(repoRoot, configFile), "utf8") : "";
-  const route = routeOf(project, config);
+  const route = routeOf(project, frameworkConfig(repoRoot, project));
   return {
     of(file, text) {
       if (!route) return null;
@@ -49,7 +46,7 @@ function routeOf(project: DocsProject, config: string): Route | null {
       return (relative) => sitePath(base, withoutIndex(relative, /^index$/i));
     }
     case "docusaurus": {
-      const baseUrl = /\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/";
+      const baseUrl = docusaurusBaseUrl(config);
       const routeBase = docusaurusRouteBase(config);
       return (relative, content) => sitePath(baseUrl, docusaurusRoute(relative, frontmatterOf(content), routeBase));
     }
@@ -67,15 +64,6 @@ function withoutIndex(relative: string, index: RegExp): string {
   const segments = relative.replace(/\.[^./]+$/, "").split("/");
   if (index.test(segments.at(-1) ?? "")) segments.pop();
   return segments.join("/");
-}
-
-function mkdocsSitePrefix(config: string): string {
-  try {
-    const parsed = parseYaml(config, { logLevel: "silent" }) as { site_url?: unknown } | null;
-    return typeof parsed?.site_url === "string" ? new URL(parsed.site_url).pathname : "";
-  } catch {
-    return "";
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { listPageFiles, type DocsProject } from "./framework.js";
@@ -23,9 +23,29 @@ export function siteRoutes(repoRoot: string, project: DocsProject): SiteRoutes |
   return null;
 }
 
+/** The framework's config file as text (MkDocs' `mkdocs.yml` when detection named none); empty when there is none. */
+export function frameworkConfig(repoRoot: string, project: DocsProject): string {
+  const file = project.configFile ?? (project.framework === "mkdocs" ? "mkdocs.yml" : undefined);
+  return file && existsSync(path.join(repoRoot, file)) ? readFileSync(path.join(repoRoot, file), "utf8") : "";
+}
+
+/** Docusaurus' `baseUrl`, without slashes around it. */
+export const docusaurusBaseUrl = (config: string) => stripSlashes(/\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/");
+
+/** The path of MkDocs' `site_url`, without slashes around it: where the site's pages start. */
+export function mkdocsSitePrefix(config: string): string {
+  try {
+    const parsed = parseYaml(config, { logLevel: "silent" }) as { site_url?: unknown } | null;
+    return typeof parsed?.site_url === "string" ? stripSlashes(new URL(parsed.site_url).pathname) : "";
+  } catch {
+    // No readable site_url: pages are from the site's root.
+    return "";
+  }
+}
+
 function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
-  const config = project.configFile ? readFileSync(path.join(repoRoot, project.configFile), "utf8") : "";
-  const baseUrl = stripSlashes(/\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/");
+  const config = frameworkConfig(repoRoot, project);
+  const baseUrl = docusaurusBaseUrl(config);
   const routeBase = docusaurusRouteBase(config);
   const routes = new Map<string, string>();
   for (const file of listPageFiles(repoRoot, project.docsDir, project.pageExtensions)) {
@@ -57,13 +77,7 @@ export function docusaurusRoute(relative: string, front: Record<string, unknown>
 export const docusaurusRouteBase = (config: string) => stripSlashes(/\brouteBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "docs");
 
 function mkdocsRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
-  let sitePrefix = "";
-  try {
-    const config = parseYaml(readFileSync(path.join(repoRoot, project.configFile ?? "mkdocs.yml"), "utf8"), { logLevel: "silent" }) as { site_url?: unknown } | null;
-    if (typeof config?.site_url === "string") sitePrefix = stripSlashes(new URL(config.site_url).pathname);
-  } catch {
-    // No readable site_url: links are from the site's root.
-  }
+  const sitePrefix = mkdocsSitePrefix(frameworkConfig(repoRoot, project));
   const pages = new Set(listPageFiles(repoRoot, project.docsDir, project.pageExtensions));
   return {
     fileFor(sitePath) {

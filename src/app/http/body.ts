@@ -45,17 +45,18 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
   if (where === "body" && (typeof input !== "object" || input === null || Array.isArray(input))) {
     throw new HttpError(400, "Request body must be a JSON object", [{ message: "body: expected an object" }]);
   }
-  if ((options.unknown ?? (where === "query" ? "refuse" : "ignore")) === "refuse") {
-    const unknown = unknownFields(schema, input);
-    if (unknown.length > 0) {
-      const kind = where === "query" ? "query parameter" : "field";
-      const details = unknown.map(({ field, suggestion }) => ({ field, message: `${field}: unknown ${kind}${suggestion ? `; did you mean '${suggestion}'?` : ""}` }));
-      throw new HttpError(400, `Unknown ${kind}${unknown.length > 1 ? "s" : ""}: ${details.map((d) => d.message).join("; ")}`, details);
-    }
-  }
+  if ((options.unknown ?? (where === "query" ? "refuse" : "ignore")) === "refuse") refuseUnknownFields(schema, input, where === "query" ? "query parameter" : "field");
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw invalid(result.error, where, where === "body" ? "request body" : "query parameters", input);
+}
+
+/** A 400 naming each name in `input` that `schema` does not know (a `kind`: field, query parameter, argument), with the one most likely meant. */
+export function refuseUnknownFields(schema: z.ZodType, input: unknown, kind: string): void {
+  const unknown = unknownFields(schema, input);
+  if (unknown.length === 0) return;
+  const details = unknown.map(({ field, suggestion }) => ({ field, message: `${field}: unknown ${kind}${suggestion ? `; did you mean '${suggestion}'?` : ""}` }));
+  throw new HttpError(400, `Unknown ${kind}${unknown.length > 1 ? "s" : ""}: ${details.map((d) => d.message).join("; ")}`, details);
 }
 
 /** A request header validated by `schema`; undefined when the request does not send it. */
@@ -68,7 +69,7 @@ export function validHeader<S extends z.ZodType>(schema: S, req: IncomingMessage
 }
 
 /** The 400 for a failed parse: each issue names its field (`whole` when it is about the input itself). */
-function invalid(error: z.ZodError, whole: string, what: string, input?: unknown): HttpError {
+export function invalid(error: z.ZodError, whole: string, what: string, input?: unknown): HttpError {
   const details = fieldIssues(error, whole, input).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
   return new HttpError(400, `Invalid ${what}: ${details.map((d) => d.message).join("; ")}`, details);
 }

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { HttpError } from "../http/http-error.js";
+import { invalid, refuseUnknownFields } from "../http/body.js";
 import type { JsonSchema } from "../http/openapi-parts.js";
-import { unknownFields } from "../http/unknown-fields.js";
-import { fieldIssues } from "../../shared/zod-issues.js";
 
 type ObjectSchema = JsonSchema & { type: "object" };
 
@@ -35,11 +33,10 @@ export function queryToolInput(query: z.ZodObject, fields: readonly string[]): O
  * named by its argument; an argument the schema does not know is refused with the one most likely meant.
  */
 export function validArguments<S extends z.ZodType>(schema: S, args: Record<string, unknown>): z.output<S> {
-  refuseUnknownArguments(schema, args);
+  refuseUnknownFields(schema, args, "argument");
   const result = schema.safeParse(args);
   if (result.success) return result.data;
-  const details = fieldIssues(result.error, "arguments", args).map(({ field, message }) => ({ message: `${field}: ${message}`, field }));
-  throw new HttpError(400, `Invalid arguments: ${details.map((d) => d.message).join("; ")}`, details);
+  throw invalid(result.error, "arguments", "arguments", args);
 }
 
 /**
@@ -48,14 +45,6 @@ export function validArguments<S extends z.ZodType>(schema: S, args: Record<stri
  * one outside `fields` is refused even where the REST query would take it.
  */
 export function validQueryArguments<S extends z.ZodType>(query: S, fields: readonly string[], args: Record<string, unknown>): z.output<S> {
-  refuseUnknownArguments(z.object(Object.fromEntries(fields.map((field) => [field, z.unknown()]))), args);
+  refuseUnknownFields(z.object(Object.fromEntries(fields.map((field) => [field, z.unknown()]))), args, "argument");
   return validArguments(query, Object.fromEntries(Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value])));
-}
-
-/** A 400 naming each argument the schema does not know, with the name most likely meant. */
-export function refuseUnknownArguments(schema: z.ZodType, args: Record<string, unknown>): void {
-  const unknown = unknownFields(schema, args);
-  if (unknown.length === 0) return;
-  const details = unknown.map(({ field, suggestion }) => ({ field, message: `${field}: unknown argument${suggestion ? `; did you mean '${suggestion}'?` : ""}` }));
-  throw new HttpError(400, `Unknown argument${unknown.length > 1 ? "s" : ""}: ${details.map((d) => d.message).join("; ")}`, details);
 }

@@ -31,8 +31,8 @@ export interface RequestHandler {
 
 /**
  * Every request: GitHub webhooks to Probot's middleware (mounted on its path only), a raw
- * endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the one place that turns
- * them into statuses.
+ * endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the
+ * one place that turns them into statuses.
  */
 export function createRequestHandler(router: Router, mounts: Mounts, log: Logger): RequestHandler {
   const webhookMiddleware = mounts.webhooks;
@@ -56,6 +56,8 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
       return;
     }
     let route = "unmatched";
+    // Access lines are debug: at info, a busy server would spend more on logging than on answering.
+    const accessLine = (status: number) => log.debug({ method: req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
     let reply: Reply;
     let stream: StartedStream | null = null;
     try {
@@ -66,7 +68,7 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
         if (closing) res.setHeader("Connection", "close");
         await raw(req, res);
-        log.debug({ method: req.method, route, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
+        accessLine(res.statusCode);
         return;
       }
       const match = router.match(req.method ?? "GET", url.pathname);
@@ -80,8 +82,7 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
     const final = closing ? { ...reply, headers: { ...reply.headers, Connection: "close" } } : reply;
     if (stream) await sendStream(res, final, stream, log.child({ route }));
     else send(res, final, req.method === "HEAD");
-    // Access lines are debug: at info, a busy server would spend more on logging than on answering.
-    log.debug({ method: req.method, route, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
+    accessLine(reply.status);
   };
   return Object.assign(handle, {
     closeConnections() {

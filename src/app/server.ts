@@ -21,6 +21,7 @@ import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
 import { registerAdminAutomationRoutes } from "./http/routes/admin-automations.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
+import { registerJobImpactRoutes } from "./http/routes/job-impact.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
 import { registerAnalyticsTrendRoutes } from "./http/routes/analytics-trends.js";
 import { registerDashboardRoutes } from "./http/routes/dashboard/index.js";
@@ -46,6 +47,8 @@ export interface InkwellServerOptions {
   /** An HTTP server already bound by the caller (main.ts binds before opening the store). */
   httpServer?: Server;
   watchdogIntervalMs?: number;
+  /** What the closed loop's reports take as now (tests move it across a merge); default Date.now. */
+  clock?: () => number;
   /** How the OIDC verifier fetches the issuer's keys (tests). */
   oidcFetch?: typeof fetch;
 }
@@ -89,15 +92,17 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const github = options.github ?? null;
   const dispatcher =
     options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(appSetupUrl(config)));
-  const registry = createTaskRegistry({ config, db, log, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher, version: options.version });
+  const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
+  const clock = options.clock ?? Date.now;
+  const registry = createTaskRegistry({ config, db, log, analytics, clock, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher, version: options.version });
   const tasks = new TaskWorker(db, registry, log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",
     claimTtlSeconds: config.dispatchLeaseSeconds,
     ...options.taskWorkerOptions,
   });
   const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, options.oidcFetch) : null;
-  const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
   const services: Services = {
+    clock,
     config,
     db,
     adminToken,
@@ -125,6 +130,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAdminWebhookRoutes(router, services);
   registerAdminAutomationRoutes(router, services);
   registerAgentJobRoutes(router, services);
+  registerJobImpactRoutes(router, services);
   registerRunnerRoutes(router, services, options.version);
   registerAnalyticsRoutes(router, services);
   registerAnalyticsTrendRoutes(router, services);

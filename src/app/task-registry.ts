@@ -12,6 +12,8 @@ import type { Db } from "./store/db.js";
 import type { TaskDefinition } from "./tasks/task-definition.js";
 import { enqueueTask } from "./tasks/tasks.js";
 import { webhookDeliveryTask } from "./project-webhooks/delivery-task.js";
+import type { Analytics } from "./analytics/analytics.js";
+import { impactNoticeTask } from "./impact/impact-notice-task.js";
 
 export interface TaskRegistryDeps {
   config: Config;
@@ -22,22 +24,27 @@ export interface TaskRegistryDeps {
   github: GitHubApi | null;
   /** Look for the Inkwell workflow after a dispatch no run claimed (off when tests replace the dispatcher). */
   checkWorkflow: boolean;
+  analytics: Analytics;
+  /** Now, for when a merge's first week is over. */
+  clock: () => number;
   /** The server's version, in the User-Agent of webhook deliveries. */
   version: string;
 }
 
 /** Every kind of background task this process runs: kind, payload schema and handler, in one table. */
-export function createTaskRegistry({ config, db, log, dispatcher, github, checkWorkflow, version }: TaskRegistryDeps): TaskDefinition[] {
+export function createTaskRegistry({ config, db, log, analytics, clock, dispatcher, github, checkWorkflow, version }: TaskRegistryDeps): TaskDefinition[] {
   const dispatch = dispatchTask(db, dispatcher, async (tx, dispatched) => {
     if (checkWorkflow) {
       await enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds);
     }
   });
   const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
-  if (!github) return [dispatch, webhooks];
+  const impactNotices = impactNoticeTask(db, analytics, clock);
+  if (!github) return [dispatch, webhooks, impactNotices];
   return [
     dispatch,
     webhooks,
+    impactNotices,
     workflowCheckTask(db, github),
     githubEventTask(
       db,

@@ -21,6 +21,7 @@ const OPTIONS = {
   limit: { type: "string" },
   offset: { type: "string" },
   interval: { type: "string" },
+  days: { type: "string" },
   from: { type: "string" },
   to: { type: "string" },
   through: { type: "string" },

@@ -9,6 +9,6 @@ export type JobTriggerType = (typeof JOB_TRIGGER_TYPES)[number];
 
 export const JOB_STATUSES = ["active", "completed", "archived", "failed"] as const;
 
-export const WEBHOOK_EVENTS = ["job.completed", "job.failed", "job.archived", "job.pull_request_opened"] as const;
+export const WEBHOOK_EVENTS = ["job.completed", "job.failed", "job.archived", "job.pull_request_opened", "job.impact"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_FORMATS = ["standard", "slack"] as const;

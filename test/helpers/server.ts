@@ -34,6 +34,8 @@ export async function startTestServer(
     watchdogIntervalMs?: number;
     /** Listen on this port (default: any free one). */
     port?: number;
+    /** The server's clock for what is measured from today (a job's impact windows). */
+    clock?: () => number;
   } = {},
 ): Promise<TestServer> {
   const store = await openTestStore();
@@ -46,6 +48,7 @@ export async function startTestServer(
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     github: options.github ?? null,
     ...(options.watchdogIntervalMs ? { watchdogIntervalMs: options.watchdogIntervalMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     taskWorkerOptions: options.taskWorkerOptions,
     version: RELEASE,
   });

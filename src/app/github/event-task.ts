@@ -69,7 +69,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     async pr_closed(event) {
       const job = await jobOnBranch(db, event.repo, event.headRef);
       if (!job) return { skipped: "not a job's branch" };
-      await db.transaction((tx) => archiveJob(tx, job.id, event.merged));
+      await db.transaction((tx) => archiveJob(tx, job.id, event.merged ? { mergedAt: mergedTime(event.mergedAt) } : null));
       return { ok: true };
     },
 
@@ -108,4 +108,10 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
       return (handle[event.type] as (e: QueuedEvent) => Promise<TaskOutcome>)(event);
     },
   });
+}
+
+/** GitHub's merged_at as a time the store keeps; null (the store's now) when absent, unreadable or ahead of this clock. */
+function mergedTime(value: string | null | undefined): Date | null {
+  const at = value ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(at) && at <= Date.now() + 60_000 ? new Date(at) : null;
 }

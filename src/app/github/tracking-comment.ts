@@ -6,6 +6,7 @@ import type { Db } from "../store/db.js";
 import { TRACKING_TASK } from "../domain/jobs/job-tasks.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import type { GitHubApi } from "./github-api.js";
+import { impactLine } from "../impact/impact-line.js";
 
 const HEADLINE: Record<JobStatus, string> = {
   active: "⏳ Working",
@@ -54,6 +55,7 @@ export function renderTrackingComment(view: TrackingView): string {
     if (facts.length > 0) lines.push(facts.join(" · "));
   }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
+  if (view.impact) lines.push("", `**Impact**: ${impactLine(view.impact)}`);
   if (view.status === "active") lines.push("", "_This comment updates as the agent works._");
   return lines.join("\n").trim() + "\n";
 }

@@ -16,7 +16,15 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("installation_unlinked"), installationId: z.number(), repositories: z.array(z.string()).nullable() }),
   z.object({ type: z.literal("installation_suspended"), installationId: z.number(), suspended: z.boolean() }),
   z.object({ type: z.literal("pr_opened"), repo: z.string(), number: z.number(), url: z.string(), headRef: z.string() }),
-  z.object({ type: z.literal("pr_closed"), repo: z.string(), number: z.number(), headRef: z.string(), merged: z.boolean() }),
+  z.object({
+    type: z.literal("pr_closed"),
+    repo: z.string(),
+    number: z.number(),
+    headRef: z.string(),
+    merged: z.boolean(),
+    /** GitHub's merged_at: when the merge happened (the delivery may come later); absent on older queued events. */
+    mergedAt: z.string().nullable().optional(),
+  }),
   z.object({
     type: z.literal("comment"),
     repo: z.string(),
@@ -62,7 +70,7 @@ const installationRepositoriesEvent = z.object({
 const pullRequestEvent = z.object({
   action: z.string(),
   repository: repo,
-  pull_request: z.object({ number: z.number(), html_url: z.string(), merged: z.boolean().nullable().optional(), head: z.object({ ref: z.string() }) }),
+  pull_request: z.object({ number: z.number(), html_url: z.string(), merged: z.boolean().nullable().optional(), merged_at: z.string().nullable().optional(), head: z.object({ ref: z.string() }) }),
 });
 const comment = z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional() });
 const issueCommentEventPayload = z.object({
@@ -129,7 +137,7 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       if (e.data.action === "opened" || e.data.action === "reopened") {
         return { type: "pr_opened", repo: e.data.repository.full_name, number: pr.number, url: pr.html_url, headRef: pr.head.ref };
       }
-      if (e.data.action === "closed") return { type: "pr_closed", repo: e.data.repository.full_name, number: pr.number, headRef: pr.head.ref, merged: pr.merged === true };
+      if (e.data.action === "closed") return { type: "pr_closed", repo: e.data.repository.full_name, number: pr.number, headRef: pr.head.ref, merged: pr.merged === true, mergedAt: pr.merged_at ?? null };
       return null;
     }
     case "issue_comment": {

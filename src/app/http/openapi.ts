@@ -4,7 +4,9 @@ import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
 import { automationPaths } from "./openapi-automations.js";
-import { components, ERR, errorResponse, jobParam, json, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
+import { jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
+import { IMPACT_CSV_HEADER } from "./routes/job-impact.js";
+import { components, ERR, errorResponse, jobParam, json, jsonOrCsv, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
 import {
   agentJobSchema,
   createJobBodySchema,
@@ -84,6 +86,21 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: projectKey,
           parameters: [projectParam, jobParam],
           responses: { 200: { description: "The runs.", ...json(jobRunListSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
+        },
+      },
+      "/v2/agent/{projectId}/job/{id}/impact": {
+        get: {
+          operationId: "getJobImpact",
+          summary: "What the job's merged change did for its pages' readers: each changed page over the 7, 14 and 28 days before and after the merge, beside the whole site",
+          security: projectKey,
+          parameters: [projectParam, jobParam, ...queryParameters(jobImpactQuerySchema)],
+          responses: {
+            200: { description: "The impact; a job with no merged PR, or whose PR changed no page, answers with `state` and `reason` (not an error).", ...jsonOrCsv(jobImpactSchema, IMPACT_CSV_HEADER) },
+            400: ERR[400],
+            401: ERR[401],
+            403: ERR[403],
+            404: ERR[404],
+          },
         },
       },
       "/v2/agent/{projectId}/job/{id}/runs/{attempt}/transcript": {

@@ -23,4 +23,6 @@ export interface Services {
   adminToken: string;
   analytics: Analytics;
   trustedProxies: BlockList;
+  /** Now, for what is measured from the day's date (a job's impact windows); Date.now but in tests. */
+  clock: () => number;
 }

@@ -1,6 +1,7 @@
 import type { AgentJob } from "../../shared/api-schemas.js";
 import type { WebhookDeliveryView } from "../../shared/webhook-schemas.js";
 import type { WebhookEvent } from "../../shared/job-vocabulary.js";
+import type { ImpactNotice } from "../../shared/impact-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
 import { enqueueTask } from "../tasks/tasks.js";
@@ -14,7 +15,8 @@ export const WEBHOOK_DELIVERY_TASK = "webhook_delivery";
 export interface WebhookPayload {
   type: WebhookEvent;
   timestamp: string;
-  data: AgentJob;
+  /** The job; `job.impact` adds the first week's result as `impact`. */
+  data: AgentJob & { impact?: ImpactNotice };
 }
 
 const queueSend = (tx: Queryable, deliveryId: string) => enqueueTask(tx, WEBHOOK_DELIVERY_TASK, `webhook:${deliveryId}`, { deliveryId });
@@ -23,9 +25,9 @@ const queueSend = (tx: Queryable, deliveryId: string) => enqueueTask(tx, WEBHOOK
  * Called in the transaction that changes the job: one delivery per endpoint of the project that
  * takes this event, each sent (and retried) by the task worker after commit.
  */
-export async function queueJobEvent(tx: Queryable, projectId: string, event: WebhookEvent, job: AgentJob): Promise<void> {
+export async function queueJobEvent(tx: Queryable, projectId: string, event: WebhookEvent, job: AgentJob, extra: { impact?: ImpactNotice } = {}): Promise<void> {
   const endpoints = await tx.query<{ id: string; events: string }>(`SELECT id, events FROM project_webhooks WHERE project_id = $1 AND deleted_at IS NULL`, [projectId]);
-  const payload: WebhookPayload = { type: event, timestamp: new Date().toISOString(), data: job };
+  const payload: WebhookPayload = { type: event, timestamp: new Date().toISOString(), data: { ...job, ...extra } };
   for (const endpoint of endpoints) {
     if (!endpoint.events.split(",").includes(event)) continue;
     const id = newId();

@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import type { DeliveryToSend, WebhookPayload } from "./deliveries.js";
+import { impactLine } from "../impact/impact-line.js";
 
 export interface OutgoingRequest {
   body: string;
@@ -30,6 +31,7 @@ const HEADLINES: Record<WebhookPayload["type"], [icon: string, what: string]> = 
   "job.failed": [":x:", "failed"],
   "job.archived": [":package:", "archived (its pull request was merged or closed)"],
   "job.pull_request_opened": [":memo:", "opened a pull request"],
+  "job.impact": [":bar_chart:", "has a week of readers since its pull request was merged"],
 };
 
 /** A readable Slack message: what happened to which job of which repository, the PR, and the summary or error. */
@@ -39,7 +41,8 @@ export function slackMessage(payload: WebhookPayload): { text: string } {
   const repository = job.source.repository.replace(/^https?:\/\/[^/]+\//, "");
   const lines = [`${icon} Inkwell job \`${job.id}\` on ${escapeSlack(repository)} ${what}`];
   if (job.prLink) lines.push(`<${job.prLink}|Pull request>`);
-  if (payload.type === "job.failed" && job.error) lines.push(`> ${escapeSlack(job.error.split("\n")[0] as string)}`);
+  if (payload.type === "job.impact" && job.impact) lines.push(escapeSlack(impactLine(job.impact)));
+  else if (payload.type === "job.failed" && job.error) lines.push(`> ${escapeSlack(job.error.split("\n")[0] as string)}`);
   else if (job.summary) lines.push(`> ${escapeSlack(job.summary.split("\n")[0] as string)}`);
   if (job.usage?.estimatedCostUsd !== null && job.usage?.estimatedCostUsd !== undefined) lines.push(`Estimated cost so far: $${job.usage.estimatedCostUsd.toFixed(2)}`);
   return { text: lines.join("\n") };

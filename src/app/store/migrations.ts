@@ -883,4 +883,17 @@ CREATE INDEX jobs_project_trigger_recent ON jobs (project_id, trigger_type, crea
 CREATE INDEX jobs_of_automation ON jobs (automation_id, created_at DESC) WHERE automation_id IS NOT NULL;
 `,
   },
+  {
+    version: 29,
+    name: "when a job's pull request was merged (the closed loop measures its pages' readers before and after), and the first 7-day result once it was announced",
+    sql: `
+ALTER TABLE jobs ADD COLUMN merged_at timestamptz;
+-- Merged before this version: the archive time (the webhook's arrival) stands for the merge.
+UPDATE jobs j SET merged_at = j.archived_at
+WHERE j.status = 'archived' AND EXISTS (SELECT 1 FROM job_events e WHERE e.job_id = j.id AND e.type = 'pr_closed' AND e.detail = 'pull request merged');
+CREATE INDEX jobs_project_merged ON jobs (project_id, merged_at DESC, id DESC) WHERE merged_at IS NOT NULL;
+-- The first 7-day window's result (JSON, job-impact), set once when it completes: the tracking comment's line.
+ALTER TABLE jobs ADD COLUMN impact_notice text;
+`,
+  },
 ];

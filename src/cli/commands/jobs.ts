@@ -7,6 +7,9 @@ import { CliError } from "../errors.js";
 import { age, fields, table } from "../format.js";
 import { describePhases } from "../../shared/run-phases.js";
 import type { NounRuns } from "./command-usage.js";
+import type { JobImpact } from "../../shared/impact-schemas.js";
+import { impactText } from "./impact-text.js";
+import { exportCsv } from "../report-fetch.js";
 
 /** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
 async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
@@ -122,6 +125,16 @@ export const jobs: NounRuns<"jobs"> = {
             ]),
           ),
     );
+  },
+
+  async impact(ctx) {
+    const projectId = projectOf(ctx);
+    const path = `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/impact`;
+    const days = ctx.values.days;
+    if (days !== undefined && !["7", "14", "28"].includes(days)) throw new CliError(`--days must be 7, 14 or 28, not ${JSON.stringify(days)}`, 2);
+    if (ctx.values.csv) return exportCsv(ctx, path);
+    const impact = await ctx.client.request<JobImpact>("GET", path, ctx.projectKey);
+    print(ctx, impact, () => impactText(impact, days === undefined ? undefined : Number(days)));
   },
 
   async list(ctx) {

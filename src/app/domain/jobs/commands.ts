@@ -14,6 +14,7 @@ import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tas
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
+import { recordMerge } from "./merges.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { SourceContext } from "./source-context.js";
 
@@ -275,9 +276,15 @@ export async function recordDispatched(tx: Queryable, jobId: string, runAttempt:
   await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", `run attempt ${runAttempt}`);
 }
 
-/** The PR was merged or closed: the job is archived and takes no more messages. */
-export async function archiveJob(tx: Queryable, jobId: string, merged: boolean): Promise<AgentJob | null> {
-  return applyTrigger(tx, { jobId, trigger: "pr_closed", cause: "github", detail: merged ? "pull request merged" : "pull request closed" });
+/**
+ * The PR was merged (`merge`, with GitHub's merge time when known) or closed: the job is archived
+ * and takes no more messages. A merge is remembered with its time, and the notice of its first
+ * week's impact is queued for when that week has passed (impact/impact-notice-task.ts).
+ */
+export async function archiveJob(tx: Queryable, jobId: string, merge: { mergedAt: Date | null } | null): Promise<AgentJob | null> {
+  const job = await applyTrigger(tx, { jobId, trigger: "pr_closed", cause: "github", detail: merge ? "pull request merged" : "pull request closed" });
+  if (job && merge) await recordMerge(tx, jobId, merge.mergedAt);
+  return job;
 }
 
 /** A later merge the job follows up on: its agent reads the source repository at that merge's commit. */

@@ -4,6 +4,8 @@ import { enqueueTask } from "../../tasks/tasks.js";
 /** Background work a job change needs, queued in the same transaction as the change (docs/architecture.md). */
 export const DISPATCH_TASK = "dispatch";
 export const TRACKING_TASK = "tracking_comment";
+/** The first week after a merge is over: its result goes to the webhook and the tracking comment (impact/impact-notice-task.ts). */
+export const IMPACT_NOTICE_TASK = "impact_notice";
 
 export interface DispatchTaskPayload {
   jobId: string;

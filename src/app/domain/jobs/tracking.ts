@@ -4,6 +4,8 @@ import type { Queryable } from "../../store/db.js";
 import { queryOne, toIso } from "../../store/db.js";
 import { instructionsOf } from "./messages.js";
 import { jobInRepositoryById } from "./queries.js";
+import { impactNoticeOf } from "./merges.js";
+import type { ImpactNotice } from "../../../shared/impact-schemas.js";
 
 /** What the run reported that the tracking comment shows. */
 export interface RunReportFacts {
@@ -20,6 +22,8 @@ export interface TrackingView {
   status: JobStatus;
   error: string | null;
   instructions: { prompt: string; source: MessageSource; author: string | null }[];
+  /** The first week after the merge, once it is over (merges.ts). */
+  impact: ImpactNotice | null;
   run: { attempt: number; url: string | null; progress: string | null; claimedAt: string; reportedAt: string | null; report: RunReportFacts | null } | null;
 }
 
@@ -42,6 +46,7 @@ export async function trackingCommentState(
       status: job.status,
       error: job.error,
       instructions: await instructionsOf(db, jobId),
+      impact: await impactNoticeOf(db, jobId),
       run: run
         ? {
             attempt: run.run_attempt,

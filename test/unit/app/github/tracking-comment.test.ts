@@ -3,6 +3,7 @@ import type { TrackingView } from "../../../../src/app/domain/jobs/tracking.js";
 import { renderTrackingComment } from "../../../../src/app/github/tracking-comment.js";
 
 const base: TrackingView = {
+  impact: null,
   jobId: "abc123",
   status: "active",
   error: null,

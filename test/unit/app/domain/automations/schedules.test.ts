@@ -63,7 +63,7 @@ describe("schedules", () => {
       await applyTrigger(tx, { jobId, trigger: "run_succeeded", cause: "runner", runAttempt: 1 });
     });
     expect(mine(await fireAll(at("2026-11-26T13:00:00Z")))).toMatchObject([{ jobId: null, outcome: expect.stringContaining("pull/4") }]);
-    await db.transaction((tx) => archiveJob(tx, jobId, true));
+    await db.transaction((tx) => archiveJob(tx, jobId, { mergedAt: null }));
     const [again] = mine(await fireAll(at("2026-11-26T14:00:00Z")));
     expect(again?.jobId).not.toBeNull();
     expect((await listJobs(db, projectId, { limit: 10, offset: 0, trigger: "schedule" })).jobs.map((j) => j.id)).toEqual([again?.jobId, jobId]);

@@ -56,7 +56,7 @@ describe("source merges", () => {
     // Archived since: a late redelivery of a merge it took is still taken, not a new job.
     await db.transaction(async (tx) => {
       await attachPullRequest(tx, jobA, { number: 3, url: "https://github.com/acme/docs/pull/3" }, { replace: true });
-      await archiveJob(tx, jobA, true);
+      await archiveJob(tx, jobA, { mergedAt: null });
     });
     expect((await take(2, [a, b]))[0]).toEqual({ skipped: "already taken" });
 

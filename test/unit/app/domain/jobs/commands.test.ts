@@ -94,7 +94,7 @@ describe("addMessage", () => {
 
   it("refuses an archived job with JobArchivedError, and an unknown or other project's job as not found", async () => {
     const { job } = await create("first");
-    await db.transaction((tx) => archiveJob(tx, job.id, true));
+    await db.transaction((tx) => archiveJob(tx, job.id, { mergedAt: null }));
     const archived = await message(job.id, "too late").catch((e: unknown) => e);
     expect(archived).toBeInstanceOf(JobArchivedError);
     expect(archived).toBeInstanceOf(ConflictError);
@@ -144,7 +144,7 @@ describe("pull requests", () => {
 
   it("archiving sets archivedAt and records whether the PR was merged", async () => {
     const { job } = await create("first");
-    const archived = await db.transaction((tx) => archiveJob(tx, job.id, false));
+    const archived = await db.transaction((tx) => archiveJob(tx, job.id, null));
     expect(archived?.status).toBe("archived");
     expect(archived?.archivedAt).not.toBeNull();
     expect((await listJobEvents(db, projectId, job.id)).at(-1)).toMatchObject({ type: "pr_closed", to: "archived", cause: "github", detail: "pull request closed" });

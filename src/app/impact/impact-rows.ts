@@ -1,0 +1,36 @@
+import type { JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
+
+/** One line of a job's impact as CSV: a page's (or the site's) numbers over one side of one window. */
+export interface ImpactRow {
+  scope: "page" | "site";
+  path: string;
+  fromPath: string;
+  change: string;
+  windowDays: number;
+  side: "before" | "after" | "fromPathAfter";
+  dateFrom: string;
+  dateTo: string;
+  days: number;
+  complete: boolean;
+  numbers: ReaderNumbersView;
+}
+
+/** The impact as flat rows, the site's first (the baseline), then each page's, each window before then after. */
+export function* impactRows(impact: JobImpact): Generator<ImpactRow> {
+  const scopes = [
+    { scope: "site" as const, path: "", fromPath: "", change: "", windows: impact.site },
+    ...impact.pages.map((page) => ({ scope: "page" as const, path: page.path, fromPath: page.fromPath ?? "", change: page.change, windows: page.windows })),
+  ];
+  for (const { windows, ...scope } of scopes) {
+    for (const [i, window] of windows.entries()) {
+      const dates = impact.windows[i];
+      if (!dates) continue;
+      const before = { dateFrom: dates.before.dateFrom, dateTo: dates.before.dateTo, days: window.days, complete: true };
+      const after = { dateFrom: dates.after.dateFrom, dateTo: dates.after.dateTo, days: dates.after.daysCounted, complete: dates.after.complete };
+      yield { ...scope, windowDays: window.days, side: "before", ...before, numbers: window.before };
+      yield { ...scope, windowDays: window.days, side: "after", ...after, numbers: window.after };
+      const moved = (window as { fromPathAfter?: ReaderNumbersView }).fromPathAfter;
+      if (moved) yield { ...scope, windowDays: window.days, side: "fromPathAfter", ...after, numbers: moved };
+    }
+  }
+}

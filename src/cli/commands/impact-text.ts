@@ -1,0 +1,46 @@
+import type { JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
+import { fields, table } from "../format.js";
+
+/** A before → after pair, with its change in percent when there was something before and the window is complete (fewer days after are no match for all the days before). */
+function change(before: number, after: number, complete: boolean): string {
+  if (!complete) return `${before} → ${after}`;
+  const percent = before === 0 ? (after === 0 ? "" : " (new)") : ` (${after >= before ? "+" : ""}${Math.round(((after - before) / before) * 100)}%)`;
+  return `${before} → ${after}${percent}`;
+}
+
+const MEASURES: [heading: string, value: (n: ReaderNumbersView) => number][] = [
+  ["PEOPLE", (n) => n.humanVisitors],
+  ["AI VISITORS", (n) => n.aiVisitors],
+  ["AI READS", (n) => n.aiReads.total],
+  ["AI FAILURES", (n) => n.aiFailures],
+  ["FROM AI ANSWERS", (n) => n.arrivalsFromAi],
+  ["MARKDOWN", (n) => n.markdownReads],
+];
+
+/** `inkwell jobs impact` for people: why there is none, or a table per window of each page and the site, before → after. */
+export function impactText(impact: JobImpact, onlyDays?: number): string {
+  const head = fields([
+    ["job", impact.jobId],
+    ["pull request", impact.prLink],
+    ["merged", impact.mergedAt],
+    ...(impact.otherFiles.length > 0 ? ([["other files", impact.otherFiles.join(", ")]] as [string, string][]) : []),
+  ]);
+  if (impact.state === "not_merged") return `${head}\n\n${impact.reason ?? "Not merged."}`;
+  const sections = impact.windows.flatMap((window, i) => {
+    if (onlyDays !== undefined && window.days !== onlyDays) return [];
+    const rows = [
+      ...impact.pages.map((page) => ({ label: page.fromPath ? `${page.fromPath} → ${page.path}` : page.path, sides: page.windows[i] })),
+      { label: "(whole site)", sides: impact.site[i] },
+    ];
+    const state = window.after.complete ? "complete" : `${window.after.daysCounted} of ${window.days} days so far`;
+    const title = `${window.days} days: ${window.before.dateFrom}..${window.before.dateTo} before, ${window.after.dateFrom}..${window.after.dateTo} after (${state}; end dates exclusive)`;
+    return [
+      `${title}\n${table(
+        ["PAGE", ...MEASURES.map(([heading]) => heading)],
+        rows.map(({ label, sides }) => [label, ...MEASURES.map(([, value]) => (sides ? change(value(sides.before), value(sides.after), window.after.complete) : null))]),
+      )}`,
+    ];
+  });
+  const note = impact.state === "no_pages" ? `\n\n${impact.reason ?? ""}` : "";
+  return `${head}${note}\n\n${sections.join("\n\n")}`;
+}

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attachPullRequest, archiveJob } from "../../src/app/domain/jobs/commands.js";
+import { DAY_MS, dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
+import type { FileChange } from "../../src/shared/job-outcome-schemas.js";
+import type { JobImpact, ReaderNumbersView } from "../../src/shared/impact-schemas.js";
+import { parseCsv } from "../helpers/csv.js";
+import { cliFor } from "../helpers/cli.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { generateTraffic, random, wireHit, type GeneratedHit } from "../helpers/traffic.js";
+
+// A merge 40 days ago (always in the past, so every hit is accepted), traffic 30 days either side.
+const today = epochDay(Date.now());
+const mergeDay = today - 40;
+const mergedAt = new Date(mergeDay * DAY_MS + 15 * 3_600_000);
+const rand = random(11);
+/** Some people arrive from an AI answer, some from a search engine. */
+const REFERRERS = [{ referrer: "https://chatgpt.com/c/secret", ai: true }, { referrer: "https://www.perplexity.ai/search/x", ai: true }, { referrer: "https://www.google.com/", ai: false }];
+type Hit = GeneratedHit & { referrer?: string; fromAi: boolean };
+const hits: Hit[] = generateTraffic({ seed: 29, people: 300, paths: 12, firstDay: mergeDay - 30, days: 61, views: 6_000 }).map((hit) => {
+  const arrival = hit.kind === "human" && rand() < 0.4 ? REFERRERS[Math.floor(rand() * REFERRERS.length)] : undefined;
+  return { ...hit, ...(arrival ? { referrer: arrival.referrer, fromAi: arrival.ai } : { fromAi: false }) };
+});
+
+const FILES: FileChange[] = [
+  { path: "docs/page-0.mdx", change: "modified", page: "/docs/page-0" },
+  { path: "docs/page-3.mdx", change: "renamed", from: "docs/page-2.mdx", page: "/docs/page-3", fromPage: "/docs/page-2" },
+  { path: "docs/new.mdx", change: "added", page: "/docs/page-5" },
+  { path: "docs/old.mdx", change: "deleted" },
+  { path: "docs.json", change: "modified" },
+];
+
+let clockMs = Date.now();
+let t: TestServer;
+const projects: Record<"month" | "week", { projectId: string; key: string; jobId: string }> = {} as never;
+
+/** A job of the project whose PR changed `files` and was merged at `mergedAt` (null: PR still open). */
+async function jobWithPullRequest(project: { projectId: string; key: string }, files: FileChange[], merged: Date | null): Promise<string> {
+  const created = await t.call("POST", `/v2/agent/${project.projectId}/job`, { token: project.key, body: { prompt: "Rewrite the setup pages" } });
+  expect(created.status).toBe(201);
+  const jobId = created.body.id as string;
+  // The run's report (files with their site paths) as the runner protocol stores it.
+  await t.store.db.query(`UPDATE jobs SET outcome = $2 WHERE id = $1`, [jobId, JSON.stringify({ summary: "Rewrote setup", files, validation: null, usage: null })]);
+  await t.store.db.transaction(async (tx) => {
+    await attachPullRequest(tx, jobId, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
+    if (merged) await archiveJob(tx, jobId, { mergedAt: merged });
+  });
+  return jobId;
+}
+
+beforeAll(async () => {
+  t = await startTestServer({ clock: () => clockMs, env: { INKWELL_ANALYTICS_ROLLUP_CHUNK: "400" } });
+  for (const saltWindow of ["month", "week"] as const) {
+    const project = await t.newProject(undefined, { analytics: { saltWindow } });
+    for (let i = 0; i < hits.length; i += 1_000) {
+      const batch = hits.slice(i, i + 1_000).map((hit) => ({ ...wireHit(hit), ...(hit.referrer ? { referrer: hit.referrer } : {}) }));
+      const answer = await t.call("POST", `/v1/analytics/${project.projectId}/hits`, { token: project.key, body: { hits: batch } });
+      expect(answer.body.rejected).toEqual([]);
+    }
+    projects[saltWindow] = { ...project, jobId: await jobWithPullRequest(project, FILES, mergedAt) };
+  }
+}, 120_000);
+afterAll(() => t.close());
+
+const failed = (hit: Hit) => (hit.status ?? 200) >= 400;
+
+/** ReaderNumbers by brute force over the raw hits: of one page, or of the site (null), on days [from, to). */
+function bruteForce(path: string | null, from: number, to: number, windowStart: (day: number) => number): ReaderNumbersView {
+  const human = new Set<string>();
+  const ai = new Set<string>();
+  const arrivals = new Set<string>();
+  const numbers: ReaderNumbersView = { humanVisitors: 0, aiVisitors: 0, aiReads: { assistant: 0, crawler: 0, search: 0, total: 0 }, aiFailures: 0, arrivalsFromAi: 0, markdownReads: 0, llmsTxtReads: 0 };
+  for (const hit of hits) {
+    const day = Math.floor(Date.parse(hit.timestamp) / DAY_MS);
+    if (day < from || day >= to || (path !== null && hit.page !== path) || hit.kind === "bot") continue;
+    const who = `${windowStart(day)}:${hit.person}`;
+    if (hit.kind === "ai" && failed(hit)) numbers.aiFailures++;
+    if (failed(hit)) continue;
+    if (hit.kind === "human") human.add(who);
+    if (hit.kind === "human" && hit.fromAi) arrivals.add(who);
+    if (hit.kind === "ai") {
+      ai.add(who);
+      numbers.aiReads[hit.agent?.category as "assistant" | "crawler" | "search"]++;
+      numbers.aiReads.total++;
+    }
+    if (hit.format === "markdown") numbers.markdownReads++;
+    if (hit.format === "llms.txt") numbers.llmsTxtReads++;
+  }
+  return { ...numbers, humanVisitors: human.size, aiVisitors: ai.size, arrivalsFromAi: arrivals.size };
+}
+
+const impactOf = async (saltWindow: "month" | "week", jobId = projects[saltWindow].jobId, query = "") => {
+  const { projectId, key } = projects[saltWindow];
+  return t.call("GET", `/v2/agent/${projectId}/job/${jobId}/impact${query}`, { token: key });
+};
+
+describe.each(["month", "week"] as const)("a merged job's impact with a %s salt window", (saltWindow) => {
+  const windowStart = (day: number) => windowOf(saltWindow, day).start;
+
+  it("every page, window and side equals a brute-force count over the raw hits, beside the site's", async () => {
+    clockMs = (mergeDay + 35) * DAY_MS + 3_600_000;
+    const answer = await impactOf(saltWindow);
+    expect(answer.status).toBe(200);
+    const impact = answer.body as JobImpact;
+    expect(impact).toMatchObject({ state: "measured", mergedAt: mergedAt.toISOString(), prLink: "https://github.com/acme/docs/pull/7", otherFiles: ["docs/old.mdx", "docs.json"] });
+    expect(impact.pages.map((page) => [page.path, page.fromPath, page.change, page.files])).toEqual([
+      ["/docs/page-0", undefined, "modified", ["docs/page-0.mdx"]],
+      ["/docs/page-3", "/docs/page-2", "renamed", ["docs/page-3.mdx"]],
+      ["/docs/page-5", undefined, "added", ["docs/new.mdx"]],
+    ]);
+    for (const [i, days] of [7, 14, 28].entries()) {
+      expect(impact.windows[i]).toEqual({
+        days,
+        before: { dateFrom: dayToIso(mergeDay - days), dateTo: dayToIso(mergeDay) },
+        after: { dateFrom: dayToIso(mergeDay + 1), dateTo: dayToIso(mergeDay + 1 + days), daysCounted: days, complete: true },
+      });
+      const before = [mergeDay - days, mergeDay] as const;
+      const after = [mergeDay + 1, mergeDay + 1 + days] as const;
+      expect(impact.site[i]).toEqual({ days, before: bruteForce(null, ...before, windowStart), after: bruteForce(null, ...after, windowStart) });
+      for (const page of impact.pages) {
+        const expected = {
+          days,
+          before: bruteForce(page.fromPath ?? page.path, ...before, windowStart),
+          after: bruteForce(page.path, ...after, windowStart),
+          ...(page.fromPath ? { fromPathAfter: bruteForce(page.fromPath, ...after, windowStart) } : {}),
+        };
+        expect({ path: page.path, ...page.windows[i] }).toEqual({ path: page.path, ...expected });
+      }
+    }
+    // The traffic is rich enough for every measure to be tested on something.
+    const site = impact.site[2] as { before: ReaderNumbersView };
+    for (const value of [site.before.humanVisitors, site.before.aiVisitors, site.before.aiFailures, site.before.arrivalsFromAi, site.before.markdownReads, site.before.llmsTxtReads, site.before.aiReads.crawler, site.before.aiReads.search, site.before.aiReads.assistant]) {
+      expect(value).toBeGreaterThan(0);
+    }
+  });
+
+  it("while the windows after the merge are running, each counts only its ended days and says how many", async () => {
+    clockMs = (mergeDay + 4) * DAY_MS + 12 * 3_600_000;
+    const impact = (await impactOf(saltWindow)).body as JobImpact;
+    for (const [i, days] of [7, 14, 28].entries()) {
+      expect(impact.windows[i]?.after).toEqual({ dateFrom: dayToIso(mergeDay + 1), dateTo: dayToIso(mergeDay + 1 + days), daysCounted: 3, complete: false });
+      expect(impact.site[i]?.after).toEqual(bruteForce(null, mergeDay + 1, mergeDay + 4, windowStart));
+      expect(impact.pages[0]?.windows[i]?.after).toEqual(bruteForce("/docs/page-0", mergeDay + 1, mergeDay + 4, windowStart));
+    }
+    // On the merge day itself nothing after it has ended yet.
+    clockMs = mergeDay * DAY_MS + 20 * 3_600_000;
+    const sameDay = (await impactOf(saltWindow)).body as JobImpact;
+    expect(sameDay.windows.map((w) => w.after.daysCounted)).toEqual([0, 0, 0]);
+    expect(sameDay.site[0]?.after).toEqual(bruteForce(null, 0, 0, windowStart));
+    expect(sameDay.site[0]?.before).toEqual(bruteForce(null, mergeDay - 7, mergeDay, windowStart));
+  });
+});
+
+describe("a job's impact as CSV and its refusals", () => {
+  it("CSV holds the same numbers as JSON, a row per scope, window and side", async () => {
+    clockMs = (mergeDay + 35) * DAY_MS;
+    const json = (await impactOf("month")).body as JobImpact;
+    const answer = await impactOf("month", undefined, "?output=csv");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/csv/);
+    const [header = [], ...records] = parseCsv(answer.body as string);
+    const rows = records.map((record) => Object.fromEntries(header.map((name, i) => [name, record[i]])));
+    // The site and three pages, three windows, before and after; the moved page's old path after, too.
+    expect(rows.length).toBe((1 + 3) * 3 * 2 + 3);
+    const moved = rows.find((row) => row.path === "/docs/page-3" && row.windowDays === "14" && row.side === "fromPathAfter");
+    expect(Number(moved?.aiFailures)).toBe(json.pages[1]?.windows[1]?.fromPathAfter?.aiFailures);
+    const site = rows.find((row) => row.scope === "site" && row.windowDays === "28" && row.side === "before");
+    expect(Number(site?.humanVisitors)).toBe(json.site[2]?.before.humanVisitors);
+    expect(Number(site?.aiReadsCrawler)).toBe(json.site[2]?.before.aiReads.crawler);
+  });
+
+  it("a PR not merged yet, a PR that touched no page, and a job without a PR say why, with 200", async () => {
+    const project = projects.month;
+    const open = await jobWithPullRequest(project, FILES, null);
+    expect((await impactOf("month", open)).body).toMatchObject({ state: "not_merged", reason: expect.stringMatching(/not merged yet/), pages: [], windows: [] });
+    const noPages = await jobWithPullRequest(project, [{ path: "docs.json", change: "modified" }, { path: "images/logo.png", change: "added" }], mergedAt);
+    const answer = (await impactOf("month", noPages)).body as JobImpact;
+    expect(answer).toMatchObject({ state: "no_pages", reason: expect.stringMatching(/no page/), pages: [], otherFiles: ["docs.json", "images/logo.png"] });
+    expect(answer.site[0]?.before).toEqual(bruteForce(null, mergeDay - 7, mergeDay, (day) => windowOf("month", day).start));
+    const created = await t.call("POST", `/v2/agent/${project.projectId}/job`, { token: project.key, body: { prompt: "Nothing yet" } });
+    expect((await impactOf("month", created.body.id)).body).toMatchObject({ state: "not_merged", reason: expect.stringMatching(/no pull request yet/) });
+  });
+
+  it("inkwell jobs impact prints each window's pages beside the site, --json the answer, --csv the export", async () => {
+    clockMs = (mergeDay + 10) * DAY_MS;
+    const { projectId, key, jobId } = projects.month;
+    const cli = cliFor(t);
+    const env = { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId };
+    const json = (await impactOf("month")).body as JobImpact;
+    const text = await cli(["jobs", "impact", jobId], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`7 days: ${dayToIso(mergeDay - 7)}..${dayToIso(mergeDay)} before, ${dayToIso(mergeDay + 1)}..${dayToIso(mergeDay + 8)} after (complete`);
+    expect(text.stdout).toContain("14 days:");
+    expect(text.stdout).toContain("(9 of 14 days so far");
+    const site = json.site[0] as { before: ReaderNumbersView; after: ReaderNumbersView };
+    expect(text.stdout).toMatch(new RegExp(`\\(whole site\\)\\s+${site.before.humanVisitors} → ${site.after.humanVisitors}`));
+    expect(text.stdout).toContain("/docs/page-2 → /docs/page-3");
+    const one = await cli(["jobs", "impact", jobId, "--days", "28"], env);
+    expect(one.stdout).not.toContain("7 days:");
+    expect(one.stdout).toContain("28 days:");
+    expect(JSON.parse((await cli(["jobs", "impact", jobId, "--json"], env)).stdout)).toEqual(json);
+    const csv = await cli(["jobs", "impact", jobId, "--csv"], env);
+    expect(csv.stdout.split("\r\n")[0]).toMatch(/^scope,path,fromPath,change,windowDays,side,/);
+    const bad = await cli(["jobs", "impact", jobId, "--days", "10"], env);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/--days must be 7, 14 or 28/) });
+  });
+
+  it("refuses another project's key, an unknown job and unknown query parameters", async () => {
+    const { projectId, jobId } = projects.month;
+    expect((await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/impact`, { token: projects.week.key })).status).toBe(403);
+    expect((await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/impact`)).status).toBe(401);
+    expect((await impactOf("month", "nosuchjob0000")).status).toBe(404);
+    const unknown = await impactOf("month", undefined, "?days=7");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/days/);
+  });
+});

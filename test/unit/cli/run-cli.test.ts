@@ -17,7 +17,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   keys create --project ID [--name NAME]
   keys list --project ID
   keys revoke --project ID <keyId>
-  webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened]… [--format standard|slack]
+  webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened|job.impact]… [--format standard|slack]
   webhooks list --project ID
   webhooks delete --project ID <webhookId>
   webhooks deliveries --project ID <webhookId> [--limit N]
@@ -37,6 +37,7 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
   jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is
   jobs runs <jobId>                each run: trigger, times, outcome, tokens
+  jobs impact <jobId> [--days 7|14|28] [--csv]   each changed page's readers before and after the merge, beside the site
   jobs list [--status active|completed|failed|archived] [--trigger api|dashboard|comment|source-merge|issue|schedule|suggestion] [--limit N] [--offset N]
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
 
@@ -99,10 +100,10 @@ describe("inkwell help and usage errors", () => {
   it.each([
     [["bogus"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
     [["bogus", "thing"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
-    [["jobs"], "jobs needs a command: create, get, message, cancel, runs, list, watch."],
-    [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, cancel, runs, list, watch."],
+    [["jobs"], "jobs needs a command: create, get, message, cancel, runs, impact, list, watch."],
+    [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, cancel, runs, impact, list, watch."],
     [["projects", "watch"], "Unknown command: projects watch. projects takes create, list, get, update."],
-    [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, cancel, runs, list, watch."],
+    [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, cancel, runs, impact, list, watch."],
     [["toString", "x"], `Unknown command: toString. Commands start with ${NOUN_NAMES}.`],
   ])("exits 2 on an unknown command or subcommand, saying what there is: %j", async (argv, message) => {
     expect(await run(argv, { INKWELL_API_KEY: "k", INKWELL_PROJECT: "p" })).toEqual({

@@ -5,6 +5,7 @@ import type { FileChange } from "../../src/shared/job-outcome-schemas.js";
 import type { JobImpact, ReaderNumbersView } from "../../src/shared/impact-schemas.js";
 import { parseCsv } from "../helpers/csv.js";
 import { cliFor } from "../helpers/cli.js";
+import { callTool, connectMcp, firstText } from "../helpers/mcp-client.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { generateTraffic, random, wireHit, type GeneratedHit } from "../helpers/traffic.js";
 
@@ -202,6 +203,23 @@ describe("a job's impact as CSV and its refusals", () => {
     expect(csv.stdout.split("\r\n")[0]).toMatch(/^scope,path,fromPath,change,windowDays,side,/);
     const bad = await cli(["jobs", "impact", jobId, "--days", "10"], env);
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/--days must be 7, 14 or 28/) });
+  });
+
+  it("the get_job_impact MCP tool answers the same body, and a sentence", async () => {
+    clockMs = (mergeDay + 10) * DAY_MS;
+    const { key, jobId } = projects.week;
+    const client = await connectMcp(t.url, key);
+    try {
+      const result = await callTool(client, "get_job_impact", { id: jobId });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual((await impactOf("week")).body);
+      expect(firstText(result)).toMatch(/^Over the 7 days before and after the merge, the 3 changed pages had \d+ → \d+ people and \d+ → \d+ AI fetch failures; the whole site \d+ → \d+ people\.$/);
+      const other = await callTool(client, "get_job_impact", { id: projects.month.jobId });
+      expect(other.isError).toBe(true);
+      expect(firstText(other)).toMatch(/not found/i);
+    } finally {
+      await client.close();
+    }
   });
 
   it("refuses another project's key, an unknown job and unknown query parameters", async () => {

@@ -5,9 +5,10 @@ import type { Logger } from "pino";
 import { asHttpError } from "../http/error-reply.js";
 import { analyticsTools } from "./analytics-tools.js";
 import { jobTools } from "./job-tools.js";
+import { impactTools } from "./impact-tools.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
 
-export const MCP_TOOLS: readonly McpTool[] = [...jobTools, ...analyticsTools];
+export const MCP_TOOLS: readonly McpTool[] = [...jobTools, ...impactTools, ...analyticsTools];
 
 // A server is built per request; the validator it would otherwise build each time (an Ajv instance,
 // for elicitation, which these tools never use) is made once.

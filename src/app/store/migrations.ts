@@ -894,6 +894,8 @@ WHERE j.status = 'archived' AND EXISTS (SELECT 1 FROM job_events e WHERE e.job_i
 CREATE INDEX jobs_project_merged ON jobs (project_id, merged_at DESC, id DESC) WHERE merged_at IS NOT NULL;
 -- The first 7-day window's result (JSON, job-impact), set once when it completes: the tracking comment's line.
 ALTER TABLE jobs ADD COLUMN impact_notice text;
+-- An endpoint that took every event takes the new one too (one that chose some keeps its choice).
+UPDATE project_webhooks SET events = events || ',job.impact' WHERE events = 'job.completed,job.failed,job.archived,job.pull_request_opened';
 `,
   },
 ];

@@ -19,8 +19,8 @@ const NOTICE_GRACE_SECONDS = 600;
 export async function recordMerge(tx: Queryable, jobId: string, mergedAt: Date | null): Promise<void> {
   const row = await queryOne<{ merged_at: Date | string }>(tx, `UPDATE jobs SET merged_at = coalesce($2::timestamptz, now()) WHERE id = $1 RETURNING merged_at`, [jobId, mergedAt]);
   if (!row) return;
-  const due = firstWindowEnd(new Date(row.merged_at)).getTime();
-  await enqueueTask(tx, IMPACT_NOTICE_TASK, `impact-notice:${jobId}`, { jobId }, Math.max(0, Math.ceil((due - Date.now()) / 1000)) + NOTICE_GRACE_SECONDS);
+  const due = firstWindowEnd(new Date(row.merged_at)).getTime() + NOTICE_GRACE_SECONDS * 1000;
+  await enqueueTask(tx, IMPACT_NOTICE_TASK, `impact-notice:${jobId}`, { jobId }, Math.max(0, Math.ceil((due - Date.now()) / 1000)));
 }
 
 /** A job of the project and when its PR was merged (null: not merged, or not yet); NotFoundError for another project's or none. */

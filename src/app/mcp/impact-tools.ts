@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { jobImpactSchema, type JobImpact } from "../../shared/impact-schemas.js";
+import { wellFormedIdOf } from "../domain/ids.js";
+import { jobImpact } from "../impact/job-impact.js";
+import type { McpTool } from "./mcp-tool.js";
+import { objectJsonSchema, validArguments } from "./tool-schemas.js";
+
+// The closed loop as a tool: what GET …/job/{id}/impact answers (docs/analytics/impact.md).
+
+const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
+
+/** The first complete window in a sentence: the changed pages' people and AI failures, and the site's people. */
+function describeImpact(impact: JobImpact): string {
+  if (impact.state !== "measured") return impact.reason ?? impact.state;
+  const i = Math.max(0, impact.windows.findLastIndex((window) => window.after.complete));
+  const window = impact.windows[i];
+  if (!window) return "No window to measure.";
+  const sum = (side: "before" | "after", measure: "humanVisitors" | "aiFailures") => impact.pages.reduce((total, page) => total + (page.windows[i]?.[side][measure] ?? 0), 0);
+  const [peopleBefore, peopleAfter, failedBefore, failedAfter] = [sum("before", "humanVisitors"), sum("after", "humanVisitors"), sum("before", "aiFailures"), sum("after", "aiFailures")];
+  const site = impact.site[i];
+  const state = window.after.complete ? "" : ` (${window.after.daysCounted} of its days so far)`;
+  return `Over the ${window.days} days before and after the merge${state}, the ${impact.pages.length} changed pages had ${peopleBefore} → ${peopleAfter} people and ${failedBefore} → ${failedAfter} AI fetch failures; the whole site ${site?.before.humanVisitors ?? 0} → ${site?.after.humanVisitors ?? 0} people.`;
+}
+
+export const impactTools: McpTool[] = [
+  {
+    name: "get_job_impact",
+    title: "What a merged docs change did for its readers",
+    description:
+      "For a job whose pull request was merged: each page it changed (moves followed to the old path), over the 7, 14 and 28 days before the merge and after it, with human visitors, AI visitors, AI reads by category, AI fetch failures, people arriving from AI answers and Markdown/llms.txt reads, beside the whole site over the same days. Exact counts; unfinished windows say how many days they hold. A job not merged says why.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: objectJsonSchema(jobIdArgument, "input"),
+    outputSchema: objectJsonSchema(jobImpactSchema, "output"),
+    async run(args, { services, projectId }) {
+      const jobId = wellFormedIdOf(validArguments(jobIdArgument, args).id, "Job");
+      const { report } = await services.analytics.fresh((db) => jobImpact(db, projectId, jobId, services.clock()));
+      return { body: report, text: describeImpact(report) };
+    },
+  },
+];

@@ -5,6 +5,7 @@ import type { FileChange } from "../../src/shared/job-outcome-schemas.js";
 import type { JobImpact, ReaderNumbersView } from "../../src/shared/impact-schemas.js";
 import { parseCsv } from "../helpers/csv.js";
 import { cliFor } from "../helpers/cli.js";
+import { Visitor } from "../helpers/visitor.js";
 import { callTool, connectMcp, firstText } from "../helpers/mcp-client.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { generateTraffic, random, wireHit, type GeneratedHit } from "../helpers/traffic.js";
@@ -220,6 +221,32 @@ describe("a job's impact as CSV and its refusals", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("the job's dashboard page shows each window's pages beside the site, and its CSV is the API's", async () => {
+    clockMs = (mergeDay + 10) * DAY_MS;
+    const { projectId, jobId } = projects.month;
+    const visitor = new Visitor(t.url);
+    await visitor.signInAsOperator();
+    const page = await visitor.get(`/dashboard/projects/${projectId}/jobs/${jobId}`);
+    expect(page.status).toBe(200);
+    const json = (await impactOf("month")).body as JobImpact;
+    const section = /<section id="job-impact"[\s\S]*?<\/section>/.exec(page.text)?.[0] ?? "";
+    expect(section).toContain("Readers before and after the merge");
+    expect(section).toContain(`7 days: ${dayToIso(mergeDay - 7)} to ${dayToIso(mergeDay)} before`);
+    expect(section).toContain("(9 of 14 days so far)");
+    expect(section).toContain("<code>/docs/page-2</code> → <code>/docs/page-3</code>");
+    const site = json.site[0] as { before: ReaderNumbersView; after: ReaderNumbersView };
+    expect(section).toMatch(new RegExp(`<tr class="baseline"><th scope="row">Whole site</th><td class="num">${site.before.humanVisitors.toLocaleString("en-US")} → ${site.after.humanVisitors.toLocaleString("en-US")}`));
+    expect(section).toContain("<code>docs.json</code>");
+    const csv = await visitor.get(`/dashboard/projects/${projectId}/jobs/${jobId}/impact.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.text).toBe((await impactOf("month", undefined, "?output=csv")).body);
+    // A job whose PR is open says why there is nothing yet.
+    const open = await jobWithPullRequest(projects.month, FILES, null);
+    await t.store.db.transaction((tx) => archiveJob(tx, open, null));
+    const closed = await visitor.get(`/dashboard/projects/${projectId}/jobs/${open}`);
+    expect(closed.text).toContain("closed without merging");
   });
 
   it("refuses another project's key, an unknown job and unknown query parameters", async () => {

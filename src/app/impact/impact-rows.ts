@@ -1,4 +1,5 @@
 import type { JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
+import { csvFields, type CsvColumns } from "../http/csv.js";
 
 /** One line of a job's impact as CSV: a page's (or the site's) numbers over one side of one window. */
 export interface ImpactRow {
@@ -34,3 +35,18 @@ export function* impactRows(impact: JobImpact): Generator<ImpactRow> {
     }
   }
 }
+
+/** The CSV's columns: where and when, then each measure. */
+export const IMPACT_COLUMNS: CsvColumns<ImpactRow> = [
+  ...csvFields<ImpactRow>("scope", "path", "fromPath", "change", "windowDays", "side", "dateFrom", "dateTo", "days", "complete"),
+  ["humanVisitors", (row) => row.numbers.humanVisitors],
+  ["aiVisitors", (row) => row.numbers.aiVisitors],
+  ["aiReadsAssistant", (row) => row.numbers.aiReads.assistant],
+  ["aiReadsCrawler", (row) => row.numbers.aiReads.crawler],
+  ["aiReadsSearch", (row) => row.numbers.aiReads.search],
+  ["aiReads", (row) => row.numbers.aiReads.total],
+  ["aiFailures", (row) => row.numbers.aiFailures],
+  ["arrivalsFromAi", (row) => row.numbers.arrivalsFromAi],
+  ["markdownReads", (row) => row.numbers.markdownReads],
+  ["llmsTxtReads", (row) => row.numbers.llmsTxtReads],
+];

@@ -11,15 +11,17 @@ export function percentOf(part: number, whole: number, decimals = 0): string {
 /**
  * The change from the previous period's number: an arrow and a percentage for the eye ("↑ 12%",
  * "↓ 3%"), words for a screen reader ("up 12%"), so neither colour nor the arrow alone says it.
+ * `lowerIsBetter` (failures) colours a rise as bad and a fall as good.
  */
-export function changeFrom(now: number, before: number): SafeHtml {
+export function changeFrom(now: number, before: number, lowerIsBetter = false): SafeHtml {
+  const tone = (up: boolean) => (up !== lowerIsBetter ? "change-up" : "change-down");
   if (before === 0) {
     return now === 0
       ? html`<span class="change-same">no change</span>`
-      : html`<span class="change-up"><span aria-hidden="true">↑ </span>new</span>`;
+      : html`<span class="${tone(true)}"><span aria-hidden="true">↑ </span>new</span>`;
   }
   const percent = Math.round(((now - before) / before) * 100);
   if (percent === 0) return html`<span class="change-same"><span aria-hidden="true">± </span>0%<span class="visually-hidden"> change</span></span>`;
   const up = percent > 0;
-  return html`<span class="${up ? "change-up" : "change-down"}"><span aria-hidden="true">${up ? "↑" : "↓"} </span><span class="visually-hidden">${up ? "up" : "down"} </span>${Math.abs(percent)}%</span>`;
+  return html`<span class="${tone(up)}"><span aria-hidden="true">${up ? "↑" : "↓"} </span><span class="visually-hidden">${up ? "up" : "down"} </span>${Math.abs(percent)}%</span>`;
 }

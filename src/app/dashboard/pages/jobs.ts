@@ -8,6 +8,8 @@ import type { Session } from "../sessions.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import { describePhases } from "../../../shared/run-phases.js";
 import { TRIGGER_LABELS, TRIGGER_TYPES, triggerLabel } from "./trigger-labels.js";
+import type { JobImpact } from "../../../shared/impact-schemas.js";
+import { impactSection } from "./job-impact.js";
 
 export const JOB_STATUSES: JobStatus[] = ["active", "completed", "failed", "archived"];
 
@@ -109,6 +111,8 @@ export interface JobView {
   messages: JobMessage[];
   events: JobEvent[];
   runs: JobRun[];
+  /** What the merged change did for readers; null while the job is not archived. */
+  impact: JobImpact | null;
 }
 
 /** The part of a job's page that changes while it runs; polled and swapped in place while active. */
@@ -208,6 +212,7 @@ ${csrfField(view.session)}
 </form>`
     : ""
 }
+${view.impact ? impactSection(view.impact, `${base}/impact.csv`) : ""}
 ${runsSection(view.runs, base)}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>

@@ -1,11 +1,11 @@
 import { jobImpactQuerySchema } from "../../../shared/impact-schemas.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { jobImpact } from "../../impact/job-impact.js";
-import { impactRows, type ImpactRow } from "../../impact/impact-rows.js";
+import { IMPACT_COLUMNS, impactRows } from "../../impact/impact-rows.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, validate } from "../body.js";
 import { reportHeaders } from "../counting-header.js";
-import { csvFields, csvFilename, csvHeader, csvReply, wantsCsv, type CsvColumns } from "../csv.js";
+import { csvFilename, csvHeader, csvReply, wantsCsv } from "../csv.js";
 import type { Router } from "../router.js";
 import type { Services } from "../services.js";
 
@@ -22,20 +22,6 @@ export function registerJobImpactRoutes(router: Router, services: Services): voi
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 }
-
-const IMPACT_COLUMNS: CsvColumns<ImpactRow> = [
-  ...csvFields<ImpactRow>("scope", "path", "fromPath", "change", "windowDays", "side", "dateFrom", "dateTo", "days", "complete"),
-  ["humanVisitors", (row) => row.numbers.humanVisitors],
-  ["aiVisitors", (row) => row.numbers.aiVisitors],
-  ["aiReadsAssistant", (row) => row.numbers.aiReads.assistant],
-  ["aiReadsCrawler", (row) => row.numbers.aiReads.crawler],
-  ["aiReadsSearch", (row) => row.numbers.aiReads.search],
-  ["aiReads", (row) => row.numbers.aiReads.total],
-  ["aiFailures", (row) => row.numbers.aiFailures],
-  ["arrivalsFromAi", (row) => row.numbers.arrivalsFromAi],
-  ["markdownReads", (row) => row.numbers.markdownReads],
-  ["llmsTxtReads", (row) => row.numbers.llmsTxtReads],
-];
 
 /** The impact CSV's header line, for the OpenAPI document. */
 export const IMPACT_CSV_HEADER = csvHeader(IMPACT_COLUMNS);

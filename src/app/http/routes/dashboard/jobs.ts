@@ -6,7 +6,7 @@ import { addMessage, cancelJob, createJob } from "../../../domain/jobs/commands.
 import { firstPrompts, listJobMessages } from "../../../domain/jobs/messages.js";
 import { getJobWithEvents, listJobs } from "../../../domain/jobs/queries.js";
 import type { DashboardController, SignedInRequest } from "../../../dashboard/controller.js";
-import { layout, projectPath } from "../../../dashboard/layout.js";
+import { layout, projectLabel, projectPath } from "../../../dashboard/layout.js";
 import { noticeOf } from "../../../dashboard/notices.js";
 import { jobBody, jobLive, jobsBody } from "../../../dashboard/pages/jobs.js";
 import { transcriptBody } from "../../../dashboard/pages/transcript.js";
@@ -15,6 +15,10 @@ import { runTranscript } from "../../../domain/jobs/transcripts.js";
 import { htmlReply, offsetField, parseFields, redirect } from "../../../dashboard/request.js";
 import { randomToken, type DashboardUser } from "../../../dashboard/sessions.js";
 import type { Router } from "../../router.js";
+import { jobImpact } from "../../../impact/job-impact.js";
+import { IMPACT_COLUMNS, impactRows } from "../../../impact/impact-rows.js";
+import { csvFilename, csvReply } from "../../csv.js";
+import { countingHeader } from "../../counting-header.js";
 
 const JOBS_PER_PAGE = 25;
 
@@ -40,7 +44,7 @@ const jobPath = (projectId: string, jobId: string) => `${projectPath(projectId, 
 
 /** A project's jobs: the list with its create form, a job's page, its polled live fragment, and follow-ups. */
 export function registerJobPages(router: Router, dashboard: DashboardController): void {
-  const { db, config, tasks } = dashboard.services;
+  const { db, config, tasks, clock } = dashboard.services;
   const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
 
   const jobView = async (r: SignedInRequest) => {
@@ -87,9 +91,24 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     "/dashboard/projects/:projectId/jobs/:jobId",
     dashboard.page(async (r) => {
       const { project, access, job, events } = await jobView(r);
-      const [messages, runs] = await Promise.all([listJobMessages(db, project.id, job.id), listJobRuns(db, project.id, job.id)]);
-      const body = jobBody({ session: r.session, project, access, job, messages, events, runs });
+      const [messages, runs, impact] = await Promise.all([
+        listJobMessages(db, project.id, job.id),
+        listJobRuns(db, project.id, job.id),
+        job.status === "archived" ? jobImpact(db, project.id, job.id, clock()) : null,
+      ]);
+      const body = jobBody({ session: r.session, project, access, job, messages, events, runs, impact });
       return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), appMissing: !dashboard.services.github, body }));
+    }),
+  );
+
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/jobs/:jobId/impact.csv",
+    dashboard.page(async (r) => {
+      const { project } = await dashboard.project(r);
+      const jobId = jobIdOf(r.ctx.params);
+      const { report, pending } = await dashboard.services.analytics.fresh((store) => jobImpact(store, project.id, jobId, clock()));
+      return csvReply(impactRows(report), IMPACT_COLUMNS, { filename: csvFilename(["inkwell", "impact", projectLabel(project), jobId]), headers: countingHeader(pending) });
     }),
   );
 

@@ -22,6 +22,7 @@ const OPTIONS = {
   offset: { type: "string" },
   interval: { type: "string" },
   days: { type: "string" },
+  order: { type: "string" },
   from: { type: "string" },
   to: { type: "string" },
   through: { type: "string" },

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { FILE_CHANGES } from "./job-outcome-schemas.js";
-import { reportOutputSchema } from "./api-schemas.js";
+import { rangeQuerySchema, reportOutputSchema } from "./api-schemas.js";
 
 const count = z.int().min(0);
 
@@ -74,6 +74,15 @@ export type JobImpact = z.infer<typeof jobImpactSchema>;
 export const jobImpactQuerySchema = z.object({ output: reportOutputSchema });
 
 const beforeAfter = z.object({ before: count, after: count });
+const totalsSchema = z.object({ humanVisitors: beforeAfter, aiReads: beforeAfter, aiFailures: beforeAfter, arrivalsFromAi: beforeAfter });
+
+export const impactTotalsSchema = z.object({
+  changedPages: totalsSchema.meta({
+    description: "Summed over the changed pages (a visitor of two pages counts on each); a moved page's old path adds its AI failures after the merge.",
+  }),
+  site: totalsSchema,
+});
+export type ImpactTotals = z.infer<typeof impactTotalsSchema>;
 
 /** The first week's result, as the `job.impact` webhook and the PR's tracking comment give it. */
 export const impactNoticeSchema = z
@@ -83,10 +92,47 @@ export const impactNoticeSchema = z
     before: z.object({ dateFrom: z.iso.date(), dateTo: z.iso.date() }),
     after: z.object({ dateFrom: z.iso.date(), dateTo: z.iso.date() }),
     pages: z.int().min(0).meta({ description: "Changed pages measured." }),
-    changedPages: z
-      .object({ humanVisitors: beforeAfter, aiReads: beforeAfter, aiFailures: beforeAfter, arrivalsFromAi: beforeAfter })
-      .meta({ description: "Summed over the changed pages (a visitor of two pages counts on each)." }),
-    site: z.object({ humanVisitors: beforeAfter, aiReads: beforeAfter, aiFailures: beforeAfter, arrivalsFromAi: beforeAfter }),
+    ...impactTotalsSchema.shape,
   })
   .meta({ id: "ImpactNotice" });
 export type ImpactNotice = z.infer<typeof impactNoticeSchema>;
+
+export const IMPACT_ORDERS = ["aiFailures", "aiReads", "humanVisitors"] as const;
+export type ImpactOrder = (typeof IMPACT_ORDERS)[number];
+
+export const impactRankingQuerySchema = rangeQuerySchema({
+  days: z
+    .enum(["7", "14", "28"], { error: "must be 7, 14 or 28" })
+    .transform(Number)
+    .pipe(windowDays)
+    .default(7)
+    .meta({ description: "The window each job is measured over: its N days before the merge day and N days after." }),
+  order: z
+    .enum(IMPACT_ORDERS)
+    .default("aiFailures")
+    .meta({ description: "aiFailures: the largest fall in AI fetch failures first; aiReads, humanVisitors: the largest rise first." }),
+  output: reportOutputSchema,
+});
+
+export const impactRankingSchema = z
+  .object({
+    days: windowDays,
+    order: z.enum(IMPACT_ORDERS),
+    jobs: z.array(
+      z.object({
+        jobId: z.string(),
+        prLink: z.string().nullable(),
+        mergedAt: z.iso.datetime({ offset: true }),
+        summary: z.string().nullable().meta({ description: "The first line of the agent's summary." }),
+        pages: z.int().min(0),
+        ...impactTotalsSchema.shape,
+      }),
+    ),
+    hasMore: z.boolean(),
+    pending: z
+      .array(z.object({ jobId: z.string(), mergedAt: z.iso.datetime({ offset: true }), completesOn: z.iso.date().meta({ description: "The first day after the window: it is ranked from then." }) }))
+      .meta({ description: "Jobs merged in the range whose window after the merge is not over yet." }),
+    truncated: z.boolean().meta({ description: "More jobs were merged in the range than one ranking measures (the latest are measured): narrow dateFrom/dateTo." }),
+  })
+  .meta({ id: "ImpactRanking", description: "Merged jobs whose PR changed pages, ranked by the change in their pages' readers over one window." });
+export type ImpactRanking = z.infer<typeof impactRankingSchema>;

@@ -249,6 +249,63 @@ describe("a job's impact as CSV and its refusals", () => {
     expect(closed.text).toContain("closed without merging");
   });
 
+  it("ranks the project's merged jobs by the change in their pages' AI failures, AI reads or people; running windows are pending", async () => {
+    clockMs = (mergeDay + 20) * DAY_MS;
+    const project = projects.week;
+    const earlier = await jobWithPullRequest(project, [{ path: "docs/page-1.mdx", change: "modified", page: "/docs/page-1" }], new Date((mergeDay - 3) * DAY_MS + 3_600_000));
+    const recent = await jobWithPullRequest(project, [{ path: "docs/page-4.mdx", change: "modified", page: "/docs/page-4" }], new Date((mergeDay + 16) * DAY_MS));
+    await jobWithPullRequest(project, [{ path: "docs.json", change: "modified" }], mergedAt);
+    const totals = async (jobId: string, i: number) => {
+      const impact = (await impactOf("week", jobId)).body as JobImpact;
+      const sum = (side: "before" | "after", pick: (n: ReaderNumbersView) => number) =>
+        impact.pages.reduce((total, page) => {
+          const window = page.windows[i];
+          return total + (window ? pick(window[side]) + (side === "after" && window.fromPathAfter && pick === failures ? pick(window.fromPathAfter) : 0) : 0);
+        }, 0);
+      const failures = (n: ReaderNumbersView) => n.aiFailures;
+      return {
+        jobId,
+        humanVisitors: { before: sum("before", (n) => n.humanVisitors), after: sum("after", (n) => n.humanVisitors) },
+        aiReads: { before: sum("before", (n) => n.aiReads.total), after: sum("after", (n) => n.aiReads.total) },
+        aiFailures: { before: sum("before", failures), after: sum("after", failures) },
+      };
+    };
+    const measured = [await totals(projects.week.jobId, 0), await totals(earlier, 0)];
+    const rank = async (query: string) => (await t.call("GET", `/v2/agent/${project.projectId}/jobs/impact${query}`, { token: project.key })).body;
+    const byFailures = await rank("");
+    expect(byFailures).toMatchObject({ days: 7, order: "aiFailures", hasMore: false, truncated: false });
+    expect(byFailures.pending).toEqual([{ jobId: recent, mergedAt: new Date((mergeDay + 16) * DAY_MS).toISOString(), completesOn: dayToIso(mergeDay + 24) }]);
+    const fall = (x: (typeof measured)[number]) => x.aiFailures.after - x.aiFailures.before;
+    const expectedOrder = [...measured].sort((a, b) => fall(a) - fall(b) || (a.jobId === projects.week.jobId ? -1 : 1)).map((x) => x.jobId);
+    expect(byFailures.jobs.map((job: { jobId: string }) => job.jobId)).toEqual(expectedOrder);
+    for (const job of byFailures.jobs as { jobId: string; changedPages: Record<string, unknown> }[]) {
+      const { jobId: _jobId, ...expected } = measured.find((x) => x.jobId === job.jobId)!;
+      expect(job.changedPages).toMatchObject(expected);
+    }
+    const csv = await t.call("GET", `/v2/agent/${project.projectId}/jobs/impact?output=csv`, { token: project.key });
+    const [header = [], ...records] = parseCsv(csv.body as string);
+    expect(header.slice(0, 7)).toEqual(["jobId", "prLink", "mergedAt", "pages", "summary", "humanVisitorsBefore", "humanVisitorsAfter"]);
+    expect(records.map((record) => record[0])).toEqual(expectedOrder);
+    const cli = cliFor(t);
+    const text = await cli(["jobs", "ranking"], { INKWELL_API_KEY: project.key, INKWELL_PROJECT: project.projectId });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("Merged jobs by aiFailures, 7 days before and after each merge");
+    expect(text.stdout.indexOf(expectedOrder[0]!)).toBeLessThan(text.stdout.indexOf(expectedOrder[1]!));
+    expect(text.stdout).toContain(`Still measuring (ranked from the day given): ${recent} (${dayToIso(mergeDay + 24)})`);
+    const rise = (x: (typeof measured)[number]) => x.humanVisitors.after - x.humanVisitors.before;
+    const byPeople = await rank("?order=humanVisitors&limit=1");
+    expect(byPeople.jobs.map((job: { jobId: string }) => job.jobId)).toEqual([[...measured].sort((a, b) => rise(b) - rise(a) || (a.jobId === projects.week.jobId ? -1 : 1))[0]!.jobId]);
+    expect(byPeople.hasMore).toBe(true);
+    // 28 days, 35 days after the first merges: their windows are over; the later merge's is not.
+    clockMs = (mergeDay + 35) * DAY_MS;
+    const long = await rank("?days=28");
+    expect(long.pending.map((job: { jobId: string }) => job.jobId)).toEqual([recent]);
+    expect(long.jobs.map((job: { jobId: string }) => job.jobId).sort()).toEqual([earlier, projects.week.jobId].sort());
+    // Merge dates bound the ranking.
+    expect((await rank(`?dateFrom=${dayToIso(mergeDay)}&dateTo=${dayToIso(mergeDay + 1)}`)).jobs.map((job: { jobId: string }) => job.jobId)).toEqual([projects.week.jobId]);
+    expect((await t.call("GET", `/v2/agent/${project.projectId}/jobs/impact?days=10`, { token: project.key })).status).toBe(400);
+  });
+
   it("refuses another project's key, an unknown job and unknown query parameters", async () => {
     const { projectId, jobId } = projects.month;
     expect((await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/impact`, { token: projects.week.key })).status).toBe(403);

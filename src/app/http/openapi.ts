@@ -4,8 +4,8 @@ import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
 import { automationPaths } from "./openapi-automations.js";
-import { jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
-import { IMPACT_CSV_HEADER } from "./routes/job-impact.js";
+import { impactRankingQuerySchema, impactRankingSchema, jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
+import { IMPACT_CSV_HEADER, RANKING_CSV_HEADER } from "./routes/job-impact.js";
 import { components, ERR, errorResponse, jobParam, json, jsonOrCsv, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
 import {
   agentJobSchema,
@@ -100,6 +100,20 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
             401: ERR[401],
             403: ERR[403],
             404: ERR[404],
+          },
+        },
+      },
+      "/v2/agent/{projectId}/jobs/impact": {
+        get: {
+          operationId: "rankJobImpact",
+          summary: "Merged jobs ranked by what their change did for its pages' readers over one window: the fall in AI fetch failures, or the rise in AI reads or people",
+          security: projectKey,
+          parameters: [projectParam, ...queryParameters(impactRankingQuerySchema)],
+          responses: {
+            200: { description: "Jobs whose window after the merge is over, ranked; those still running as pending. dateFrom/dateTo bound the merge days.", ...jsonOrCsv(impactRankingSchema, RANKING_CSV_HEADER) },
+            400: ERR[400],
+            401: ERR[401],
+            403: ERR[403],
           },
         },
       },

@@ -1,4 +1,4 @@
-import type { JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
+import type { ImpactRanking, JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
 import { csvFields, type CsvColumns } from "../http/csv.js";
 
 /** One line of a job's impact as CSV: a page's (or the site's) numbers over one side of one window. */
@@ -49,4 +49,20 @@ export const IMPACT_COLUMNS: CsvColumns<ImpactRow> = [
   ["arrivalsFromAi", (row) => row.numbers.arrivalsFromAi],
   ["markdownReads", (row) => row.numbers.markdownReads],
   ["llmsTxtReads", (row) => row.numbers.llmsTxtReads],
+];
+
+type RankedJob = ImpactRanking["jobs"][number];
+const MEASURE_NAMES = ["humanVisitors", "aiReads", "aiFailures", "arrivalsFromAi"] as const;
+
+/** The ranking's CSV: a job per line, each measure before and after on its changed pages, then the site's. */
+export const RANKING_COLUMNS: CsvColumns<RankedJob> = [
+  ...csvFields<RankedJob>("jobId", "prLink", "mergedAt", "pages", "summary"),
+  ...MEASURE_NAMES.flatMap((name) => [
+    [`${name}Before`, (job: RankedJob) => job.changedPages[name].before] as const,
+    [`${name}After`, (job: RankedJob) => job.changedPages[name].after] as const,
+  ]),
+  ...MEASURE_NAMES.flatMap((name) => [
+    [`site${name[0]?.toUpperCase()}${name.slice(1)}Before`, (job: RankedJob) => job.site[name].before] as const,
+    [`site${name[0]?.toUpperCase()}${name.slice(1)}After`, (job: RankedJob) => job.site[name].after] as const,
+  ]),
 ];

@@ -1,8 +1,8 @@
 import type { AgentJob } from "../../shared/api-schemas.js";
-import type { ImpactNotice, JobImpact } from "../../shared/impact-schemas.js";
+import type { ImpactNotice, ImpactTotals, JobImpact } from "../../shared/impact-schemas.js";
 import type { FileChange } from "../../shared/job-outcome-schemas.js";
 import { dayToIso, epochDay } from "../analytics/days.js";
-import { impactWindows, type ImpactWindow } from "../analytics/impact-windows.js";
+import { IMPACT_WINDOW_DAYS, impactWindows, type ImpactWindow } from "../analytics/impact-windows.js";
 import { impactNumbers, type ImpactPeriod, type ReaderNumbers } from "../analytics/reports/page-impact.js";
 import { jobWithMerge } from "../domain/jobs/merges.js";
 import type { Queryable } from "../store/db.js";
@@ -53,10 +53,15 @@ function notMergedReason(job: AgentJob): string {
  */
 export async function jobImpact(db: Queryable, projectId: string, jobId: string, now = Date.now()): Promise<JobImpact> {
   const { job, mergedAt } = await jobWithMerge(db, projectId, jobId);
+  return measureJob(db, projectId, job, mergedAt, now);
+}
+
+/** A job's impact over the windows of `days` (all three by default): jobImpact's, and the ranking's (one window per job). */
+export async function measureJob(db: Queryable, projectId: string, job: AgentJob, mergedAt: Date | null, now: number, days: readonly number[] = IMPACT_WINDOW_DAYS): Promise<JobImpact> {
   const base = { jobId: job.id, prLink: job.prLink, mergedAt: mergedAt?.toISOString() ?? null };
   if (!mergedAt) return { ...base, state: "not_merged", reason: notMergedReason(job), windows: [], site: [], pages: [], otherFiles: [] };
   const { pages, otherFiles } = changedPages(job.files ?? []);
-  const windows = impactWindows(epochDay(mergedAt.getTime()), epochDay(now));
+  const windows = impactWindows(epochDay(mergedAt.getTime()), epochDay(now)).filter((window) => days.includes(window.days));
   const numbers = await impactNumbers(db, projectId, pages.flatMap((page) => (page.fromPath ? [page.path, page.fromPath] : [page.path])), windows.flatMap(periodsOf));
   const sides = (of: ReaderNumbers[]) => windows.map((window, i) => ({ days: window.days, before: of[2 * i] as ReaderNumbers, after: of[2 * i + 1] as ReaderNumbers }));
   return {
@@ -91,23 +96,33 @@ const windowDates = (window: ImpactWindow): JobImpact["windows"][number] => ({
   after: { dateFrom: dayToIso(window.after.from), dateTo: dayToIso(window.after.to), daysCounted: window.after.counted.to - window.after.counted.from, complete: window.after.complete },
 });
 
-type Summed = ImpactNotice["site"];
+/**
+ * The changed pages' numbers over window `i`, summed (a visitor of two pages counts on each),
+ * and the site's: what the notice, the ranking and a one-line answer say. A moved page's old path
+ * after the merge adds its failures: agents still asking for it failed on the change's account.
+ */
+export function impactTotals(impact: JobImpact, i: number): ImpactTotals {
+  const sum = (sides: { before: ReaderNumbers; after: ReaderNumbers; fromPathAfter?: ReaderNumbers | undefined }[]): ImpactTotals["site"] => {
+    const total = (pick: (n: ReaderNumbers) => number, oldPathToo = false) => ({
+      before: sides.reduce((s, x) => s + pick(x.before), 0),
+      after: sides.reduce((s, x) => s + pick(x.after) + (oldPathToo && x.fromPathAfter ? pick(x.fromPathAfter) : 0), 0),
+    });
+    return { humanVisitors: total((n) => n.humanVisitors), aiReads: total((n) => n.aiReads.total), aiFailures: total((n) => n.aiFailures, true), arrivalsFromAi: total((n) => n.arrivalsFromAi) };
+  };
+  return { changedPages: sum(impact.pages.flatMap((page) => page.windows[i] ?? [])), site: sum(impact.site.slice(i, i + 1)) };
+}
 
 /** The first (7-day) window's result in brief: the webhook's and the tracking comment's. Null until that window is complete or for a job with no impact. */
 export function impactNotice(impact: JobImpact): ImpactNotice | null {
-  const window = impact.windows[0];
+  const i = impact.windows.findIndex((window) => window.days === 7);
+  const window = impact.windows[i];
   if (impact.state !== "measured" || !window?.after.complete || !impact.mergedAt) return null;
-  const sum = (sides: { before: ReaderNumbers; after: ReaderNumbers }[]): Summed => {
-    const total = (pick: (n: ReaderNumbers) => number) => ({ before: sides.reduce((s, x) => s + pick(x.before), 0), after: sides.reduce((s, x) => s + pick(x.after), 0) });
-    return { humanVisitors: total((n) => n.humanVisitors), aiReads: total((n) => n.aiReads.total), aiFailures: total((n) => n.aiFailures), arrivalsFromAi: total((n) => n.arrivalsFromAi) };
-  };
   return {
     days: 7,
     mergedAt: impact.mergedAt,
     before: window.before,
     after: { dateFrom: window.after.dateFrom, dateTo: window.after.dateTo },
     pages: impact.pages.length,
-    changedPages: sum(impact.pages.map((page) => page.windows[0] as { before: ReaderNumbers; after: ReaderNumbers })),
-    site: sum(impact.site.slice(0, 1)),
+    ...impactTotals(impact, i),
   };
 }

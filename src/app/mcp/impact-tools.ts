@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jobImpactSchema, type JobImpact } from "../../shared/impact-schemas.js";
 import { wellFormedIdOf } from "../domain/ids.js";
-import { jobImpact } from "../impact/job-impact.js";
+import { impactTotals, jobImpact } from "../impact/job-impact.js";
 import type { McpTool } from "./mcp-tool.js";
 import { objectJsonSchema, validArguments } from "./tool-schemas.js";
 
@@ -9,17 +9,15 @@ import { objectJsonSchema, validArguments } from "./tool-schemas.js";
 
 const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
 
-/** The first complete window in a sentence: the changed pages' people and AI failures, and the site's people. */
+/** The longest complete window (or the first, running) in a sentence: the changed pages' people and AI failures, and the site's people. */
 function describeImpact(impact: JobImpact): string {
   if (impact.state !== "measured") return impact.reason ?? impact.state;
   const i = Math.max(0, impact.windows.findLastIndex((window) => window.after.complete));
   const window = impact.windows[i];
   if (!window) return "No window to measure.";
-  const sum = (side: "before" | "after", measure: "humanVisitors" | "aiFailures") => impact.pages.reduce((total, page) => total + (page.windows[i]?.[side][measure] ?? 0), 0);
-  const [peopleBefore, peopleAfter, failedBefore, failedAfter] = [sum("before", "humanVisitors"), sum("after", "humanVisitors"), sum("before", "aiFailures"), sum("after", "aiFailures")];
-  const site = impact.site[i];
+  const { changedPages, site } = impactTotals(impact, i);
   const state = window.after.complete ? "" : ` (${window.after.daysCounted} of its days so far)`;
-  return `Over the ${window.days} days before and after the merge${state}, the ${impact.pages.length} changed pages had ${peopleBefore} → ${peopleAfter} people and ${failedBefore} → ${failedAfter} AI fetch failures; the whole site ${site?.before.humanVisitors ?? 0} → ${site?.after.humanVisitors ?? 0} people.`;
+  return `Over the ${window.days} days before and after the merge${state}, the ${impact.pages.length} changed pages had ${changedPages.humanVisitors.before} → ${changedPages.humanVisitors.after} people and ${changedPages.aiFailures.before} → ${changedPages.aiFailures.after} AI fetch failures; the whole site ${site.humanVisitors.before} → ${site.humanVisitors.after} people.`;
 }
 
 export const impactTools: McpTool[] = [

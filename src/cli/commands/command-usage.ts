@@ -47,6 +47,7 @@ export const COMMAND_USAGE = {
     cancel: "jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is",
     runs: "jobs runs <jobId>                each run: trigger, times, outcome, tokens",
     impact: "jobs impact <jobId> [--days 7|14|28] [--csv]   each changed page's readers before and after the merge, beside the site",
+    ranking: "jobs ranking [--days 7|14|28] [--order aiFailures|aiReads|humanVisitors] [--from DATE] [--to DATE] [--limit N] [--offset N] [--csv]   merged jobs by what they changed for readers",
     list: `jobs list [--status active|completed|failed|archived] [--trigger ${JOB_TRIGGER_TYPES.join("|")}] [--limit N] [--offset N]`,
     watch: "jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed",
   },

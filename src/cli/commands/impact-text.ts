@@ -1,4 +1,4 @@
-import type { JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
+import type { ImpactRanking, JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
 import { fields, table } from "../format.js";
 
 /** A before → after pair, with its change in percent when there was something before and the window is complete (fewer days after are no match for all the days before). */
@@ -43,4 +43,20 @@ export function impactText(impact: JobImpact, onlyDays?: number): string {
   });
   const note = impact.state === "no_pages" ? `\n\n${impact.reason ?? ""}` : "";
   return `${head}${note}\n\n${sections.join("\n\n")}`;
+}
+
+/** `inkwell jobs ranking` for people: a line per job, its pages' change over the window, then the jobs still waiting for theirs. */
+export function rankingText(ranking: ImpactRanking): string {
+  const pair = ({ before, after }: { before: number; after: number }) => change(before, after, true);
+  const ranked =
+    ranking.jobs.length === 0
+      ? "No merged job that changed pages has a complete window yet."
+      : table(
+          ["JOB", "MERGED", "PAGES", "PEOPLE", "AI READS", "AI FAILURES", "FROM AI ANSWERS", "SUMMARY"],
+          ranking.jobs.map((job) => [job.jobId, job.mergedAt.slice(0, 10), job.pages, pair(job.changedPages.humanVisitors), pair(job.changedPages.aiReads), pair(job.changedPages.aiFailures), pair(job.changedPages.arrivalsFromAi), job.summary]),
+        );
+  const pending = ranking.pending.length === 0 ? "" : `\n\nStill measuring (ranked from the day given): ${ranking.pending.map((job) => `${job.jobId} (${job.completesOn})`).join(", ")}`;
+  const more = ranking.hasMore ? "\n\nMore: add --offset" : "";
+  const truncated = ranking.truncated ? "\n\nOnly the latest merges were measured: narrow --from/--to." : "";
+  return `Merged jobs by ${ranking.order}, ${ranking.days} days before and after each merge (changed pages, before → after):\n${ranked}${pending}${more}${truncated}`;
 }

@@ -7,9 +7,9 @@ import { CliError } from "../errors.js";
 import { age, fields, table } from "../format.js";
 import { describePhases } from "../../shared/run-phases.js";
 import type { NounRuns } from "./command-usage.js";
-import type { JobImpact } from "../../shared/impact-schemas.js";
-import { impactText } from "./impact-text.js";
-import { exportCsv } from "../report-fetch.js";
+import type { ImpactRanking, JobImpact } from "../../shared/impact-schemas.js";
+import { impactText, rankingText } from "./impact-text.js";
+import { exportCsv, rangeQuery } from "../report-fetch.js";
 
 /** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
 async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
@@ -135,6 +135,20 @@ export const jobs: NounRuns<"jobs"> = {
     if (ctx.values.csv) return exportCsv(ctx, path);
     const impact = await ctx.client.request<JobImpact>("GET", path, ctx.projectKey);
     print(ctx, impact, () => impactText(impact, days === undefined ? undefined : Number(days)));
+  },
+
+  async ranking(ctx) {
+    const projectId = projectOf(ctx);
+    const path = `/v2/agent/${enc(projectId)}/jobs/impact`;
+    const extra = { days: ctx.values.days, order: ctx.values.order };
+    if (ctx.values.csv) return exportCsv(ctx, path, extra);
+    const { query } = rangeQuery(ctx, extra);
+    for (const name of ["limit", "offset"] as const) {
+      const value = intOption(ctx.values[name], name);
+      if (value !== undefined) query.set(name, String(value));
+    }
+    const ranking = await ctx.client.request<ImpactRanking>("GET", `${path}?${query}`, ctx.projectKey);
+    print(ctx, ranking, () => rankingText(ranking));
   },
 
   async list(ctx) {

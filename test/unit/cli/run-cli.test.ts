@@ -38,6 +38,7 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is
   jobs runs <jobId>                each run: trigger, times, outcome, tokens
   jobs impact <jobId> [--days 7|14|28] [--csv]   each changed page's readers before and after the merge, beside the site
+  jobs ranking [--days 7|14|28] [--order aiFailures|aiReads|humanVisitors] [--from DATE] [--to DATE] [--limit N] [--offset N] [--csv]   merged jobs by what they changed for readers
   jobs list [--status active|completed|failed|archived] [--trigger api|dashboard|comment|source-merge|issue|schedule|suggestion] [--limit N] [--offset N]
   jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
 
@@ -100,10 +101,10 @@ describe("inkwell help and usage errors", () => {
   it.each([
     [["bogus"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
     [["bogus", "thing"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
-    [["jobs"], "jobs needs a command: create, get, message, cancel, runs, impact, list, watch."],
-    [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, cancel, runs, impact, list, watch."],
+    [["jobs"], "jobs needs a command: create, get, message, cancel, runs, impact, ranking, list, watch."],
+    [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, cancel, runs, impact, ranking, list, watch."],
     [["projects", "watch"], "Unknown command: projects watch. projects takes create, list, get, update."],
-    [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, cancel, runs, impact, list, watch."],
+    [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, cancel, runs, impact, ranking, list, watch."],
     [["toString", "x"], `Unknown command: toString. Commands start with ${NOUN_NAMES}.`],
   ])("exits 2 on an unknown command or subcommand, saying what there is: %j", async (argv, message) => {
     expect(await run(argv, { INKWELL_API_KEY: "k", INKWELL_PROJECT: "p" })).toEqual({

@@ -30,11 +30,11 @@ export async function jobWithMerge(db: Queryable, projectId: string, jobId: stri
   return { job: toAgentJob(row), mergedAt: row.merged_at === null ? null : new Date(row.merged_at) };
 }
 
-/** The project's jobs merged in [from, to) (epoch ms), newest merge first, at most `limit`. */
-export async function mergedJobs(db: Queryable, projectId: string, range: { from: Date; to: Date }, limit: number): Promise<{ job: AgentJob; mergedAt: Date }[]> {
+/** The project's jobs merged in [from, to) (null: open), newest merge first, at most `limit`. */
+export async function mergedJobs(db: Queryable, projectId: string, range: { from: Date | null; to: Date | null }, limit: number): Promise<{ job: AgentJob; mergedAt: Date }[]> {
   const rows = await db.query<JobViewRow & { merged_at: Date | string }>(
     `SELECT ${VIEW_COLUMNS}, merged_at FROM jobs
-     WHERE project_id = $1 AND merged_at IS NOT NULL AND merged_at >= $2 AND merged_at < $3
+     WHERE project_id = $1 AND merged_at IS NOT NULL AND ($2::timestamptz IS NULL OR merged_at >= $2) AND ($3::timestamptz IS NULL OR merged_at < $3)
      ORDER BY merged_at DESC, id DESC LIMIT $4`,
     [projectId, range.from, range.to, limit],
   );

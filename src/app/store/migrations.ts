@@ -894,6 +894,11 @@ WHERE j.status = 'archived' AND EXISTS (SELECT 1 FROM job_events e WHERE e.job_i
 CREATE INDEX jobs_project_merged ON jobs (project_id, merged_at DESC, id DESC) WHERE merged_at IS NOT NULL;
 -- The first 7-day window's result (JSON, job-impact), set once when it completes: the tracking comment's line.
 ALTER TABLE jobs ADD COLUMN impact_notice text;
+-- The page a job from an analytics suggestion is about: the suggestion shows the job that addressed it.
+ALTER TABLE jobs ADD COLUMN trigger_path text;
+CREATE INDEX jobs_project_trigger_path ON jobs (project_id, trigger_path, created_at DESC) WHERE trigger_path IS NOT NULL;
+UPDATE jobs SET trigger_path = replace(replace(substring(trigger_url FROM '[?&]path=([^&#]*)'), '%2F', '/'), '%2f', '/')
+WHERE trigger_type = 'suggestion' AND trigger_url IS NOT NULL;
 -- An endpoint that took every event takes the new one too (one that chose some keeps its choice).
 UPDATE project_webhooks SET events = events || ',job.impact' WHERE events = 'job.completed,job.failed,job.archived,job.pull_request_opened';
 `,

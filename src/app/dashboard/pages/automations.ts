@@ -6,6 +6,7 @@ import type { ProjectAccess } from "../access.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField, formatTime, projectPath } from "../layout.js";
 import type { Session } from "../sessions.js";
+import type { SuggestionOutcome } from "../../impact/suggestion-outcomes.js";
 
 export interface AutomationsView {
   session: Session;
@@ -13,6 +14,8 @@ export interface AutomationsView {
   access: ProjectAccess;
   automations: Automation[];
   suggestions: { missing: Suggestion[]; mostRead: Suggestion[] };
+  /** The job started from each suggested page, and whether its failures stopped since the merge. */
+  outcomes: ReadonlyMap<string, SuggestionOutcome>;
   /** One per suggestion form: a double submit is one job. */
   idempotencyKey: (index: number) => string;
 }
@@ -47,14 +50,25 @@ function suggestionTable(view: AutomationsView, id: string, caption: string, row
   if (rows.length === 0) return html`<p class="help" id="${id}">${caption}: none in the last ${SUGGESTION_DAYS} days.</p>`;
   const jobs = projectPath(view.project.id, "jobs");
   return html`<div class="table-wrap"><table id="${id}"><caption>${caption}</caption>
-<thead><tr><th scope="col">Page</th><th scope="col">Last ${SUGGESTION_DAYS} days</th>${view.access.canWrite ? html`<th scope="col">Job</th>` : ""}</tr></thead>
+<thead><tr><th scope="col">Page</th><th scope="col">Last ${SUGGESTION_DAYS} days</th><th scope="col">Addressed by</th>${view.access.canWrite ? html`<th scope="col">Job</th>` : ""}</tr></thead>
 <tbody>${rows.map(
-    (s, i) => html`<tr><td><code>${s.path}</code></td><td>${s.detail}</td>${
+    (s, i) => html`<tr><td><code>${s.path}</code></td><td>${s.detail}</td><td class="suggestion-outcome">${outcomeCell(view.outcomes.get(s.path), jobs)}</td>${
       view.access.canWrite
         ? html`<td><form method="post" action="${jobs}" class="suggestion">${csrfField(view.session)}<input type="hidden" name="idempotencyKey" value="${view.idempotencyKey(offset + i)}"><input type="hidden" name="suggestion" value="${s.path}"><details><summary>${s.kind === "redirect" ? "Add a redirect" : "Refresh it"}</summary><textarea name="prompt" rows="5" required maxlength="32000" aria-label="Instruction for ${s.path}">${s.prompt}</textarea></details><button type="submit">Start a job</button></form></td>`
         : ""
     }</tr>`,
   )}</tbody></table></div>`;
+}
+
+/** The job a suggestion started, and (merged) whether AI agents still fail on the page since. */
+function outcomeCell(outcome: SuggestionOutcome | undefined, jobs: string): SafeHtml | string {
+  if (!outcome) return html`<span class="muted">—</span>`;
+  const link = html`<a href="${jobs}/${encodeURIComponent(outcome.job.id)}">job ${outcome.job.id}</a>`;
+  if (!outcome.merged) return html`${link}, ${outcome.job.status === "archived" ? "closed without merging" : outcome.job.prLink ? "pull request open" : outcome.job.status}`;
+  const since = `since the merge on ${outcome.mergedAt.slice(0, 10)} (${outcome.days} ${outcome.days === 1 ? "day" : "days"})`;
+  return outcome.failuresSince === 0
+    ? html`${link}: <span class="change-up">failures stopped</span>, none ${since}`
+    : html`${link}: <span class="change-down">still failing</span>, ${outcome.failuresSince} failed AI fetches ${since}`;
 }
 
 /** The three ways to add one (project admins): each its own small form. */

@@ -32,7 +32,7 @@ export interface CreateJobInput {
   author?: string | null;
   options?: JobOptions;
   /** What started it, when more than its source says (an automation, a suggestion). */
-  trigger?: { type: JobTriggerType; url?: string | undefined } | undefined;
+  trigger?: { type: JobTriggerType; url?: string | undefined; path?: string | undefined } | undefined;
   automationId?: string | undefined;
   /** The code repository the agent may read (a merge's). */
   sourceContext?: SourceContext | undefined;
@@ -84,8 +84,8 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
   const rows = await tx.query<JobRow>(
     `WITH job AS (
        INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key, draft, labels, reviewers, requested_model,
-         trigger_type, trigger_url, automation_id, source_context)
-       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING *
+         trigger_type, trigger_url, automation_id, source_context, trigger_path)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21, $24) RETURNING *
      ), message AS (
        INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, event_key) VALUES ($1, 1, $2, $8, $13, $12, $22, $23)
      ), event AS (
@@ -118,6 +118,7 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       input.sourceContext ? JSON.stringify(input.sourceContext) : null,
       input.origin?.kind === "comment" ? input.origin.commentId : null,
       input.origin?.kind === "event" ? input.origin.key : null,
+      input.trigger?.path ?? null,
     ],
   );
   return { job: toAgentJob(rows[0] as JobRow), replayed: false };

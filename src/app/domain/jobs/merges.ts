@@ -67,3 +67,14 @@ export async function impactNoticeOf(db: Queryable, jobId: string): Promise<Impa
 export async function jobProjectOf(db: Queryable, jobId: string): Promise<string | null> {
   return (await queryOne<{ project_id: string }>(db, `SELECT project_id FROM jobs WHERE id = $1`, [jobId]))?.project_id ?? null;
 }
+
+/** The latest job started from an analytics suggestion about each path, with its merge time (null: not merged). */
+export async function latestSuggestedJobs(db: Queryable, projectId: string, paths: readonly string[]): Promise<Map<string, { job: AgentJob; mergedAt: Date | null }>> {
+  if (paths.length === 0) return new Map();
+  const rows = await db.query<JobViewRow & { trigger_path: string; merged_at: Date | string | null }>(
+    `SELECT DISTINCT ON (trigger_path) ${VIEW_COLUMNS}, trigger_path, merged_at FROM jobs
+     WHERE project_id = $1 AND trigger_path = ANY ($2::text[]) ORDER BY trigger_path, created_at DESC, id DESC`,
+    [projectId, [...paths]],
+  );
+  return new Map(rows.map((row) => [row.trigger_path, { job: toAgentJob(row), mergedAt: row.merged_at === null ? null : new Date(row.merged_at) }]));
+}

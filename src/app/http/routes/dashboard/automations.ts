@@ -1,5 +1,6 @@
 import { epochDay } from "../../../analytics/days.js";
 import { readerSuggestions } from "../../../analytics/reports/suggestions.js";
+import { suggestionOutcomes } from "../../../impact/suggestion-outcomes.js";
 import { createAutomation, listAutomations, setAutomationPaused } from "../../../domain/automations/automations.js";
 import { createAutomationSchema } from "../../../../shared/automation-schemas.js";
 import { checkSourceLink } from "../../../github/source-link.js";
@@ -23,11 +24,12 @@ export function registerAutomationPages(router: Router, dashboard: DashboardCont
       const { project, access } = await dashboard.project(r);
       const [automations, { report: suggestions, pending }] = await Promise.all([
         listAutomations(db, project.id),
-        analytics.fresh((reader) => readerSuggestions(reader, project.id, epochDay(Date.now()))),
+        analytics.fresh((reader) => readerSuggestions(reader, project.id, epochDay(dashboard.services.clock()))),
       ]);
       const keys = new Map<number, string>();
       const idempotencyKey = (index: number) => keys.get(index) ?? (keys.set(index, randomToken()), keys.get(index) as string);
-      const body = automationsBody({ session: r.session, project, access, automations, suggestions, idempotencyKey });
+      const outcomes = await suggestionOutcomes(db, project.id, [...suggestions.missing, ...suggestions.mostRead].map((s) => s.path), dashboard.services.clock());
+      const body = automationsBody({ session: r.session, project, access, automations, suggestions, outcomes, idempotencyKey });
       return htmlReply(200, layout({ title: "Automations", session: r.session, project: { project, access, tab: "automations" }, appMissing: !dashboard.services.github, body }), countingHeader(pending));
     }),
   );

@@ -32,6 +32,7 @@ const createFields = z.object({
 /** A job started from a suggestion links back to the suggestions, on this server's public address when it has one. */
 const suggestionTrigger = (projectId: string, path: string, publicUrl: string | null) => ({
   type: "suggestion" as const,
+  path,
   url: publicUrl ? `${publicUrl}${projectPath(projectId, "automations")}?path=${encodeURIComponent(path)}#suggestions` : undefined,
 });
 

@@ -49,6 +49,7 @@ describe("registerDashboardRoutes", () => {
       "GET /dashboard/projects/:projectId/jobs",
       "POST /dashboard/projects/:projectId/jobs",
       "GET /dashboard/projects/:projectId/jobs/:jobId",
+      "GET /dashboard/projects/:projectId/jobs/:jobId/impact.csv",
       "GET /dashboard/projects/:projectId/jobs/:jobId/runs/:attempt",
       "GET /dashboard/projects/:projectId/jobs/:jobId/live",
       "POST /dashboard/projects/:projectId/jobs/:jobId/messages",

@@ -183,3 +183,23 @@ export const viewsSchema = z
   })
   .meta({ id: "Views", description: "Content views (page loads), not distinct visitors; total = human + ai; bot: other bots' views, apart." });
 export type Views = z.infer<typeof viewsSchema>;
+
+export const operatorRatiosQuerySchema = rangeQuerySchema({ output: reportOutputSchema });
+
+export const operatorRatiosSchema = z
+  .object({
+    operators: z.array(
+      z.object({
+        operator: z.string().meta({ description: "The operator's key: its company's list in v2fly/domain-list-community (openai, anthropic, alphabet…), or the registrable domain of a company with none; `agent:<name>` for an agent no list places." }),
+        name: z.string(),
+        crawlerViews: z.int().min(0).meta({ description: "Views by its AI crawlers (verified or unverifiable; failed fetches included)." }),
+        searchViews: z.int().min(0).meta({ description: "Views by its AI search bots (the same)." }),
+        people: z.int().min(0).meta({ description: "Distinct people who arrived from its AI answers (any of its answer engines), counted since this report exists." }),
+        arrivals: z.int().min(0).meta({ description: "Their views that arrived from those answers." }),
+        crawlsPerPerson: z.number().min(0).nullable().meta({ description: "(crawlerViews + searchViews) / people, to two decimals; null when no one arrived." }),
+      }),
+    ),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "OperatorRatios", description: "The crawl-to-referral ratio per AI operator, most crawled first." });
+export type OperatorRatios = z.infer<typeof operatorRatiosSchema>;

@@ -7,6 +7,8 @@ import {
   failuresSchema,
   hitBatchResultSchema,
   hitBatchSchema,
+  operatorRatiosQuerySchema,
+  operatorRatiosSchema,
   viewsSchema,
 } from "../../shared/analytics-schemas.js";
 import {
@@ -52,6 +54,15 @@ export const analyticsPaths = () => ({
       security: projectKey,
       parameters: [projectParam, ...queryParameters(agentsQuerySchema)],
       responses: { 200: { description: "Agents ordered by views desc, then name.", ...jsonOrCsv(agentsSchema, CSV_HEADERS.agents) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
+    },
+  },
+  "/v1/analytics/{projectId}/agents/operators": {
+    get: {
+      operationId: "getAgentOperators",
+      summary: "The crawl-to-referral ratio per AI operator: its crawlers' and search bots' views per person its AI answers sent, over whole UTC days",
+      security: projectKey,
+      parameters: [projectParam, ...queryParameters(operatorRatiosQuerySchema)],
+      responses: { 200: { description: "Operators, most crawled first.", ...jsonOrCsv(operatorRatiosSchema, CSV_HEADERS.operators) }, 400: ERR[400], 401: ERR[401], 403: ERR[403] },
     },
   },
   "/v1/analytics/{projectId}/agents/{agent}/pages": {

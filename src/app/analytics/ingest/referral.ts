@@ -1,4 +1,5 @@
 import { KNOWN_REFERRER_HOSTS, KNOWN_REFERRER_PATTERNS } from "./known-referrers.generated.js";
+import { AI_OPERATOR_OF_HOST } from "../classify/ai-operators.generated.js";
 
 import type { REFERRAL_CHANNELS } from "../../../shared/analytics-vocabulary.js";
 
@@ -73,3 +74,12 @@ export function referralOf(view: { path: string; referrer?: string | undefined }
 /** The channel of a stored source (the report classifies with the current list). */
 export const channelOfSource = (source: string): ReferralChannel =>
   source === DIRECT.source ? "direct" : source.startsWith("(") ? "other" : (channelOf(source)?.channel ?? "other");
+
+/** The company operating the AI answer engine a source is (its host or a parent's: ai-operators.generated.ts); null for any other source. */
+export function aiOperatorOfSource(source: string): string | null {
+  for (let host = source.toLowerCase().replace(/^www\./, ""); ; host = host.slice(host.indexOf(".") + 1)) {
+    const operator = AI_OPERATOR_OF_HOST.get(host);
+    if (operator) return operator;
+    if (host.indexOf(".") < 0 || host.indexOf(".", host.indexOf(".") + 1) < 0) return null;
+  }
+}

@@ -1,6 +1,6 @@
 import { sectionPaths } from "./section-paths.js";
 import type { Queryable } from "../../store/db.js";
-import { channelOfSource, type Referral, type ReferralChannel } from "../ingest/referral.js";
+import { aiOperatorOfSource, channelOfSource, type Referral, type ReferralChannel } from "../ingest/referral.js";
 
 /**
  * Referrals are counted as groups of views, like sections (page-sections.ts): an `analytics_paths`
@@ -13,11 +13,21 @@ import { channelOfSource, type Referral, type ReferralChannel } from "../ingest/
 export const sourceGroup = (source: string) => `@source/${source}`;
 export const channelGroup = (channel: ReferralChannel, scope = "") => `@channel/${channel}${scope}`;
 export const SOURCE_GROUP_PREFIX = "@source/";
+/** An AI operator's arrivals, whichever of its answer engines they came from (`@operator/openai`): the crawl-to-referral ratio's people. */
+export const operatorGroup = (operator: string) => `${OPERATOR_GROUP_PREFIX}${operator}`;
+export const OPERATOR_GROUP_PREFIX = "@operator/";
 
 /** The groups a referred view of `pagePath` counts in; the source's first. */
 export function referralGroups(referral: Referral, pagePath: string): string[] {
   const { channel } = referral;
-  return [sourceGroup(referral.source), channelGroup(channel), channelGroup(channel, pagePath), ...sectionPaths(pagePath).map((section) => channelGroup(channel, section))];
+  const operator = channel === "ai" ? aiOperatorOfSource(referral.source) : null;
+  return [
+    sourceGroup(referral.source),
+    channelGroup(channel),
+    channelGroup(channel, pagePath),
+    ...sectionPaths(pagePath).map((section) => channelGroup(channel, section)),
+    ...(operator ? [operatorGroup(operator)] : []),
+  ];
 }
 
 /** SQL: whether an analytics_paths row is a source's group. */

@@ -1,4 +1,5 @@
-import { agentNameSchema, agentPagesQuerySchema, beaconEventSchema, failuresQuerySchema, hitBatchSchema, hitSchema } from "../../../shared/analytics-schemas.js";
+import { operatorRatios, type OperatorRatio } from "../../analytics/reports/operator-ratios.js";
+import { agentNameSchema, agentPagesQuerySchema, operatorRatiosQuerySchema, beaconEventSchema, failuresQuerySchema, hitBatchSchema, hitSchema } from "../../../shared/analytics-schemas.js";
 import { agentsQuerySchema, viewsQuerySchema, visitorsQuerySchema } from "../../../shared/analytics-trend-schemas.js";
 import { describeIssues } from "../../../shared/zod-issues.js";
 import { BEACON_SCRIPT } from "../../analytics/ingest/beacon-script.js";
@@ -131,6 +132,19 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
     return { status: 200, body: report, headers: reportHeaders(pending) };
   });
 
+  router.on("GET", "/v1/analytics/:projectId/agents/operators", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const query = validate(operatorRatiosQuerySchema, queryObject(ctx.url), "query");
+    if (wantsCsv(ctx.req, query.output)) return csvExport(ctx, "agent-operators", projectId, query, OPERATOR_COLUMNS, async function* (db) {
+      yield* await operatorRatios(db, projectId, dayRange(query));
+    });
+    const { report, pending } = await analytics.fresh(async (db) => {
+      const operators = await operatorRatios(db, projectId, dayRange(query));
+      return { operators: operators.slice(query.offset, query.offset + query.limit), hasMore: operators.length > query.offset + query.limit };
+    });
+    return { status: 200, body: report, headers: reportHeaders(pending) };
+  });
+
   router.on("GET", "/v1/analytics/:projectId/agents/:agent/pages", async (ctx) => {
     const projectId = await authorize(ctx);
     // A name no agent can have (too long, a NUL) names no agent: 404 like an unknown one.
@@ -172,6 +186,7 @@ const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
 ];
 const COMPARED_AGENT_COLUMNS = withPreviousFields(AGENT_COLUMNS, "views", "visitors", "pages");
 const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
+const OPERATOR_COLUMNS: CsvColumns<OperatorRatio> = csvFields("operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson");
 const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
 
 /** The header line of each report's CSV, for the OpenAPI document. */
@@ -181,6 +196,7 @@ export const CSV_HEADERS = {
   agents: comparedHeaderPattern(AGENT_COLUMNS, COMPARED_AGENT_COLUMNS),
   agentPages: csvHeader(AGENT_PAGE_COLUMNS),
   failures: csvHeader(FAILURE_COLUMNS),
+  operators: csvHeader(OPERATOR_COLUMNS),
 };
 
 /** The id of the agent of this name; 404 when no view ever claimed it. */

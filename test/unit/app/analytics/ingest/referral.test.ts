@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { channelOf, channelOfSource, referralOf, referrerHost, utmSourceOf } from "../../../../../src/app/analytics/ingest/referral.js";
+import { aiOperatorOfSource, channelOf, channelOfSource, referralOf, referrerHost, utmSourceOf } from "../../../../../src/app/analytics/ingest/referral.js";
 import { referralGroups } from "../../../../../src/app/analytics/rollup/referral-groups.js";
 
 const own = new Set(["docs.acme.test"]);
@@ -68,13 +68,14 @@ describe("referralOf", () => {
 });
 
 describe("referralGroups", () => {
-  it("counts an arrival in its source, its channel on the site, its page and the page's sections", () => {
+  it("counts an arrival in its source, its channel on the site, its page and the page's sections, and an AI answer's in its operator", () => {
     expect(referralGroups({ source: "chatgpt.com", channel: "ai" }, "/docs/guides/setup")).toEqual([
       "@source/chatgpt.com",
       "@channel/ai",
       "@channel/ai/docs/guides/setup",
       "@channel/ai/docs/",
       "@channel/ai/docs/guides/",
+      "@operator/openai",
     ]);
     expect(referralGroups({ source: "(direct)", channel: "direct" }, "/")).toEqual(["@source/(direct)", "@channel/direct", "@channel/direct/"]);
   });
@@ -83,5 +84,34 @@ describe("referralGroups", () => {
 describe("known-referrers.generated.ts", () => {
   it("is what scripts/update-referrers.mjs makes of the vendored lists", () => {
     expect(() => execFileSync(process.execPath, ["scripts/update-referrers.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
+  });
+});
+
+describe("aiOperatorOfSource: the company behind an AI answer engine (v2fly/domain-list-community)", () => {
+  it.each([
+    ["chatgpt.com", "openai"],
+    ["chat.openai.com", "openai"],
+    ["www.chatgpt.com", "openai"],
+    ["claude.ai", "anthropic"],
+    ["gemini.google.com", "alphabet"],
+    ["copilot.microsoft.com", "microsoft"],
+    ["perplexity.ai", "perplexity"],
+    ["search.perplexity.ai", "perplexity"],
+    ["chat.mistral.ai", "mistral.ai"],
+    ["google.com", null],
+    ["news.ycombinator.com", null],
+  ])("%s → %s", (source, operator) => {
+    expect(aiOperatorOfSource(source)).toBe(operator);
+  });
+
+  it("an AI arrival also counts in its operator's group; other arrivals in none", () => {
+    expect(referralGroups({ source: "chat.openai.com", channel: "ai" }, "/docs/a")).toContain("@operator/openai");
+    expect(referralGroups({ source: "google.com", channel: "search" }, "/docs/a").filter((group) => group.startsWith("@operator/"))).toEqual([]);
+  });
+});
+
+describe("ai-operators.generated.ts", () => {
+  it("is what scripts/update-operators.mjs makes of the vendored lists", () => {
+    expect(() => execFileSync(process.execPath, ["scripts/update-operators.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
   });
 });

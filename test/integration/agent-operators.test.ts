@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS, dayToIso, epochDay } from "../../src/app/analytics/days.js";
 import { parseCsv } from "../helpers/csv.js";
+import { Visitor } from "../helpers/visitor.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { publishedAddress, USER_AGENTS } from "../helpers/traffic.js";
 
@@ -70,6 +71,19 @@ describe("the crawl-to-referral ratio per AI operator", () => {
     expect(header).toEqual(["operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson"]);
     expect(rows.map((row) => row[0])).toEqual(both.operators.map((o: { operator: string }) => o.operator));
     expect(rows[0]).toEqual(["openai", "OpenAI OpCo, LLC", "7", "0", "4", "5", "1.75"]);
+  });
+
+  it("the dashboard's agents page shows each operator's views per person sent, with its CSV", async () => {
+    const visitor = new Visitor(t.url);
+    await visitor.signInAsOperator();
+    const range = `from=${dayToIso(day)}&to=${dayToIso(day)}`;
+    const page = await visitor.get(`/dashboard/projects/${project.projectId}/agents?${range}`);
+    expect(page.status).toBe(200);
+    const table = /<table id="operators-table">[\s\S]*?<\/table>/.exec(page.text)?.[0] ?? "";
+    expect(table).toContain('<tr><td>OpenAI OpCo, LLC</td><td class="num">6</td><td class="num">0</td><td class="num">3</td><td class="num">4</td><td class="num">2</td></tr>');
+    const csv = await visitor.get(`/dashboard/projects/${project.projectId}/agents/operators.csv?${range}`);
+    expect(csv.status).toBe(200);
+    expect(parseCsv(csv.text)[1]).toEqual(["openai", "OpenAI OpCo, LLC", "6", "0", "3", "4", "2"]);
   });
 
   it("a day with nothing is empty, and other projects' keys are refused", async () => {

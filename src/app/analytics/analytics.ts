@@ -9,6 +9,7 @@ import type { SaltWindow } from "../../shared/analytics-vocabulary.js";
 import { ingestPageViews, type IngestResult, type PageView } from "./ingest/ingest.js";
 import { DEFAULT_ORDER, visitorsReport } from "./reports/visitors-report.js";
 import { viewsReport } from "./reports/views-report.js";
+import { operatorRatios } from "./reports/operator-ratios.js";
 import type { Page, PageReportOptions } from "./reports/report-rows.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup/rollup.js";
@@ -161,15 +162,16 @@ export class Analytics {
     return { report: await failuresReport(this.db, projectId, range, page), pending };
   }
 
-  /** What the dashboard's agents page shows for a bounded range: the agents, the format split and the worst failures. */
+  /** What the dashboard's agents page shows for a bounded range: the agents, the format split, the worst failures and each operator's crawl-to-referral ratio. */
   async agentsOverview(projectId: string, range: { from: number; to: number }, page: Page) {
     const pending = !(await this.#caughtUp());
-    const [agents, formats, failures] = await Promise.all([
+    const [agents, formats, failures, operators] = await Promise.all([
       agentsReport(this.db, projectId, range, page),
       formatSplit(this.db, projectId, range),
       failuresReport(this.db, projectId, range, { limit: 20, offset: 0 }),
+      operatorRatios(this.db, projectId, range),
     ]);
-    return { agents, formats, failures, pending };
+    return { agents, formats, failures, operators, pending };
   }
 
   /** One agent on the dashboard: its pages and its views per day; 404 for a name no view claimed. */

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
 import { countingNotice, csvLink, rangeForm, rangeQuery, type AnalyticsRangeView } from "./analytics-controls.js";
 import { FORMAT_LABELS } from "./format-labels.js";
+import type { OperatorRatio } from "../../analytics/reports/operator-ratios.js";
 
 export interface AgentsView {
   project: Project;
@@ -12,6 +13,7 @@ export interface AgentsView {
   agents: Agents;
   formats: { format: ReadFormat; human: number; ai: number; bot: number }[];
   failures: Failures;
+  operators: OperatorRatio[];
   pending: boolean;
 }
 
@@ -47,6 +49,21 @@ ${
           html`<tr><td><a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}">${a.agent}</a></td><td>${a.operator}</td><td>${a.category}</td><td class="num">${number(a.views)}</td><td class="num">${number(a.visitors)}</td><td class="num">${number(a.pages)}</td><td class="num">${a.verification.unverifiable > 0 && a.verification.verified === 0 ? "unverifiable" : percent(a.verification.verified, a.verification.verified + a.verification.unverifiable + a.verification.spoofed)}</td><td class="num">${number(a.verification.spoofed)}</td></tr>`,
       )}</tbody>
 </table></div>${view.agents.hasMore ? html`<p class="help">The ${agents.length} agents with the most views; the CSV, the API and the CLI (inkwell analytics agents --all) list every one.</p>` : ""}`
+}
+</section>
+<section aria-labelledby="operators-heading">
+<h2 id="operators-heading">Crawling against readers sent, per operator</h2>
+<p class="help">Each company's AI crawler and search-bot views, and the people who arrived from its AI answers (ChatGPT, Claude, Gemini, Perplexity…): the views it takes for each reader it sends. Companies from v2fly/domain-list-community's lists.</p>
+${
+  view.operators.length === 0
+    ? html`<p>No AI crawler read a page and no one arrived from an AI answer in this range.</p>`
+    : html`${csvLink(csvOf(view, "agents/operators.csv"), "every operator of this range", "operators-csv")}<div class="table-wrap"><table id="operators-table">
+<thead><tr><th scope="col">Operator</th><th scope="col" class="num">Crawler views</th><th scope="col" class="num">Search-bot views</th><th scope="col" class="num">People sent</th><th scope="col" class="num">Their arrivals</th><th scope="col" class="num">Views per person sent</th></tr></thead>
+<tbody>${view.operators.map(
+        (o) =>
+          html`<tr><td>${o.name}</td><td class="num">${number(o.crawlerViews)}</td><td class="num">${number(o.searchViews)}</td><td class="num">${number(o.people)}</td><td class="num">${number(o.arrivals)}</td><td class="num">${o.crawlsPerPerson === null ? html`<span class="muted">no one sent</span>` : o.crawlsPerPerson.toLocaleString("en-US")}</td></tr>`,
+      )}</tbody>
+</table></div>`
 }
 </section>
 <section aria-labelledby="formats-heading">

@@ -186,7 +186,7 @@ const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
 ];
 const COMPARED_AGENT_COLUMNS = withPreviousFields(AGENT_COLUMNS, "views", "visitors", "pages");
 const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
-const OPERATOR_COLUMNS: CsvColumns<OperatorRatio> = csvFields("operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson");
+export const OPERATOR_COLUMNS: CsvColumns<OperatorRatio> = csvFields("operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson");
 const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
 
 /** The header line of each report's CSV, for the OpenAPI document. */

@@ -12,6 +12,8 @@ import type { CsvColumns } from "../../csv.js";
 import { HttpError } from "../../http-error.js";
 import { countingHeader } from "../../counting-header.js";
 import type { Router } from "../../router.js";
+import { OPERATOR_COLUMNS } from "../analytics.js";
+import { operatorRatios } from "../../../analytics/reports/operator-ratios.js";
 
 /** Agents the page lists; the API pages through the rest. */
 const AGENTS_SHOWN = 100;
@@ -61,6 +63,7 @@ export function registerAgentPages(router: Router, dashboard: DashboardControlle
   router.on("GET", "/dashboard/projects/:projectId/agents.csv", csv("agents", AGENT_COLUMNS, (db, projectId, days) => agentRows(db, projectId, days)));
   // Before /agents/:agent: no agent is named like a file.
   router.on("GET", "/dashboard/projects/:projectId/agents/formats.csv", csv("formats", FORMAT_COLUMNS, (db, projectId, days) => formatSplit(db, projectId, days)));
+  router.on("GET", "/dashboard/projects/:projectId/agents/operators.csv", csv("operators", OPERATOR_COLUMNS, (db, projectId, days) => operatorRatios(db, projectId, days)));
   router.on("GET", "/dashboard/projects/:projectId/agents/failures.csv", csv("failures", FAILURE_COLUMNS, (db, projectId, days) => failureRows(db, projectId, days)));
 
   router.on(

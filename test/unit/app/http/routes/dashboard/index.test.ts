@@ -42,6 +42,7 @@ describe("registerDashboardRoutes", () => {
       "GET /dashboard/projects/:projectId/agents",
       "GET /dashboard/projects/:projectId/agents.csv",
       "GET /dashboard/projects/:projectId/agents/formats.csv",
+      "GET /dashboard/projects/:projectId/agents/operators.csv",
       "GET /dashboard/projects/:projectId/agents/failures.csv",
       "GET /dashboard/projects/:projectId/agents/:agent",
       "GET /dashboard/projects/:projectId/agents/:agent/pages.csv",

@@ -19,6 +19,9 @@ import { call, PG_URL, setUpStore, startServer, timeIt, TOKEN } from "./bench-se
 import { openStore } from "../src/app/store/open-store.js";
 import { timeseriesReport, type BoundedRange } from "../src/app/analytics/reports/timeseries.js";
 import { referrerPagesReport, referrersReport } from "../src/app/analytics/reports/referral-reports.js";
+import { operatorRatios } from "../src/app/analytics/reports/operator-ratios.js";
+import { archiveJob, attachPullRequest, createJob } from "../src/app/domain/jobs/commands.js";
+import { jobImpact } from "../src/app/impact/job-impact.js";
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
 const VISITORS = Math.max(1, Math.round(VIEWS / 10));
@@ -245,6 +248,11 @@ async function timeAgentQueries(db: Db, kind: string, projectId: string) {
     ["referrers", () => referrersReport(db, projectId, month, first)],
     ["referrers/pages ?channel=ai", () => referrerPagesReport(db, projectId, month, first, "ai")],
   ];
+  const impactJob = await mergedJobOfFiftyPages(db, projectId);
+  reports.push(
+    ["job impact, 50 pages, 3 windows", () => jobImpact(db, projectId, impactJob, Date.now())],
+    ["agents/operators", () => operatorRatios(db, projectId, month)],
+  );
   const results: Record<string, unknown>[] = [];
   for (const [report, run] of reports.filter(([report]) => ONLY_REPORTS === null || ONLY_REPORTS.some((name) => report.includes(name)))) {
     await run();
@@ -252,6 +260,24 @@ async function timeAgentQueries(db: Db, kind: string, projectId: string) {
     results.push({ store: kind, report: `${report} (full month)`, p50_ms: ms(percentile(times, 50)), p95_ms: ms(percentile(times, 95)) });
   }
   return results;
+}
+
+/**
+ * A job whose merged PR changed 50 pages (from the most read to the rarely read, one moved) in the
+ * middle of the month: the closed loop's report reads each page over the 7, 14 and 28 days either side.
+ */
+async function mergedJobOfFiftyPages(db: Db, projectId: string): Promise<string> {
+  const { job } = await db.transaction((tx) => createJob(tx, { projectId, prompt: "Rewrite fifty pages", idempotencyKey: "bench-impact" }, { defaultRateLimitPerHour: 1_000 }));
+  const files = Array.from({ length: 50 }, (_, i) => {
+    const page = `/docs/section-${(i * 97) % 50}/page-${i * 97}`;
+    return i === 0 ? { path: `docs${page}.mdx`, change: "renamed" as const, from: "docs/old.mdx", page, fromPage: "/docs/section-1/page-1" } : { path: `docs${page}.mdx`, change: "modified" as const, page };
+  });
+  await db.query(`UPDATE jobs SET outcome = $2 WHERE id = $1`, [job.id, JSON.stringify({ summary: null, files, validation: null, usage: null })]);
+  await db.transaction(async (tx) => {
+    await attachPullRequest(tx, job.id, { number: 1, url: "https://github.com/bench/docs/pull/1" }, { replace: true });
+    await archiveJob(tx, job.id, { mergedAt: new Date((MONTH_START + 14) * DAY_MS + 12 * 3_600_000) });
+  });
+  return job.id;
 }
 
 /** The PostgreSQL settings that bound a write-heavy run (buffers, checkpoints, WAL): printed so runs compare. */

@@ -894,6 +894,19 @@ WHERE j.status = 'archived' AND EXISTS (SELECT 1 FROM job_events e WHERE e.job_i
 CREATE INDEX jobs_project_merged ON jobs (project_id, merged_at DESC, id DESC) WHERE merged_at IS NOT NULL;
 -- The first 7-day window's result (JSON, job-impact), set once when it completes: the tracking comment's line.
 ALTER TABLE jobs ADD COLUMN impact_notice text;
+-- The site's views per day and format, so a few pages' Markdown reads have a baseline without summing every page's rows.
+CREATE TABLE analytics_daily_site_formats (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  format smallint NOT NULL,
+  human bigint NOT NULL,
+  ai bigint NOT NULL,
+  bot bigint NOT NULL,
+  PRIMARY KEY (project_id, day, format)
+);
+INSERT INTO analytics_daily_site_formats (project_id, day, format, human, ai, bot)
+SELECT project_id, day, format, sum(human), sum(ai), sum(bot) FROM analytics_daily_formats GROUP BY 1, 2, 3;
+
 -- The page a job from an analytics suggestion is about: the suggestion shows the job that addressed it.
 ALTER TABLE jobs ADD COLUMN trigger_path text;
 CREATE INDEX jobs_project_trigger_path ON jobs (project_id, trigger_path, created_at DESC) WHERE trigger_path IS NOT NULL;

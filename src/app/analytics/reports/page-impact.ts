@@ -4,7 +4,7 @@ import { CLASS_CODE } from "../classify/traffic-class.js";
 import { FORMAT_CODE } from "../ingest/read-format.js";
 import { channelGroup } from "../rollup/referral-groups.js";
 import { SITE_PATH_ID } from "../rollup/plan.js";
-import { partParams, reachedSql, windowParts } from "./reach-sql.js";
+import { partParams, partsOf, reachedSql, saltWindows } from "./reach-sql.js";
 
 /** A bounded run of whole UTC days (epoch days, `to` exclusive); empty when `to <= from`. */
 export interface ImpactPeriod {
@@ -106,12 +106,13 @@ export async function impactNumbers(db: Queryable, projectId: string, paths: rea
   return { site, paths: byPath };
 }
 
-/** Distinct visitors per period and path id, over every period's salt-window parts at once. */
+/** Distinct visitors per period and path id, over every period's salt-window parts at once (reach-sql.ts), the paths read through their indexes. */
 async function reachedRows(db: Queryable, projectId: string, pathIds: number[], periods: (ImpactPeriod & { index: number })[]) {
-  const parts = (await Promise.all(periods.map(async (period) => (await windowParts(db, projectId, period)).map((part) => ({ ...part, period: period.index }))))).flat();
+  const windows = await saltWindows(db, projectId, { from: Math.min(...periods.map((p) => p.from)), to: Math.max(...periods.map((p) => p.to)) });
+  const parts = periods.flatMap((period) => partsOf(windows, period).map((part) => ({ ...part, period: period.index })));
   if (parts.length === 0) return [];
   return db.query<{ period: Num; path_id: Num; human: Num; ai: Num }>(
-    `WITH ${reachedSql(undefined, `SELECT unnest($7::int[])`)}
+    `WITH ${reachedSql(undefined, { anyOf: "$7::int[]" })}
      SELECT period, path_id, sum(human) AS human, sum(ai) AS ai FROM reached GROUP BY period, path_id`,
     [...partParams(projectId, parts), [...new Set(pathIds)]],
   );
@@ -119,29 +120,33 @@ async function reachedRows(db: Queryable, projectId: string, pathIds: number[], 
 
 /**
  * Additive counts per period and path id (0: the site): AI reads per category and failures, and
- * Markdown and llms.txt reads. $2..$4 the periods (first days, end days, indexes), $5 the pages.
+ * Markdown and llms.txt reads. The pages' from their daily agent-page and format rows; the site's
+ * from its own daily rows (categories, agents, site formats), so the cost is the asked pages ×
+ * days, never every page's: the site's failures are its agents' views (verified or unverifiable,
+ * failed ones included) less the AI views it served. $2..$4 the periods (first days, end days,
+ * indexes), $5 the pages, $6 and $7 the days they span.
  */
 async function viewRows(db: Queryable, projectId: string, pageIds: number[], periods: (ImpactPeriod & { index: number })[]) {
   const first = Math.min(...periods.map((p) => p.from));
   const last = Math.max(...periods.map((p) => p.to));
+  const span = `day >= $6 AND day < $7`;
+  const reads = (format: string, column: string) => `CASE WHEN format = ${FORMAT_CODE[format as keyof typeof FORMAT_CODE]} THEN human + ai ELSE 0 END AS ${column}`;
   return db.query<{ period: Num; path_id: Num; category: string | null; reads: Num; failed: Num; markdown: Num; llms: Num }>(
     `WITH periods AS (SELECT * FROM unnest($2::int[], $3::int[], $4::int[]) AS p (day_from, day_to, period)),
      counted AS (
        SELECT a.day, a.path_id, g.category, a.views - a.failed AS reads, a.failed, 0 AS markdown, 0 AS llms
        FROM analytics_daily_agent_pages a JOIN analytics_agents g ON g.id = a.agent_id
-       WHERE a.project_id = $1 AND a.path_id = ANY ($5::int[]) AND a.day >= $6 AND a.day < $7
+       WHERE a.project_id = $1 AND a.path_id = ANY ($5::int[]) AND a.${span}
        UNION ALL
-       SELECT day, 0, category, views, 0, 0, 0 FROM analytics_daily_categories
-       WHERE project_id = $1 AND class = ${CLASS_CODE.ai} AND day >= $6 AND day < $7
+       SELECT day, path_id, NULL, 0, 0, ${reads("markdown", "markdown")}, ${reads("llms.txt", "llms")}
+       FROM analytics_daily_formats WHERE project_id = $1 AND path_id = ANY ($5::int[]) AND format IN (${FORMAT_CODE.markdown}, ${FORMAT_CODE["llms.txt"]}) AND ${span}
        UNION ALL
-       SELECT day, 0, NULL, 0, views, 0, 0 FROM analytics_daily_failures WHERE project_id = $1 AND day >= $6 AND day < $7
+       SELECT day, 0, category, views, -views, 0, 0 FROM analytics_daily_categories WHERE project_id = $1 AND class = ${CLASS_CODE.ai} AND ${span}
        UNION ALL
-       SELECT f.day, p.path_id, NULL, 0, 0,
-              CASE WHEN f.format = ${FORMAT_CODE.markdown} THEN f.human + f.ai ELSE 0 END,
-              CASE WHEN f.format = ${FORMAT_CODE["llms.txt"]} THEN f.human + f.ai ELSE 0 END
-       FROM analytics_daily_formats f CROSS JOIN LATERAL (VALUES (0), (f.path_id)) AS p (path_id)
-       WHERE f.project_id = $1 AND f.format IN (${FORMAT_CODE.markdown}, ${FORMAT_CODE["llms.txt"]}) AND f.day >= $6 AND f.day < $7
-         AND (p.path_id = 0 OR f.path_id = ANY ($5::int[]))
+       SELECT day, 0, NULL, 0, verified + unverifiable, 0, 0 FROM analytics_daily_agents WHERE project_id = $1 AND ${span}
+       UNION ALL
+       SELECT day, 0, NULL, 0, 0, ${reads("markdown", "markdown")}, ${reads("llms.txt", "llms")}
+       FROM analytics_daily_site_formats WHERE project_id = $1 AND format IN (${FORMAT_CODE.markdown}, ${FORMAT_CODE["llms.txt"]}) AND ${span}
      )
      SELECT p.period, c.path_id, c.category, sum(c.reads) AS reads, sum(c.failed) AS failed, sum(c.markdown) AS markdown, sum(c.llms) AS llms
      FROM counted c JOIN periods p ON c.day >= p.day_from AND c.day < p.day_to

@@ -45,10 +45,12 @@ export function visitorsPerPathSql(format: ReadFormat | undefined, onlyPaths?: s
  * `parts` and `reached`: the reach counter rows (reach.ts) a range's distinct visitors add up
  * from, per path id, over the salt-window parts of partParams ($1..$6), each row with its part's
  * period (0: the range; 1: the one it is compared with). Not materialized: a query that reads one
- * path's rows gets them through the index.
+ * path's rows gets them through the index. `onlyPaths`: a subquery of path ids, or `{ anyOf }` an
+ * int[] expression (a few paths: a condition on the index's rows, not a join).
  */
-export function reachedSql(format: ReadFormat | undefined, onlyPaths?: string): string {
-  const only = (alias: string) => (onlyPaths === undefined ? "" : ` AND ${alias}.path_id IN (${onlyPaths})`);
+export function reachedSql(format: ReadFormat | undefined, onlyPaths?: string | { anyOf: string }): string {
+  const only = (alias: string) =>
+    onlyPaths === undefined ? "" : typeof onlyPaths === "string" ? ` AND ${alias}.path_id IN (${onlyPaths})` : ` AND ${alias}.path_id = ANY (${onlyPaths.anyOf})`;
   // Without a format: the site's counters. Other formats: their own. html: the site's plus html's corrections (rollup/format-plan.ts).
   const sources = [
     ...(format === undefined || format === "html" ? [{ prefix: "analytics", where: "" }] : []),
@@ -88,11 +90,20 @@ export function periodSums(columns: string[], compared: boolean, expression = (c
 
 /** The salt windows overlapping a range, each with the range's days relative to the window's start. */
 export async function windowParts(db: Queryable, projectId: string, range: DayRange) {
-  const windows = await db.query<{ window_start: number; window_end: number }>(
+  return partsOf(await saltWindows(db, projectId, range), range);
+}
+
+/** The project's salt windows overlapping a range (with views). */
+export function saltWindows(db: Queryable, projectId: string, range: DayRange) {
+  return db.query<{ window_start: number; window_end: number }>(
     `SELECT window_start, window_end FROM analytics_windows
      WHERE project_id = $1 AND ($2::int IS NULL OR window_end > $2) AND ($3::int IS NULL OR window_start < $3)`,
     [projectId, range.from, range.to],
   );
+}
+
+/** A range's parts in the given salt windows (those of a range holding it: several ranges share one read of saltWindows). */
+export function partsOf(windows: readonly { window_start: number; window_end: number }[], range: DayRange) {
   return windows
     .map((w) => ({
       start: w.window_start,

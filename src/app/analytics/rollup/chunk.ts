@@ -1,7 +1,7 @@
 import type { Queryable } from "../../store/db.js";
 import { chunkFormatMasks, planFormats } from "./format-plan.js";
 import { monthlySums } from "./month-sums.js";
-import { byMaskKey, chunkMasks, planReach, planRollup, type ReachPlan } from "./plan.js";
+import { byMaskKey, chunkMasks, planReach, planRollup, siteFormatViews, type ReachPlan } from "./plan.js";
 import type { ChunkView, RollupPlan } from "./plan-types.js";
 import { chunkGroupMasks, chunkReferralViews, chunkScopeViews } from "./group-plan.js";
 import { chunkAgentMasks, chunkAgentPageMonths, planAgentReach, type AgentPageMonth, type AgentReachPlan } from "./agent-plan.js";
@@ -23,6 +23,7 @@ import {
   FORMAT_VIEWS,
   MONTHLY_AGENT_PAGES,
   MONTHLY_FORMAT_VIEWS,
+  SITE_FORMAT_VIEWS,
   MONTHLY_REFERRALS,
   MONTHLY_VIEWS,
   RETURNS,
@@ -71,6 +72,7 @@ async function writePlan(tx: Queryable, plan: RollupPlan, formatReach: ReachPlan
   await upsertRows(tx, MONTHLY_VIEWS, monthlySums(DAILY_VIEWS, plan.dailyViews));
   await upsertRows(tx, FORMAT_VIEWS, plan.formatViews);
   await upsertRows(tx, MONTHLY_FORMAT_VIEWS, monthlySums(FORMAT_VIEWS, plan.formatViews));
+  await upsertRows(tx, SITE_FORMAT_VIEWS, siteFormatViews(plan.formatViews));
   await upsertRows(tx, CATEGORY_VIEWS, plan.categoryViews);
   await upsertRows(tx, AGENT_VIEWS, plan.agentViews);
   await upsertRows(tx, AGENT_PAGES, plan.agentPages);

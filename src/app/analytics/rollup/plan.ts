@@ -220,3 +220,15 @@ export function entry<K, T>(map: Map<K, T>, key: K, create: () => T): T {
   if (!found) map.set(key, (found = create()));
   return found;
 }
+
+/** Views per format summed over the pages: the site's, per day. */
+export function siteFormatViews(formatViews: readonly DailyFormatViews[]): Omit<DailyFormatViews, "pathId">[] {
+  const site = new Map<string, Omit<DailyFormatViews, "pathId">>();
+  for (const { projectId, day, format, human, ai, bot } of formatViews) {
+    const sum = entry(site, `${projectId}\n${day}\n${format}`, () => ({ projectId, day, format, human: 0, ai: 0, bot: 0 }));
+    sum.human += human;
+    sum.ai += ai;
+    sum.bot += bot;
+  }
+  return [...site.values()];
+}

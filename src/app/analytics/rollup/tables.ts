@@ -95,6 +95,9 @@ const FORMAT = ["format", "format", "smallint"] as const;
 
 export const FORMAT_VIEWS = planTable<DailyFormatViews>("analytics_daily_formats", [PROJECT, DAY, PATH, FORMAT], CLASS_VIEWS);
 
+/** The site's views per day and format: what a few pages' Markdown reads are set against (reports/page-impact.ts), without summing every page's rows. */
+export const SITE_FORMAT_VIEWS = planTable<Omit<DailyFormatViews, "pathId">>("analytics_daily_site_formats", [PROJECT, DAY, FORMAT], CLASS_VIEWS);
+
 export const MONTHLY_VIEWS = planTable<Monthly<DailyViews>>("analytics_monthly_views", [PROJECT, MONTH, PATH], CLASS_VIEWS);
 
 export const MONTHLY_FORMAT_VIEWS = planTable<Monthly<DailyFormatViews>>("analytics_monthly_formats", [PROJECT, MONTH, FORMAT, PATH], CLASS_VIEWS);

@@ -304,6 +304,16 @@ describe("a job's impact as CSV and its refusals", () => {
     // Merge dates bound the ranking.
     expect((await rank(`?dateFrom=${dayToIso(mergeDay)}&dateTo=${dayToIso(mergeDay + 1)}`)).jobs.map((job: { jobId: string }) => job.jobId)).toEqual([projects.week.jobId]);
     expect((await t.call("GET", `/v2/agent/${project.projectId}/jobs/impact?days=10`, { token: project.key })).status).toBe(400);
+    // The dashboard's ranking page: the API's order, each job linked, the running ones listed.
+    const visitor = new Visitor(t.url);
+    await visitor.signInAsOperator();
+    const page = await visitor.get(`/dashboard/projects/${project.projectId}/jobs-impact?days=28&order=aiFailures`);
+    expect(page.status).toBe(200);
+    const linked = [...page.text.matchAll(/<tr><th scope="row"><a href="\/dashboard\/projects\/[^/]+\/jobs\/([a-z0-9]+)">/g)].map((match) => match[1]);
+    expect(linked).toEqual(long.jobs.map((job: { jobId: string }) => job.jobId));
+    expect(page.text).toContain(`Still measuring: <a href="/dashboard/projects/${project.projectId}/jobs/${recent}">${recent}</a>`);
+    const downloaded = await visitor.get(`/dashboard/projects/${project.projectId}/jobs-impact.csv?days=28`);
+    expect(parseCsv(downloaded.text).slice(1).map((record) => record[0])).toEqual(linked);
   });
 
   it("refuses another project's key, an unknown job and unknown query parameters", async () => {

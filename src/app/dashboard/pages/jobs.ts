@@ -73,6 +73,7 @@ ${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoF
   }
 <section aria-labelledby="jobs-heading">
 <h2 id="jobs-heading">Jobs</h2>
+<p><a href="${base}-impact">What merged jobs did for readers →</a></p>
 <nav class="filters" aria-label="Filter by status"><ul>
 <li><a href="${query({ status: null, offset: 0 })}"${view.status === null ? html` aria-current="true"` : ""}>All</a></li>
 ${JOB_STATUSES.map((s) => html`<li><a href="${query({ status: s, offset: 0 })}"${view.status === s ? html` aria-current="true"` : ""}>${s}</a></li>`)}

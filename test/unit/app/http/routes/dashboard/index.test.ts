@@ -50,6 +50,8 @@ describe("registerDashboardRoutes", () => {
       "GET /dashboard/projects/:projectId/jobs",
       "POST /dashboard/projects/:projectId/jobs",
       "GET /dashboard/projects/:projectId/jobs/:jobId",
+      "GET /dashboard/projects/:projectId/jobs-impact",
+      "GET /dashboard/projects/:projectId/jobs-impact.csv",
       "GET /dashboard/projects/:projectId/jobs/:jobId/impact.csv",
       "GET /dashboard/projects/:projectId/jobs/:jobId/runs/:attempt",
       "GET /dashboard/projects/:projectId/jobs/:jobId/live",

@@ -58,23 +58,23 @@ type Num = number | string;
  * counted in every period holding its day. Cost: pages × days of the periods' span, never views.
  */
 export async function impactNumbers(db: Queryable, projectId: string, paths: readonly string[], periods: readonly ImpactPeriod[]): Promise<ImpactNumbers> {
-  const asked = [...new Set(paths)];
-  const groups = asked.map((path) => channelGroup("ai", path));
-  const siteGroup = channelGroup("ai");
+  const site = periods.map(noReaders);
+  const byPath = new Map([...new Set(paths)].map((path) => [path, periods.map(noReaders)]));
+  // Each page's numbers are found by its id, and by its AI-channel group's id for its arrivals; the site's by path 0 and `@channel/ai`.
+  const groupOf = new Map<string, ReaderNumbers[]>([[channelGroup("ai"), site], ...[...byPath].map(([path, numbers]) => [channelGroup("ai", path), numbers] as const)]);
   const idRows = await db.query<{ id: number; path: string }>(`SELECT id, path FROM analytics_paths WHERE project_id = $1 AND path = ANY ($2::text[])`, [
     projectId,
-    [...asked, ...groups, siteGroup],
+    [...byPath.keys(), ...groupOf.keys()],
   ]);
-  const idOf = new Map(idRows.map((row) => [row.path, Number(row.id)]));
-  const pageIds = asked.flatMap((path) => idOf.get(path) ?? []);
-  const site = periods.map(noReaders);
-  const byPath = new Map(asked.map((path) => [path, periods.map(noReaders)]));
-  const pathOfId = new Map<number, ReaderNumbers[]>([[SITE_PATH_ID, site], ...asked.flatMap((path) => (idOf.has(path) ? [[idOf.get(path) as number, byPath.get(path) as ReaderNumbers[]] as const] : []))]);
-  const groupOfId = new Map<number, ReaderNumbers[]>(
-    [[siteGroup, site] as const, ...asked.map((path, i) => [groups[i] as string, byPath.get(path) as ReaderNumbers[]] as const)].flatMap(([group, numbers]) =>
-      idOf.has(group) ? [[idOf.get(group) as number, numbers] as const] : [],
-    ),
-  );
+  const pathOfId = new Map<number, ReaderNumbers[]>([[SITE_PATH_ID, site]]);
+  const groupOfId = new Map<number, ReaderNumbers[]>();
+  for (const row of idRows) {
+    const page = byPath.get(row.path);
+    if (page) pathOfId.set(Number(row.id), page);
+    const group = groupOf.get(row.path);
+    if (group) groupOfId.set(Number(row.id), group);
+  }
+  const pageIds = [...pathOfId.keys()].filter((id) => id !== SITE_PATH_ID);
   const live = periods.map((period, index) => ({ ...period, index })).filter((period) => period.to > period.from);
   if (live.length === 0) return { site, paths: byPath };
   const [reached, views] = await Promise.all([

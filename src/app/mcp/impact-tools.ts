@@ -1,13 +1,10 @@
-import { z } from "zod";
 import { jobImpactSchema, type JobImpact } from "../../shared/impact-schemas.js";
-import { wellFormedIdOf } from "../domain/ids.js";
 import { impactTotals, jobImpact } from "../impact/job-impact.js";
 import type { McpTool } from "./mcp-tool.js";
-import { objectJsonSchema, validArguments } from "./tool-schemas.js";
+import { jobIdArgument, jobIdOf } from "./job-tools.js";
+import { objectJsonSchema } from "./tool-schemas.js";
 
 // The closed loop as a tool: what GET …/job/{id}/impact answers (docs/analytics/impact.md).
-
-const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
 
 /** The longest complete window (or the first, running) in a sentence: the changed pages' people and AI failures, and the site's people. */
 function describeImpact(impact: JobImpact): string {
@@ -30,7 +27,7 @@ export const impactTools: McpTool[] = [
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
     outputSchema: objectJsonSchema(jobImpactSchema, "output"),
     async run(args, { services, projectId }) {
-      const jobId = wellFormedIdOf(validArguments(jobIdArgument, args).id, "Job");
+      const jobId = jobIdOf(args);
       const { report } = await services.analytics.fresh((db) => jobImpact(db, projectId, jobId, services.clock()));
       return { body: report, text: describeImpact(report) };
     },

@@ -11,13 +11,13 @@ import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments }
 // functions, and answers with the same body.
 
 const JOB_OUTPUT = objectJsonSchema(agentJobSchema, "output");
-const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
+export const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
 const LIST_FIELDS = ["status", "limit", "offset"] as const;
 
 const limitsOf = ({ services }: ToolContext) => ({ defaultRateLimitPerHour: services.config.rateLimitPerHour });
 
 /** The id argument; a malformed one names no job (not found), as in a REST path. */
-function jobIdOf(args: Record<string, unknown>): string {
+export function jobIdOf(args: Record<string, unknown>): string {
   return wellFormedIdOf(validArguments(jobIdArgument, args).id, "Job");
 }
 

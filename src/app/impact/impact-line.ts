@@ -1,20 +1,14 @@
 import type { ImpactNotice } from "../../shared/impact-schemas.js";
+import { percentChangeText } from "../../shared/percent-change.js";
 
 type BeforeAfter = { before: number; after: number };
-
-/** A change as a percentage, or "new" from nothing; null when there is nothing on either side. */
-function percent({ before, after }: BeforeAfter): string | null {
-  if (before === 0) return after === 0 ? null : "new";
-  const change = Math.round(((after - before) / before) * 100);
-  return `${change > 0 ? "+" : ""}${change}%`;
-}
 
 const arrow = (numbers: BeforeAfter) => `${numbers.before.toLocaleString("en-US")} → ${numbers.after.toLocaleString("en-US")}`;
 
 /** One measure of the changed pages, with the site's change beside it as the baseline. */
 function measure(name: string, pages: BeforeAfter, site: BeforeAfter): string {
-  const own = percent(pages);
-  const baseline = percent(site);
+  const own = percentChangeText(pages.before, pages.after);
+  const baseline = percentChangeText(site.before, site.after);
   const notes = [own, baseline === null ? null : `site ${baseline}`].filter((note) => note !== null);
   return `${name} ${arrow(pages)}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
 }

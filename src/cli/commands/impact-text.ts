@@ -1,11 +1,12 @@
 import type { ImpactRanking, JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
+import { percentChangeText } from "../../shared/percent-change.js";
 import { fields, table } from "../format.js";
 
 /** A before → after pair, with its change in percent when there was something before and the window is complete (fewer days after are no match for all the days before). */
 function change(before: number, after: number, complete: boolean): string {
   if (!complete) return `${before} → ${after}`;
-  const percent = before === 0 ? (after === 0 ? "" : " (new)") : ` (${after >= before ? "+" : ""}${Math.round(((after - before) / before) * 100)}%)`;
-  return `${before} → ${after}${percent}`;
+  const percent = percentChangeText(before, after);
+  return `${before} → ${after}${percent === null ? "" : ` (${percent})`}`;
 }
 
 const MEASURES: [heading: string, value: (n: ReaderNumbersView) => number][] = [

@@ -1,3 +1,4 @@
+import { percentChange } from "../../../shared/percent-change.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** `part` as a share of `whole` ("4%", "12.5%" with one decimal), "<1%" for a little, "—" of nothing. */
@@ -15,12 +16,12 @@ export function percentOf(part: number, whole: number, decimals = 0): string {
  */
 export function changeFrom(now: number, before: number, lowerIsBetter = false): SafeHtml {
   const tone = (up: boolean) => (up !== lowerIsBetter ? "change-up" : "change-down");
-  if (before === 0) {
+  const percent = percentChange(before, now);
+  if (percent === null) {
     return now === 0
       ? html`<span class="change-same">no change</span>`
       : html`<span class="${tone(true)}"><span aria-hidden="true">↑ </span>new</span>`;
   }
-  const percent = Math.round(((now - before) / before) * 100);
   if (percent === 0) return html`<span class="change-same"><span aria-hidden="true">± </span>0%<span class="visually-hidden"> change</span></span>`;
   const up = percent > 0;
   return html`<span class="${tone(up)}"><span aria-hidden="true">${up ? "↑" : "↓"} </span><span class="visually-hidden">${up ? "up" : "down"} </span>${Math.abs(percent)}%</span>`;

@@ -100,7 +100,8 @@ export type ImpactNotice = z.infer<typeof impactNoticeSchema>;
 export const IMPACT_ORDERS = ["aiFailures", "aiReads", "humanVisitors"] as const;
 export type ImpactOrder = (typeof IMPACT_ORDERS)[number];
 
-export const impactRankingQuerySchema = rangeQuerySchema({
+/** How merged jobs are ranked: the window and the order (the API's query and the dashboard's page). */
+export const rankingFields = {
   days: z
     .enum(["7", "14", "28"], { error: "must be 7, 14 or 28" })
     .transform(Number)
@@ -111,8 +112,9 @@ export const impactRankingQuerySchema = rangeQuerySchema({
     .enum(IMPACT_ORDERS)
     .default("aiFailures")
     .meta({ description: "aiFailures: the largest fall in AI fetch failures first; aiReads, humanVisitors: the largest rise first." }),
-  output: reportOutputSchema,
-});
+};
+
+export const impactRankingQuerySchema = rangeQuerySchema({ ...rankingFields, output: reportOutputSchema });
 
 export const impactRankingSchema = z
   .object({

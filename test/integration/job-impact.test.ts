@@ -314,6 +314,10 @@ describe("a job's impact as CSV and its refusals", () => {
     expect(page.text).toContain(`Still measuring: <a href="/dashboard/projects/${project.projectId}/jobs/${recent}">${recent}</a>`);
     const downloaded = await visitor.get(`/dashboard/projects/${project.projectId}/jobs-impact.csv?days=28`);
     expect(parseCsv(downloaded.text).slice(1).map((record) => record[0])).toEqual(linked);
+    // The page takes the API's window and order, and says what is wrong with others.
+    const wrongWindow = await visitor.get(`/dashboard/projects/${project.projectId}/jobs-impact?days=10`);
+    expect(wrongWindow.status).toBe(400);
+    expect(wrongWindow.text).toContain("must be 7, 14 or 28");
   });
 
   it("refuses another project's key, an unknown job and unknown query parameters", async () => {

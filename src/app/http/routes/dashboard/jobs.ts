@@ -19,7 +19,7 @@ import { jobImpact } from "../../../impact/job-impact.js";
 import { IMPACT_COLUMNS, impactRows, RANKING_COLUMNS } from "../../../impact/impact-rows.js";
 import { impactRanking, MAX_RANKED_JOBS } from "../../../impact/impact-ranking.js";
 import { impactRankingBody } from "../../../dashboard/pages/impact-ranking.js";
-import { IMPACT_ORDERS, type ImpactOrder } from "../../../../shared/impact-schemas.js";
+import { rankingFields } from "../../../../shared/impact-schemas.js";
 import { csvFilename, csvReply } from "../../csv.js";
 import { countingHeader } from "../../counting-header.js";
 
@@ -42,17 +42,7 @@ const suggestionTrigger = (projectId: string, path: string, publicUrl: string | 
 const jobIdOf = (params: Record<string, string>) => wellFormedIdOf(params.jobId, "Job");
 
 const RANKED_PER_PAGE = 20;
-/** The ranking page's window, order and offset; anything unknown falls back to the defaults (a page, not an API). */
-function rankingQuery(url: URL): { days: number; order: ImpactOrder; offset: number } {
-  const days = Number(url.searchParams.get("days"));
-  const order = url.searchParams.get("order") as ImpactOrder | null;
-  const offset = Number(url.searchParams.get("offset"));
-  return {
-    days: [7, 14, 28].includes(days) ? days : 7,
-    order: order && IMPACT_ORDERS.includes(order) ? order : "aiFailures",
-    offset: Number.isInteger(offset) && offset > 0 && offset < 1_000_000 ? offset : 0,
-  };
-}
+const rankingQuerySchema = z.object({ ...rankingFields, offset: offsetField });
 
 /** A job's author is a GitHub login; the operator has none. */
 const authorOf = (user: DashboardUser) => (user.kind === "github" ? user.login : null);
@@ -124,7 +114,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     "/dashboard/projects/:projectId/jobs-impact",
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
-      const q = rankingQuery(r.ctx.url);
+      const q = parseFields(rankingQuerySchema, Object.fromEntries(r.ctx.url.searchParams));
       const { report: ranking, pending } = await dashboard.services.analytics.fresh((store) => impactRanking(store, project.id, { ...q, range: { from: null, to: null }, limit: RANKED_PER_PAGE }, clock()));
       const body = impactRankingBody({ project, ranking, offset: q.offset });
       return htmlReply(200, layout({ title: "What merged jobs did for readers", session: r.session, project: { project, access, tab: "jobs" }, body }), countingHeader(pending));
@@ -136,7 +126,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     "/dashboard/projects/:projectId/jobs-impact.csv",
     dashboard.page(async (r) => {
       const { project } = await dashboard.project(r);
-      const q = rankingQuery(r.ctx.url);
+      const q = parseFields(rankingQuerySchema, Object.fromEntries(r.ctx.url.searchParams));
       const { report, pending } = await dashboard.services.analytics.fresh((store) => impactRanking(store, project.id, { ...q, range: { from: null, to: null }, limit: MAX_RANKED_JOBS, offset: 0 }, clock()));
       return csvReply(report.jobs, RANKING_COLUMNS, { filename: csvFilename(["inkwell", "impact", `${q.days}d`, projectLabel(project)]), headers: countingHeader(pending) });
     }),

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import type { Analytics } from "../analytics/analytics.js";
 import { IMPACT_NOTICE_TASK } from "../domain/jobs/job-tasks.js";
-import { jobProjectOf, recordImpactNotice } from "../domain/jobs/merges.js";
+import { jobWithMergeById, recordImpactNotice } from "../domain/jobs/merges.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
-import { impactNotice, jobImpact } from "./job-impact.js";
+import { impactNotice, measureJob } from "./job-impact.js";
+
+/** The notice tells the first week's result, so only that window is measured. */
+const NOTICE_DAYS = 7;
 
 /** Tried again when it ran before the week was over (an instance whose clock is behind): soon, then less often. */
 const NOT_OVER_RETRY_MS = [600_000, 1_800_000, 3_600_000, 6 * 3_600_000, 24 * 3_600_000] as const;
@@ -20,9 +23,10 @@ export function impactNoticeTask(db: Db, analytics: Analytics, clock: () => numb
     payload: z.object({ jobId: z.string() }),
     retryDelaysMs: NOT_OVER_RETRY_MS,
     async run({ jobId }) {
-      const projectId = await jobProjectOf(db, jobId);
-      if (projectId === null) return { skipped: "the job is gone" };
-      const { report: impact } = await analytics.fresh((store) => jobImpact(store, projectId, jobId, clock()));
+      const merged = await jobWithMergeById(db, jobId);
+      if (merged === null) return { skipped: "the job is gone" };
+      const { projectId, job, mergedAt } = merged;
+      const { report: impact } = await analytics.fresh((store) => measureJob(store, projectId, job, mergedAt, clock(), [NOTICE_DAYS]));
       if (impact.state !== "measured") return { skipped: impact.reason ?? impact.state };
       const notice = impactNotice(impact);
       if (!notice) return { ok: false, retryable: true, error: "the first week after the merge is not over yet" };

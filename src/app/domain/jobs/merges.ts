@@ -63,9 +63,10 @@ export async function impactNoticeOf(db: Queryable, jobId: string): Promise<Impa
   return row?.impact_notice ? (JSON.parse(row.impact_notice) as ImpactNotice) : null;
 }
 
-/** The project of a job; null when there is no such job. */
-export async function jobProjectOf(db: Queryable, jobId: string): Promise<string | null> {
-  return (await queryOne<{ project_id: string }>(db, `SELECT project_id FROM jobs WHERE id = $1`, [jobId]))?.project_id ?? null;
+/** A job found by its id alone (a task holds only that), with its project and merge time; null when there is no such job. */
+export async function jobWithMergeById(db: Queryable, jobId: string): Promise<{ projectId: string; job: AgentJob; mergedAt: Date | null } | null> {
+  const row = await queryOne<JobViewRow & { project_id: string; merged_at: Date | string | null }>(db, `SELECT ${VIEW_COLUMNS}, project_id, merged_at FROM jobs WHERE id = $1`, [jobId]);
+  return row ? { projectId: row.project_id, job: toAgentJob(row), mergedAt: row.merged_at === null ? null : new Date(row.merged_at) } : null;
 }
 
 /** The latest job started from an analytics suggestion about each path, with its merge time (null: not merged). */

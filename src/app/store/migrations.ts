@@ -916,4 +916,13 @@ WHERE trigger_type = 'suggestion' AND trigger_url IS NOT NULL;
 UPDATE project_webhooks SET events = events || ',job.impact' WHERE events = 'job.completed,job.failed,job.archived,job.pull_request_opened';
 `,
   },
+  {
+    version: 30,
+    name: "a few pages' daily agent and format rows read by path: a job's impact reads its pages' days, not every page's (a 50-page job at 10M views: 288 ms to 37 ms p50 on PostgreSQL)",
+    sql: `
+-- Covering, so the impact reads the index alone once the table is vacuumed.
+CREATE INDEX analytics_daily_agent_pages_by_path ON analytics_daily_agent_pages (project_id, path_id, day) INCLUDE (agent_id, views, failed);
+CREATE INDEX analytics_daily_formats_by_path ON analytics_daily_formats (project_id, path_id, format, day) INCLUDE (human, ai);
+`,
+  },
 ];

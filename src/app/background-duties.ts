@@ -3,6 +3,7 @@ import type { Analytics } from "./analytics/analytics.js";
 import { fireDueSchedule } from "./domain/automations/schedules.js";
 import { failStalledJobs } from "./domain/jobs/watchdog.js";
 import type { Db } from "./store/db.js";
+import { vacuumEmbeddedStore } from "./store/embedded-upkeep.js";
 import type { TaskWorker } from "./tasks/task-worker.js";
 
 export interface BackgroundDutiesDeps {
@@ -22,10 +23,13 @@ const FIRINGS_PER_SCAN = 20;
 
 const RETENTION_FIRST_PASS_MS = 60_000;
 const RETENTION_INTERVAL_MS = 3_600_000;
+/** PGlite's vacuum (no autovacuum there): once a day, the first well after start so a restart's catching up comes first. */
+const UPKEEP_FIRST_PASS_MS = 10 * 60_000;
+const UPKEEP_INTERVAL_MS = 24 * 3_600_000;
 
 /**
  * The periodic work of a running server besides the task queue: the job watchdog, firing due
- * schedules, counting views left in the inbox, and analytics retention. Each duty is driven from the store, so a restart
+ * schedules, counting views left in the inbox, analytics retention, and on PGlite its vacuum. Each duty is driven from the store, so a restart
  * re-arms it with nothing to remember. Returns a function that stops the timers.
  */
 export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes, watchdogIntervalMs, rateLimitPerHour, scheduleScanMs = 1_000 }: BackgroundDutiesDeps): () => void {
@@ -68,10 +72,27 @@ export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMin
   firstRetention.unref();
   const retention = setInterval(prune, RETENTION_INTERVAL_MS);
   retention.unref();
+  const upkeep = db.kind === "pglite" ? startEmbeddedUpkeep(db, log) : () => {};
   return () => {
     clearInterval(watchdog);
     clearInterval(schedules);
     clearInterval(retention);
     clearTimeout(firstRetention);
+    upkeep();
+  };
+}
+
+function startEmbeddedUpkeep(db: Db, log: Logger): () => void {
+  const vacuum = () =>
+    vacuumEmbeddedStore(db)
+      .then((done) => log.info(done, "embedded store vacuumed and analyzed"))
+      .catch((error: unknown) => log.error({ err: error }, "embedded store vacuum failed; tried again tomorrow"));
+  const first = setTimeout(vacuum, UPKEEP_FIRST_PASS_MS);
+  first.unref();
+  const daily = setInterval(vacuum, UPKEEP_INTERVAL_MS);
+  daily.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(daily);
   };
 }

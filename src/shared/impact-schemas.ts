@@ -42,9 +42,9 @@ const sidesSchema = z.object({ days: windowDays, before: readerNumbersSchema, af
 
 export const pageImpactSchema = z
   .object({
-    path: z.string().meta({ description: "Where the site serves the page now (as analytics counts pages)." }),
+    path: z.string().meta({ description: "Where the site serves the page now, or served it (a deleted page), as analytics counts pages." }),
     fromPath: z.string().optional().meta({ description: "A moved page: where it was served before; its `before` numbers are that path's." }),
-    change: z.enum(FILE_CHANGES),
+    change: z.enum(FILE_CHANGES).meta({ description: "deleted: read at the path it was served at, before and after the merge (after it: readers a redirect sent on, agents failing there)." }),
     files: z.array(z.string()).meta({ description: "The repository files of the PR served at this path." }),
     windows: z.array(
       sidesSchema.extend({
@@ -66,7 +66,7 @@ export const jobImpactSchema = z
     windows: z.array(impactWindowSchema),
     site: z.array(sidesSchema).meta({ description: "The whole site over the same windows: the baseline a page's change is read against." }),
     pages: z.array(pageImpactSchema),
-    otherFiles: z.array(z.string()).meta({ description: "Files of the PR that are no page (config, images, deleted pages)." }),
+    otherFiles: z.array(z.string()).meta({ description: "Files of the PR that are no page (config, images)." }),
   })
   .meta({ id: "JobImpact" });
 export type JobImpact = z.infer<typeof jobImpactSchema>;

@@ -13,7 +13,7 @@ export const fileChangeSchema = z
     change: z.enum(FILE_CHANGES),
     from: storedText(500).optional().meta({ description: "Where a renamed file was." }),
     page: storedText(500).optional().meta({ description: "The site path the file is served at, when it is a page (from the docs framework's routes)." }),
-    fromPage: storedText(500).optional().meta({ description: "For a renamed page, the site path it was served at before." }),
+    fromPage: storedText(500).optional().meta({ description: "For a renamed or deleted page, the site path it was served at before." }),
   })
   .meta({ id: "JobFile" });
 export type FileChange = z.infer<typeof fileChangeSchema>;

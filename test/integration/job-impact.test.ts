@@ -27,7 +27,7 @@ const FILES: FileChange[] = [
   { path: "docs/page-0.mdx", change: "modified", page: "/docs/page-0" },
   { path: "docs/page-3.mdx", change: "renamed", from: "docs/page-2.mdx", page: "/docs/page-3", fromPage: "/docs/page-2" },
   { path: "docs/new.mdx", change: "added", page: "/docs/page-5" },
-  { path: "docs/old.mdx", change: "deleted" },
+  { path: "docs/old.mdx", change: "deleted", fromPage: "/docs/page-7" },
   { path: "docs.json", change: "modified" },
 ];
 
@@ -103,11 +103,13 @@ describe.each(["month", "week"] as const)("a merged job's impact with a %s salt 
     const answer = await impactOf(saltWindow);
     expect(answer.status).toBe(200);
     const impact = answer.body as JobImpact;
-    expect(impact).toMatchObject({ state: "measured", mergedAt: mergedAt.toISOString(), prLink: "https://github.com/acme/docs/pull/7", otherFiles: ["docs/old.mdx", "docs.json"] });
+    expect(impact).toMatchObject({ state: "measured", mergedAt: mergedAt.toISOString(), prLink: "https://github.com/acme/docs/pull/7", otherFiles: ["docs.json"] });
     expect(impact.pages.map((page) => [page.path, page.fromPath, page.change, page.files])).toEqual([
       ["/docs/page-0", undefined, "modified", ["docs/page-0.mdx"]],
       ["/docs/page-3", "/docs/page-2", "renamed", ["docs/page-3.mdx"]],
       ["/docs/page-5", undefined, "added", ["docs/new.mdx"]],
+      // Deleted: read at the path it was served at, before and after (readers sent on, agents failing there).
+      ["/docs/page-7", undefined, "deleted", ["docs/old.mdx"]],
     ]);
     for (const [i, days] of [7, 14, 28].entries()) {
       expect(impact.windows[i]).toEqual({
@@ -161,8 +163,8 @@ describe("a job's impact as CSV and its refusals", () => {
     expect(answer.headers.get("content-type")).toMatch(/^text\/csv/);
     const [header = [], ...records] = parseCsv(answer.body as string);
     const rows = records.map((record) => Object.fromEntries(header.map((name, i) => [name, record[i]])));
-    // The site and three pages, three windows, before and after; the moved page's old path after, too.
-    expect(rows.length).toBe((1 + 3) * 3 * 2 + 3);
+    // The site and four pages, three windows, before and after; the moved page's old path after, too.
+    expect(rows.length).toBe((1 + 4) * 3 * 2 + 3);
     const moved = rows.find((row) => row.path === "/docs/page-3" && row.windowDays === "14" && row.side === "fromPathAfter");
     expect(Number(moved?.aiFailures)).toBe(json.pages[1]?.windows[1]?.fromPathAfter?.aiFailures);
     const site = rows.find((row) => row.scope === "site" && row.windowDays === "28" && row.side === "before");
@@ -214,7 +216,7 @@ describe("a job's impact as CSV and its refusals", () => {
       const result = await callTool(client, "get_job_impact", { id: jobId });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual((await impactOf("week")).body);
-      expect(firstText(result)).toMatch(/^Over the 7 days before and after the merge, the 3 changed pages had \d+ → \d+ people and \d+ → \d+ AI fetch failures; the whole site \d+ → \d+ people\.$/);
+      expect(firstText(result)).toMatch(/^Over the 7 days before and after the merge, the 4 changed pages had \d+ → \d+ people and \d+ → \d+ AI fetch failures; the whole site \d+ → \d+ people\.$/);
       const other = await callTool(client, "get_job_impact", { id: projects.month.jobId });
       expect(other.isError).toBe(true);
       expect(firstText(other)).toMatch(/not found/i);

@@ -68,14 +68,16 @@ function withoutIndex(relative: string, index: RegExp): string {
 
 /**
  * The branch's changed files as the run reports them: each with the site path it is served at when
- * it is a page, and for a moved page the path it was served at (from its content before the move,
- * `readBefore`, since a slug in its frontmatter can route it). A file no longer there has no page.
+ * it is a page, and for a moved or deleted page the path it was served at (from its content before,
+ * `readBefore`, since a slug in its frontmatter can route it), so the closed loop can follow
+ * readers and agents that still ask for it.
  */
 export async function reportedFiles(files: ChangedFile[], pages: PagePaths, readBefore: (file: string) => Promise<string>): Promise<FileChange[]> {
   return Promise.all(
     files.map(async (file) => {
       const page = file.status === "deleted" ? null : pages.of(file.path);
-      const fromPage = file.from ? pages.of(file.from, await readBefore(file.from).catch(() => "")) : null;
+      const earlier = file.status === "deleted" ? file.path : file.from;
+      const fromPage = earlier ? pages.of(earlier, await readBefore(earlier).catch(() => "")) : null;
       return {
         path: file.path,
         change: file.status,

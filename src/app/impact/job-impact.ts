@@ -17,24 +17,29 @@ export interface ChangedPage {
 
 /**
  * The PR's files as site pages (the runner reports each file's `page` through the framework's
- * routes, and a moved page's `fromPage`): added, modified and moved pages; the rest (config,
- * images, deleted pages) are other files.
+ * routes, and a moved or deleted page's `fromPage`): added, modified, moved and deleted pages, a
+ * deleted one at the path it was served at (after the merge its readers are sent on by a redirect
+ * or fail there); the rest (config, images, and deleted pages a runner before this release
+ * reported without their path) are other files.
  */
 export function changedPages(files: readonly FileChange[]): { pages: ChangedPage[]; otherFiles: string[] } {
   const pages = new Map<string, ChangedPage>();
   const otherFiles: string[] = [];
   for (const file of files) {
-    if (file.change === "deleted" || !file.page) {
+    const path = file.change === "deleted" ? file.fromPage : file.page;
+    if (!path) {
       otherFiles.push(file.path);
       continue;
     }
-    const known = pages.get(file.page);
+    const known = pages.get(path);
     if (known) {
       known.files.push(file.path);
+      // One file of the page went and another serves it now: the page itself stays, changed.
+      if ((known.change === "deleted") !== (file.change === "deleted")) known.change = "modified";
       continue;
     }
     const fromPath = file.change === "renamed" && file.fromPage && file.fromPage !== file.page ? file.fromPage : undefined;
-    pages.set(file.page, { path: file.page, ...(fromPath ? { fromPath } : {}), change: fromPath ? "renamed" : file.change === "renamed" ? "modified" : file.change, files: [file.path] });
+    pages.set(path, { path, ...(fromPath ? { fromPath } : {}), change: fromPath ? "renamed" : file.change === "renamed" ? "modified" : file.change, files: [file.path] });
   }
   return { pages: [...pages.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), otherFiles };
 }

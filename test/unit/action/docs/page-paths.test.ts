@@ -48,17 +48,19 @@ describe("where the site serves each page file", () => {
 });
 
 describe("the changed files a run reports", () => {
-  it("adds each page's site path, and a moved page's earlier one from its earlier content", async () => {
+  it("adds each page's site path, and a moved or deleted page's earlier one from its earlier content", async () => {
     const root = repo({ "docusaurus.config.js": "module.exports = { baseUrl: '/' }", "docs/new.md": "# New", "docs/edited.md": "# Edited", "docs/moved/here.md": "# Here", "static/logo.png": "x" });
     const pages = pagePaths(root, detectDocsProject(root));
-    const before: Record<string, string> = { "docs/there.md": "---\nslug: /old-place\n---\n# There" };
+    const before: Record<string, string> = { "docs/there.md": "---\nslug: /old-place\n---\n# There", "docs/gone.md": "---\nslug: /retired\n---\n# Gone" };
     const files = await reportedFiles(
       [
         { path: "docs/new.md", status: "added" },
         { path: "docs/edited.md", status: "modified" },
         { path: "docs/moved/here.md", status: "renamed", from: "docs/there.md" },
         { path: "docs/gone.md", status: "deleted" },
+        { path: "docs/gone-too.md", status: "deleted" },
         { path: "static/logo.png", status: "added" },
+        { path: "static/old.png", status: "deleted" },
       ],
       pages,
       async (file) => before[file] ?? "",
@@ -67,8 +69,10 @@ describe("the changed files a run reports", () => {
       { path: "docs/new.md", change: "added", page: "/docs/new" },
       { path: "docs/edited.md", change: "modified", page: "/docs/edited" },
       { path: "docs/moved/here.md", change: "renamed", from: "docs/there.md", page: "/docs/moved/here", fromPage: "/docs/old-place" },
-      { path: "docs/gone.md", change: "deleted" },
+      { path: "docs/gone.md", change: "deleted", fromPage: "/docs/retired" },
+      { path: "docs/gone-too.md", change: "deleted", fromPage: "/docs/gone-too" },
       { path: "static/logo.png", change: "added" },
+      { path: "static/old.png", change: "deleted" },
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { changedPages } from "../../../../src/app/impact/job-impact.js";
 import { firstWindowEnd, impactWindows } from "../../../../src/app/analytics/impact-windows.js";
 
 describe("a PR's changed pages", () => {
-  it("keeps added, modified and moved pages at their site paths; the rest are other files", () => {
+  it("keeps added, modified, moved and deleted pages at their site paths; the rest are other files", () => {
     expect(
       changedPages([
         { path: "docs/b.mdx", change: "modified", page: "/b" },
@@ -11,7 +11,10 @@ describe("a PR's changed pages", () => {
         { path: "docs/c.mdx", change: "renamed", from: "docs/old-c.mdx", page: "/c", fromPage: "/old-c" },
         { path: "docs/d.mdx", change: "renamed", from: "docs/dd.mdx", page: "/d", fromPage: "/d" },
         { path: "docs/b.md", change: "added", page: "/b" },
-        { path: "docs/gone.mdx", change: "deleted" },
+        { path: "docs/gone.mdx", change: "deleted", fromPage: "/gone" },
+        { path: "docs/older.mdx", change: "deleted" },
+        { path: "docs/e.md", change: "deleted", fromPage: "/e" },
+        { path: "docs/e.mdx", change: "added", page: "/e" },
         { path: "docs.json", change: "modified" },
       ]),
     ).toEqual({
@@ -21,8 +24,12 @@ describe("a PR's changed pages", () => {
         { path: "/c", fromPath: "/old-c", change: "renamed", files: ["docs/c.mdx"] },
         // A file renamed where the site keeps its path (a slug in its frontmatter) is the same page, modified.
         { path: "/d", change: "modified", files: ["docs/d.mdx"] },
+        // A page whose file was replaced by another serving the same path is the same page, modified.
+        { path: "/e", change: "modified", files: ["docs/e.md", "docs/e.mdx"] },
+        { path: "/gone", change: "deleted", files: ["docs/gone.mdx"] },
       ],
-      otherFiles: ["docs/gone.mdx", "docs.json"],
+      // A deleted page reported without its path (by an older runner) is only a file.
+      otherFiles: ["docs/older.mdx", "docs.json"],
     });
   });
 });

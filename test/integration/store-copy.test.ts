@@ -13,10 +13,10 @@ import { generateTraffic, USER_AGENTS, wireHit } from "../helpers/traffic.js";
 
 /**
  * `inkwell store copy`: a PGlite data directory filled through the real API (5,000 views in the
- * quick tier, 100,000 in the full one, STORE_COPY_VIEWS to choose), copied into PostgreSQL, served
+ * quick tier, 50,000 in the full one, STORE_COPY_VIEWS to choose), copied into PostgreSQL, served
  * from there with the same answers. Needs both stores, so it runs once, in the PostgreSQL project.
  */
-const VIEWS = volume(5_000, 100_000, "STORE_COPY_VIEWS");
+const VIEWS = volume(5_000, 50_000, "STORE_COPY_VIEWS");
 const JOBS = 40;
 const BATCH = 1_000;
 const IN_FLIGHT = 3;

@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import type { TestProjectInlineConfiguration } from "vitest/config";
+import { slowTestTimeout } from "./test/helpers/eventually.js";
 import { FULL_TIER as full } from "./test/helpers/tier.js";
 
 /**
@@ -9,7 +10,12 @@ import { FULL_TIER as full } from "./test/helpers/tier.js";
  * volumes (test/helpers/tier.ts), plus the files below that only the full tier runs.
  */
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
-const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+/**
+ * Tests wait on conditions with their own generous deadlines (test/helpers/eventually.ts) and say
+ * what they waited for; these outer limits only stop a test that hangs, so they sit above those
+ * deadlines and a loaded machine never trips them. Unit tests never wait in real time.
+ */
+const timeouts = (name: string) => (name === "unit" ? { testTimeout: 30_000, hookTimeout: 60_000 } : { testTimeout: slowTestTimeout(), hookTimeout: slowTestTimeout() });
 
 /** Real Chromium against the dashboard and the beacon: one store is enough (the pages' queries run on both in the HTTP suites). */
 const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts"];
@@ -27,7 +33,7 @@ const project = (name: string, include: string[], extra: { exclude?: string[]; s
     ...(extra.store ? { env: { INKWELL_TEST_STORE: extra.store } } : {}),
     ...(extra.maxWorkers ? { maxWorkers: extra.maxWorkers } : {}),
     ...(extra.groupOrder ? { sequence: { groupOrder: extra.groupOrder } } : {}),
-    ...timeouts,
+    ...timeouts(name),
   },
 });
 

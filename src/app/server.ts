@@ -54,12 +54,22 @@ export interface InkwellServerOptions {
 }
 
 /**
+ * Connection timeouts as a Node server behind a proxy or load balancer wants them (docs/deploy.md).
+ * An idle keep-alive connection outlives the proxy's own idle limit (60 s for nginx's upstream
+ * keep-alive, AWS's load balancers and most others), so the proxy, not Inkwell, closes it: a server
+ * that closes first races the proxy's next request on that connection, which then fails with
+ * ECONNRESET (the same race hit clients on a busy machine with Node's 5 s default). Headers must
+ * arrive within 60 s and a whole request within 5 minutes (a slow upload of a transcript).
+ */
+export const SERVER_TIMEOUTS = { keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 300_000 } as const;
+
+/**
  * The process's HTTP server before the app is wired: it answers 503 "starting" until
  * createInkwellServer takes it over. main.ts binds it before opening the store, so a port that
  * is taken fails the start before anything touches the data.
  */
 export function createHttpServer(): Server {
-  return createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, (_req, res) => {
+  return createServer(SERVER_TIMEOUTS, (_req, res) => {
     send(res, { status: 503, body: { status: "starting", error: "Inkwell is starting; try again in a moment" }, headers: { "Retry-After": "1" } });
   });
 }

@@ -1,3 +1,4 @@
+import { SLOW_DEADLINE_MS } from "./eventually.js";
 import { startServerProcess, type ServerProcess } from "./process.js";
 
 /** Several server processes over one store, called round-robin as a load balancer would. */
@@ -116,7 +117,7 @@ export class Cluster {
    * that never reached a server and returns "ambiguous" when one may have been taken unanswered.
    */
   async send(method: string, path: string, init: CallInit, retry: "always" | "refused" = "always"): Promise<Answer | "ambiguous"> {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + SLOW_DEADLINE_MS;
     for (;;) {
       const i = this.pick();
       try {
@@ -140,22 +141,6 @@ export class Cluster {
   async stop(): Promise<void> {
     for (const { server } of this.instances) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
     await Promise.all(this.instances.map(({ server }) => server.exited));
-  }
-}
-
-/** Polls `check` (cheap or not) until it returns a value other than undefined/false, or fails after `ms`. */
-export async function eventually<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms: number, everyMs = 25): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SLOW_DEADLINE_MS } from "./eventually.js";
 import { seedPgliteDataDir } from "./pglite-template.js";
 import { openTestStore, storeKind, type TestStore } from "./store.js";
 
@@ -58,8 +59,8 @@ export async function startServerProcess(env: Record<string, string>, options: {
     const timer = setTimeout(() => {
       // A server that never said it listens must not outlive the test that started it.
       child.kill("SIGKILL");
-      reject(new Error(`server did not start:\n${output}`));
-    }, 30_000);
+      reject(new Error(`timed out after ${SLOW_DEADLINE_MS} ms waiting for the server to say it listens:\n${output}`));
+    }, SLOW_DEADLINE_MS);
     const check = () => {
       const match = /"url":"(http:\/\/[^"]+)".*Inkwell \S+ is listening at/.exec(output);
       if (match?.[1]) {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { runCli } from "../../src/cli/run-cli.js";
+import { eventually, SLOW_DEADLINE_MS } from "./eventually.js";
 import type { ServerProcess } from "./process.js";
 import { withSearchPath } from "./store.js";
 
@@ -53,11 +54,14 @@ export async function newProject(url: string, name: string) {
 
 /** A report once everything accepted is counted (the API says `Inkwell-Counting: pending` until then). */
 export async function countedReport(url: string, projectId: string, key: string, endpoint: string, query: string) {
-  for (;;) {
+  let refused: Error | null = null;
+  const body = await eventually(`${endpoint} counted (Inkwell-Counting not pending)`, async () => {
     const res = await call(`${url}/v1/analytics/${projectId}/${endpoint}?${query}`, "GET", key);
-    if (res.status !== 200) throw new Error(`${endpoint}: ${res.status} ${JSON.stringify(res.body)}`);
-    if (res.headers.get("inkwell-counting") !== "pending") return res.body;
-  }
+    if (res.status !== 200) refused = new Error(`${endpoint}: ${res.status} ${JSON.stringify(res.body)}`);
+    return (refused !== null || res.headers.get("inkwell-counting") !== "pending") && { value: res.body };
+  }, SLOW_DEADLINE_MS, 100);
+  if (refused) throw refused;
+  return body.value;
 }
 
 /** Every page of a report, counted. */

@@ -41,7 +41,7 @@ beforeAll(async () => {
   ];
   const answer = await t.call("POST", `/v1/analytics/${project.projectId}/hits`, { token: project.key, body: { hits } });
   expect(answer.body.rejected).toEqual([]);
-}, 60_000);
+});
 afterAll(() => t.close());
 
 const report = (query: string) => t.call("GET", `/v1/analytics/${project.projectId}/agents/operators${query}`, { token: project.key });

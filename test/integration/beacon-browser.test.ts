@@ -35,7 +35,7 @@ beforeAll(async () => {
   siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
   project = await t.newProject(undefined, { analytics: { allowedOrigins: [siteUrl] } });
   browser = await launchChromium();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => site?.close(resolve));

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/process.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { eventually } from "../helpers/eventually.js";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -48,10 +49,10 @@ async function viewsCounted(projectId: string, key: string): Promise<number> {
 }
 
 async function waitForViews(projectId: string, key: string, expected: number, follower: { stderr: () => string }): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await viewsCounted(projectId, key)) < expected) {
-    if (Date.now() > deadline) throw new Error(`the server counted ${await viewsCounted(projectId, key)} views, not ${expected}:\n${follower.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  try {
+    await eventually(`${expected} views counted`, async () => (await viewsCounted(projectId, key)) >= expected);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}: the server counted ${await viewsCounted(projectId, key)}:\n${follower.stderr()}`);
   }
 }
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   t = await startTestServer({ dispatcher: { dispatch: async () => ({ ok: true }) } });
   project = await t.newProject("acme/suggested-docs");
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -218,7 +218,7 @@ beforeAll(async () => {
   expect(seeded.body).toMatchObject({ accepted: referralSeed.hits.length, rejected: [] });
   browser = await launchChromium();
   context = await browser.newContext();
-}, 60_000);
+});
 
 afterAll(async () => {
   gated.release();

@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await startTestServer({ env: { INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true" }, dispatcher: { dispatch: async () => ({ ok: false, retryable: false, error: "The runner could not start (test)." }) } });
   project = await t.newProject("acme/hooks-dashboard");
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

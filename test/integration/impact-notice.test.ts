@@ -51,7 +51,7 @@ beforeAll(async () => {
     await attachPullRequest(tx, jobId, { number: 3, url: "https://github.com/acme/impact-notice/pull/3" }, { replace: true });
     await archiveJob(tx, jobId, { mergedAt });
   });
-}, 60_000);
+});
 afterAll(async () => {
   await t.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));

@@ -41,7 +41,7 @@ describe.skipIf(storeKind() !== "postgres")("MCP across instances", () => {
       return fetch(new URL(url.pathname + url.search, cluster.url(instance)), init);
     };
     client = await connectMcp(cluster.url(0), key, { fetch: alternating });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await client?.close().catch(() => undefined);

@@ -5,7 +5,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { epochDay, windowOf } from "../../src/app/analytics/days.js";
 import { installationCreated, issueComment, pullRequest } from "../fixtures/webhooks.js";
-import { Cluster, eventually, pool, type Answer } from "../helpers/cluster.js";
+import { Cluster, pool, type Answer } from "../helpers/cluster.js";
+import { eventually, SLOW_DEADLINE_MS } from "../helpers/eventually.js";
 import { startFakeGitHubApp, type AppCall } from "../helpers/fake-github-app.js";
 import { appEnv, sign, startOidcIssuer } from "../helpers/github.js";
 import { processStore, type ProcessStore } from "../helpers/process.js";
@@ -95,11 +96,10 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
     const project = await eventually(
       "the installation's project",
       async () => (await cluster.call(2, "GET", "/admin/projects", { token: TOKEN })).body.projects?.find((p: any) => p.installation?.installed),
-      10_000,
     );
     projectId = project.id;
     key = (await cluster.call(1, "POST", `/admin/projects/${projectId}/keys`, { token: TOKEN, body: { name: "multi" } })).body.key;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     const errors = cluster?.errorLines() ?? [];
@@ -183,7 +183,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
       };
 
       const waitTaken = (jobId: string, prompts: string[]) =>
-        eventually(`job ${jobId} to run with ${JSON.stringify(prompts)}`, () => prompts.every((p) => reportedPrompts.get(jobId)?.has(p)), 45_000);
+        eventually(`job ${jobId} to run with ${JSON.stringify(prompts)}`, () => prompts.every((p) => reportedPrompts.get(jobId)?.has(p)));
 
       /** A follow-up message: not idempotent, so only a refused connection is retried elsewhere. */
       async function message(jobId: string, prompt: string, expected = 200): Promise<void> {
@@ -212,7 +212,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
         }
         const pr = prNumber(k);
         await waitTaken(jobId, [prompt]);
-        await eventually(`job ${k}'s PR link`, async () => (await cluster.sendIdempotent("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body.prLink === `https://github.com/${REPO}/pull/${pr}`, 20_000);
+        await eventually(`job ${k}'s PR link`, async () => (await cluster.sendIdempotent("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body.prLink === `https://github.com/${REPO}/pull/${pr}`);
         // A writer asks for more on the PR; GitHub delivers the comment twice, to different instances.
         const commentId = 70_000 + k;
         const text = `Job ${k}: please add a diagram`;
@@ -221,7 +221,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
         comments.push({ jobId, commentId, prompt: text });
         await waitTaken(jobId, [text]);
         await webhook("pull_request", pullRequest("closed", REPO, pr, `inkwell/${jobId}`, { merged: true }));
-        await eventually(`job ${k} archived`, async () => (await cluster.sendIdempotent("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body.status === "archived", 20_000);
+        await eventually(`job ${k} archived`, async () => (await cluster.sendIdempotent("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body.status === "archived");
         await message(jobId, `Job ${k}: one more thing`, 409);
       }
 
@@ -229,7 +229,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
       async function sendHits(): Promise<void> {
         for (let b = 0; b < HIT_BATCHES; b++) {
           // Spread over the whole load: batch b goes once b/HIT_BATCHES of the jobs exist.
-          await eventually("jobs to be created", () => created >= Math.floor((b * JOBS) / HIT_BATCHES), 60_000);
+          await eventually("jobs to be created", () => created >= Math.floor((b * JOBS) / HIT_BATCHES));
           const batch = hits.slice(b * 250, (b + 1) * 250).map((hit) => ({ ...wireHit(hit), id: hit.id }));
           const answer = await cluster.sendIdempotent("POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits: batch } });
           if (answer.status !== 202) throw new Error(`hits answered ${answer.status}: ${JSON.stringify(answer.body)}`);
@@ -239,11 +239,11 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
       }
 
       async function killAndRestart(): Promise<{ killedAt: number }> {
-        await eventually("the kill point", () => created >= KILL_AFTER_JOBS, 60_000);
+        await eventually("the kill point", () => created >= KILL_AFTER_JOBS);
         await cluster.kill(VICTIM);
         const killedAt = Date.now();
         await sampleStuck();
-        await eventually("the restart point", () => created >= RESTART_AFTER_JOBS, 60_000);
+        await eventually("the restart point", () => created >= RESTART_AFTER_JOBS);
         deaths.push({ endpoint: VICTIM, diedAt: killedAt, restartedAt: Date.now() });
         await cluster.restart(VICTIM);
         await sampleStuck();
@@ -265,7 +265,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
             );
             return rows[0].active === 0 && rows[0].pending === 0;
           },
-          30_000,
+          SLOW_DEADLINE_MS,
           100,
         );
       await settle();
@@ -290,12 +290,12 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
         expect((await cluster.call(QUIET, "POST", `/v2/agent/${projectId}/job/${jobId}/message`, { token: key, body: { prompt } })).status).toBe(200);
         apiMessages.push({ jobId, prompt });
       }
-      await eventually("the quiet instance to take a dispatch", () => github.calls.some((c) => c.held && c.endpoint === QUIET), 10_000);
+      await eventually("the quiet instance to take a dispatch", () => github.calls.some((c) => c.held && c.endpoint === QUIET));
       await cluster.kill(QUIET);
       const quietKilledAt = Date.now();
       await sampleStuck();
       github.holdDispatchesFrom(null);
-      const quietDispatched = await eventually("the quiet follow-ups to be dispatched by the other instances", () => nextRuns.every(dispatchedAt) && nextRuns.map((run) => (dispatchedAt(run) as number) - quietKilledAt), 60_000);
+      const quietDispatched = await eventually("the quiet follow-ups to be dispatched by the other instances", () => nextRuns.every(dispatchedAt) && nextRuns.map((run) => (dispatchedAt(run) as number) - quietKilledAt));
       // Their claims lapse at most LEASE_SECONDS after the kill; then an instance looks within a second (the
       // rest is GitHub's pace of one write a second per process). Before, they waited for a 30 s timer.
       expect(Math.max(...quietDispatched), "work left by the dead instance is taken up as soon as its lease ends").toBeLessThan(LEASE_SECONDS * 1000 + 6_000);
@@ -400,7 +400,7 @@ describe.skipIf(storeKind() !== "postgres")("many instances over one PostgreSQL"
             const got = await cluster.call(i, "GET", `/v1/analytics/${projectId}/${report}?limit=250`, { token: key });
             return got.status === 200 && got.headers.get("inkwell-counting") !== "pending" && got.body;
           },
-          20_000,
+          SLOW_DEADLINE_MS,
           100,
         );
       for (const i of [0, 1, 2]) {

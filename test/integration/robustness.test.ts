@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -121,5 +121,24 @@ describe("health", () => {
     expect(res.body).toEqual({ error: "Internal error; the server log has the details" });
     await own.inkwell.close(100);
     await own.store.drop();
+  });
+});
+
+describe("connections", () => {
+  it("keeps an idle keep-alive connection open longer than a proxy's 60 s idle limit, and says so to the client", async () => {
+    const answer = await new Promise<{ keepAlive: string | undefined; connection: string | undefined }>((resolve, reject) => {
+      const url = new URL(t.url);
+      const req = request({ host: url.hostname, port: url.port, path: "/healthz", agent: new Agent({ keepAlive: true }) }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ keepAlive: String(res.headers["keep-alive"] ?? ""), connection: res.headers.connection }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(answer.connection).toBe("keep-alive");
+    // Node advertises the server's keepAliveTimeout; clients (undici, a proxy) reuse the connection within it.
+    const seconds = Number(/timeout=(\d+)/.exec(answer.keepAlive ?? "")?.[1]);
+    expect(seconds).toBeGreaterThan(60);
+    expect(t.inkwell.server.headersTimeout).toBeLessThanOrEqual(t.inkwell.server.requestTimeout);
   });
 });

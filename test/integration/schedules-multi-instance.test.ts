@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installationCreated } from "../fixtures/webhooks.js";
-import { Cluster, eventually } from "../helpers/cluster.js";
+import { Cluster } from "../helpers/cluster.js";
+import { eventually } from "../helpers/eventually.js";
 import { startFakeGitHubApp } from "../helpers/fake-github-app.js";
 import { appEnv, sign } from "../helpers/github.js";
 import { processStore, type ProcessStore } from "../helpers/process.js";
@@ -41,8 +42,8 @@ describe.skipIf(storeKind() !== "postgres")("schedules across instances", () => 
     );
     const raw = JSON.stringify(installationCreated(INSTALLATION, [{ full_name: REPO, id: REPO_ID }]));
     await cluster.sendIdempotent("POST", "/api/github/webhooks", { raw, headers: { "X-GitHub-Event": "installation", "X-GitHub-Delivery": "sched-install", "X-Hub-Signature-256": sign(raw) } });
-    projectId = (await eventually("the project", async () => (await cluster.call(0, "GET", "/admin/projects", { token: TOKEN })).body.projects?.[0], 10_000)).id;
-  }, 60_000);
+    projectId = (await eventually("the project", async () => (await cluster.call(0, "GET", "/admin/projects", { token: TOKEN })).body.projects?.[0])).id;
+  });
 
   afterAll(async () => {
     const errors = cluster?.errorLines() ?? [];
@@ -62,7 +63,7 @@ describe.skipIf(storeKind() !== "postgres")("schedules across instances", () => 
     const id = created.body.id;
 
     expect((await cluster.call(1, "POST", `/admin/projects/${projectId}/automations/${id}/run`, { token: TOKEN })).status).toBe(202);
-    const fired = await eventually("the firing", async () => (await automationOf(2))?.lastOutcome?.startsWith("started job") && (await automationOf(2)), 10_000);
+    const fired = await eventually("the firing", async () => (await automationOf(2))?.lastOutcome?.startsWith("started job") && (await automationOf(2)));
     const jobId = fired.lastOutcome.slice("started job ".length);
     // Every instance scans each second: give them three more scans to fire it twice, if they could.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -72,14 +73,14 @@ describe.skipIf(storeKind() !== "postgres")("schedules across instances", () => 
     const listed = (await cluster.call(1, "GET", `/v2/agent/${projectId}/jobs?trigger=schedule`, { token: byKey.body.key })).body.jobs;
     expect(listed.map((j: { id: string }) => j.id)).toEqual([jobId]);
     expect(listed[0]).toMatchObject({ status: "active", trigger: { type: "schedule", automationId: id } });
-    await eventually("the dispatch", () => dispatched.includes(jobId), 10_000);
+    await eventually("the dispatch", () => dispatched.includes(jobId));
     expect(dispatched.filter((d) => d === jobId)).toHaveLength(1);
 
     // Due again while that job is open: the firing is recorded as skipped, and no job starts.
     expect((await cluster.call(0, "POST", `/admin/projects/${projectId}/automations/${id}/run`, { token: TOKEN })).status).toBe(202);
-    const skipped = await eventually("the skipped firing", async () => (await automationOf(1))?.lastOutcome?.startsWith("skipped") && (await automationOf(1)), 10_000);
+    const skipped = await eventually("the skipped firing", async () => (await automationOf(1))?.lastOutcome?.startsWith("skipped") && (await automationOf(1)));
     expect(skipped.lastOutcome).toBe(`skipped: job ${jobId} is still open`);
     expect(skipped.nextRunAt).toMatch(/-01-01T06:00:00.000Z$/);
     expect((await cluster.call(2, "GET", `/v2/agent/${projectId}/jobs?trigger=schedule`, { token: byKey.body.key })).body.jobs).toHaveLength(1);
-  }, 60_000);
+  });
 });

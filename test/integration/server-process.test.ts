@@ -4,15 +4,11 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
+import { eventually, slowTestTimeout } from "../helpers/eventually.js";
+import { countedReport } from "../helpers/store-commands.js";
+import { seedPgliteDataDir } from "../helpers/pglite-template.js";
 import { processStore, ROOT, startServerProcess, type ProcessStore, type ServerProcess } from "../helpers/process.js";
 
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const TOKEN = "process-test-operator-token-42";
 let running: ServerProcess[] = [];
@@ -48,7 +44,7 @@ async function setUp(url: string) {
 }
 
 describe("the server as a process", () => {
-  it("keeps everything across a graceful restart", async () => {
+  it("keeps everything across a graceful restart", { timeout: slowTestTimeout(2) }, async () => {
     const store = await processStore();
     stores.push(store);
     const env = { ...store.env, INKWELL_ADMIN_TOKEN: TOKEN };
@@ -68,7 +64,7 @@ describe("the server as a process", () => {
     expect(keys.body.keys).toHaveLength(1);
   });
 
-  it("loses no accepted job when killed with SIGKILL right after the 201s", async () => {
+  it("loses no accepted job when killed with SIGKILL right after the 201s", { timeout: slowTestTimeout(3) }, async () => {
     const store = await processStore();
     stores.push(store);
     // A dispatch claimed by the killed process is retried once its lease lapses (PostgreSQL) or at once (PGlite).
@@ -92,15 +88,14 @@ describe("the server as a process", () => {
       expect(got.status, id).toBe(200);
     }
     // The dispatch queued with the last job was not lost either: after restart it ran (and, with no App, failed saying why).
-    let status = "active";
-    for (let i = 0; i < 300 && status === "active"; i++) {
-      status = (await json(`${second.url}/v2/agent/${projectId}/job/${last.body.id}`, "GET", key)).body.status;
-      if (status === "active") await new Promise((r) => setTimeout(r, 50));
-    }
+    const status = await eventually("the last job's dispatch to run after the restart", async () => {
+      const got = (await json(`${second.url}/v2/agent/${projectId}/job/${last.body.id}`, "GET", key)).body.status as string;
+      return got !== "active" && got;
+    });
     expect(status).toBe("failed");
   });
 
-  it("loses no accepted page view when killed with SIGKILL after the 202, even mid-rollup", async () => {
+  it("loses no accepted page view when killed with SIGKILL after the 202, even mid-rollup", { timeout: slowTestTimeout(2) }, async () => {
     const store = await processStore();
     stores.push(store);
     // Small rollup chunks: the kill lands while views are being counted, chunk by chunk.
@@ -119,15 +114,15 @@ describe("the server as a process", () => {
     await first.exited;
 
     const second = await start(env);
-    const visitors = await json(`${second.url}/v1/analytics/${projectId}/visitors`, "GET", key);
+    const visitors = { body: await countedReport(second.url, projectId, key, "visitors", "") };
     expect(visitors.body.totals).toEqual({ human: 1000, ai: 0, bot: 0, total: 1000 });
     const perPage = visitors.body.visitors.map((v: { total: number }) => v.total);
     expect(perPage.reduce((a: number, b: number) => a + b, 0)).toBe(1000);
-    const views = await json(`${second.url}/v1/analytics/${projectId}/views`, "GET", key);
+    const views = { body: await countedReport(second.url, projectId, key, "views", "") };
     expect(views.body.totals).toEqual({ human: 1000, ai: 0, bot: 0, total: 1000 });
   });
 
-  it("finishes an in-flight request on SIGTERM before exiting", async () => {
+  it("finishes an in-flight request on SIGTERM before exiting", { timeout: slowTestTimeout(1) }, async () => {
     const store = await processStore();
     stores.push(store);
     const server = await start({ ...store.env, INKWELL_ADMIN_TOKEN: TOKEN });
@@ -158,7 +153,7 @@ describe("the server as a process", () => {
     expect(await server.exited).toBe(0);
   });
 
-  it("without INKWELL_ADMIN_TOKEN it generates one, saves it 0600 and logs where, never the token", async () => {
+  it("without INKWELL_ADMIN_TOKEN it generates one, saves it 0600 and logs where, never the token", { timeout: slowTestTimeout(1) }, async () => {
     const store = await processStore();
     stores.push(store);
     const server = await start(store.env);
@@ -176,7 +171,7 @@ describe("the server as a process", () => {
     expect(server.output().trim().split("\n").every((line) => line.startsWith("{"))).toBe(true);
   });
 
-  it("on a terminal: readable log lines and a short banner with the URL, the token's file and the next command", async () => {
+  it("on a terminal: readable log lines and a short banner with the URL, the token's file and the next command", { timeout: slowTestTimeout(1) }, async () => {
     const store = await processStore();
     stores.push(store);
     const env = { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...store.env };
@@ -186,7 +181,7 @@ describe("the server as a process", () => {
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      await waitFor(() => output.includes("Next: npx inkwell projects create"), 30_000);
+      await eventually("the banner's next command", () => output.includes("Next: npx inkwell projects create"));
     } finally {
       child.kill("SIGTERM");
       await exited;
@@ -200,8 +195,10 @@ describe("the server as a process", () => {
     expect(text).not.toMatch(/^\{"level"/m);
   });
 
-  it("one process per PGlite data directory: a second refuses before touching the store, naming the holder; a dead holder's lock is taken over", async () => {
+  it("one process per PGlite data directory: a second refuses before touching the store, naming the holder; a dead holder's lock is taken over", { timeout: slowTestTimeout(4) }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-lock-proc-"));
+    // A migrated store, as a restart finds it: the claim is about the lock, not about initdb.
+    await seedPgliteDataDir(dataDir);
     const first = await start({ DATA_DIR: dataDir, INKWELL_ADMIN_TOKEN: TOKEN });
     const firstPort = new URL(first.url).port;
     const pid = first.child.pid as number;
@@ -228,7 +225,7 @@ describe("the server as a process", () => {
     expect(existsSync(path.join(dataDir, "inkwell.lock"))).toBe(false);
   });
 
-  it("refuses to start on bad configuration, naming the variable", async () => {
+  it("refuses to start on bad configuration, naming the variable", { timeout: slowTestTimeout(2) }, async () => {
     await expect(startServerProcess({ PORT: "not-a-port" })).rejects.toThrow(/PORT/);
     await expect(startServerProcess({ APP_ID: "123" })).rejects.toThrow(/incomplete: set PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET/);
   });

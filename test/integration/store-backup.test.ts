@@ -125,7 +125,7 @@ describe.runIf(storeKind() === "pglite")("inkwell store backup and restore (PGli
     expect(existsSync(path.join(moved, "PG_VERSION"))).toBe(true);
   });
 
-  it("with no service running, backs up the data directory itself; a locked one it refuses, naming the service's port", { timeout: 120_000 }, async () => {
+  it("with no service running, backs up the data directory itself; a locked one it refuses, naming the service's port", async () => {
     const dataDir = tempDataDir("offline");
     // A store that ran before: the claim is about backups, not a first start, so no initdb.
     await seedPgliteDataDir(dataDir);

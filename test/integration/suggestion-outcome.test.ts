@@ -33,7 +33,7 @@ beforeAll(async () => {
   expect(answer.body.rejected).toEqual([]);
   operator = visitor();
   await operator.signInAsOperator();
-}, 60_000);
+});
 afterAll(() => t.close());
 
 const automations = () => operator.get(`/dashboard/projects/${project.projectId}/automations`);

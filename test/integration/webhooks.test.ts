@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appEnv, deliver, fakeGitHubApp, isolateGitHub, sign } from "../helpers/github.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { eventually } from "../helpers/eventually.js";
 
 let t: TestServer;
 
@@ -82,11 +83,10 @@ describe("WEBHOOK_PROXY_URL relay (smee)", () => {
     await new Promise<void>((resolve) => channel.listen(0, "127.0.0.1", resolve));
     const port = (channel.address() as { port: number }).port;
     const stop = await startWebhookProxy(`http://127.0.0.1:${port}/channel`, `${t.url}/api/github/webhooks`, pino({ level: "silent" }));
-    let rows: unknown[] = [];
-    for (let i = 0; i < 100 && rows.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      rows = await t.store.db.query(`SELECT kind FROM tasks WHERE dedupe_key = 'event:relay-1'`);
-    }
+    const rows = await eventually("the relayed delivery's task", async () => {
+      const found = await t.store.db.query(`SELECT kind FROM tasks WHERE dedupe_key = 'event:relay-1'`);
+      return found.length > 0 && found;
+    });
     await stop();
     channel.closeAllConnections();
     channel.close();

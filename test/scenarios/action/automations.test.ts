@@ -69,7 +69,7 @@ beforeAll(async () => {
   nock(GITHUB_API).get(`/repos/${sourceRepo}/installation`).reply(200, { id: SOURCE_INSTALLATION, app_id: 123, account: { login: "acme" } });
   expect((await admin("POST", "/automations", { kind: "source", repository: sourceRepo, label: "docs", instruction: "CLI flags are documented in quickstart.mdx." })).status).toBe(201);
   expect((await admin("POST", "/automations", { kind: "issues", label: "inkwell" })).status).toBe(201);
-}, 60_000);
+});
 afterAll(() => h.close());
 
 describe("automations, end to end with the committed bundle", () => {

@@ -31,7 +31,8 @@ function fakeServer() {
 }
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  // Generous: the follower's timers run on a real clock, and a loaded machine is slow to fire them.
+  const deadline = Date.now() + 25_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { readMintlifyConfig } from "./mintlify-docs-json.js";
 
 export type Framework = "mintlify" | "docusaurus" | "mkdocs" | "vitepress" | "markdown";
 
@@ -65,13 +66,9 @@ function readMkdocsConfig(file: string): { docsDir: string } {
 export function navigationPages(repoRoot: string, project: DocsProject): string[] | null {
   const [nav] = project.navigationFiles;
   if (!nav) return null;
-  const text = readFileSync(path.join(repoRoot, nav), "utf8");
   const base = path.posix.dirname(nav);
-  if (project.framework === "mintlify") {
-    const pages: string[] = [];
-    collectMintlifyPages(JSON.parse(text), pages);
-    return pages.map((page) => path.posix.join(base, page));
-  }
+  if (project.framework === "mintlify") return readMintlifyConfig(repoRoot, nav).navigation.map((entry) => path.posix.join(base, entry.page.replace(/^\/+/, "")));
+  const text = readFileSync(path.join(repoRoot, nav), "utf8");
   if (project.framework === "mkdocs") {
     const config = parseYaml(text, { logLevel: "silent" }) as { nav?: unknown } | null;
     const pages: string[] = [];
@@ -84,22 +81,6 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
     return pages.map((id) => path.posix.join(project.docsDir, id));
   }
   return null;
-}
-
-function collectMintlifyPages(node: unknown, out: string[]): void {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      if (typeof item === "string") out.push(item);
-      else collectMintlifyPages(item, out);
-    }
-  } else if (node && typeof node === "object") {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "pages" || key === "groups" || key === "tabs" || key === "anchors" || key === "navigation" || key === "versions" || key === "languages" || key === "dropdowns") {
-        collectMintlifyPages(value, out);
-      }
-      if (key === "root" && typeof value === "string") out.push(value);
-    }
-  }
 }
 
 function collectMkdocsPages(node: unknown, out: string[]): void {

@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { DocsWorkspace } from "../sandbox/workspace.js";
 import type { DocsProject } from "./framework.js";
+import { appendJsonValue, setJsonValue } from "./json-edits.js";
+import { MintlifyConfigError, readMintlifyConfig } from "./mintlify-docs-json.js";
+import { pagePaths } from "./page-paths.js";
 import { docusaurusRedirect, mkdocsRedirect, type RedirectOutcome } from "./redirects.js";
 
 /**
@@ -18,26 +22,44 @@ export async function followPageMove(workspace: DocsWorkspace, project: DocsProj
   if (project.framework !== "mintlify" || !nav) {
     return { none: project.framework === "vitepress" ? "VitePress has no redirects (its rewrites map files to URLs), so the old URL now answers 404" : "plain Markdown has no redirects" };
   }
+  return mintlifyMove(workspace, project, nav, from, to);
+}
+
+/**
+ * Mintlify: the navigation entries that named the page are renamed where they are written, and one
+ * redirect is appended to the redirects list, following `$ref`s into the files that hold them; each
+ * file is edited in place (json-edits.ts), so its diff is those lines and nothing else.
+ */
+async function mintlifyMove(workspace: DocsWorkspace, project: DocsProject, nav: string, from: string, to: string): Promise<RedirectOutcome> {
+  let config;
+  try {
+    config = readMintlifyConfig(workspace.repoRoot, nav);
+  } catch (error) {
+    if (!(error instanceof MintlifyConfigError)) throw error;
+    return { none: `${error.message}, so neither the navigation nor the redirects could be updated` };
+  }
   const base = path.posix.dirname(nav);
   const pageId = (file: string) => path.posix.relative(base, file).replace(/\.mdx?$/, "");
   const [oldId, newId] = [pageId(from), pageId(to)];
-  const config = JSON.parse(await workspace.read(nav)) as Record<string, unknown>;
-  let renamed = 0;
-  const rename = (node: unknown): unknown => {
-    if (node === oldId) {
-      renamed++;
-      return newId;
-    }
-    if (Array.isArray(node)) return node.map(rename);
-    if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === "redirects" ? value : rename(value)]));
-    return node;
-  };
-  const updated = rename(config) as Record<string, unknown>;
-  const redirects = Array.isArray(updated.redirects) ? (updated.redirects as unknown[]) : [];
-  redirects.push({ source: `/${oldId}`, destination: `/${newId}` });
-  updated.redirects = redirects;
-  await workspace.write(nav, `${JSON.stringify(updated, null, 2)}\n`);
-  const done = [`added a redirect /${oldId} → /${newId} to ${nav}`];
-  if (renamed > 0) done.push(`renamed ${renamed} navigation entr${renamed === 1 ? "y" : "ies"} in ${nav}`);
-  return { done, changed: [nav] };
+  const pages = pagePaths(workspace.repoRoot, project);
+  const [source, destination] = [pages.of(from, ""), pages.of(to, "")] as [string, string];
+  const texts = new Map<string, string>();
+  const textOf = (file: string) => texts.get(file) ?? readFileSync(path.join(workspace.repoRoot, file), "utf8");
+
+  const renamed = config.navigation.filter((entry) => entry.page.replace(/^\/+/, "") === oldId);
+  for (const entry of renamed) texts.set(entry.at.file, setJsonValue(textOf(entry.at.file), entry.at.path, entry.page.startsWith("/") ? `/${newId}` : newId));
+  const done: string[] = [];
+  if (!config.redirects.some((redirect) => redirect.source === source && redirect.destination === destination)) {
+    const entry = { source, destination };
+    const at = config.redirectsAt;
+    if (at) texts.set(at.file, appendJsonValue(textOf(at.file), at.path, entry));
+    else texts.set(nav, setJsonValue(textOf(nav), ["redirects"], [entry]));
+    done.push(`added a redirect ${source} → ${destination} to ${at?.file ?? nav}`);
+  }
+  if (renamed.length > 0) done.push(`renamed ${renamed.length} navigation entr${renamed.length === 1 ? "y" : "ies"} in ${[...new Set(renamed.map((entry) => entry.at.file))].join(", ")}`);
+  const changed = [...texts.keys()];
+  await workspace.withHarnessAccess(changed, async () => {
+    for (const [file, text] of texts) await workspace.write(file, text);
+  });
+  return { done, changed };
 }

@@ -59,3 +59,64 @@ describe("a moved page keeps its old URL where the framework can", () => {
     expect((await move({ ".vitepress/config.ts": "export default {}\n", "a.md": "# A\n" }, "a.md", "b.md")).outcome).toMatchObject({ none: expect.stringMatching(/^VitePress has no redirects/) });
   });
 });
+
+describe("Mintlify: a move edits docs.json and the files its $refs name in place", () => {
+  const DOCS_JSON = `{
+  "$schema": "https://mintlify.com/docs.json",
+  "theme": "mint",
+  "name": "Acme",
+  "navigation": {
+    "languages": [
+      {
+        "language": "en",
+        "tabs": [
+          { "tab": "Guides", "groups": [{ "group": "Start", "pages": ["index", "guides/webhooks"] }] },
+          { "tab": "API", "menu": [{ "item": "REST", "pages": ["api/intro", "GET /users"] }] }
+        ]
+      },
+      { "$ref": "./fr/navigation.json" }
+    ]
+  },
+  "redirects": { "$ref": "./redirects.json" },
+  "footer": { "socials": { "x": "https://x.com/acme" } }
+}
+`;
+  const REDIRECTS = `[
+\t{
+\t\t"source": "/legacy",
+\t\t"destination": "/index"
+\t},
+\t{
+\t\t"source": "/old/:slug*",
+\t\t"destination": "/guides/:slug*"
+\t}
+]
+`;
+  const FR = `{"language": "fr", "groups": [{"group": "Début", "pages": ["fr/index", "guides/webhooks"]}]}\n`;
+
+  it("renames every navigation entry where it is written and appends one redirect to the $ref'd list; nothing else changes", async () => {
+    const files = { "docs.json": DOCS_JSON, "redirects.json": REDIRECTS, "fr/navigation.json": FR, "index.mdx": "# Home\n", "guides/webhooks.mdx": "# Webhooks\n", "api/intro.mdx": "# API\n", "fr/index.mdx": "# Accueil\n" };
+    const { outcome, read } = await move(files, "guides/webhooks.mdx", "guides/events.mdx");
+    expect(outcome).toEqual({
+      done: ["added a redirect /guides/webhooks → /guides/events to redirects.json", "renamed 2 navigation entries in docs.json, fr/navigation.json"],
+      changed: ["docs.json", "fr/navigation.json", "redirects.json"],
+    });
+    // docs.json: its $ref to the redirects stays, and the one line that named the page is the only change.
+    expect(read("docs.json")).toBe(DOCS_JSON.replace(`"pages": ["index", "guides/webhooks"]`, `"pages": ["index", "guides/events"]`));
+    expect(read("fr/navigation.json")).toBe(FR.replace(`"guides/webhooks"]`, `"guides/events"]`));
+    // The redirects file keeps its entries and its tabs; one entry is added after them.
+    const redirects = read("redirects.json");
+    expect(redirects.startsWith(REDIRECTS.slice(0, REDIRECTS.lastIndexOf("\t}") + 2))).toBe(true);
+    expect(JSON.parse(redirects)).toEqual([...JSON.parse(REDIRECTS), { source: "/guides/webhooks", destination: "/guides/events" }]);
+    expect(redirects).toContain(`\t{\n\t\t"source": "/guides/webhooks",`);
+  });
+
+  it("a site without redirects gets a redirects list at the end of docs.json; a broken $ref is said, not guessed", async () => {
+    const plain = `{\n  "theme": "mint",\n  "name": "Acme",\n  "navigation": { "pages": ["a"] }\n}\n`;
+    const { outcome, read } = await move({ "docs.json": plain, "a.mdx": "# A\n" }, "a.mdx", "b.mdx");
+    expect(outcome).toMatchObject({ changed: ["docs.json"] });
+    expect(read("docs.json")).toBe(`{\n  "theme": "mint",\n  "name": "Acme",\n  "navigation": { "pages": ["b"] },\n  "redirects": [\n    {\n      "source": "/a",\n      "destination": "/b"\n    }\n  ]\n}\n`);
+    const broken = await move({ "docs.json": `{"navigation": {"$ref": "./missing.json"}}`, "a.mdx": "# A\n" }, "a.mdx", "b.mdx");
+    expect(broken.outcome).toEqual({ none: "docs.json: $ref names missing.json, which does not exist, so neither the navigation nor the redirects could be updated" });
+  });
+});

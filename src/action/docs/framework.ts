@@ -70,9 +70,13 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
   if (project.framework === "mintlify") return readMintlifyConfig(repoRoot, nav).navigation.map((entry) => path.posix.join(base, entry.page.replace(/^\/+/, "")));
   const text = readFileSync(path.join(repoRoot, nav), "utf8");
   if (project.framework === "mkdocs") {
-    const config = parseYaml(text, { logLevel: "silent" }) as { nav?: unknown } | null;
+    const config = parseYaml(text, { logLevel: "silent" }) as { nav?: unknown; plugins?: unknown } | null;
+    const literate = literateNavFile(config?.plugins);
+    if (literate) return literateNavPages(repoRoot, project.docsDir, literate);
+    // Without `nav`, MkDocs lists every page itself.
+    if (config?.nav === undefined || config.nav === null) return null;
     const pages: string[] = [];
-    collectMkdocsPages(config?.nav, pages);
+    collectMkdocsPages(config.nav, pages);
     return pages.map((page) => path.posix.join(project.docsDir, page));
   }
   if (project.framework === "docusaurus" && nav.endsWith(".json")) {
@@ -81,6 +85,41 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
     return pages.map((id) => path.posix.join(project.docsDir, id));
   }
   return null;
+}
+
+/** mkdocs-literate-nav's nav file name (`nav_file`, default SUMMARY.md) when the site enables the plugin. */
+function literateNavFile(plugins: unknown): string | null {
+  if (!Array.isArray(plugins)) return null;
+  for (const plugin of plugins) {
+    if (plugin === "literate-nav") return "SUMMARY.md";
+    if (plugin && typeof plugin === "object" && "literate-nav" in plugin) {
+      const options = (plugin as Record<string, { nav_file?: unknown } | null>)["literate-nav"];
+      return typeof options?.nav_file === "string" ? options.nav_file : "SUMMARY.md";
+    }
+  }
+  return null;
+}
+
+/**
+ * The pages literate-nav's nav files link (each link relative to its file). null when the
+ * navigation is partly generated: no nav file at the top, a wildcard, or a folder link (which
+ * lists that folder's pages, or its own nav file's).
+ */
+function literateNavPages(repoRoot: string, docsDir: string, navFile: string): string[] | null {
+  const files = listPageFiles(repoRoot, docsDir, [path.posix.extname(navFile)]).filter((file) => path.posix.basename(file) === navFile);
+  if (!files.includes(path.posix.join(docsDir, navFile))) return null;
+  const pages: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(path.join(repoRoot, file), "utf8");
+    if (/^\s*[-*+]\s+(?:\[[^\]]*\]\()?[^\s)]*\*/m.test(text)) return null;
+    for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1] as string;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#")) continue;
+      if (target.endsWith("/")) return null;
+      pages.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), target.split("#")[0] as string)));
+    }
+  }
+  return pages;
 }
 
 function collectMkdocsPages(node: unknown, out: string[]): void {

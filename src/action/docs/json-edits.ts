@@ -30,8 +30,15 @@ function lineIndent(text: string, offset: number): string | null {
 
 /** A value as its neighbours are written: multi-line at `indent` (nested one unit deeper), or inline. */
 function render(value: unknown, layout: Layout, indent: string | null): string {
-  if (indent === null) return JSON.stringify(value, null, 1).replace(/\n\s*/g, " ").replace(/([[{]) /g, "$1").replace(/ ([\]}])/g, "$1");
+  if (indent === null) return inline(value);
   return JSON.stringify(value, null, layout.unit).split("\n").join(`${layout.eol}${indent}`);
+}
+
+/** One line, with a space after each comma and colon, as hand-written inline JSON is. */
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
+  if (value && typeof value === "object") return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${inline(item)}`).join(", ")}}`;
+  return JSON.stringify(value) ?? "null";
 }
 
 function nodeAt(text: string, path: JSONPath): Node | undefined {

@@ -5,7 +5,7 @@ import type { DocsProject } from "./framework.js";
 import { appendJsonValue, setJsonValue } from "./json-edits.js";
 import { MintlifyConfigError, readMintlifyConfig } from "./mintlify-docs-json.js";
 import { pagePaths } from "./page-paths.js";
-import { docusaurusRedirect, mkdocsRedirect, type RedirectOutcome } from "./redirects.js";
+import { docusaurusRedirect, mkdocsRedirect, renamedLine, type RedirectOutcome } from "./redirects.js";
 
 /**
  * What the framework needs when a page moves, so its old URL keeps working: Mintlify, a redirect in
@@ -56,7 +56,7 @@ async function mintlifyMove(workspace: DocsWorkspace, project: DocsProject, nav:
     else texts.set(nav, setJsonValue(textOf(nav), ["redirects"], [entry]));
     done.push(`added a redirect ${source} → ${destination} to ${at?.file ?? nav}`);
   }
-  if (renamed.length > 0) done.push(`renamed ${renamed.length} navigation entr${renamed.length === 1 ? "y" : "ies"} in ${[...new Set(renamed.map((entry) => entry.at.file))].join(", ")}`);
+  if (renamed.length > 0) done.push(renamedLine(renamed.length, [...new Set(renamed.map((entry) => entry.at.file))].join(", ")));
   const changed = [...texts.keys()];
   await workspace.withHarnessAccess(changed, async () => {
     for (const [file, text] of texts) await workspace.write(file, text);

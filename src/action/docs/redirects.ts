@@ -1,7 +1,8 @@
 import path from "node:path";
-import { isMap, isScalar, isSeq, parseDocument, type YAMLMap } from "yaml";
+import type { Scalar, YAMLMap } from "yaml";
 import type { DocsWorkspace } from "../sandbox/workspace.js";
 import type { DocsProject } from "./framework.js";
+import { applyTextEdits, blockText, isMap, isScalar, isSeq, mapEntryEdit, nodeStart, readYaml, scalarEdit, scalarsEqualTo, scalarText, type TextEdit } from "./yaml-edits.js";
 import { docusaurusRoute, docusaurusRouteBase, frontmatterOf } from "./site-routes.js";
 
 /** What keeping a moved page's old URL working did: the lines for the tool's answer and the files it changed, or why it could not. */
@@ -47,25 +48,45 @@ export async function mkdocsRedirect(workspace: DocsWorkspace, project: DocsProj
 }
 
 async function addMkdocsRedirect(workspace: DocsWorkspace, project: DocsProject, file: string, from: string, to: string): Promise<RedirectOutcome> {
-  const doc = parseDocument(await workspace.read(file));
-  if (doc.errors.length > 0) return { none: `${file} could not be read as YAML to add a redirect` };
-  const plugins = doc.get("plugins");
+  const text = await workspace.read(file);
+  const doc = readYaml(text);
+  if (!doc) return { none: `${file} could not be read as YAML to add a redirect` };
+  const [oldPath, newPath] = [from, to].map((page) => path.posix.relative(project.docsDir, page)) as [string, string];
+  const edits: TextEdit[] = scalarsEqualTo(doc.get("nav", true), oldPath).map((scalar) => scalarEdit(scalar, newPath));
+  const renamed = edits.length;
+  const plugins = doc.get("plugins", true);
   const entries = isSeq(plugins) ? plugins.items : [];
   const plugin = entries.find((item) => (isScalar(item) && item.value === "redirects") || (isMap(item) && item.has("redirects")));
-  const [oldPath, newPath] = [from, to].map((page) => path.posix.relative(project.docsDir, page));
-  if (!plugin || !isSeq(plugins)) return { none: `mkdocs.yml does not enable the redirects plugin (mkdocs-redirects), so the old page's URL now answers 404 (redirect ${oldPath} to ${newPath})` };
-  let settings: YAMLMap;
-  if (isScalar(plugin)) {
-    settings = doc.createNode({ redirect_maps: {} }) as YAMLMap;
-    plugins.items[plugins.items.indexOf(plugin)] = doc.createNode({ redirects: settings });
-  } else {
-    const existing = (plugin as YAMLMap).get("redirects");
-    settings = isMap(existing) ? existing : (doc.createNode({ redirect_maps: {} }) as YAMLMap);
-    (plugin as YAMLMap).set("redirects", settings);
+  const done: string[] = [];
+  if (!plugin) {
+    if (edits.length > 0) await workspace.write(file, applyTextEdits(text, edits));
+    return { none: `mkdocs.yml does not enable the redirects plugin (mkdocs-redirects), so the old page's URL now answers 404 (redirect ${oldPath} to ${newPath})` };
   }
-  const maps = settings.get("redirect_maps");
-  if (isMap(maps)) maps.set(oldPath, newPath);
-  else settings.set("redirect_maps", doc.createNode({ [oldPath as string]: newPath }));
-  await workspace.write(file, doc.toString());
-  return { done: [`added a redirect ${oldPath} → ${newPath} to ${file} (redirect_maps)`], changed: [file] };
+  const maps = { [oldPath]: newPath };
+  if (isScalar(plugin)) {
+    // `- redirects` becomes `- redirects:` with the map below it (or `{redirects: …}` in a flow list).
+    const { column } = nodeStart(text, plugin);
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const replacement = isSeq(plugins) && plugins.flow ? `{redirects: {redirect_maps: {${scalarText(oldPath, undefined)}: ${scalarText(newPath, undefined)}}}}` : `redirects:${eol}${blockText("redirect_maps", maps, column + 2, eol)}`;
+    edits.push({ ...scalarEdit(plugin as Scalar, ""), text: replacement });
+  } else {
+    const settings = (plugin as YAMLMap).get("redirects", true);
+    const existing = isMap(settings) ? settings.get("redirect_maps", true) : null;
+    if (isMap(existing)) edits.push(mapEntryEdit(text, existing, oldPath, newPath));
+    else if (isMap(settings)) edits.push(mapEntryEdit(text, settings, "redirect_maps", maps));
+    else {
+      // `- redirects:` with nothing under it.
+      const key = (plugin as YAMLMap).items[0]?.key as Scalar;
+      const eol = text.includes("\r\n") ? "\r\n" : "\n";
+      const at = (key.range as [number, number, number])[1];
+      const colon = text.indexOf(":", at) + 1;
+      edits.push({ offset: colon, length: 0, text: `${eol}${blockText("redirect_maps", maps, nodeStart(text, key).column + 2, eol)}` });
+    }
+  }
+  await workspace.write(file, applyTextEdits(text, edits));
+  done.push(`added a redirect ${oldPath} → ${newPath} to ${file} (redirect_maps)`);
+  if (renamed > 0) done.push(renamedLine(renamed, file));
+  return { done, changed: [file] };
 }
+
+export const renamedLine = (count: number, where: string) => `renamed ${count} navigation entr${count === 1 ? "y" : "ies"} in ${where}`;

@@ -4,7 +4,10 @@ import type { ChangedFile } from "../git.js";
 import { listPageFiles, navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
 import { siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
 import { mintlifyConfigProblems } from "./mintlify-config.js";
-import { analyzePage, type PageAnalysis } from "./page.js";
+import { analyzePage, type PageAnalysis, type PageLink } from "./page.js";
+import { mintlifyCleanId } from "../docs/anchors.js";
+import { redirectMatches } from "../docs/mintlify-docs-json.js";
+import { hasFiles, siteModel, type SiteModel } from "../docs/site-model.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 export interface GateResult {
@@ -27,6 +30,13 @@ export interface GateInput {
    * (Compiling the schema takes a second, so it is not done before the first model call.)
    */
   navigationBefore?: string | null;
+  /**
+   * A changed file's content before the run (null: it did not exist). Given, the problems a changed
+   * page already had are not the agent's: only those its change added or made more of count.
+   */
+  readBefore?: (file: string) => Promise<string | null>;
+  /** The most problems reported (default 200); the benchmark asks for all. */
+  maxProblems?: number;
 }
 
 const MAX_PROBLEMS = 200;
@@ -38,36 +48,67 @@ const MAX_PROBLEMS = 200;
  */
 export async function runGate(input: GateInput): Promise<GateResult> {
   const { repoRoot, project } = input;
+  const model = siteModel(repoRoot, project);
   const isPage = (file: string) => /\.mdx?$/.test(file);
+  const removed = input.branchChanges.flatMap((change) => (change.status === "deleted" ? [change.path] : change.status === "renamed" && change.from ? [change.from] : []));
   const exists = (file: string) => existsSync(path.join(repoRoot, file));
   const cache = new Map<string, Promise<PageAnalysis | null>>();
   const analysis = (file: string) => {
     let pending = cache.get(file);
     if (!pending) {
-      pending = exists(file) && isPage(file) ? analyzePage(file, readFileSync(path.join(repoRoot, file), "utf8"), project.framework) : Promise.resolve(null);
+      pending = exists(file) && isPage(file) ? analyzePage(file, readFileSync(path.join(repoRoot, file), "utf8"), project.framework, model.slugOptions) : Promise.resolve(null);
       cache.set(file, pending);
     }
     return pending;
   };
   const problems: string[] = [];
-  const ctx: LinkContext = { repoRoot, project, exists, analysis, routes: siteRoutes(repoRoot, project) };
+  const ctx: LinkContext = { repoRoot, project, model, exists, analysis, routes: siteRoutes(repoRoot, project) };
 
   const changedPages = input.changedThisRun.filter((file) => isPage(file) && exists(file));
   for (const file of changedPages) {
     const page = await analysis(file);
     if (!page) continue;
-    problems.push(...page.problems);
-    for (const link of page.links) {
-      const problem = await checkLink(file, link.url, link.line, link.kind, ctx);
-      if (problem) problems.push(problem);
+    const found = [...page.problems, ...(await linkProblems(file, page, ctx))];
+    const before = input.readBefore ? await input.readBefore(file) : null;
+    if (before === null) {
+      problems.push(...found);
+      continue;
     }
+    // The page as it was, judged in the same site (the files this branch removed count as there):
+    // what it already had is not the agent's.
+    const old = await analyzePage(file, before, project.framework, model.slugOptions);
+    const oldCtx: LinkContext = { ...ctx, exists: (target) => exists(target) || removed.includes(target) };
+    problems.push(...newProblems(found, [...old.problems, ...(await linkProblems(file, old, oldCtx))]));
   }
 
-  const removed = input.branchChanges.flatMap((change) => (change.status === "deleted" ? [change.path] : change.status === "renamed" && change.from ? [change.from] : []));
   problems.push(...(await linksIntoRemovedPages(removed.filter(isPage), new Set(changedPages), ctx)));
   problems.push(...navigationProblems(input));
 
-  return { passed: problems.length === 0, problems: problems.slice(0, MAX_PROBLEMS) };
+  return { passed: problems.length === 0, problems: problems.slice(0, input.maxProblems ?? MAX_PROBLEMS) };
+}
+
+async function linkProblems(file: string, page: PageAnalysis, ctx: LinkContext): Promise<string[]> {
+  const problems: string[] = [];
+  for (const link of page.links) {
+    const problem = await checkLink(file, link.url, link.line, link.kind, ctx);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+/** A problem without its line and column: the same problem after lines moved. */
+const problemKey = (problem: string) => problem.replace(/^([^:]+):\d+(?::\d+)?:/, "$1:");
+
+/** The problems of `now` beyond those `before` had (as many of each as there were before are forgiven). */
+export function newProblems(now: string[], before: string[]): string[] {
+  const forgiven = new Map<string, number>();
+  for (const problem of before) forgiven.set(problemKey(problem), (forgiven.get(problemKey(problem)) ?? 0) + 1);
+  return now.filter((problem) => {
+    const left = forgiven.get(problemKey(problem)) ?? 0;
+    if (left === 0) return true;
+    forgiven.set(problemKey(problem), left - 1);
+    return false;
+  });
 }
 
 /**
@@ -101,7 +142,8 @@ export function navigationProblems(input: Pick<GateInput, "repoRoot" | "project"
       problems.push(...mintlifyConfigProblems(nav, now).filter((problem) => !before.has(problem)));
     }
   }
-  const added = input.branchChanges.filter((change) => (change.status === "added" || change.status === "renamed") && project.pageExtensions.some((ext) => change.path.endsWith(ext)));
+  const model = siteModel(repoRoot, project);
+  const added = input.branchChanges.filter((change) => (change.status === "added" || change.status === "renamed") && project.pageExtensions.some((ext) => change.path.endsWith(ext)) && model.isPage(change.path));
   const docsPrefix = project.docsDir === "." ? "" : `${project.docsDir}/`;
   for (const { path: file } of added) {
     if (!file.startsWith(docsPrefix) || !existsSync(path.join(repoRoot, file))) continue;
@@ -115,55 +157,170 @@ function isReachable(repoRoot: string, project: DocsProject, nav: string, entrie
   if (entries) return entries.some((entry) => entry === file || entry === withoutExt || (withoutExt.endsWith("/index") && entry === withoutExt.slice(0, -"/index".length)));
   // Navigation in code (Docusaurus sidebars.js/ts, VitePress config): autogenerated, or the page's id/link appears in it.
   const text = readFileSync(path.join(repoRoot, nav), "utf8");
-  if (project.framework === "docusaurus" && /autogenerated/.test(text)) return true;
+  if (project.framework === "docusaurus" && (/autogenerated/.test(text) || isCategoryLinkDoc(repoRoot, project, file))) return true;
   const id = path.posix.relative(project.docsDir, withoutExt);
-  const quoted = (value: string) => new RegExp(`['"\`]${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}['"\`]`).test(text);
-  return project.framework === "vitepress" ? quoted(`/${id}`) || quoted(`/${id}.md`) || quoted(`/${id}.html`) : quoted(id);
+  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const quoted = (value: string, within = text) => new RegExp(`['"\`]${escape(value)}['"\`]`).test(within);
+  if (project.framework !== "vitepress") return quoted(id);
+  // VitePress sidebars may sit in several config files (one per language) and name a page by a path
+  // under a `base`: a quoted link ending in the page's path, with or without its extension.
+  const configDir = path.posix.dirname(nav);
+  const texts = listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)).map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
+  const tail = new RegExp(`['"\`](?:[^'"\`]*/)?${escape(id.split("/").at(-1) as string)}(?:\\.md|\\.html|/)?['"\`]`);
+  return texts.some((config) => quoted(`/${id}`, config) || quoted(`/${id}.md`, config) || quoted(`/${id}.html`, config) || tail.test(config));
 }
 
 interface LinkContext {
   repoRoot: string;
   project: DocsProject;
+  model: SiteModel;
   exists: (file: string) => boolean;
   analysis: (file: string) => Promise<PageAnalysis | null>;
   /** How absolute site links map to pages, where the framework's routes can be read (Docusaurus, MkDocs). */
   routes: SiteRoutes | null;
 }
 
-/** The repository file a link names, or null when it names none; undefined when it is not checkable (external, code-defined routes). */
-function resolveLink(from: string, url: string, ctx: LinkContext): { file: string | null; anchor: string | null } | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//")) return undefined;
-  const [beforeHash = "", anchor = null] = url.split("#", 2) as [string, string?];
-  const target = decodeURIComponent(beforeHash.split("?")[0] ?? "");
-  if (target === "") return { file: from, anchor };
-  const { project } = ctx;
-  let base: string;
-  if (target.startsWith("/")) {
-    if (project.framework === "mintlify") base = path.posix.join(path.posix.dirname(project.navigationFiles[0] ?? project.docsDir), target);
-    else if (project.framework === "vitepress") base = path.posix.join(project.docsDir, target);
-    else if (ctx.routes) {
-      const file = ctx.routes.fileFor(target);
-      return file === undefined ? undefined : { file, anchor };
-    } else return undefined; // Plain Markdown has no known site layout.
-  } else {
-    base = path.posix.join(path.posix.dirname(from), target);
+type Resolution = { file: string | null; anchor: string | null } | undefined;
+
+const safeDecode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
-  base = withoutTrailingSlashes(base).replace(/\.html$/, "");
-  const candidates = [base, ...project.pageExtensions.map((ext) => `${base}${ext}`), ...project.pageExtensions.map((ext) => `${base}/index${ext}`), `${base}/README.md`];
-  const file = candidates.find((candidate) => ctx.exists(candidate) && statSync(path.join(ctx.repoRoot, candidate)).isFile()) ?? null;
-  return { file, anchor };
+};
+
+/**
+ * The repository file a link names, or null when it names none; undefined when it is not checkable
+ * (external, code-defined routes, pages a framework generates). Each framework's own resolution:
+ * docs/action.md, "What the gate checks".
+ */
+function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: LinkContext): Resolution {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//") || url.includes("{{") || url.includes("${")) return undefined;
+  const [beforeHash = "", anchor = null] = url.split("#", 2) as [string, string?];
+  const target = safeDecode(beforeHash.split("?")[0] ?? "");
+  if (target === "") return { file: from, anchor };
+  const { project, model } = ctx;
+  const dir = path.posix.dirname(from);
+  const firstFile = (candidates: string[]) => candidates.find((candidate) => ctx.exists(candidate) && isFile(ctx.repoRoot, candidate)) ?? null;
+  if (kind === "import") {
+    const base = target.startsWith("@site/") ? path.posix.join(model.siteDir, target.slice("@site/".length)) : target.startsWith("/") ? path.posix.join(model.siteDir, target) : path.posix.join(dir, target);
+    return { file: firstFile([base, ...[".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"].map((ext) => `${base}${ext}`)]), anchor: null };
+  }
+  const pageCandidates = (base: string) => {
+    const clean = withoutTrailingSlashes(base).replace(/\.html$/, "");
+    return [clean, ...project.pageExtensions.map((ext) => `${clean}${ext}`), ...project.pageExtensions.map((ext) => `${clean}/index${ext}`), `${clean}/README.md`];
+  };
+  const inRootFolders = () => model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, target)));
+
+  switch (project.framework) {
+    case "mintlify": {
+      // link-rot: `./x` from the page's folder; `/x` and a bare `x` from the site's root; any extension; a folder resolves.
+      const bases = target.startsWith("/") ? [path.posix.join(model.siteDir, target)] : target.startsWith(".") ? [path.posix.join(dir, target)] : [path.posix.join(model.siteDir, target), path.posix.join(dir, target)];
+      for (const base of bases) {
+        const file = firstFile(pageCandidates(base));
+        if (file) return { file, anchor };
+        if (hasFiles(ctx.repoRoot, base)) return { file: base, anchor: null };
+      }
+      const sitePath = path.posix.join("/", path.posix.relative(model.siteDir, bases[0] as string));
+      if (model.mintlify?.redirects.some((redirect) => redirectMatches(redirect.source, sitePath))) return undefined;
+      // Pages Mintlify generates from OpenAPI specs: its own checker knows them.
+      if (model.mintlify?.openapi) return undefined;
+      return { file: null, anchor };
+    }
+    case "docusaurus": {
+      if (target.startsWith("/") && !/\.mdx?$/i.test(target)) {
+        if (inRootFolders()) return undefined;
+        const file = ctx.routes?.fileFor(target);
+        return file === undefined ? undefined : { file, anchor };
+      }
+      if (/\.mdx?$/i.test(target)) {
+        // @docusaurus/utils resolveMarkdownLinkPathname: `./x.md` from the page's folder only; a bare
+        // `x.md` from the page's folder, then the docs' content folder, then the site's.
+        const roots = docusaurusContentRoots(from, ctx);
+        const bases = target.startsWith("/") ? [...roots, model.siteDir].map((root) => path.posix.join(root, target)) : target.startsWith(".") ? [path.posix.join(dir, target)] : [dir, ...roots, model.siteDir].map((root) => path.posix.join(root, target));
+        return { file: firstFile(bases), anchor };
+      }
+      return { file: firstFile(pageCandidates(path.posix.join(dir, target))) ?? firstFile([path.posix.join(dir, target)]), anchor };
+    }
+    case "vitepress": {
+      if (target.startsWith("/") && inRootFolders()) return undefined;
+      // Relative links resolve from the page's rewritten place; the result maps back through the rewrites.
+      const pageUrl = model.rewrite ? model.rewrite.toUrl(from) : path.posix.relative(project.docsDir, from).replace(/\.md$/, "");
+      const url = target.startsWith("/") ? target : path.posix.join("/", path.posix.dirname(pageUrl), target);
+      const clean = withoutTrailingSlashes(url).replace(/\.(html|md)$/, "") || "/index";
+      const rewritten = model.rewrite?.toFile(clean);
+      if (rewritten) return { file: rewritten, anchor };
+      return { file: firstFile(pageCandidates(path.posix.join(project.docsDir, clean))) ?? firstFile([path.posix.join(project.docsDir, url)]), anchor };
+    }
+    case "mkdocs": {
+      // MkDocs validates only relative links to files (`absolute_links` and `unrecognized_links` are info).
+      if (target.startsWith("/")) {
+        if (inRootFolders()) return undefined;
+        const file = ctx.routes?.fileFor(target);
+        return file === undefined ? undefined : { file, anchor };
+      }
+      const base = path.posix.normalize(path.posix.join(dir, target));
+      if (!path.posix.extname(base) || target.endsWith("/")) {
+        const file = firstFile(pageCandidates(base));
+        return file ? { file, anchor } : undefined;
+      }
+      if (firstFile([base])) return { file: base, anchor };
+      const docsRelative = path.posix.relative(project.docsDir, base);
+      if (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, docsRelative)))) return undefined;
+      return { file: null, anchor };
+    }
+    default: {
+      if (target.startsWith("/")) return undefined; // Plain Markdown has no known site layout.
+      return { file: firstFile(pageCandidates(path.posix.join(dir, target))), anchor };
+    }
+  }
 }
 
-async function checkLink(from: string, url: string, line: number, kind: "page" | "asset", ctx: LinkContext): Promise<string | null> {
-  const resolved = resolveLink(from, url, ctx);
+/** Docusaurus' content folders for a page: its version's (versioned_docs/version-x), or the docs folder. */
+function docusaurusContentRoots(from: string, ctx: LinkContext): string[] {
+  const versioned = /^(.*?versioned_docs\/version-[^/]+)\//.exec(from)?.[1];
+  const localized = /^(.*?i18n\/[^/]+\/docusaurus-plugin-content-docs[^/]*\/[^/]+)\//.exec(from)?.[1];
+  return [...(localized ? [localized] : []), ...(versioned ? [versioned] : []), ctx.project.docsDir];
+}
+
+const isFile = (repoRoot: string, file: string) => {
+  try {
+    return statSync(path.join(repoRoot, file)).isFile();
+  } catch {
+    return false;
+  }
+};
+
+async function checkLink(from: string, url: string, line: number, kind: PageLink["kind"], ctx: LinkContext): Promise<string | null> {
+  const resolved = resolveLink(from, url, kind, ctx);
   if (!resolved) return null;
-  if (!resolved.file) return `${from}:${line}: ${kind === "asset" ? "image" : "link"} '${url}' does not resolve to a file in the repository`;
+  if (!resolved.file) {
+    const what = kind === "asset" ? "image" : kind === "import" ? "import" : "link";
+    return `${from}:${line}: ${what} '${url}' does not resolve to a file in the repository`;
+  }
   if (!resolved.anchor || !/\.mdx?$/.test(resolved.file)) return null;
   const target = await ctx.analysis(resolved.file);
-  if (target && target.problems.length === 0 && !target.anchors.has(resolved.anchor)) {
+  if (!target || target.problems.length > 0) return null;
+  const anchors = await anchorsWithImports(resolved.file, target, ctx);
+  const wanted = ctx.project.framework === "mintlify" ? mintlifyCleanId(resolved.anchor) : safeDecode(resolved.anchor);
+  if (!anchors.has(wanted) && !anchors.has(resolved.anchor)) {
     return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
   }
   return null;
+}
+
+/** A page's anchors with those of the pages it imports (a partial's or snippet's headings are the page's). */
+async function anchorsWithImports(file: string, page: PageAnalysis, ctx: LinkContext): Promise<Set<string>> {
+  const imports = page.links.filter((link) => link.kind === "import");
+  if (imports.length === 0) return page.anchors;
+  const all = new Set(page.anchors);
+  for (const link of imports) {
+    const resolved = resolveLink(file, link.url, "import", ctx);
+    const imported = resolved?.file ? await ctx.analysis(resolved.file) : null;
+    for (const anchor of imported?.anchors ?? []) all.add(anchor);
+  }
+  return all;
 }
 
 /** Unchanged pages whose links pointed at a page the branch deleted or moved. */
@@ -178,7 +335,7 @@ async function linksIntoRemovedPages(removed: string[], alreadyChecked: Set<stri
     if (!stems.some((stem) => text.includes(stem))) continue;
     const page = await ctx.analysis(file);
     for (const link of page?.links ?? []) {
-      const resolved = resolveLink(file, link.url, ctx);
+      const resolved = resolveLink(file, link.url, link.kind, ctx);
       if (resolved && resolved.file === null && removed.some((gone) => pointsAt(file, link.url, gone, ctx.project))) {
         problems.push(`${file}:${link.line}: links to '${link.url}', which this change removed: update the link`);
       }
@@ -192,4 +349,16 @@ function pointsAt(from: string, url: string, removed: string, project: DocsProje
   const gone = removed.replace(/\.mdx?$/, "");
   const base = target.startsWith("/") ? path.posix.join(path.posix.dirname(project.navigationFiles[0] ?? project.docsDir), target) : path.posix.join(path.posix.dirname(from), target);
   return base.replace(/\.mdx?$/, "") === gone;
+}
+
+/** Docusaurus: a page a `_category_` file links (`link: {type: doc, id}`) is the category's own page. */
+function isCategoryLinkDoc(repoRoot: string, project: DocsProject, file: string): boolean {
+  const dir = path.posix.dirname(file);
+  const id = path.posix.basename(file).replace(/\.mdx?$/, "");
+  return ["_category_.json", "_category_.yml", "_category_.yaml"].some((name) => {
+    const category = path.join(repoRoot, dir, name);
+    if (!existsSync(category)) return false;
+    const text = readFileSync(category, "utf8");
+    return /type["']?\s*:\s*["']?doc/.test(text) && new RegExp(`id["']?\\s*:\\s*["']?(?:[^"'\\n]*/)?${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?\\s*(?:[,}\\n]|$)`).test(text);
+  }) || project.framework !== "docusaurus";
 }

@@ -1,17 +1,17 @@
 import { createProcessor } from "@mdx-js/mdx";
-import GithubSlugger from "github-slugger";
 import type { Nodes, Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import { parse as parseYaml, YAMLParseError } from "yaml";
+import { headingSlugger, mintlifyCleanId, mintlifyComponentId, mintlifyParamId, mintlifySlug, type HeadingSlugger, type SlugOptions } from "../docs/anchors.js";
 import type { Framework } from "../docs/framework.js";
 
 export interface PageLink {
   url: string;
   line: number;
-  /** Images and other assets must exist as files; pages may omit their extension. */
-  kind: "page" | "asset";
+  /** Images and other assets must exist as files; pages may omit their extension; an import names a file (a snippet, a partial) that must exist. */
+  kind: "page" | "asset" | "import";
 }
 
 export interface PageAnalysis {
@@ -21,7 +21,8 @@ export interface PageAnalysis {
   anchors: Set<string>;
 }
 
-const HEADING_ID = /\s*\{#([\w-]+)\}\s*$/;
+/** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` (MkDocs). */
+const HEADING_ID = /^(#{1,6}\s.*?)\s*\{:?\s*#([^\s}]+)[^}\n]*\}\s*$/;
 
 /** Whether a page is compiled as MDX: always for .mdx, and for .md where the framework does (Mintlify, Docusaurus v3). */
 export function isMdx(file: string, framework: Framework): boolean {
@@ -43,27 +44,28 @@ function processorFor(mdx: boolean) {
  * Parses and compiles one page the way its framework would, and checks its frontmatter. Returns
  * problems as `file:line: message`, and the page's links and anchors for the link check.
  */
-export async function analyzePage(file: string, text: string, framework: Framework): Promise<PageAnalysis> {
+export async function analyzePage(file: string, text: string, framework: Framework, slugOptions: SlugOptions = {}): Promise<PageAnalysis> {
   const problems: string[] = [];
   const anchors = new Set<string>();
   const links: PageLink[] = [];
   problems.push(...checkFrontmatter(file, text, framework));
 
-  // Docusaurus and MkDocs let a heading set its id with `{#id}`; MDX would read it as an expression.
-  const explicitIds = framework === "docusaurus" || framework === "mkdocs";
+  // A heading may set its id with `{#id}`; MDX would read the braces as an expression, so they are
+  // blanked (keeping every column) and the id noted for the heading's line.
+  const slugger = headingSlugger(framework, slugOptions);
   const idsByLine = new Map<number, string>();
-  if (explicitIds) {
-    text.split("\n").forEach((line, index) => {
-      const id = /^#{1,6} .*?\{#([\w-]+)\}\s*$/.exec(line)?.[1];
-      if (id) idsByLine.set(index + 1, id);
-    });
-  }
-  const source = idsByLine.size > 0 ? text.replace(/^(#{1,6} .*?)(\s*\{#[\w-]+\})\s*$/gm, (_, heading: string, id: string) => `${heading}${" ".repeat(id.length)}`) : text;
+  const lines = text.split("\n");
+  lines.forEach((line, index) => {
+    const id = HEADING_ID.exec(line)?.[2];
+    if (id) idsByLine.set(index + 1, slugger.explicit(id));
+  });
+  const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(HEADING_ID, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : text;
+  if (framework === "mkdocs") for (const id of mkdocsExtraAnchors(source)) anchors.add(id);
 
   const processor = processorFor(isMdx(file, framework));
   try {
     const tree = processor.parse(source) as unknown as Root;
-    collect(tree, anchors, links, idsByLine);
+    collect(tree, { anchors, links, idsByLine, slugger, framework });
     await processor.run(tree as never, { path: file, value: source } as never);
   } catch (error) {
     const failure = error as { line?: number; column?: number; reason?: string; message?: string };
@@ -82,24 +84,93 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   return { problems, links, anchors };
 }
 
-/** Headings' anchors (an explicit `{#id}` replaces the generated one) and the links and images of a parsed page. */
-function collect(tree: Root, anchors: Set<string>, links: PageLink[], idsByLine: Map<number, string>): void {
-  const slugger = new GithubSlugger();
+/**
+ * MkDocs ids that are not headings': attr_list's `{: #id }` on any block or inline element
+ * (Python-Markdown attr_list), and footnotes' `fn:label` / `fnref:label` (footnotes extension).
+ */
+function mkdocsExtraAnchors(text: string): string[] {
+  const ids: string[] = [];
+  for (const match of text.matchAll(/\{:?[ ]*([^}\n ][^}\n]*)\}/g)) for (const token of (match[1] ?? "").split(/\s+/)) if (token.startsWith("#") && token.length > 1) ids.push(token.slice(1));
+  for (const match of text.matchAll(/^\[\^([^\]]+)\]:/gm)) ids.push(`fn:${match[1]}`, `fnref:${match[1]}`);
+  return ids;
+}
+
+interface Collector {
+  anchors: Set<string>;
+  links: PageLink[];
+  idsByLine: Map<number, string>;
+  slugger: HeadingSlugger;
+  framework: Framework;
+}
+
+/** Raw HTML's links and ids, as the frameworks' checkers read them (`<a href>`, `<img src>`, any `id`, `<a name>`). */
+function collectHtml(html: string, line: number, into: Collector): void {
+  for (const match of html.matchAll(/<([a-z][\w-]*)\b([^>]*)>/gi)) {
+    const [, tag = "", attributes = ""] = match;
+    for (const attribute of attributes.matchAll(/\b(href|src|id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
+      const name = (attribute[1] ?? "").toLowerCase();
+      const value = attribute[2] ?? attribute[3] ?? "";
+      if (name === "href") into.links.push({ url: value, line, kind: "page" });
+      else if (name === "src" && /^(img|source|video|audio|iframe|script)$/i.test(tag)) into.links.push({ url: value, line, kind: "asset" });
+      else if (name === "id" || (name === "name" && tag.toLowerCase() === "a")) into.anchors.add(value);
+    }
+  }
+}
+
+/** Mintlify components that make anchors (link-rot's extractComponentAnchorIds; @mintlify/common remarkComponentIds). */
+const MINTLIFY_PARAM_FIELDS = new Set(["ParamField", "Param", "ResponseField"]);
+const MINTLIFY_TITLED = new Set(["Accordion", "View"]);
+const PARAM_ATTRIBUTES = ["query", "path", "body", "header", "name"];
+
+/** Headings' anchors (an explicit `{#id}` replaces the generated one), components' ids, and the links and images of a parsed page. */
+function collect(tree: Root, into: Collector): void {
+  const { anchors, links, idsByLine, slugger, framework } = into;
+  const paramCounts = new Map<string, number>();
+  const titledCounts = new Map<string, number>();
   const visit = (node: Nodes) => {
     const line = node.position?.start.line ?? 0;
     if (node.type === "heading") {
-      const generated = slugger.slug(toString(node).replace(HEADING_ID, ""));
-      anchors.add(idsByLine.get(line) ?? generated);
-    }
-    else if (node.type === "link" || node.type === "definition") links.push({ url: node.url, line, kind: "page" });
+      const generated = slugger.slug(toString(node), node.depth);
+      const id = idsByLine.get(line) ?? generated;
+      if (id !== null) anchors.add(id);
+    } else if (node.type === "link" || node.type === "definition") links.push({ url: node.url, line, kind: "page" });
     else if (node.type === "image") links.push({ url: node.url, line, kind: "asset" });
-    else if (node.type === "mdxJsxFlowElement" || node.type === "mdxJsxTextElement") {
-      for (const attribute of node.attributes) {
-        if (attribute.type !== "mdxJsxAttribute" || typeof attribute.value !== "string") continue;
-        if (attribute.name === "href") links.push({ url: attribute.value, line, kind: "page" });
-        else if (attribute.name === "src" && node.name === "img") links.push({ url: attribute.value, line, kind: "asset" });
-        else if (attribute.name === "id") anchors.add(attribute.value);
+    else if (node.type === "html") collectHtml(node.value, line, into);
+    else if (node.type === "mdxjsEsm") {
+      // An import of a local file (a snippet, a partial) must name one that exists.
+      for (const match of node.value.matchAll(/\bfrom\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)) {
+        const source = match[1] ?? match[2] ?? "";
+        if (/^(\.{1,2}\/|\/|@site\/)/.test(source)) links.push({ url: source, line, kind: "import" });
       }
+    } else if (node.type === "mdxJsxFlowElement" || node.type === "mdxJsxTextElement") {
+      const attributes = new Map<string, string>();
+      for (const attribute of node.attributes) if (attribute.type === "mdxJsxAttribute" && typeof attribute.value === "string") attributes.set(attribute.name, attribute.value);
+      const href = attributes.get("href");
+      const src = attributes.get("src");
+      if (href !== undefined) links.push({ url: href, line, kind: "page" });
+      if (src !== undefined && /^(img|source|video|audio|iframe)$/.test(node.name ?? "")) links.push({ url: src, line, kind: "asset" });
+      const id = attributes.get("id");
+      const name = node.name ?? "";
+      if (framework === "mintlify" && MINTLIFY_PARAM_FIELDS.has(name)) {
+        // Mintlify's renderer honours an explicit id; link-rot uses the first of these attributes.
+        const field = node.attributes.find((attribute) => attribute.type === "mdxJsxAttribute" && PARAM_ATTRIBUTES.includes(attribute.name) && typeof attribute.value === "string");
+        if (field && field.type === "mdxJsxAttribute") {
+          const value = String(field.value);
+          const count = paramCounts.get(value) ?? 0;
+          paramCounts.set(value, count + 1);
+          anchors.add(mintlifyParamId(value, count));
+        }
+        if (id) anchors.add(id);
+      } else if (framework === "mintlify" && (MINTLIFY_TITLED.has(name) || name === "Tab" || name === "Update" || name === "Step")) {
+        const title = attributes.get(name === "Update" ? "label" : "title");
+        if (id) anchors.add(name === "Accordion" || name === "View" || name === "Tab" ? id : mintlifyCleanId(id));
+        else if (title) {
+          const base = name === "Tab" || name === "Update" || name === "Step" ? mintlifySlug(title) : mintlifyComponentId(title);
+          const count = titledCounts.get(`${name}:${base}`) ?? 0;
+          titledCounts.set(`${name}:${base}`, count + 1);
+          anchors.add(count === 0 ? base : `${base}-${name === "Tab" ? count + 1 : count}`);
+        }
+      } else if (id) anchors.add(id);
     }
     if ("children" in node) for (const child of node.children) visit(child as Nodes);
   };
@@ -108,7 +179,8 @@ function collect(tree: Root, anchors: Set<string>, links: PageLink[], idsByLine:
 
 function checkFrontmatter(file: string, text: string, framework: Framework): string[] {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
-  if (!match) return framework === "mintlify" ? [`${file}:1: Mintlify pages need frontmatter with a title`] : [];
+  // Frontmatter is optional everywhere: Mintlify titles a page without one from its file name.
+  if (!match) return [];
   let data: unknown;
   try {
     data = parseYaml(match[1] as string, { prettyErrors: true });
@@ -116,7 +188,7 @@ function checkFrontmatter(file: string, text: string, framework: Framework): str
     const line = error instanceof YAMLParseError && error.linePos ? error.linePos[0].line + 1 : 1;
     return [`${file}:${line}: frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}`];
   }
-  if (data === null || data === undefined) return framework === "mintlify" ? [`${file}:1: Mintlify pages need a title in their frontmatter`] : [];
+  if (data === null || data === undefined) return [];
   if (typeof data !== "object" || Array.isArray(data)) return [`${file}:1: frontmatter must be a YAML mapping (key: value)`];
   const fields = data as Record<string, unknown>;
   const problems: string[] = [];
@@ -124,7 +196,6 @@ function checkFrontmatter(file: string, text: string, framework: Framework): str
   for (const key of stringFields) {
     if (key in fields && typeof fields[key] !== "string") problems.push(`${file}:2: frontmatter field '${key}' must be a string`);
   }
-  if (framework === "mintlify" && !(typeof fields.title === "string" && fields.title.trim())) problems.push(`${file}:1: Mintlify pages need a non-empty 'title' in their frontmatter`);
   if (framework === "docusaurus" && "sidebar_position" in fields && typeof fields.sidebar_position !== "number") {
     problems.push(`${file}:2: frontmatter field 'sidebar_position' must be a number`);
   }

@@ -48,10 +48,42 @@ describe("a moved page keeps its old URL where the framework can", () => {
   it("MkDocs with the redirects plugin: an entry in redirect_maps, comments and layout kept", async () => {
     const yml = "site_name: Acme\n# The plugins we use\nplugins:\n  - search\n  - redirects\nnav:\n  - old.md\n";
     const { outcome, read } = await move({ "mkdocs.yml": yml, "docs/old.md": "# Old\n" }, "docs/old.md", "docs/guide/new.md");
-    expect(outcome).toEqual({ done: ["added a redirect old.md → guide/new.md to mkdocs.yml (redirect_maps)"], changed: ["mkdocs.yml"] });
-    expect(read("mkdocs.yml")).toBe("site_name: Acme\n# The plugins we use\nplugins:\n  - search\n  - redirects:\n      redirect_maps:\n        old.md: guide/new.md\nnav:\n  - old.md\n");
+    expect(outcome).toEqual({ done: ["added a redirect old.md → guide/new.md to mkdocs.yml (redirect_maps)", "renamed 1 navigation entry in mkdocs.yml"], changed: ["mkdocs.yml"] });
+    expect(read("mkdocs.yml")).toBe("site_name: Acme\n# The plugins we use\nplugins:\n  - search\n  - redirects:\n      redirect_maps:\n        old.md: guide/new.md\nnav:\n  - guide/new.md\n");
     const again = await move({ "mkdocs.yml": read("mkdocs.yml"), "docs/guide/new.md": "# New\n" }, "docs/guide/new.md", "docs/guide/newer.md");
     expect(again.read("mkdocs.yml")).toContain("redirect_maps:\n        old.md: guide/new.md\n        guide/new.md: guide/newer.md\n");
+  });
+
+  it("MkDocs: the diff of mkdocs.yml is the lines the move needs; tags, flow lists, quoting, comments and long lines stay", async () => {
+    const yml = [
+      "site_name: Acme docs # the name in the header",
+      "theme:",
+      "  name: material",
+      "  features: [navigation.tabs, content.code.copy]",
+      "markdown_extensions:",
+      "  - pymdownx.emoji:",
+      "      emoji_index: !!python/name:material.extensions.emoji.twemoji",
+      "      emoji_generator: !!python/name:material.extensions.emoji.to_svg",
+      "  - toc:",
+      "      permalink: true",
+      "plugins:",
+      "  - search",
+      "  - redirects:",
+      "      redirect_maps:",
+      "        'legacy.md': 'index.md'",
+      "nav:",
+      "  - Home: index.md",
+      "  - 'Guides':",
+      "    - \"Setting things up\": 'guides/setup.md'",
+      `  - A very long title that goes well past eighty characters so a serializer would fold it: guides/long.md`,
+      "",
+    ].join("\n");
+    const { outcome, read } = await move({ "mkdocs.yml": yml, "docs/index.md": "# Home\n", "docs/guides/setup.md": "# Setup\n", "docs/guides/long.md": "# Long\n" }, "docs/guides/setup.md", "docs/start/setup.md");
+    expect(outcome).toMatchObject({ changed: ["mkdocs.yml"] });
+    const before = yml.split("\n");
+    const after = read("mkdocs.yml").split("\n");
+    expect(after.filter((line) => !before.includes(line))).toEqual(["        guides/setup.md: start/setup.md", `    - "Setting things up": 'start/setup.md'`]);
+    expect(before.filter((line) => !after.includes(line))).toEqual([`    - "Setting things up": 'guides/setup.md'`]);
   });
 
   it("says why not where there is no mechanism: MkDocs without the plugin, VitePress", async () => {

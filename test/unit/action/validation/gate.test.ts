@@ -9,14 +9,17 @@ const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-gate-"
 describe("page checks", () => {
   it.each([
     ["mintlify", "---\ntitle: [unclosed\n---\n", "a.mdx:2: frontmatter is not valid YAML"],
-    ["mintlify", "---\ndescription: no title\n---\n", "a.mdx:1: Mintlify pages need a non-empty 'title'"],
-    ["mintlify", "# No frontmatter\n", "a.mdx:1: Mintlify pages need frontmatter with a title"],
     ["docusaurus", "---\nsidebar_position: first\n---\n", "a.mdx:2: frontmatter field 'sidebar_position' must be a number"],
     ["docusaurus", "---\n- a\n- b\n---\n", "a.mdx:1: frontmatter must be a YAML mapping"],
     ["docusaurus", "Hello <Tabs>\n", "a.mdx:1:1: does not compile as MDX: Expected a closing tag for `<Tabs>`"],
   ] as const)("%s: %j", async (framework, text, problem) => {
     const { problems } = await analyzePage("a.mdx", text, framework);
     expect(problems.join("\n")).toContain(problem);
+  });
+
+  it("Mintlify: frontmatter is optional (a page without it is titled from its file name)", async () => {
+    expect((await analyzePage("a.mdx", "# No frontmatter\n", "mintlify")).problems).toEqual([]);
+    expect((await analyzePage("a.mdx", "---\ndescription: no title\n---\n", "mintlify")).problems).toEqual([]);
   });
 
   it("treats .md as plain Markdown where the framework does (MkDocs): braces and tags are text", async () => {

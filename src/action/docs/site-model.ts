@@ -1,0 +1,190 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { SlugOptions } from "./anchors.js";
+import type { DocsProject } from "./framework.js";
+import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
+import { frameworkConfig } from "./site-routes.js";
+
+/**
+ * What the gate must know of a site, beyond its pages, to judge links as the framework does
+ * (docs/action.md, "What the gate checks"): Mintlify's redirects and OpenAPI-generated pages and
+ * the files it ignores; VitePress's `public/` folder and `rewrites`; MkDocs' slug function,
+ * snippet base paths and theme folder; which files are no pages (snippets, partials).
+ */
+export interface SiteModel {
+  /** The folder the site's absolute links start from (docs.json's, VitePress's srcDir, Docusaurus' site). */
+  siteDir: string;
+  mintlify: MintlifyConfig | null;
+  /** Mintlify `.mintignore` patterns and defaults, as a test of a repository-relative path. */
+  ignored(file: string): boolean;
+  /** Whether a page file is a page of the site (not a snippet, partial or ignored file). */
+  isPage(file: string): boolean;
+  slugOptions: SlugOptions;
+  /** VitePress `rewrites`: the URL path (no extension) a page file is served at, and back. */
+  rewrite: { toUrl(file: string): string; toFile(url: string): string | null } | null;
+  /** Folders whose files are served at the site's root (VitePress public/, MkDocs theme custom_dir). */
+  rootFolders: string[];
+  /** MkDocs pymdownx.snippets base paths, repository-relative. */
+  snippetBases: string[];
+}
+
+export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
+  const configText = frameworkConfig(repoRoot, project);
+  const nav = project.navigationFiles[0];
+  let mintlify: MintlifyConfig | null = null;
+  if (project.framework === "mintlify" && nav) {
+    try {
+      mintlify = readMintlifyConfig(repoRoot, nav);
+    } catch {
+      // The navigation check reports an unreadable docs.json.
+    }
+  }
+  const siteDir = project.framework === "mintlify" && nav ? path.posix.dirname(nav) : project.framework === "docusaurus" && project.configFile ? path.posix.dirname(project.configFile) : project.docsDir;
+  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : () => false;
+  const model: SiteModel = {
+    siteDir,
+    mintlify,
+    ignored,
+    isPage: (file) => isSitePage(project, siteDir, file) && !ignored(file),
+    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText) } : {},
+    rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
+    rootFolders: rootFolders(repoRoot, project, configText),
+    snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
+  };
+  return model;
+}
+
+/** Snippets (Mintlify `snippets/`), partials (Docusaurus `_name`), and what no framework serves as a page. */
+function isSitePage(project: DocsProject, siteDir: string, file: string): boolean {
+  const relative = siteDir === "." ? file : path.posix.relative(siteDir, file);
+  const segments = relative.split("/");
+  const name = segments.at(-1) ?? "";
+  switch (project.framework) {
+    case "mintlify":
+      // @mintlify/common getFileCategory: snippets/ and _snippets/ hold snippets; README and the like are not pages.
+      return !segments.slice(0, -1).some((segment) => segment === "snippets" || segment === "_snippets") && !/^(readme|license|contributing|contribute|changelog)\.md$/i.test(name);
+    case "docusaurus":
+      // plugin-content-docs' default exclude: `**/_*.{md,mdx}`, `**/_*/**`, tests.
+      return !segments.some((segment) => segment.startsWith("_")) && !segments.includes("__tests__");
+    default:
+      return true;
+  }
+}
+
+/** Mintlify's ignored files: its defaults and `.mintignore` (gitignore syntax), case-insensitive. */
+function mintIgnore(repoRoot: string, siteDir: string): (file: string) => boolean {
+  const file = path.join(repoRoot, siteDir, ".mintignore");
+  const patterns = ["node_modules/", ".git/", ".github/", ".mintlify/", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md"];
+  if (existsSync(file)) patterns.push(...readFileSync(file, "utf8").split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith("#")));
+  const rules = patterns.map((pattern) => {
+    const negated = pattern.startsWith("!");
+    const body = negated ? pattern.slice(1) : pattern;
+    const anchored = body.startsWith("/") || body.slice(0, -1).includes("/");
+    const directory = body.endsWith("/");
+    const core = body.replace(/^\/|\/$/g, "");
+    const glob = core.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\uE000").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\uE000/g, "(?:.*/)?");
+    const regex = new RegExp(`${anchored ? "^" : "(?:^|/)"}${glob}${directory ? "/" : "(?:/|$)"}`, "i");
+    return { negated, regex };
+  });
+  return (target) => {
+    const relative = siteDir === "." ? target : path.posix.relative(siteDir, target);
+    let result = false;
+    for (const rule of rules) if (rule.regex.test(relative)) result = !rule.negated;
+    return result;
+  };
+}
+
+/** The toc extension's slugify as mkdocs.yml names it (Material sites often use pymdownx.slugs). */
+function mkdocsSlugify(config: string): SlugOptions["mkdocsSlugify"] {
+  const named = /slugify:\s*!!python\/(?:object\/apply|name):pymdownx\.slugs\.(\w+)[^\n]*(?:\n\s+kwds:[^\n]*)?/.exec(config);
+  if (!named) return "python-markdown";
+  return /case:\s*lower/.test(named[0]) || named[1] === "uslugify" ? "pymdownx-lower" : "pymdownx";
+}
+
+/** pymdownx.snippets' base_path (default `.`, the folder mkdocs runs in), and the docs folder beside it. */
+function mkdocsSnippetBases(config: string, project: DocsProject): string[] {
+  const configDir = path.posix.dirname(project.configFile ?? "mkdocs.yml");
+  const bases = new Set<string>([configDir, project.docsDir]);
+  const setting = /base_path:\s*(\[[^\]]*\]|[^\n#]+)/.exec(config)?.[1];
+  if (setting) {
+    try {
+      const parsed = parseYaml(setting) as unknown;
+      for (const base of Array.isArray(parsed) ? parsed : [parsed]) if (typeof base === "string") bases.add(path.posix.normalize(path.posix.join(configDir, base)));
+    } catch {
+      // An unreadable setting leaves the defaults.
+    }
+  }
+  return [...bases];
+}
+
+/** Folders served at the site's root besides the pages: VitePress's public/, MkDocs' theme custom_dir. */
+function rootFolders(repoRoot: string, project: DocsProject, config: string): string[] {
+  if (project.framework === "vitepress") return [path.posix.join(project.docsDir, "public")];
+  if (project.framework === "docusaurus" && project.configFile) return [path.posix.join(path.posix.dirname(project.configFile), "static")];
+  if (project.framework === "mkdocs") {
+    const customDir = /^\s+custom_dir:\s*['"]?([^'"\n#]+?)['"]?\s*$/m.exec(config)?.[1];
+    const configDir = path.posix.dirname(project.configFile ?? "mkdocs.yml");
+    return customDir && existsSync(path.join(repoRoot, configDir, customDir)) ? [path.posix.normalize(path.posix.join(configDir, customDir))] : [];
+  }
+  return [];
+}
+
+/**
+ * VitePress `rewrites` (a literal object of `'from': 'to'` path patterns in the config; `:param`
+ * and `:param*` as in its docs), as functions both ways between page files and URL paths.
+ */
+function vitepressRewrites(repoRoot: string, config: string, srcDir: string): SiteModel["rewrite"] {
+  const block = /\brewrites\s*:\s*\{([^}]*)\}/.exec(config)?.[1];
+  if (!block) return null;
+  const pairs = [...block.matchAll(/['"`]([^'"`]+)['"`]\s*:\s*['"`]([^'"`]*)['"`]/g)].map((match) => [match[1] as string, match[2] as string] as const);
+  if (pairs.length === 0) return null;
+  const compile = (pattern: string) => {
+    const names: string[] = [];
+    const source = pattern.replace(/\.md$/, "").split("/").map((segment) => {
+      const param = /^:(\w+)(\*)?$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(param[1] as string);
+      return param[2] ? "(.*)" : "([^/]+)";
+    }).join("/");
+    return { regex: new RegExp(`^${source}$`), names };
+  };
+  const fill = (pattern: string, values: Map<string, string>) => pattern.replace(/\.md$/, "").replace(/:(\w+)\*?/g, (_, name: string) => values.get(name) ?? "").replace(/^\/+|\/+$/g, "");
+  const apply = (value: string, fromPattern: string, toPattern: string) => {
+    const { regex, names } = compile(fromPattern);
+    const match = regex.exec(value);
+    if (!match) return null;
+    return fill(toPattern, new Map(names.map((name, index) => [name, match[index + 1] ?? ""])));
+  };
+  const relative = (file: string) => (srcDir === "." ? file : path.posix.relative(srcDir, file)).replace(/\.md$/, "");
+  return {
+    toUrl(file) {
+      const page = relative(file);
+      for (const [from, to] of pairs) {
+        const rewritten = apply(page, from, to);
+        if (rewritten !== null) return rewritten;
+      }
+      return page;
+    },
+    toFile(url) {
+      const clean = url.replace(/^\/+|\/+$/g, "");
+      for (const [from, to] of pairs) {
+        const original = apply(clean, to, from);
+        if (original !== null && existsSync(path.join(repoRoot, srcDir, `${original}.md`))) return path.posix.join(srcDir, `${original}.md`);
+      }
+      return null;
+    },
+  };
+}
+
+/** Whether a repository-relative path is an existing directory. */
+export function isDirectory(repoRoot: string, file: string): boolean {
+  try {
+    return statSync(path.join(repoRoot, file)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a directory holds any file (a link to it resolves in Mintlify). */
+export const hasFiles = (repoRoot: string, dir: string) => isDirectory(repoRoot, dir) && readdirSync(path.join(repoRoot, dir)).length > 0;

@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { DocsProject } from "../docs/framework.js";
 import type { ChangedFile } from "../git.js";
 import type { RunPhases } from "../phases.js";
 import { withCheckCommand } from "./check-command.js";
+import { brokenPromises, configPromises } from "./config-keeps.js";
 import { brokenLinkProblems, frameworkCheckFor, writtenLines, type FrameworkCheck, type RunChange } from "./framework-check.js";
 import { navigationProblems, runGate, type GateResult } from "./gate.js";
 import type { PreparedLinkChecker } from "./link-checker.js";
@@ -45,6 +47,9 @@ export interface RunValidation {
 export function startRunValidation(options: RunValidationOptions): RunValidation {
   const { repoRoot, project, log, phases } = options;
   const knownNavigationProblems = new Set(navigationProblems({ repoRoot, project, branchChanges: [], knownNavigationProblems: new Set() }));
+  const promisesBefore = configPromises(repoRoot, project);
+  // The starting commit's version of a changed file: what it already had is not the agent's.
+  const readBefore = (file: string) => options.git.git(["show", `HEAD:${file}`]).catch(() => null);
   const check = options.frameworkCheck ? frameworkCheckFor(project) : null;
   const preparing = check ? settled(options.prepareLinkChecker()) : null;
   let filesBefore: Promise<Set<string>> | null = null;
@@ -79,9 +84,11 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
   return {
     async validate(changedThisRun, branchChanges) {
       round++;
-      let result = await phases.time(`gate (round ${round})`, () =>
-        runGate({ repoRoot, project, changedThisRun, branchChanges, knownNavigationProblems, navigationBefore: options.navigationBefore }),
-      );
+      let result = await phases.time(`gate (round ${round})`, async () => {
+        const gate = await runGate({ repoRoot, project, changedThisRun, branchChanges, knownNavigationProblems, navigationBefore: options.navigationBefore, readBefore });
+        const broken = brokenPromises(promisesBefore, configPromises(repoRoot, project), branchChanges, project, (file) => existsSync(path.join(repoRoot, file)));
+        return broken.length === 0 ? gate : { passed: false, problems: [...broken, ...gate.problems] };
+      });
       if (result.passed && check && preparing) {
         try {
           const problems = await frameworkProblems(check, changedThisRun);

@@ -271,20 +271,11 @@ describe("a docs team on a Mintlify site", () => {
     expect(JSON.stringify(h.model.requests[1]?.messages.at(-1))).toContain("guides/webhooks.mdx");
   });
 
-  it("renames a page: a redirect is added, navigation follows, and links into the old page must be fixed", async () => {
+  it("renames a page: a redirect is added, navigation follows, and links into the old page resolve through the redirect (as Mintlify's checker has them)", async () => {
     h.model.setScript((request) => {
-      const feedback = lastUserText(request);
       const afterTool = request.messages.at(-1)?.role === "tool";
-      if (!feedback.startsWith("Validation found")) {
-        return afterTool ? { text: "Rename webhooks to events" } : { tools: [{ name: "move_file", args: { from: "guides/webhooks.mdx", to: "guides/events.mdx", reason: "The product calls them events now." } }] };
-      }
-      if (afterTool) return { text: "Rename the webhooks page to events\n\nMoved the page and updated links." };
-      return {
-        tools: [
-          { name: "edit_file", args: { path: "index.mdx", find: 'href="/guides/webhooks"', replace: 'href="/guides/events"', reason: "Points the card at the renamed page." } },
-          { name: "edit_file", args: { path: "quickstart.mdx", find: "(/guides/webhooks#verify-signatures)", replace: "(/guides/events#verify-signatures)", reason: "Points the link at the renamed page." } },
-        ],
-      };
+      if (afterTool) return { text: "Rename the webhooks page to events\n\nMoved the page; its old URL redirects." };
+      return { tools: [{ name: "move_file", args: { from: "guides/webhooks.mdx", to: "guides/events.mdx", reason: "The product calls them events now." } }] };
     });
     const dispatched = await h.createJob("Rename the webhooks guide to events");
     const outcome = await h.run(dispatched);
@@ -292,9 +283,8 @@ describe("a docs team on a Mintlify site", () => {
     expect(outcome.error ?? outcome.status).toBe("completed");
     const moveResult = JSON.stringify(h.model.requests[1]?.messages.at(-1));
     expect(moveResult).toContain("Also added a redirect /guides/webhooks → /guides/events to docs.json");
-    const feedback = lastUserText(h.model.requests.find((r) => lastUserText(r).startsWith("Validation found")) as ChatRequest);
-    expect(feedback).toContain("index.mdx:8: links to '/guides/webhooks', which this change removed: update the link");
-    expect(feedback).toContain("quickstart.mdx:12: links to '/guides/webhooks#verify-signatures', which this change removed");
+    // No repair round: index.mdx and quickstart.mdx still link /guides/webhooks, which the redirect answers.
+    expect(h.model.requests.some((r) => lastUserText(r).startsWith("Validation found"))).toBe(false);
 
     const branch = `inkwell/${dispatched.jobId}`;
     const config = JSON.parse(git(h.remote, "show", `${branch}:docs.json`));

@@ -134,3 +134,48 @@ describe("Mintlify's own docs.json schema", () => {
     expect(problemsOf({ ...valid, theme: "neon" }, { ...valid, theme: "neon" })).toEqual([]);
   });
 });
+
+describe("the agent answers only for what its change did", () => {
+  const root = () =>
+    repo({
+      "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guide"] } }),
+      "index.mdx": "# Home\n\n## Install\n",
+      "guide.mdx": "# Guide\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n",
+    });
+
+  it("problems a changed page had before are not the agent's; one its change added, or one more of the same, is", async () => {
+    const repoRoot = root();
+    const project = detectDocsProject(repoRoot);
+    const before = "# Guide\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n";
+    const { writeFileSync } = await import("node:fs");
+    // The agent adds a paragraph above (the old problems move down a line) and one new broken link.
+    writeFileSync(`${repoRoot}/guide.mdx`, `# Guide\n\nNew text.\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n\nSee [again](/nowhere) and [install](/index#install).\n`);
+    const result = await runGate({ repoRoot, project, changedThisRun: ["guide.mdx"], branchChanges: [{ path: "guide.mdx", status: "modified" }], knownNavigationProblems: new Set(), readBefore: async () => before });
+    expect(result.problems).toEqual(["guide.mdx:7: link '/nowhere' does not resolve to a file in the repository"]);
+  });
+});
+
+describe("what the site's config promised stays", () => {
+  it("refuses a change that drops a redirect or the navigation entry of a page that stays; a move's renamed entry is kept", async () => {
+    const { configPromises, brokenPromises } = await import("../../../../src/action/validation/config-keeps.js");
+    const { writeFileSync } = await import("node:fs");
+    const files = {
+      "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "a", "b"] }, redirects: { $ref: "./redirects.json" } }),
+      "redirects.json": JSON.stringify([{ source: "/old", destination: "/a" }]),
+      "index.mdx": "# Home\n",
+      "a.mdx": "# A\n",
+      "c.mdx": "# B, moved\n",
+    };
+    const repoRoot = repo(files);
+    const project = detectDocsProject(repoRoot);
+    const before = configPromises(repoRoot, project);
+    expect(before.redirectSources).toEqual(["/old"]);
+    const exists = (file: string) => (["index.mdx", "a.mdx", "c.mdx"] as string[]).includes(file);
+    // b moved to c: its entry renamed is what keeps it.
+    writeFileSync(`${repoRoot}/docs.json`, JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "a", "c"] }, redirects: [{ source: "/b", destination: "/c" }] }));
+    const moved = [{ path: "c.mdx", status: "renamed" as const, from: "b.mdx" }];
+    expect(brokenPromises(before, configPromises(repoRoot, project), moved, project, exists)).toEqual(["docs.json: the redirect from /old is gone: keep every redirect the site had (move_file adds the new ones)"]);
+    writeFileSync(`${repoRoot}/docs.json`, JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "c"] }, redirects: { $ref: "./redirects.json" } }));
+    expect(brokenPromises(before, configPromises(repoRoot, project), moved, project, exists)).toEqual(["docs.json: no longer lists 'a', a page that is still there: keep every navigation entry of a page that stays"]);
+  });
+});

@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { navigationPages, type DocsProject } from "../docs/framework.js";
+import { readMintlifyConfig } from "../docs/mintlify-docs-json.js";
+import { frameworkConfig } from "../docs/site-routes.js";
+import type { ChangedFile } from "../git.js";
+
+/**
+ * What a site's config promised its readers before the run: every redirect source (an old URL that
+ * keeps working) and every page its navigation listed. The gate checks on every round that the
+ * change kept them (docs/action.md): a config rewritten wholesale, a `$ref` replaced by a list, a
+ * navigation entry dropped, are refused, whoever made them.
+ */
+export interface ConfigPromises {
+  /** Where the redirects are written, for the message. */
+  redirectsFile: string | null;
+  redirectSources: string[];
+  /** Pages the navigation lists, repository-relative, as navigationPages gives them. */
+  navigation: string[];
+}
+
+export function configPromises(repoRoot: string, project: DocsProject): ConfigPromises {
+  const empty: ConfigPromises = { redirectsFile: null, redirectSources: [], navigation: [] };
+  try {
+    const navigation = navigationPages(repoRoot, project) ?? [];
+    const nav = project.navigationFiles[0];
+    if (project.framework === "mintlify" && nav) {
+      const config = readMintlifyConfig(repoRoot, nav);
+      return { redirectsFile: config.redirectsAt?.file ?? nav, redirectSources: config.redirects.map((redirect) => redirect.source), navigation };
+    }
+    if (project.framework === "mkdocs") {
+      const file = project.configFile ?? "mkdocs.yml";
+      const config = parseYaml(readFileSync(path.join(repoRoot, file), "utf8"), { logLevel: "silent" }) as { plugins?: unknown } | null;
+      const plugin = Array.isArray(config?.plugins) ? (config.plugins as unknown[]).find((item): item is { redirects: { redirect_maps?: Record<string, unknown> } } => typeof item === "object" && item !== null && "redirects" in item) : undefined;
+      return { redirectsFile: file, redirectSources: Object.keys(plugin?.redirects?.redirect_maps ?? {}), navigation };
+    }
+    if (project.framework === "docusaurus" && project.configFile) {
+      const text = frameworkConfig(repoRoot, project);
+      return { redirectsFile: project.configFile, redirectSources: [...text.matchAll(/\bfrom\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string), navigation };
+    }
+    return { ...empty, navigation };
+  } catch {
+    // An unreadable config before the run promised nothing the gate can hold it to.
+    return empty;
+  }
+}
+
+/** What the change dropped of what the config promised: redirects gone, navigation entries of pages that still exist (or moved) no longer listed. */
+export function brokenPromises(before: ConfigPromises, after: ConfigPromises, branchChanges: ChangedFile[], project: DocsProject, exists: (file: string) => boolean): string[] {
+  const problems: string[] = [];
+  const sources = new Set(after.redirectSources);
+  for (const source of before.redirectSources) {
+    if (!sources.has(source)) problems.push(`${after.redirectsFile ?? before.redirectsFile}: the redirect from ${source} is gone: keep every redirect the site had (move_file adds the new ones)`);
+  }
+  const listed = new Set(after.navigation.map(stem));
+  const movedTo = new Map(branchChanges.filter((change) => change.status === "renamed" && change.from).map((change) => [stem(change.from as string), stem(change.path)]));
+  const nav = project.navigationFiles[0] ?? "the navigation";
+  for (const entry of new Set(before.navigation.map(stem))) {
+    const now = movedTo.get(entry) ?? entry;
+    const stillThere = project.pageExtensions.some((ext) => exists(`${now}${ext}`)) || exists(now);
+    if (stillThere && !listed.has(now)) problems.push(`${nav}: no longer lists '${entry}', a page that is still there: keep every navigation entry of a page that stays`);
+  }
+  return problems;
+}
+
+const stem = (file: string) => file.replace(/\.mdx?$/, "").replace(/^\/+/, "");

@@ -29,9 +29,11 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
     const docusaurus = firstExisting(root, ["docusaurus.config.ts", "docusaurus.config.js", "docusaurus.config.mjs"]);
     if (docusaurus) {
       const sidebars = firstExisting(root, ["sidebars.ts", "sidebars.js", "sidebars.json"]);
+      // The docs plugin's `path` (default `docs`, relative to the site: jest keeps its docs in ../docs).
+      const docsPath = /\bdocs\s*:\s*\{[^{}]*?\bpath\s*:\s*['"`]([^'"`]+)['"`]/.exec(readFileSync(path.join(root, docusaurus), "utf8"))?.[1] ?? "docs";
       return {
         framework: "docusaurus",
-        docsDir: docsDirInput ?? path.posix.join(dir, "docs"),
+        docsDir: docsDirInput ?? path.posix.normalize(path.posix.join(dir, docsPath)),
         navigationFiles: sidebars ? [path.posix.join(dir, sidebars)] : [],
         pageExtensions: [".md", ".mdx"],
         configFile: path.posix.join(dir, docusaurus),
@@ -80,9 +82,11 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
     return pages.map((page) => path.posix.join(project.docsDir, page));
   }
   if (project.framework === "docusaurus" && nav.endsWith(".json")) {
-    const pages: string[] = [];
-    collectDocusaurusIds(JSON.parse(text), pages);
-    return pages.map((id) => path.posix.join(project.docsDir, id));
+    const ids: string[] = [];
+    collectDocusaurusIds(JSON.parse(text), ids);
+    // Sidebars name docs by id (a page's folder and its frontmatter `id` or file name), not by file.
+    const files = docusaurusDocIds(repoRoot, project);
+    return ids.map((id) => files.get(id) ?? path.posix.join(project.docsDir, id));
   }
   return null;
 }
@@ -127,6 +131,18 @@ function collectMkdocsPages(node: unknown, out: string[]): void {
     if (!/^[a-z]+:\/\//i.test(node)) out.push(node);
   } else if (Array.isArray(node)) node.forEach((item) => collectMkdocsPages(item, out));
   else if (node && typeof node === "object") Object.values(node).forEach((value) => collectMkdocsPages(value, out));
+}
+
+/** Docusaurus doc ids (plugin-content-docs: folder with number prefixes dropped, then frontmatter `id` or the file name) to their files. */
+export function docusaurusDocIds(repoRoot: string, project: DocsProject): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const file of listPageFiles(repoRoot, project.docsDir, project.pageExtensions)) {
+    const segments = path.posix.relative(project.docsDir, file).replace(/\.mdx?$/, "").split("/").map((segment) => segment.replace(/^\d+\s*[-_.]+\s*(?=[^-_.\s])/, ""));
+    const name = segments.pop() ?? "";
+    const front = /^---\r?\n[\s\S]*?^id:\s*['"]?([^'"\n]+?)['"]?\s*$/m.exec(readFileSync(path.join(repoRoot, file), "utf8").slice(0, 2000))?.[1];
+    ids.set([...segments, front ?? name].join("/"), file);
+  }
+  return ids;
 }
 
 function collectDocusaurusIds(node: unknown, out: string[]): void {

@@ -20,7 +20,8 @@ export interface SiteModel {
   ignored(file: string): boolean;
   /** Whether a page file is a page of the site (not a snippet, partial or ignored file). */
   isPage(file: string): boolean;
-  slugOptions: SlugOptions;
+  /** How the framework reads a page: its slug function, and whether .md is MDX (Docusaurus unless `format: "detect"`). */
+  slugOptions: SlugOptions & { mdIsMdx?: boolean };
   /** VitePress `rewrites`: the URL path (no extension) a page file is served at, and back. */
   rewrite: { toUrl(file: string): string; toFile(url: string): string | null } | null;
   /** Folders whose files are served at the site's root (VitePress public/, MkDocs theme custom_dir). */
@@ -47,7 +48,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     mintlify,
     ignored,
     isPage: (file) => isSitePage(project, siteDir, file) && !ignored(file),
-    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText) } : {},
+    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText) } : project.framework === "docusaurus" ? { mdIsMdx: !/\bformat\s*:\s*['"`](detect|md)['"`]/.test(configText) } : {},
     rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
@@ -67,6 +68,9 @@ function isSitePage(project: DocsProject, siteDir: string, file: string): boolea
     case "docusaurus":
       // plugin-content-docs' default exclude: `**/_*.{md,mdx}`, `**/_*/**`, tests.
       return !segments.some((segment) => segment.startsWith("_")) && !segments.includes("__tests__");
+    case "mkdocs":
+      // literate-nav's nav files (SUMMARY.md) are the navigation, not pages.
+      return name !== "SUMMARY.md";
     default:
       return true;
   }

@@ -10,8 +10,12 @@ import type { Framework } from "../docs/framework.js";
 export interface PageLink {
   url: string;
   line: number;
-  /** Images and other assets must exist as files; pages may omit their extension; an import names a file (a snippet, a partial) that must exist. */
-  kind: "page" | "asset" | "import";
+  /**
+   * Images and other assets must exist as files; pages may omit their extension; an import (MDX) or
+   * include (MkDocs `--8<--`, VitePress `<!--@include:-->`) names a file that must exist, whose
+   * headings are the page's.
+   */
+  kind: "page" | "asset" | "import" | "include";
 }
 
 export interface PageAnalysis {
@@ -19,14 +23,16 @@ export interface PageAnalysis {
   links: PageLink[];
   /** Anchor ids of the page's headings (and explicit ids). */
   anchors: Set<string>;
+  /** Part of the page is made at build time (mkdocstrings `:::`, macros): its anchors are not all known. */
+  generated: boolean;
 }
 
 /** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` (MkDocs). */
 const HEADING_ID = /^(#{1,6}\s.*?)\s*\{:?\s*#([^\s}]+)[^}\n]*\}\s*$/;
 
 /** Whether a page is compiled as MDX: always for .mdx, and for .md where the framework does (Mintlify, Docusaurus v3). */
-export function isMdx(file: string, framework: Framework): boolean {
-  return file.endsWith(".mdx") || (file.endsWith(".md") && (framework === "mintlify" || framework === "docusaurus"));
+export function isMdx(file: string, framework: Framework, mdIsMdx = true): boolean {
+  return file.endsWith(".mdx") || (file.endsWith(".md") && mdIsMdx && (framework === "mintlify" || framework === "docusaurus"));
 }
 
 const processors = new Map<string, ReturnType<typeof createProcessor>>();
@@ -44,7 +50,14 @@ function processorFor(mdx: boolean) {
  * Parses and compiles one page the way its framework would, and checks its frontmatter. Returns
  * problems as `file:line: message`, and the page's links and anchors for the link check.
  */
-export async function analyzePage(file: string, text: string, framework: Framework, slugOptions: SlugOptions = {}): Promise<PageAnalysis> {
+export interface PageRules extends SlugOptions {
+  /** Docusaurus with `markdown.format: "detect"` reads .md as CommonMark, not MDX. */
+  mdIsMdx?: boolean;
+}
+
+export async function analyzePage(file: string, text: string, framework: Framework, rules: PageRules = {}): Promise<PageAnalysis> {
+  const slugOptions = rules;
+  const mdx = isMdx(file, framework, rules.mdIsMdx ?? true);
   const problems: string[] = [];
   const anchors = new Set<string>();
   const links: PageLink[] = [];
@@ -62,7 +75,7 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(HEADING_ID, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : text;
   if (framework === "mkdocs") for (const id of mkdocsExtraAnchors(source)) anchors.add(id);
 
-  const processor = processorFor(isMdx(file, framework));
+  const processor = processorFor(mdx);
   try {
     const tree = processor.parse(source) as unknown as Root;
     collect(tree, { anchors, links, idsByLine, slugger, framework });
@@ -79,9 +92,39 @@ export async function analyzePage(file: string, text: string, framework: Framewo
       reason = reason.slice(0, inText.index);
     }
     const where = line ? `${file}:${line}${column ? `:${column}` : ""}` : file;
-    problems.push(`${where}: does not compile as ${isMdx(file, framework) ? "MDX" : "Markdown"}: ${reason}`);
+    problems.push(`${where}: does not compile as ${mdx ? "MDX" : "Markdown"}: ${reason}`);
   }
-  return { problems, links, anchors };
+  links.push(...includes(text, framework));
+  return { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
+}
+
+/**
+ * Files a page pulls in at build time: pymdownx.snippets' `--8<-- "file"` (line and block forms,
+ * `:5:10` and `:section` selectors dropped; `;--8<--` is escaped), and VitePress's
+ * `<!--@include: path-->` and `<<< path` (`@` is the source folder).
+ */
+function includes(text: string, framework: Framework): PageLink[] {
+  const found: PageLink[] = [];
+  const lines = text.split("\n");
+  if (framework === "mkdocs") {
+    let block = false;
+    lines.forEach((line, index) => {
+      if (/^\s*-+8<-+\s*$/.test(line)) {
+        block = !block;
+        return;
+      }
+      const single = /^\s*-+8<-+\s+(["'])([^"']+)\1/.exec(line)?.[2];
+      const target = single ?? (block && line.trim() && !line.trim().startsWith(";") ? line.trim() : null);
+      if (target && !/^[a-z]+:\/\//i.test(target)) found.push({ url: target.replace(/(:\d+(?::\d+)?(?:,\d+(?::\d+)?)*|:[\w-]+)$/, ""), line: index + 1, kind: "include" });
+    });
+  }
+  if (framework === "vitepress") {
+    lines.forEach((line, index) => {
+      const include = /<!--\s*@include:\s*([^\s{#]+)[^>]*-->/.exec(line)?.[1] ?? /^<<<\s+([^\s{#[]+)/.exec(line)?.[1];
+      if (include) found.push({ url: include, line: index + 1, kind: "include" });
+    });
+  }
+  return found;
 }
 
 /**
@@ -93,6 +136,13 @@ function mkdocsExtraAnchors(text: string): string[] {
   for (const match of text.matchAll(/\{:?[ ]*([^}\n ][^}\n]*)\}/g)) for (const token of (match[1] ?? "").split(/\s+/)) if (token.startsWith("#") && token.length > 1) ids.push(token.slice(1));
   for (const match of text.matchAll(/^\[\^([^\]]+)\]:/gm)) ids.push(`fn:${match[1]}`, `fnref:${match[1]}`);
   return ids;
+}
+
+/** A heading's text as the frameworks slug it: raw HTML and JSX (badges, components) are not part of it. */
+function headingText(node: Nodes): string {
+  if (node.type === "html" || node.type === "mdxJsxTextElement" || node.type === "mdxTextExpression") return "";
+  if ("children" in node) return node.children.map((child) => headingText(child as Nodes)).join("");
+  return toString(node);
 }
 
 interface Collector {
@@ -130,7 +180,7 @@ function collect(tree: Root, into: Collector): void {
   const visit = (node: Nodes) => {
     const line = node.position?.start.line ?? 0;
     if (node.type === "heading") {
-      const generated = slugger.slug(toString(node), node.depth);
+      const generated = slugger.slug(headingText(node), node.depth);
       const id = idsByLine.get(line) ?? generated;
       if (id !== null) anchors.add(id);
     } else if (node.type === "link" || node.type === "definition") links.push({ url: node.url, line, kind: "page" });

@@ -30,7 +30,20 @@ describe("docs framework detection", () => {
     const root = repo({ "docusaurus.config.ts": "export default {}", "sidebars.json": JSON.stringify({ tutorial: ["intro", { type: "category", label: "Basics", items: [{ type: "doc", id: "basics/setup" }] }] }), "docs/intro.md": "# Intro" });
     const project = detectDocsProject(root);
     expect(project).toMatchObject({ framework: "docusaurus", docsDir: "docs", navigationFiles: ["sidebars.json"] });
-    expect(navigationPages(root, project)).toEqual(["docs/intro", "docs/basics/setup"]);
+    // Sidebars name docs by id: a known id is its file; an unknown one stays as written (and the gate says it is missing).
+    expect(navigationPages(root, project)).toEqual(["docs/intro.md", "docs/basics/setup"]);
+  });
+
+  it("Docusaurus: the docs plugin's path (docs outside the site folder), ids from frontmatter and number prefixes", () => {
+    const root = repo({
+      "website/docusaurus.config.mjs": "export default { presets: [['classic', { docs: { path: '../docs', sidebarPath: './sidebars.json' } }]] };",
+      "website/sidebars.json": JSON.stringify({ docs: ["getting-started", "guides/setup"] }),
+      "docs/GettingStarted.md": "---\nid: getting-started\ntitle: Getting started\n---\n# Hi",
+      "docs/02-guides/setup.md": "# Setup",
+    });
+    const project = detectDocsProject(root);
+    expect(project).toMatchObject({ framework: "docusaurus", docsDir: "docs" });
+    expect(navigationPages(root, project)).toEqual(["docs/GettingStarted.md", "docs/02-guides/setup.md"]);
   });
 
   it("Docusaurus with JS sidebars: navigation generated, not checked statically", () => {

@@ -128,7 +128,7 @@ interface LinkRotPath {
   originalPath: string;
 }
 interface LinkRot {
-  buildGraph(root: string): Promise<{ precomputeFileResolutions(): void; getBrokenInternalLinks(options: { checkAnchors: boolean }): LinkRotPath[] }>;
+  buildGraph(root: string, options?: { checkSnippets?: boolean }): Promise<{ precomputeFileResolutions(): void; getBrokenInternalLinks(options: { checkAnchors: boolean }): LinkRotPath[] }>;
 }
 
 /** Loads the installed engine into this process once; each check builds a fresh graph of the site, as `mint broken-links` does. */
@@ -140,9 +140,10 @@ export async function loadLinkChecker(directory: string): Promise<LinkChecker> {
   return {
     version,
     async check(siteRoot) {
-      const graph = await engine.buildGraph(siteRoot);
+      // As `mint broken-links --check-anchors --check-snippets`: Mintlify is the authority on its own anchors and snippet imports.
+      const graph = await engine.buildGraph(siteRoot, { checkSnippets: true });
       graph.precomputeFileResolutions();
-      return graph.getBrokenInternalLinks({ checkAnchors: false }).map((link) => ({ file: path.posix.join(link.relativeDir.split(path.sep).join("/"), link.filename), link: link.originalPath }));
+      return graph.getBrokenInternalLinks({ checkAnchors: true }).map((link) => ({ file: path.posix.join(link.relativeDir.split(path.sep).join("/"), link.filename), link: link.originalPath }));
     },
   };
 }

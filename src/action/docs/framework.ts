@@ -30,7 +30,7 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
     if (docusaurus) {
       const sidebars = firstExisting(root, ["sidebars.ts", "sidebars.js", "sidebars.json"]);
       // The docs plugin's `path` (default `docs`, relative to the site: jest keeps its docs in ../docs).
-      const docsPath = /\bdocs\s*:\s*\{[^{}]*?\bpath\s*:\s*['"`]([^'"`]+)['"`]/.exec(readFileSync(path.join(root, docusaurus), "utf8"))?.[1] ?? "docs";
+      const docsPath = docusaurusDocsPath(readFileSync(path.join(root, docusaurus), "utf8")) ?? "docs";
       return {
         framework: "docusaurus",
         docsDir: docsDirInput ?? path.posix.normalize(path.posix.join(dir, docsPath)),
@@ -49,6 +49,23 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
   }
   const plain = docsDirInput ?? (existsSync(path.join(repoRoot, "docs")) ? "docs" : ".");
   return { framework: "markdown", docsDir: plain, navigationFiles: [], pageExtensions: [".md", ".mdx"] };
+}
+
+/** The `path` of the classic preset's `docs: { … }` options: the first `path:` string at that object's own level. */
+export function docusaurusDocsPath(config: string): string | null {
+  for (const start of config.matchAll(/\bdocs\s*:\s*\{/g)) {
+    let depth = 0;
+    for (let i = (start.index ?? 0) + start[0].length - 1; i < config.length; i++) {
+      const character = config[i];
+      if (character === "{") depth++;
+      else if (character === "}" && --depth === 0) break;
+      else if (depth === 1 && config.startsWith("path", i) && /\W/.test(config[i - 1] ?? " ")) {
+        const value = /^path\s*:\s*['"`]([^'"`]+)['"`]/.exec(config.slice(i))?.[1];
+        if (value) return value;
+      }
+    }
+  }
+  return null;
 }
 
 function readMkdocsConfig(file: string): { docsDir: string } {

@@ -21,7 +21,7 @@ export interface SiteModel {
   /** Whether a page file is a page of the site (not a snippet, partial or ignored file). */
   isPage(file: string): boolean;
   /** How the framework reads a page: its slug function, and whether .md is MDX (Docusaurus unless `format: "detect"`). */
-  slugOptions: SlugOptions & { mdIsMdx?: boolean };
+  slugOptions: SlugOptions & { mdIsMdx?: boolean; mdx1?: boolean };
   /** VitePress `rewrites`: the URL path (no extension) a page file is served at, and back. */
   rewrite: { toUrl(file: string): string; toFile(url: string): string | null } | null;
   /** Folders whose files are served at the site's root (VitePress public/, MkDocs theme custom_dir). */
@@ -48,12 +48,29 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     mintlify,
     ignored,
     isPage: (file) => isSitePage(project, siteDir, file) && !ignored(file),
-    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText) } : project.framework === "docusaurus" ? { mdIsMdx: !/\bformat\s*:\s*['"`](detect|md)['"`]/.test(configText) } : {},
+    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : {},
     rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
   };
   return model;
+}
+
+/**
+ * How Docusaurus reads pages: v3 compiles .md as MDX 3 unless `markdown.format` is `detect`; v2
+ * (`@docusaurus/core` 2.x in the site's package.json) uses MDX 1, whose grammar the gate does not
+ * have, so there it reads pages as Markdown and leaves compiling to the site's build.
+ */
+function docusaurusReading(repoRoot: string, project: DocsProject, config: string): { mdIsMdx: boolean; mdx1: boolean } {
+  const siteDir = path.posix.dirname(project.configFile ?? "docusaurus.config.js");
+  let mdx1 = false;
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, siteDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    mdx1 = /^[~^]?2\./.test(manifest.dependencies?.["@docusaurus/core"] ?? "");
+  } catch {
+    // No package.json beside the config: Docusaurus 3 is assumed.
+  }
+  return { mdIsMdx: !mdx1 && !/\bformat\s*:\s*['"`](detect|md)['"`]/.test(config), mdx1 };
 }
 
 /** Snippets (Mintlify `snippets/`), partials (Docusaurus `_name`), and what no framework serves as a page. */

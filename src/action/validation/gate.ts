@@ -64,7 +64,8 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   const problems: string[] = [];
   const ctx: LinkContext = { repoRoot, project, model, exists, analysis, routes: siteRoutes(repoRoot, project) };
 
-  const changedPages = input.changedThisRun.filter((file) => isPage(file) && exists(file));
+  // Files the framework ignores (.mintignore) are not served: nothing in them is checked.
+  const changedPages = input.changedThisRun.filter((file) => isPage(file) && exists(file) && !model.ignored(file));
   for (const file of changedPages) {
     const page = await analysis(file);
     if (!page) continue;
@@ -167,7 +168,8 @@ function isReachable(repoRoot: string, project: DocsProject, nav: string, entrie
   // VitePress sidebars may sit in several config files (one per language) and name a page by a path
   // under a `base`: a quoted link ending in the page's path, with or without its extension.
   const configDir = path.posix.dirname(nav);
-  const texts = listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)).map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
+  const localeConfigs = listPageFiles(repoRoot, project.docsDir, [".ts", ".mts", ".js", ".mjs"]).filter((config) => /(^|\/)config\.[mc]?[jt]s$/.test(config));
+  const texts = [...new Set([...listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)), ...localeConfigs])].map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
   const tail = new RegExp(`['"\`](?:[^'"\`]*/)?${escape(id.split("/").at(-1) as string)}(?:\\.md|\\.html|/)?['"\`]`);
   return texts.some((config) => quoted(`/${id}`, config) || quoted(`/${id}.md`, config) || quoted(`/${id}.html`, config) || tail.test(config));
 }

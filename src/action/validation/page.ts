@@ -53,11 +53,13 @@ function processorFor(mdx: boolean) {
 export interface PageRules extends SlugOptions {
   /** Docusaurus with `markdown.format: "detect"` reads .md as CommonMark, not MDX. */
   mdIsMdx?: boolean;
+  /** Docusaurus 2 (MDX 1): pages are read as Markdown for their links, and compiling is the site build's to judge. */
+  mdx1?: boolean;
 }
 
 export async function analyzePage(file: string, text: string, framework: Framework, rules: PageRules = {}): Promise<PageAnalysis> {
   const slugOptions = rules;
-  const mdx = isMdx(file, framework, rules.mdIsMdx ?? true);
+  const mdx = !rules.mdx1 && isMdx(file, framework, rules.mdIsMdx ?? true);
   const problems: string[] = [];
   const anchors = new Set<string>();
   const links: PageLink[] = [];
@@ -76,10 +78,11 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   if (framework === "mkdocs") for (const id of mkdocsExtraAnchors(source)) anchors.add(id);
 
   const processor = processorFor(mdx);
+  const unfolded = framework === "mkdocs" ? unfoldMkdocsBlocks(source) : source;
   try {
-    const tree = processor.parse(source) as unknown as Root;
+    const tree = processor.parse(unfolded) as unknown as Root;
     collect(tree, { anchors, links, idsByLine, slugger, framework });
-    await processor.run(tree as never, { path: file, value: source } as never);
+    await processor.run(tree as never, { path: file, value: unfolded } as never);
   } catch (error) {
     const failure = error as { line?: number; column?: number; reason?: string; message?: string };
     let reason = failure.reason ?? failure.message ?? String(error);
@@ -94,8 +97,37 @@ export async function analyzePage(file: string, text: string, framework: Framewo
     const where = line ? `${file}:${line}${column ? `:${column}` : ""}` : file;
     problems.push(`${where}: does not compile as ${mdx ? "MDX" : "Markdown"}: ${reason}`);
   }
+  if (rules.mdx1) problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes(": does not compile as ")));
   links.push(...includes(text, framework));
   return { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
+}
+
+/**
+ * MkDocs content inside admonitions (`!!! note`, `??? tip`) and content tabs (`=== "Tab"`) is
+ * indented four spaces under its opener (pymdownx, Material); CommonMark would read it as code, so
+ * it is moved left, line numbers kept, and read as the Markdown it is.
+ */
+export function unfoldMkdocsBlocks(text: string): string {
+  const openers: number[] = [];
+  let fence: string | null = null;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.trim() === "") return line;
+      const indent = line.length - line.trimStart().length;
+      while (openers.length > 0 && indent < (openers.at(-1) as number) + 4) openers.pop();
+      const shift = openers.length > 0 ? (openers.at(-1) as number) + 4 : 0;
+      const moved = line.slice(Math.min(shift, indent));
+      const fenceMark = /^(`{3,}|~{3,})/.exec(moved.trimStart())?.[1];
+      if (fence) {
+        if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
+        return moved;
+      }
+      if (fenceMark) fence = fenceMark;
+      else if (/^(?:!!!|\?\?\?\+?|===)\s/.test(line.trimStart())) openers.push(indent);
+      return moved;
+    })
+    .join("\n");
 }
 
 /**
@@ -105,7 +137,20 @@ export async function analyzePage(file: string, text: string, framework: Framewo
  */
 function includes(text: string, framework: Framework): PageLink[] {
   const found: PageLink[] = [];
-  const lines = text.split("\n");
+  // Includes shown as examples in fenced code are text, not includes.
+  let fence: string | null = null;
+  const lines = text.split("\n").map((line) => {
+    const mark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark[0] === fence[0] && mark.length >= fence.length) fence = null;
+      return "";
+    }
+    if (mark) {
+      fence = mark;
+      return "";
+    }
+    return line;
+  });
   if (framework === "mkdocs") {
     let block = false;
     lines.forEach((line, index) => {

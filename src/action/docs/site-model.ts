@@ -118,9 +118,11 @@ function mintIgnore(repoRoot: string, siteDir: string): (file: string) => boolea
 
 /** The toc extension's slugify as mkdocs.yml names it (Material sites often use pymdownx.slugs). */
 function mkdocsSlugify(config: string): SlugOptions["mkdocsSlugify"] {
-  const named = /slugify:\s*!!python\/(?:object\/apply|name):pymdownx\.slugs\.(\w+)[^\n]*(?:\n\s+kwds:[^\n]*)?/.exec(config);
+  // Only the toc extension's own block counts (pymdownx.tabbed has a slugify of its own).
+  const toc = /^([ \t]*)-?[ \t]*toc:[ \t]*\n((?:\1[ \t]+\S.*\n|[ \t]*\n)*)/m.exec(config.endsWith("\n") ? config : `${config}\n`)?.[2] ?? "";
+  const named = /slugify:\s*!!python\/(?:object\/apply|name):pymdownx\.slugs\.(\w+)/.exec(toc);
   if (!named) return "python-markdown";
-  return /case:\s*lower/.test(named[0]) || named[1] === "uslugify" ? "pymdownx-lower" : "pymdownx";
+  return /case:\s*['"]?lower\b/.test(toc) || named[1] === "uslugify" ? "pymdownx-lower" : "pymdownx";
 }
 
 /** pymdownx.snippets' base_path (default `.`, the folder mkdocs runs in), and the docs folder beside it. */

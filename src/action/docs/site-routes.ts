@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
 import { listPageFiles, type DocsProject } from "./framework.js";
 
@@ -48,14 +49,34 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const baseUrl = docusaurusBaseUrl(config);
   const routeBase = docusaurusRouteBase(config);
   const routes = new Map<string, string>();
-  for (const file of listPageFiles(repoRoot, project.docsDir, project.pageExtensions)) {
+  const pages = listPageFiles(repoRoot, project.docsDir, project.pageExtensions);
+  for (const file of pages) {
     routes.set(docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase), file);
+  }
+  // Category pages: a `_category_` file's generated index (its `slug`, or `/category/<label slug>`)
+  // is a page with no file; a folder with a category file and no pages has them made at build time.
+  const generated: string[] = [];
+  const categoryPages = new Set<string>();
+  for (const category of listPageFiles(repoRoot, project.docsDir, [".json", ".yml", ".yaml"]).filter((file) => /(^|\/)_category_\.(json|ya?ml)$/.test(file))) {
+    const folder = path.posix.dirname(category);
+    let settings: { label?: unknown; link?: { type?: unknown; slug?: unknown } } = {};
+    try {
+      settings = (parseYaml(readFileSync(path.join(repoRoot, category), "utf8"), { logLevel: "silent" }) ?? {}) as typeof settings;
+    } catch {
+      // An unreadable category file makes no page.
+    }
+    if (settings.link?.type === "generated-index") {
+      const slug = typeof settings.link.slug === "string" ? settings.link.slug : `/category/${new GithubSlugger().slug(String(settings.label ?? path.posix.basename(folder)))}`;
+      categoryPages.add(stripSlashes(path.posix.join(routeBase, slug)));
+    }
+    if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(project.docsDir, folder)}/x.md`, {}, routeBase).replace(/\/x$/, "")));
   }
   return {
     fileFor(sitePath) {
       let route = stripSlashes(sitePath);
       if (baseUrl && (route === baseUrl || route.startsWith(`${baseUrl}/`))) route = stripSlashes(route.slice(baseUrl.length));
       if (routeBase && route !== routeBase && !route.startsWith(`${routeBase}/`)) return undefined;
+      if (categoryPages.has(route) || generated.some((folder) => route === folder || route.startsWith(`${folder}/`))) return undefined;
       return routes.get(route) ?? null;
     },
   };

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ChangedFile } from "../git.js";
 import { listPageFiles, navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
-import { siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
+import { frameworkConfig, siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
 import { mintlifyConfigProblems } from "./mintlify-config.js";
 import { analyzePage, type PageAnalysis, type PageLink } from "./page.js";
 import { mintlifyCleanId } from "../docs/anchors.js";
@@ -91,7 +91,7 @@ export async function runGate(input: GateInput): Promise<GateResult> {
 async function linkProblems(file: string, page: PageAnalysis, ctx: LinkContext): Promise<string[]> {
   const problems: string[] = [];
   for (const link of page.links) {
-    const problem = await checkLink(file, link.url, link.line, link.kind, ctx);
+    const problem = await checkLink(file, link, ctx);
     if (problem) problems.push(problem);
   }
   return problems;
@@ -155,6 +155,7 @@ export function navigationProblems(input: Pick<GateInput, "repoRoot" | "project"
 
 function isReachable(repoRoot: string, project: DocsProject, nav: string, entries: string[] | null, file: string): boolean {
   const withoutExt = file.replace(/\.mdx?$/, "");
+  if (entries && project.framework === "mkdocs" && isMkdocsBlogPost(repoRoot, project, file)) return true;
   if (entries) return entries.some((entry) => entry === file || entry === withoutExt || (withoutExt.endsWith("/index") && entry === withoutExt.slice(0, -"/index".length)));
   // MkDocs without a `nav`, or literate-nav with wildcards or folder entries: the navigation is generated.
   if (project.framework === "mkdocs") return true;
@@ -170,8 +171,15 @@ function isReachable(repoRoot: string, project: DocsProject, nav: string, entrie
   const configDir = path.posix.dirname(nav);
   const localeConfigs = listPageFiles(repoRoot, project.docsDir, [".ts", ".mts", ".js", ".mjs"]).filter((config) => /(^|\/)config\.[mc]?[jt]s$/.test(config));
   const texts = [...new Set([...listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)), ...localeConfigs])].map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
-  const tail = new RegExp(`['"\`](?:[^'"\`]*/)?${escape(id.split("/").at(-1) as string)}(?:\\.md|\\.html|/)?['"\`]`);
-  return texts.some((config) => quoted(`/${id}`, config) || quoted(`/${id}.md`, config) || quoted(`/${id}.html`, config) || tail.test(config));
+  // A sidebar group's `base` joins its items' `link`s (`base: '/reference/default-theme-'` + `link: 'badge'`).
+  const url = `/${siteModel(repoRoot, project).rewrite?.toUrl(file) ?? id}`.replace(/\/index$/, "/");
+  const forms = new Set([url, `${url}.md`, `${url}.html`, url.endsWith("/") ? url : `${url}/`]);
+  return texts.some((config) => {
+    if ([...forms].some((form) => quoted(form, config))) return true;
+    const bases = ["", ...[...config.matchAll(/\bbase\s*:\s*['"`]([^'"`]*)['"`]/g)].map((match) => match[1] as string)];
+    const links = [...config.matchAll(/\blink\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string);
+    return links.some((link) => bases.some((base) => forms.has(link.startsWith("/") ? link : `${base}${link}`)));
+  });
 }
 
 interface LinkContext {
@@ -199,7 +207,7 @@ const safeDecode = (value: string) => {
  * (external, code-defined routes, pages a framework generates). Each framework's own resolution:
  * docs/action.md, "What the gate checks".
  */
-function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: LinkContext): Resolution {
+function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: LinkContext, raw = false): Resolution {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//") || url.includes("{{") || url.includes("${")) return undefined;
   const [beforeHash = "", anchor = null] = url.split("#", 2) as [string, string?];
   const target = safeDecode(beforeHash.split("?")[0] ?? "");
@@ -263,6 +271,13 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       return { file: firstFile(pageCandidates(path.posix.join(project.docsDir, clean))) ?? firstFile([path.posix.join(project.docsDir, url)]), anchor };
     }
     case "mkdocs": {
+      if (raw && !target.startsWith("/")) {
+        // MkDocs leaves raw HTML alone: the browser resolves it from the page's directory URL (`a/b.md` is `/a/b/`).
+        const page = path.posix.relative(project.docsDir, from).replace(/(^|\/)(index|README)\.md$/, "$1").replace(/\.md$/, "/");
+        const served = path.posix.normalize(path.posix.join(project.docsDir, page, target));
+        const file = firstFile([...pageCandidates(served), served]) ?? (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, path.posix.relative(project.docsDir, served)))) ? served : null);
+        return file ? { file, anchor } : { file: null, anchor };
+      }
       // MkDocs validates only relative links to files (`absolute_links` and `unrecognized_links` are info).
       if (target.startsWith("/")) {
         if (inRootFolders()) return undefined;
@@ -301,8 +316,9 @@ const isFile = (repoRoot: string, file: string) => {
   }
 };
 
-async function checkLink(from: string, url: string, line: number, kind: PageLink["kind"], ctx: LinkContext): Promise<string | null> {
-  const resolved = resolveLink(from, url, kind, ctx);
+async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promise<string | null> {
+  const { url, line, kind } = link;
+  const resolved = resolveLink(from, url, kind, ctx, link.raw);
   if (!resolved) return null;
   if (!resolved.file) {
     const what = kind === "asset" ? "image" : kind === "page" ? "link" : kind;
@@ -344,7 +360,7 @@ async function linksIntoRemovedPages(removed: string[], alreadyChecked: Set<stri
     if (!stems.some((stem) => text.includes(stem))) continue;
     const page = await ctx.analysis(file);
     for (const link of page?.links ?? []) {
-      const resolved = resolveLink(file, link.url, link.kind, ctx);
+      const resolved = resolveLink(file, link.url, link.kind, ctx, link.raw);
       if (resolved && resolved.file === null && removed.some((gone) => pointsAt(file, link.url, gone, ctx.project))) {
         problems.push(`${file}:${link.line}: links to '${link.url}', which this change removed: update the link`);
       }
@@ -370,4 +386,12 @@ function isCategoryLinkDoc(repoRoot: string, project: DocsProject, file: string)
     const text = readFileSync(category, "utf8");
     return /type["']?\s*:\s*["']?doc/.test(text) && new RegExp(`id["']?\\s*:\\s*["']?(?:[^"'\\n]*/)?${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?\\s*(?:[,}\\n]|$)`).test(text);
   }) || project.framework !== "docusaurus";
+}
+
+/** Material's blog plugin lists its posts itself (`<blog_dir>/posts/`, blog_dir default `blog`). */
+function isMkdocsBlogPost(repoRoot: string, project: DocsProject, file: string): boolean {
+  const config = frameworkConfig(repoRoot, project);
+  if (!/^\s*-\s*(?:material\/)?blog\b/m.test(config)) return false;
+  const blogDir = /^\s+blog_dir:\s*['"]?([^'"\n#]+?)['"]?\s*$/m.exec(config)?.[1] ?? "blog";
+  return file.startsWith(`${path.posix.join(project.docsDir, blogDir)}/posts/`);
 }

@@ -16,6 +16,8 @@ export interface PageLink {
    * headings are the page's.
    */
   kind: "page" | "asset" | "import" | "include";
+  /** Written in raw HTML: the browser resolves it from the page's URL, not the framework from its file (MkDocs). */
+  raw?: true;
 }
 
 export interface PageAnalysis {
@@ -205,8 +207,8 @@ function collectHtml(html: string, line: number, into: Collector): void {
     for (const attribute of attributes.matchAll(/\b(href|src|id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
       const name = (attribute[1] ?? "").toLowerCase();
       const value = attribute[2] ?? attribute[3] ?? "";
-      if (name === "href") into.links.push({ url: value, line, kind: "page" });
-      else if (name === "src" && /^(img|source|video|audio|iframe|script)$/i.test(tag)) into.links.push({ url: value, line, kind: "asset" });
+      if (name === "href") into.links.push({ url: value, line, kind: "page", raw: true });
+      else if (name === "src" && /^(img|source|video|audio|iframe|script)$/i.test(tag)) into.links.push({ url: value, line, kind: "asset", raw: true });
       else if (name === "id" || (name === "name" && tag.toLowerCase() === "a")) into.anchors.add(value);
     }
   }
@@ -242,7 +244,9 @@ function collect(tree: Root, into: Collector): void {
       for (const attribute of node.attributes) if (attribute.type === "mdxJsxAttribute" && typeof attribute.value === "string") attributes.set(attribute.name, attribute.value);
       const href = attributes.get("href");
       const src = attributes.get("src");
-      if (href !== undefined) links.push({ url: href, line, kind: "page" });
+      // Mintlify's checker follows `href` on <a> and <Card> only: another component's href (a site's own
+      // HeroCard) is that component's to render, often under the site's base path.
+      if (href !== undefined && (framework !== "mintlify" || node.name === "a" || node.name === "Card")) links.push({ url: href, line, kind: "page" });
       if (src !== undefined && /^(img|source|video|audio|iframe)$/.test(node.name ?? "")) links.push({ url: src, line, kind: "asset" });
       const id = attributes.get("id");
       const name = node.name ?? "";

@@ -61,6 +61,6 @@ describe("ids a page makes besides its headings", () => {
     const page = "# Title { #top .big }\n\nA paragraph.\n{: #para }\n\nText[^note].\n\n[^note]: A note.\n\n<a href=\"other.md\">other</a> <img src=\"img/x.png\">\n";
     const analysis = await analyzePage("a.md", page, "mkdocs");
     expect([...analysis.anchors]).toEqual(expect.arrayContaining(["top", "para", "fn:note", "fnref:note"]));
-    expect(analysis.links).toEqual(expect.arrayContaining([{ url: "other.md", line: 10, kind: "page" }, { url: "img/x.png", line: 10, kind: "asset" }]));
+    expect(analysis.links).toEqual(expect.arrayContaining([{ url: "other.md", line: 10, kind: "page", raw: true }, { url: "img/x.png", line: 10, kind: "asset", raw: true }]));
   });
 });

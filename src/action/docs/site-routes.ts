@@ -14,6 +14,8 @@ import { listPageFiles, type DocsProject } from "./framework.js";
 export interface SiteRoutes {
   /** The file a site path names; null when it names no page; undefined when the path is not the docs' (another plugin, the blog). */
   fileFor(sitePath: string): string | null | undefined;
+  /** The site path a page is served at (Docusaurus), for links relative to a page's URL. */
+  routeOf?(file: string): string | undefined;
 }
 
 const stripSlashes = (value: string) => value.replace(/^\/+|\/+$/g, "");
@@ -49,10 +51,15 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const baseUrl = docusaurusBaseUrl(config);
   const routeBase = docusaurusRouteBase(config);
   const routes = new Map<string, string>();
+  const routeOfFile = new Map<string, string>();
   const pages = listPageFiles(repoRoot, project.docsDir, project.pageExtensions);
   for (const file of pages) {
-    routes.set(docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase), file);
+    const route = docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase);
+    routes.set(route, file);
+    routeOfFile.set(file, `/${[baseUrl, route].filter(Boolean).join("/")}`);
   }
+  // The current version served under its own path (`versions: { current: { path: 'v4' } }`).
+  const currentPath = /\bcurrent\s*:\s*\{[^}]*?\bpath\s*:\s*['"`]([^'"`]+)['"`]/.exec(config)?.[1];
   // Category pages: a `_category_` file's generated index (its `slug`, or `/category/<label slug>`)
   // is a page with no file; a folder with a category file and no pages has them made at build time.
   const generated: string[] = [];
@@ -76,9 +83,14 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
       let route = stripSlashes(sitePath);
       if (baseUrl && (route === baseUrl || route.startsWith(`${baseUrl}/`))) route = stripSlashes(route.slice(baseUrl.length));
       if (routeBase && route !== routeBase && !route.startsWith(`${routeBase}/`)) return undefined;
+      if (currentPath) {
+        const versioned = stripSlashes(path.posix.join(routeBase, currentPath));
+        if (route === versioned || route.startsWith(`${versioned}/`)) route = stripSlashes(path.posix.join(routeBase, route.slice(versioned.length)));
+      }
       if (categoryPages.has(route) || generated.some((folder) => route === folder || route.startsWith(`${folder}/`))) return undefined;
       return routes.get(route) ?? null;
     },
+    routeOf: (file) => routeOfFile.get(file),
   };
 }
 

@@ -258,7 +258,16 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         const bases = target.startsWith("/") ? [...roots, model.siteDir].map((root) => path.posix.join(root, target)) : target.startsWith(".") ? [path.posix.join(dir, target)] : [dir, ...roots, model.siteDir].map((root) => path.posix.join(root, target));
         return { file: firstFile(bases), anchor };
       }
-      return { file: firstFile(pageCandidates(path.posix.join(dir, target))) ?? firstFile([path.posix.join(dir, target)]), anchor };
+      const relative = path.posix.join(dir, target);
+      const byFile = firstFile([...pageCandidates(relative), relative, `${withoutTrailingSlashes(relative)}/${path.posix.basename(withoutTrailingSlashes(relative))}.md`]);
+      if (byFile) return { file: byFile, anchor };
+      // A link without .md is a URL: relative to the page's own URL (`configuration` from /docs/cli is /docs/configuration).
+      const route = ctx.routes?.routeOf?.(from);
+      if (route && ctx.routes) {
+        const file = ctx.routes.fileFor(path.posix.join(path.posix.dirname(route), target));
+        return file === undefined ? undefined : { file, anchor };
+      }
+      return { file: null, anchor };
     }
     case "vitepress": {
       if (target.startsWith("/") && inRootFolders()) return undefined;

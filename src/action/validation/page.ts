@@ -29,8 +29,8 @@ export interface PageAnalysis {
   generated: boolean;
 }
 
-/** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` (MkDocs). */
-const HEADING_ID = /^(#{1,6}\s.*?)\s*\{:?\s*#([^\s}]+)[^}\n]*\}\s*$/;
+/** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` / `{ id="id" }` (MkDocs). */
+const HEADING_ID = /^(#{1,6}\s.*?)\s*\{:?\s*(?:[^}\n]*?\s)?(?:#|id=["']?)([^\s}"']+)["']?[^}\n]*\}\s*$/;
 
 /** Whether a page is compiled as MDX: always for .mdx, and for .md where the framework does (Mintlify, Docusaurus v3). */
 export function isMdx(file: string, framework: Framework, mdIsMdx = true): boolean {
@@ -180,7 +180,13 @@ function includes(text: string, framework: Framework): PageLink[] {
  */
 function mkdocsExtraAnchors(text: string): string[] {
   const ids: string[] = [];
-  for (const match of text.matchAll(/\{:?[ ]*([^}\n ][^}\n]*)\}/g)) for (const token of (match[1] ?? "").split(/\s+/)) if (token.startsWith("#") && token.length > 1) ids.push(token.slice(1));
+  for (const match of text.matchAll(/\{:?[ ]*([^}\n ][^}\n]*)\}/g)) {
+    for (const token of (match[1] ?? "").split(/\s+/)) {
+      if (token.startsWith("#") && token.length > 1) ids.push(token.slice(1));
+      const keyed = /^id=["']?([^"']+)["']?$/.exec(token)?.[1];
+      if (keyed) ids.push(keyed);
+    }
+  }
   for (const match of text.matchAll(/^\[\^([^\]]+)\]:/gm)) ids.push(`fn:${match[1]}`, `fnref:${match[1]}`);
   return ids;
 }

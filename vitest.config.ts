@@ -24,6 +24,8 @@ const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/da
 const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts", "test/integration/mcp-multi-instance.test.ts"];
 /** The committed dist/ run as GitHub's runner runs it (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
 const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts"];
+/** The agent on real public docs sites from bench/real-docs (a 1,116-page site's gate per round): full tier. */
+const REAL_SITES = ["test/scenarios/action/real-docs.test.ts"];
 
 const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number; isolate?: boolean } = {}): TestProjectInlineConfiguration => ({
   test: {
@@ -48,7 +50,8 @@ export default defineConfig({
     projects: [
       // Unit files share a worker's module cache (half the project's time was imports); they start no servers and leave no state behind.
       project("unit", ["test/unit/**/*.test.ts"], { isolate: false }),
-      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: BUNDLE }),
+      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES] }),
+      ...(full ? [project("real-sites", REAL_SITES)] : []),
       ...(full || process.env.INKWELL_TEST_BUNDLE === "1" ? [project("bundle", BUNDLE)] : []),
       ...stores.map((store) => project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER], store })),
       ...(full ? [project("browser", BROWSER, { store: "pglite" })] : []),

@@ -24,15 +24,20 @@ export const INSTALLATION_TOKEN = (installationId: number) => `ghs_inst_${instal
 export const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Docs Writer", GIT_AUTHOR_EMAIL: "writer@acme.test", GIT_COMMITTER_NAME: "Docs Writer", GIT_COMMITTER_EMAIL: "writer@acme.test" } }).trim();
 
+/** A docs repository to start from: one of test/fixtures/docs-repos, or a folder (a real site from bench/real-docs). */
+export type Fixture = "mintlify" | "docusaurus" | { name: string; dir: string };
+
 /** A bare repository seeded from a fixture docs repo (one commit on main), standing in for GitHub. */
-export function remoteFromFixture(fixture: "mintlify" | "docusaurus"): string {
-  const root = mkdtempSync(path.join(tmpdir(), `inkwell-${fixture}-`));
+export function remoteFromFixture(fixture: Fixture): string {
+  const name = typeof fixture === "string" ? fixture : fixture.name;
+  const root = mkdtempSync(path.join(tmpdir(), `inkwell-${name}-`));
   const remote = path.join(root, "remote.git");
   git(root, "init", "--quiet", "--bare", "--initial-branch=main", remote);
   const seed = path.join(root, "seed");
-  cpSync(path.join(FIXTURES, fixture), seed, { recursive: true });
+  cpSync(typeof fixture === "string" ? path.join(FIXTURES, fixture) : fixture.dir, seed, { recursive: true });
   git(seed, "init", "--quiet", "--initial-branch=main");
-  git(seed, "add", ".");
+  // -f: a real site's .gitignore may name files its repository holds.
+  git(seed, "add", "-f", ".");
   git(seed, "commit", "--quiet", "-m", "Initial docs");
   git(seed, "remote", "add", "origin", remote);
   git(seed, "push", "--quiet", "origin", "main");
@@ -85,13 +90,13 @@ let installations = 500;
  * The Inkwell service (real, with its GitHub faked by nock), an OIDC issuer, a scripted model
  * server, GitHub's REST API for the Action and a bare git remote seeded from a fixture docs repo.
  */
-export async function startActionHarness(fixture: "mintlify" | "docusaurus", script: Script): Promise<ActionHarness> {
+export async function startActionHarness(fixture: Fixture, script: Script): Promise<ActionHarness> {
   isolateGitHub();
   // The server's PUBLIC_URL is its own loopback address, so the real Action (a child process) can use it as inkwell-url and OIDC audience.
   const port = await freePort();
   const PUBLIC_URL = `http://127.0.0.1:${port}`;
   const installationId = ++installations;
-  const repository = `acme/${fixture}-docs-${installationId}`;
+  const repository = `acme/${typeof fixture === "string" ? fixture : fixture.name}-docs-${installationId}`;
   const repositoryId = 70_000 + installationId;
   const issuer = await startOidcIssuer();
   const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_HEARTBEAT_SECONDS: "5" }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });

@@ -28,6 +28,8 @@ export interface SiteModel {
   rootFolders: string[];
   /** MkDocs pymdownx.snippets base paths, repository-relative. */
   snippetBases: string[];
+  /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
+  redirectSources: Set<string>;
 }
 
 export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
@@ -52,6 +54,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
+    redirectSources: project.framework === "docusaurus" ? docusaurusRedirectSources(repoRoot, siteDir, configText) : new Set(),
   };
   return model;
 }
@@ -71,6 +74,21 @@ function docusaurusReading(repoRoot: string, project: DocsProject, config: strin
     // No package.json beside the config: Docusaurus 3 is assumed.
   }
   return { mdIsMdx: !mdx1 && !/\bformat\s*:\s*['"`](detect|md)['"`]/.test(config), mdx1 };
+}
+
+function docusaurusRedirectSources(repoRoot: string, siteDir: string, config: string): Set<string> {
+  if (!config.includes("plugin-client-redirects")) return new Set();
+  const sources = [...config.matchAll(/\bfrom\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string);
+  const file = path.join(repoRoot, siteDir, "redirects.json");
+  if (existsSync(file)) {
+    try {
+      const listed = JSON.parse(readFileSync(file, "utf8")) as unknown;
+      if (Array.isArray(listed)) for (const entry of listed) for (const from of [entry?.from].flat()) if (typeof from === "string") sources.push(from);
+    } catch {
+      // Not a list of redirects: nothing more to read.
+    }
+  }
+  return new Set(sources.map((source) => source.replace(/\/+$/, "")));
 }
 
 /** Snippets (Mintlify `snippets/`), partials (Docusaurus `_name`), and what no framework serves as a page. */

@@ -18,6 +18,8 @@ export interface ConfigPromises {
   redirectSources: string[];
   /** Pages the navigation lists, repository-relative, as navigationPages gives them. */
   navigation: string[];
+  /** Why the config could not be read, when it could not. */
+  unreadable?: string;
 }
 
 export function configPromises(repoRoot: string, project: DocsProject): ConfigPromises {
@@ -40,14 +42,15 @@ export function configPromises(repoRoot: string, project: DocsProject): ConfigPr
       return { redirectsFile: project.configFile, redirectSources: [...text.matchAll(/\bfrom\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string), navigation };
     }
     return { ...empty, navigation };
-  } catch {
-    // An unreadable config before the run promised nothing the gate can hold it to.
-    return empty;
+  } catch (error) {
+    // Unreadable before the run, it promised nothing the gate can hold it to; unreadable after, that is the problem.
+    return { ...empty, unreadable: error instanceof Error ? error.message.split("\n")[0] : String(error) };
   }
 }
 
 /** What the change dropped of what the config promised: redirects gone, navigation entries of pages that still exist (or moved) no longer listed. */
 export function brokenPromises(before: ConfigPromises, after: ConfigPromises, branchChanges: ChangedFile[], project: DocsProject, exists: (file: string) => boolean): string[] {
+  if (after.unreadable && !before.unreadable) return [`${project.navigationFiles[0] ?? "the config"}: cannot be read (${after.unreadable}), so the site's redirects and navigation are not kept: fix it`];
   const problems: string[] = [];
   const sources = new Set(after.redirectSources);
   for (const source of before.redirectSources) {

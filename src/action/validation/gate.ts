@@ -222,7 +222,8 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
   }
   if (kind === "import") {
     const base = target.startsWith("@site/") ? path.posix.join(model.siteDir, target.slice("@site/".length)) : target.startsWith("/") ? path.posix.join(model.siteDir, target) : path.posix.join(dir, target);
-    return { file: firstFile([base, ...[".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"].map((ext) => `${base}${ext}`)]), anchor: null };
+    const extensions = [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"];
+    return { file: firstFile([base, ...extensions.map((ext) => `${base}${ext}`), ...extensions.map((ext) => `${base}/index${ext}`)]), anchor: null };
   }
   const pageCandidates = (base: string) => {
     const clean = withoutTrailingSlashes(base).replace(/\.html$/, "");
@@ -239,7 +240,8 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         if (file) return { file, anchor };
         if (hasFiles(ctx.repoRoot, base)) return { file: base, anchor: null };
       }
-      const sitePath = path.posix.join("/", path.posix.relative(model.siteDir, bases[0] as string));
+      // A page's site path has no `index` (`/cli/index` is served as `/cli`), as a redirect's source names it.
+      const sitePath = path.posix.join("/", path.posix.relative(model.siteDir, bases[0] as string)).replace(/\/index$/, "") || "/";
       if (model.mintlify?.redirects.some((redirect) => redirectMatches(redirect.source, sitePath))) return undefined;
       // Pages Mintlify generates from OpenAPI specs: its own checker knows them.
       if (model.mintlify?.openapi) return undefined;
@@ -247,7 +249,7 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
     }
     case "docusaurus": {
       if (target.startsWith("/") && !/\.mdx?$/i.test(target)) {
-        if (inRootFolders()) return undefined;
+        if (inRootFolders() || model.redirectSources.has(withoutTrailingSlashes(target))) return undefined;
         const file = ctx.routes?.fileFor(target);
         return file === undefined ? undefined : { file, anchor };
       }

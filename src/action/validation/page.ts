@@ -78,6 +78,8 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   });
   const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(HEADING_ID, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : text;
   if (framework === "mkdocs") for (const id of mkdocsExtraAnchors(source)) anchors.add(id);
+  // VitePress (markdown-it-attrs) takes `{#id}` on a paragraph of its own and in a container's title too.
+  if (framework === "vitepress") for (const match of source.matchAll(/\{#([^\s}]+)\}/g)) anchors.add(match[1] as string);
 
   const processor = processorFor(mdx);
   const unfolded = framework === "mkdocs" ? unfoldMkdocsBlocks(source) : source;
@@ -187,7 +189,7 @@ function mkdocsExtraAnchors(text: string): string[] {
       if (keyed) ids.push(keyed);
     }
   }
-  for (const match of text.matchAll(/^\[\^([^\]]+)\]:/gm)) ids.push(`fn:${match[1]}`, `fnref:${match[1]}`);
+  for (const match of text.matchAll(/^ {0,3}\[\^([^\]]+)\]:/gm)) ids.push(`fn:${match[1]}`, `fnref:${match[1]}`);
   return ids;
 }
 
@@ -228,6 +230,9 @@ const PARAM_ATTRIBUTES = ["query", "path", "body", "header", "name"];
 /** Headings' anchors (an explicit `{#id}` replaces the generated one), components' ids, and the links and images of a parsed page. */
 function collect(tree: Root, into: Collector): void {
   const { anchors, links, idsByLine, slugger, framework } = into;
+  // A reference definition nothing refers to renders nothing (CommonMark), so its URL is no link.
+  const definitions: { id: string; link: PageLink }[] = [];
+  const referenced = new Set<string>();
   const paramCounts = new Map<string, number>();
   const titledCounts = new Map<string, number>();
   const visit = (node: Nodes) => {
@@ -236,7 +241,9 @@ function collect(tree: Root, into: Collector): void {
       const generated = slugger.slug(headingText(node), node.depth);
       const id = idsByLine.get(line) ?? generated;
       if (id !== null) anchors.add(id);
-    } else if (node.type === "link" || node.type === "definition") links.push({ url: node.url, line, kind: "page" });
+    } else if (node.type === "link") links.push({ url: node.url, line, kind: "page" });
+    else if (node.type === "definition") definitions.push({ id: node.identifier, link: { url: node.url, line, kind: "page" } });
+    else if (node.type === "linkReference" || node.type === "imageReference") referenced.add(node.identifier);
     else if (node.type === "image") links.push({ url: node.url, line, kind: "asset" });
     else if (node.type === "html") collectHtml(node.value, line, into);
     else if (node.type === "mdxjsEsm") {
@@ -280,6 +287,7 @@ function collect(tree: Root, into: Collector): void {
     if ("children" in node) for (const child of node.children) visit(child as Nodes);
   };
   visit(tree);
+  for (const definition of definitions) if (referenced.has(definition.id)) links.push(definition.link);
 }
 
 function checkFrontmatter(file: string, text: string, framework: Framework): string[] {

@@ -9,6 +9,9 @@ import { brokenLinkProblems, frameworkCheckFor, writtenLines, type FrameworkChec
 import { navigationProblems, runGate, type GateResult } from "./gate.js";
 import type { PreparedLinkChecker } from "./link-checker.js";
 
+/** As many problems as a report carries (the runner protocol's limit). */
+const MAX_REPORTED_PROBLEMS = 200;
+
 export interface RunValidationOptions {
   repoRoot: string;
   project: DocsProject;
@@ -87,7 +90,7 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
       let result = await phases.time(`gate (round ${round})`, async () => {
         const gate = await runGate({ repoRoot, project, changedThisRun, branchChanges, knownNavigationProblems, navigationBefore: options.navigationBefore, readBefore });
         const broken = brokenPromises(promisesBefore, configPromises(repoRoot, project), branchChanges, project, (file) => existsSync(path.join(repoRoot, file)));
-        return broken.length === 0 ? gate : { passed: false, problems: [...broken, ...gate.problems] };
+        return broken.length === 0 ? gate : { passed: false, problems: [...broken, ...gate.problems].slice(0, MAX_REPORTED_PROBLEMS) };
       });
       if (result.passed && check && preparing) {
         try {

@@ -36,12 +36,15 @@ describe("the suite's tiers (vitest.config.ts)", () => {
 
   it("full: adds Chromium on PGlite, the clusters on PostgreSQL alone and last, and the bundle", async () => {
     const full = await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
-    expect([...full.keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "postgres", "browser", "cluster"]);
+    expect([...full.keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "postgres", "browser", "cluster"]);
+    // The agent on real sites is a soak of its own: only the full tier runs it.
+    expect(full.get("real-sites")?.include).toEqual(["test/scenarios/action/real-docs.test.ts"]);
+    expect(full.get("scenarios")?.exclude).toContain("test/scenarios/action/real-docs.test.ts");
     expect(full.get("browser")).toMatchObject({ include: expect.arrayContaining([BROWSER_FILE]), env: { INKWELL_TEST_STORE: "pglite" } });
     expect(full.get("cluster")).toMatchObject({ include: expect.arrayContaining([CLUSTER_FILE]), env: { INKWELL_TEST_STORE: "postgres" }, maxWorkers: 1, sequence: { groupOrder: 1 } });
     expect(full.get("bundle")?.include).toContain(BUNDLE_FILE);
     // Without PostgreSQL there is no cluster to run.
-    expect([...(await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "browser"]);
+    expect([...(await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "browser"]);
   });
 
   it("the Node leg's INKWELL_TEST_BUNDLE adds the bundle and nothing else of the full tier", async () => {

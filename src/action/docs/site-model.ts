@@ -28,6 +28,11 @@ export interface SiteModel {
   rootFolders: string[];
   /** MkDocs pymdownx.snippets base paths, repository-relative. */
   snippetBases: string[];
+  /**
+   * Whether a page's anchors are all in its Markdown: MkDocs hooks (`hooks:`, Python run on each
+   * page's Markdown) can add ids the gate cannot see, so there anchors are left to the site's build.
+   */
+  anchorsKnown: boolean;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
   redirectSources: Set<string>;
 }
@@ -55,6 +60,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
     redirectSources: project.framework === "docusaurus" ? docusaurusRedirectSources(repoRoot, siteDir, configText) : new Set(),
+    anchorsKnown: !(project.framework === "mkdocs" && /^hooks:/m.test(configText)),
   };
   return model;
 }

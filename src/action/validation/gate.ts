@@ -302,6 +302,7 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       }
       if (firstFile([base])) return { file: base, anchor };
       const docsRelative = path.posix.relative(project.docsDir, base);
+      if (MKDOCS_THEME_FILES.has(docsRelative) && !/^\s*name:\s*['"]?material/m.test(frameworkConfig(ctx.repoRoot, project))) return undefined;
       if (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, docsRelative)))) return undefined;
       return { file: null, anchor };
     }
@@ -311,6 +312,9 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
     }
   }
 }
+
+/** Files MkDocs' built-in themes add to every site (mkdocs 1.6: themes/mkdocs/img, themes/readthedocs/img). */
+const MKDOCS_THEME_FILES = new Set(["img/favicon.ico", "img/grid.png"]);
 
 /** Docusaurus' content folders for a page: its version's (versioned_docs/version-x), or the docs folder. */
 function docusaurusContentRoots(from: string, ctx: LinkContext): string[] {
@@ -337,7 +341,7 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   }
   if (!resolved.anchor || !/\.mdx?$/.test(resolved.file)) return null;
   const target = await ctx.analysis(resolved.file);
-  if (!target || target.problems.length > 0 || target.generated) return null;
+  if (!target || target.problems.length > 0 || target.generated || !ctx.model.anchorsKnown) return null;
   const anchors = await anchorsWithImports(resolved.file, target, ctx);
   const wanted = ctx.project.framework === "mintlify" ? mintlifyCleanId(resolved.anchor) : safeDecode(resolved.anchor);
   if (!anchors.has(wanted) && !anchors.has(resolved.anchor)) {

@@ -193,10 +193,15 @@ function mkdocsExtraAnchors(text: string): string[] {
   return ids;
 }
 
-/** A heading's text as the frameworks slug it: raw HTML and JSX (badges, components) are not part of it. */
-function headingText(node: Nodes): string {
-  if (node.type === "html" || node.type === "mdxJsxTextElement" || node.type === "mdxTextExpression") return "";
-  if ("children" in node) return node.children.map((child) => headingText(child as Nodes)).join("");
+/**
+ * A heading's text as the framework slugs it: raw HTML is never part of it; JSX (a badge) is not for
+ * Docusaurus (@docusaurus/mdx-loader skips it), while Mintlify takes the text inside it
+ * (`## Switch <Badge>Cloud</Badge>` is `switch-cloud`, as its checker has it).
+ */
+function headingText(node: Nodes, framework: Framework): string {
+  if (node.type === "html" || node.type === "mdxTextExpression") return "";
+  if (node.type === "mdxJsxTextElement" && framework !== "mintlify") return "";
+  if ("children" in node) return node.children.map((child) => headingText(child as Nodes, framework)).join("");
   return toString(node);
 }
 
@@ -238,7 +243,7 @@ function collect(tree: Root, into: Collector): void {
   const visit = (node: Nodes) => {
     const line = node.position?.start.line ?? 0;
     if (node.type === "heading") {
-      const generated = slugger.slug(headingText(node), node.depth);
+      const generated = slugger.slug(headingText(node, framework), node.depth);
       const id = idsByLine.get(line) ?? generated;
       if (id !== null) anchors.add(id);
     } else if (node.type === "link") links.push({ url: node.url, line, kind: "page" });

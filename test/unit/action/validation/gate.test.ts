@@ -203,6 +203,16 @@ describe("each framework's own rules, on the shapes real sites have", () => {
     ]);
   });
 
+  it("Mintlify takes a badge's text into its heading's anchor; MkDocs with hooks leaves anchors to the site's build", async () => {
+    expect(
+      await allNew({
+        "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["a"] } }),
+        "a.mdx": '## ワークスペースの切り替え <Badge color="blue">Cloud</Badge>\n\n[switch](#ワークスペースの切り替え-cloud)\n',
+      }),
+    ).toEqual([]);
+    expect(await allNew({ "mkdocs.yml": "site_name: Acme\nhooks:\n  - hooks/shortcodes.py\n", "docs/index.md": "# Home\n\n[made by a hook](#config.name)\n" })).toEqual([]);
+  });
+
   it("MkDocs: toc's own slugify (not pymdownx.tabbed's), raw HTML from the page's URL, blog posts listed by the plugin", async () => {
     const problems = await allNew({
       "mkdocs.yml": [

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Scalar, YAMLMap } from "yaml";
 import type { DocsWorkspace } from "../sandbox/workspace.js";
 import type { DocsProject } from "./framework.js";
+import { appendJsonValue } from "./json-edits.js";
 import { applyTextEdits, blockText, isMap, isScalar, isSeq, mapEntryEdit, nodeStart, readYaml, scalarEdit, scalarsEqualTo, scalarText, type TextEdit } from "./yaml-edits.js";
 import { docusaurusRoute, docusaurusRouteBase, frontmatterOf } from "./site-routes.js";
 
@@ -30,7 +31,19 @@ async function addDocusaurusRedirect(workspace: DocsWorkspace, project: DocsProj
     return { none: `the site does not use @docusaurus/plugin-client-redirects, so ${oldRoute} now answers 404 (add the plugin and a redirect to ${newRoute})` };
   }
   const list = /\bredirects\s*:\s*\[/.exec(config);
-  if (!list) return { none: `${configFile} has no literal \`redirects: [\` list for the client redirects plugin to add ${oldRoute} → ${newRoute} to` };
+  if (!list) {
+    // The list kept in a JSON file the config loads (`const redirects = require("./redirects.json")`): appended there, in place.
+    const required = /\b(?:require\(\s*|from\s+)['"`](\.{1,2}\/[^'"`]+\.json)['"`]/g;
+    const file = [...config.matchAll(required)].map((match) => path.posix.normalize(path.posix.join(path.posix.dirname(configFile), match[1] as string))).find((candidate) => /redirect/i.test(candidate));
+    if (file) {
+      return workspace.withHarnessAccess([file], async () => {
+        const text = await workspace.read(file);
+        await workspace.write(file, appendJsonValue(text, [], { from: oldRoute, to: newRoute }));
+        return { done: [`added a redirect ${oldRoute} → ${newRoute} to ${file}`], changed: [file] };
+      });
+    }
+    return { none: `${configFile} has no literal \`redirects: [\` list for the client redirects plugin to add ${oldRoute} → ${newRoute} to` };
+  }
   const at = list.index + list[0].length;
   const indent = /\n([ \t]*)[^\n]*$/.exec(config.slice(0, list.index))?.[1] ?? "";
   const entry = `\n${indent}  { from: ${JSON.stringify(oldRoute)}, to: ${JSON.stringify(newRoute)} },`;

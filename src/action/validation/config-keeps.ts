@@ -3,7 +3,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { navigationPages, type DocsProject } from "../docs/framework.js";
 import { readMintlifyConfig } from "../docs/mintlify-docs-json.js";
-import { frameworkConfig } from "../docs/site-routes.js";
+import { siteModel } from "../docs/site-model.js";
 import type { ChangedFile } from "../git.js";
 
 /**
@@ -38,8 +38,7 @@ export function configPromises(repoRoot: string, project: DocsProject): ConfigPr
       return { redirectsFile: file, redirectSources: Object.keys(plugin?.redirects?.redirect_maps ?? {}), navigation };
     }
     if (project.framework === "docusaurus" && project.configFile) {
-      const text = frameworkConfig(repoRoot, project);
-      return { redirectsFile: project.configFile, redirectSources: [...text.matchAll(/\bfrom\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string), navigation };
+      return { redirectsFile: project.configFile, redirectSources: [...siteModel(repoRoot, project).redirectSources], navigation };
     }
     return { ...empty, navigation };
   } catch (error) {

@@ -38,6 +38,15 @@ describe("a moved page keeps its old URL where the framework can", () => {
     expect(read("docusaurus.config.js")).toContain(`        redirects: [\n          { from: "/docs/guides/webhooks", to: "/docs/guides/events" },\n          { from: "/docs/legacy", to: "/docs/intro" },`);
   });
 
+  it("Docusaurus with its redirects in a JSON file the config requires (defang's shape): one entry appended there, in place", async () => {
+    const redirects = `[\n  {\n    "from": "/docs/faq",\n    "to": "/docs/intro/faq"\n  }\n]\n`;
+    const config = `const redirects = require("./redirects.json");\nmodule.exports = { baseUrl: "/", plugins: [["@docusaurus/plugin-client-redirects", { redirects }]] };\n`;
+    const { outcome, read } = await move({ "docusaurus.config.js": config, "redirects.json": redirects, "docs/a.md": "# A\n" }, "docs/a.md", "docs/b.md");
+    expect(outcome).toEqual({ done: ["added a redirect /docs/a → /docs/b to redirects.json"], changed: ["redirects.json"] });
+    expect(read("redirects.json")).toBe(`[\n  {\n    "from": "/docs/faq",\n    "to": "/docs/intro/faq"\n  },\n  {\n    "from": "/docs/a",\n    "to": "/docs/b"\n  }\n]\n`);
+    expect(read("docusaurus.config.js")).toBe(config);
+  });
+
   it("Docusaurus: a page with an absolute slug keeps its URL and needs none; a site without the plugin is told so", async () => {
     const slugged = await move({ "docusaurus.config.js": DOCUSAURUS_CONFIG, "docs/a.md": "---\nslug: /api\n---\n# API\n" }, "docs/a.md", "docs/reference/a.md");
     expect(slugged.outcome).toEqual({ done: [], changed: [] });

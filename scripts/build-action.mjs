@@ -26,6 +26,8 @@ const result = await build({
   // Keeps the committed bundle under the 3 MB budget and quick to load (cold start).
   minify: true,
   metafile: true,
+  // jsonc-parser's `main` is a UMD build whose require("./impl/…") calls esbuild cannot follow; its ES module build bundles whole.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   // The Action tells the service its release at claim (src/action/action-version.ts).
   define: { __INKWELL_ACTION_VERSION__: JSON.stringify(JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version) },

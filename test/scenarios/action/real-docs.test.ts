@@ -8,7 +8,7 @@ import { git, startActionHarness, type ActionHarness } from "../../helpers/actio
 import { lastUserText, steps, type ChatRequest } from "../../helpers/fake-model.js";
 
 /**
- * The agent on Mintlify's own docs (bench/real-docs: mintlify/docs at a pinned commit, 1,116 pages,
+ * The agent on real sites: Mintlify's own docs (bench/real-docs: mintlify/docs at a pinned commit, 1,116 pages,
  * its 350 redirects behind `"redirects": {"$ref": "./redirects.json"}`, French, Spanish and Chinese
  * navigation in $ref'd files), through the real Action code path with a scripted model.
  */
@@ -119,5 +119,28 @@ describe("the agent on Mintlify's own docs", () => {
     expect(feedback).toContain("inkwell-check.mdx:4: import '/snippets/inkwell-missing.mdx' does not resolve to a file in the repository");
     expect(feedback).toContain("inkwell-check.mdx:6: link '/inkwell/no-such-page' does not resolve to a file in the repository");
     expect(feedback).toContain(`inkwell-check.mdx:6: link '/${page}#inkwell-no-such-heading': ${page}.mdx has no heading with the anchor #inkwell-no-such-heading`);
+  });
+});
+
+describe("the agent on MkDocs' own docs (redirects plugin, nav in mkdocs.yml)", () => {
+  let mk: ActionHarness;
+  let mkDir: string;
+  beforeAll(async () => {
+    mkDir = extractSite("mkdocs");
+    mk = await startActionHarness({ name: "mkdocs", dir: mkDir }, steps({ text: "unused" }));
+  });
+  afterAll(() => mk.close());
+
+  it("moves a page: mkdocs.yml gains one redirect_maps line and its nav line is renamed, nothing else of the file changes", async () => {
+    const before = readFileSync(path.join(mkDir, "mkdocs.yml"), "utf8");
+    mk.model.setScript(steps({ tools: [{ name: "move_file", args: { from: "docs/about/release-notes.md", to: "docs/about/changelog.md", reason: "Called a changelog now." } }] }, { text: "Rename the release notes\n\nMoved; the old URL redirects." }));
+    const dispatched = await mk.createJob("Call the release notes a changelog");
+    const outcome = await mk.run(dispatched);
+
+    expect(outcome.error ?? outcome.status).toBe("completed");
+    const after = git(mk.remote, "show", `inkwell/${dispatched.jobId}:mkdocs.yml`);
+    const [beforeLines, afterLines] = [before.trimEnd().split("\n"), after.split("\n")];
+    expect(afterLines.filter((line) => !beforeLines.includes(line))).toEqual(["    - Release Notes: about/changelog.md", "        about/release-notes.md: about/changelog.md"]);
+    expect(beforeLines.filter((line) => !afterLines.includes(line))).toEqual(["    - Release Notes: about/release-notes.md"]);
   });
 });

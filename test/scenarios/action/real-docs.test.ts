@@ -10,7 +10,8 @@ import { lastUserText, steps, type ChatRequest } from "../../helpers/fake-model.
 /**
  * The agent on real sites: Mintlify's own docs (bench/real-docs: mintlify/docs at a pinned commit, 1,116 pages,
  * its 350 redirects behind `"redirects": {"$ref": "./redirects.json"}`, French, Spanish and Chinese
- * navigation in $ref'd files), through the real Action code path with a scripted model.
+ * navigation in $ref'd files) and MkDocs' own (redirects plugin, nav in mkdocs.yml), through the
+ * real Action code path with a scripted model.
  */
 const CORPUS = path.resolve("bench", "real-docs", "corpus.tar.gz");
 const SITE = "mintlify-docs";

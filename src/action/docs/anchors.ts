@@ -29,7 +29,8 @@ export interface SlugOptions {
 
 const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}/gu;
 
-const safeDecode = (value: string) => {
+/** A percent-encoded anchor or path decoded; as written when it is not valid encoding. */
+export const safeDecode = (value: string) => {
   try {
     return decodeURIComponent(value);
   } catch {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { readMintlifyConfig } from "./mintlify-docs-json.js";
+import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 
 export type Framework = "mintlify" | "docusaurus" | "mkdocs" | "vitepress" | "markdown";
 
@@ -85,8 +85,7 @@ function readMkdocsConfig(file: string): { docsDir: string } {
 export function navigationPages(repoRoot: string, project: DocsProject): string[] | null {
   const [nav] = project.navigationFiles;
   if (!nav) return null;
-  const base = path.posix.dirname(nav);
-  if (project.framework === "mintlify") return readMintlifyConfig(repoRoot, nav).navigation.map((entry) => path.posix.join(base, entry.page.replace(/^\/+/, "")));
+  if (project.framework === "mintlify") return mintlifyNavigationPages(readMintlifyConfig(repoRoot, nav));
   const text = readFileSync(path.join(repoRoot, nav), "utf8");
   if (project.framework === "mkdocs") {
     const config = parseYaml(text, { logLevel: "silent" }) as { nav?: unknown; plugins?: unknown } | null;
@@ -107,6 +106,9 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
   }
   return null;
 }
+
+/** The pages a Mintlify config's navigation lists, repository-relative without extension. */
+export const mintlifyNavigationPages = (config: MintlifyConfig) => config.navigation.map((entry) => path.posix.join(path.posix.dirname(config.configFile), entry.page.replace(/^\/+/, "")));
 
 /** mkdocs-literate-nav's nav file name (`nav_file`, default SUMMARY.md) when the site enables the plugin. */
 function literateNavFile(plugins: unknown): string | null {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, printParseErrorCode, type JSONPath, type ParseError } from "jsonc-parser";
+import { escapeRegExp } from "../../shared/regexp.js";
 
 /**
  * A Mintlify site's docs.json as Mintlify reads it: any object `{"$ref": "./file.json"}` stands
@@ -131,7 +132,7 @@ export function redirectMatches(source: string, sitePath: string): boolean {
       const param = /^:[\w-]+(\*|\+)?$/.exec(segment);
       if (param) return param[1] === "*" ? "(?:/.*)?" : "/[^/]+" + (param[1] === "+" ? "(?:/.*)?" : "");
       if (segment === "*") return "(?:/.*)?";
-      return segment === "" ? "" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+      return segment === "" ? "" : `/${escapeRegExp(segment)}`;
     })
     .join("");
   return new RegExp(`^${pattern || "/"}/?$`, "i").test(clean(sitePath));

@@ -1,9 +1,9 @@
 import path from "node:path";
-import type { Scalar, YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import type { DocsWorkspace } from "../sandbox/workspace.js";
 import type { DocsProject } from "./framework.js";
 import { appendJsonValue } from "./json-edits.js";
-import { applyTextEdits, blockText, isMap, isScalar, isSeq, mapEntryEdit, nodeStart, readYaml, scalarEdit, scalarsEqualTo, scalarText, type TextEdit } from "./yaml-edits.js";
+import { applyTextEdits, blockText, eolOf, mapEntryEdit, nodeStart, readYaml, scalarEdit, scalarsEqualTo, scalarText, type TextEdit } from "./yaml-edits.js";
 import { docusaurusRoute, docusaurusRouteBase, frontmatterOf } from "./site-routes.js";
 
 /** What keeping a moved page's old URL working did: the lines for the tool's answer and the files it changed, or why it could not. */
@@ -79,7 +79,7 @@ async function addMkdocsRedirect(workspace: DocsWorkspace, project: DocsProject,
   if (isScalar(plugin)) {
     // `- redirects` becomes `- redirects:` with the map below it (or `{redirects: …}` in a flow list).
     const { column } = nodeStart(text, plugin);
-    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const eol = eolOf(text);
     const replacement = isSeq(plugins) && plugins.flow ? `{redirects: {redirect_maps: {${scalarText(oldPath, undefined)}: ${scalarText(newPath, undefined)}}}}` : `redirects:${eol}${blockText("redirect_maps", maps, column + 2, eol)}`;
     edits.push({ ...scalarEdit(plugin as Scalar, ""), text: replacement });
   } else {
@@ -90,7 +90,7 @@ async function addMkdocsRedirect(workspace: DocsWorkspace, project: DocsProject,
     else {
       // `- redirects:` with nothing under it.
       const key = (plugin as YAMLMap).items[0]?.key as Scalar;
-      const eol = text.includes("\r\n") ? "\r\n" : "\n";
+      const eol = eolOf(text);
       const at = (key.range as [number, number, number])[1];
       const colon = text.indexOf(":", at) + 1;
       edits.push({ offset: colon, length: 0, text: `${eol}${blockText("redirect_maps", maps, nodeStart(text, key).column + 2, eol)}` });

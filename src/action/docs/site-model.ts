@@ -5,6 +5,7 @@ import type { SlugOptions } from "./anchors.js";
 import type { DocsProject } from "./framework.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 import { frameworkConfig } from "./site-routes.js";
+import { escapeRegExp } from "../../shared/regexp.js";
 
 /**
  * What the gate must know of a site, beyond its pages, to judge links as the framework does
@@ -33,6 +34,10 @@ export interface SiteModel {
    * page's Markdown) can add ids the gate cannot see, so there anchors are left to the site's build.
    */
   anchorsKnown: boolean;
+  /** Files the MkDocs theme adds to the site, docs-relative (the built-in themes' images). */
+  themeFiles: Set<string>;
+  /** Where Material's blog plugin keeps the posts it lists itself (`<docs>/<blog_dir>/posts`); null without the plugin. */
+  blogPosts: string | null;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
   redirectSources: Set<string>;
 }
@@ -61,6 +66,8 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
     redirectSources: project.framework === "docusaurus" ? docusaurusRedirectSources(repoRoot, siteDir, configText) : new Set(),
     anchorsKnown: !(project.framework === "mkdocs" && /^hooks:/m.test(configText)),
+    themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
+    blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
   };
   return model;
 }
@@ -95,6 +102,16 @@ function docusaurusRedirectSources(repoRoot: string, siteDir: string, config: st
     }
   }
   return new Set(sources.map((source) => source.replace(/\/+$/, "")));
+}
+
+/** Files MkDocs' built-in themes add to every site (mkdocs 1.6: themes/mkdocs/img, themes/readthedocs/img). */
+const MKDOCS_THEME_FILES = new Set(["img/favicon.ico", "img/grid.png"]);
+
+/** Material's blog plugin (`- blog`, `blog_dir` default `blog`) lists the posts under `<blog_dir>/posts/` itself. */
+function mkdocsBlogPosts(config: string, project: DocsProject): string | null {
+  if (!/^\s*-\s*(?:material\/)?blog\b/m.test(config)) return null;
+  const blogDir = /^\s+blog_dir:\s*['"]?([^'"\n#]+?)['"]?\s*$/m.exec(config)?.[1] ?? "blog";
+  return `${path.posix.join(project.docsDir, blogDir)}/posts`;
 }
 
 /** Snippets (Mintlify `snippets/`), partials (Docusaurus `_name`), and what no framework serves as a page. */
@@ -190,7 +207,7 @@ function vitepressRewrites(repoRoot: string, config: string, srcDir: string): Si
     const names: string[] = [];
     const source = pattern.replace(/\.md$/, "").split("/").map((segment) => {
       const param = /^:(\w+)(\*)?$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (!param) return escapeRegExp(segment);
       names.push(param[1] as string);
       return param[2] ? "(.*)" : "([^/]+)";
     }).join("/");
@@ -225,7 +242,7 @@ function vitepressRewrites(repoRoot: string, config: string, srcDir: string): Si
 }
 
 /** Whether a repository-relative path is an existing directory. */
-export function isDirectory(repoRoot: string, file: string): boolean {
+function isDirectory(repoRoot: string, file: string): boolean {
   try {
     return statSync(path.join(repoRoot, file)).isDirectory();
   } catch {

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Document, type Node, type YAMLMap } from "yaml";
+import { parseDocument, Scalar, visit, type Document, type Node, type YAMLMap } from "yaml";
 
 /**
  * Minimal edits of a YAML config file the user wrote (mkdocs.yml): `yaml`'s document API finds
@@ -18,7 +18,8 @@ const endOfLine = (text: string, offset: number) => {
   const newline = text.indexOf("\n", offset);
   return newline === -1 ? text.length : newline;
 };
-const eolOf = (text: string) => (text.includes("\r\n") ? "\r\n" : "\n");
+/** The line end a file uses. */
+export const eolOf = (text: string) => (text.includes("\r\n") ? "\r\n" : "\n");
 
 /** A string written as a scalar of `style`: plain where plain YAML reads it back as the same string, else quoted. */
 export function scalarText(value: string, style: Scalar.Type | undefined): string {
@@ -98,4 +99,3 @@ export function nodeStart(text: string, node: Node): { offset: number; column: n
   return { offset, column: columnOf(text, offset) };
 }
 
-export { isMap, isScalar, isSeq };

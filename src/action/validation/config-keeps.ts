@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { navigationPages, type DocsProject } from "../docs/framework.js";
+import { mintlifyNavigationPages, navigationPages, type DocsProject } from "../docs/framework.js";
 import { readMintlifyConfig } from "../docs/mintlify-docs-json.js";
 import { siteModel } from "../docs/site-model.js";
 import type { ChangedFile } from "../git.js";
@@ -25,12 +25,12 @@ export interface ConfigPromises {
 export function configPromises(repoRoot: string, project: DocsProject): ConfigPromises {
   const empty: ConfigPromises = { redirectsFile: null, redirectSources: [], navigation: [] };
   try {
-    const navigation = navigationPages(repoRoot, project) ?? [];
     const nav = project.navigationFiles[0];
     if (project.framework === "mintlify" && nav) {
       const config = readMintlifyConfig(repoRoot, nav);
-      return { redirectsFile: config.redirectsAt?.file ?? nav, redirectSources: config.redirects.map((redirect) => redirect.source), navigation };
+      return { redirectsFile: config.redirectsAt?.file ?? nav, redirectSources: config.redirects.map((redirect) => redirect.source), navigation: mintlifyNavigationPages(config) };
     }
+    const navigation = navigationPages(repoRoot, project) ?? [];
     if (project.framework === "mkdocs") {
       const file = project.configFile ?? "mkdocs.yml";
       const config = parseYaml(readFileSync(path.join(repoRoot, file), "utf8"), { logLevel: "silent" }) as { plugins?: unknown } | null;

@@ -60,7 +60,6 @@ export interface PageRules extends SlugOptions {
 }
 
 export async function analyzePage(file: string, text: string, framework: Framework, rules: PageRules = {}): Promise<PageAnalysis> {
-  const slugOptions = rules;
   const mdx = !rules.mdx1 && isMdx(file, framework, rules.mdIsMdx ?? true);
   const problems: string[] = [];
   const anchors = new Set<string>();
@@ -69,7 +68,7 @@ export async function analyzePage(file: string, text: string, framework: Framewo
 
   // A heading may set its id with `{#id}`; MDX would read the braces as an expression, so they are
   // blanked (keeping every column) and the id noted for the heading's line.
-  const slugger = headingSlugger(framework, slugOptions);
+  const slugger = headingSlugger(framework, rules);
   const idsByLine = new Map<number, string>();
   const lines = text.split("\n");
   lines.forEach((line, index) => {
@@ -99,9 +98,9 @@ export async function analyzePage(file: string, text: string, framework: Framewo
       reason = reason.slice(0, inText.index);
     }
     const where = line ? `${file}:${line}${column ? `:${column}` : ""}` : file;
-    problems.push(`${where}: does not compile as ${mdx ? "MDX" : "Markdown"}: ${reason}`);
+    // Docusaurus 2's MDX 1 is its build's to judge.
+    if (!rules.mdx1) problems.push(`${where}: does not compile as ${mdx ? "MDX" : "Markdown"}: ${reason}`);
   }
-  if (rules.mdx1) problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes(": does not compile as ")));
   links.push(...includes(text, framework));
   return { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
 }

@@ -6,6 +6,7 @@ import type { TaskOutcome } from "../tasks/task-definition.js";
 import { isPerson, openFollowUp, takeFollowUp, type FollowUpOptions } from "./follow-up.js";
 import type { GitHubApi } from "./github-api.js";
 import type { QueuedEvent } from "./webhook-events.js";
+import { escapeRegExp } from "../../shared/regexp.js";
 
 /**
  * The text a comment addresses to the agent: after an @mention of the App or the command at its
@@ -16,7 +17,7 @@ export function instructionIn(body: string, slug: string, command: string): stri
   if (command && (trimmed === command || trimmed.startsWith(`${command} `) || trimmed.startsWith(`${command}\n`))) {
     return trimmed.slice(command.length).trim() || null;
   }
-  const mention = new RegExp(`(^|[^\\w/-])@${slug.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "i");
+  const mention = new RegExp(`(^|[^\\w/-])@${escapeRegExp(slug)}(?![\\w-])`, "i");
   if (!mention.test(trimmed)) return null;
   return trimmed.replace(new RegExp(mention.source, "gi"), "$1").replace(/[ \t]{2,}/g, " ").trim() || null;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { isStorableText } from "../../shared/stored-values.js";
 import { HttpError } from "./http-error.js";
+import { escapeRegExp } from "../../shared/regexp.js";
 
 export interface Reply {
   status: number;
@@ -43,7 +44,7 @@ export class Router {
     const source = pattern
       .split("/")
       .map((segment) => {
-        if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        if (!segment.startsWith(":")) return escapeRegExp(segment);
         names.push(segment.slice(1));
         return "([^/]+)";
       })

@@ -2,6 +2,7 @@ import { KNOWN_REFERRER_HOSTS, KNOWN_REFERRER_PATTERNS } from "./known-referrers
 import { AI_OPERATOR_OF_HOST } from "../classify/ai-operators.generated.js";
 
 import type { REFERRAL_CHANNELS } from "../../../shared/analytics-vocabulary.js";
+import { escapeRegExp } from "../../../shared/regexp.js";
 
 export type ReferralChannel = (typeof REFERRAL_CHANNELS)[number];
 
@@ -17,7 +18,7 @@ const MAX_SOURCE_LENGTH = 100;
 
 /** `{}` in a listed host stands for a country code: two letters, or a combined TLD like `co.uk` or `com.au`. */
 const PATTERNS = KNOWN_REFERRER_PATTERNS.map(([host, name, channel]) => ({
-  test: new RegExp(`^${host.split("{}").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(?:[a-z]{2}|(?:com|org|net|co|it|edu)\\.[a-z]{2})")}$`),
+  test: new RegExp(`^${host.split("{}").map((part) => escapeRegExp(part)).join("(?:[a-z]{2}|(?:com|org|net|co|it|edu)\\.[a-z]{2})")}$`),
   name,
   channel,
 }));

@@ -122,15 +122,33 @@ function crawlerListEntries() {
     });
 }
 
+/**
+ * ai.robots.txt's tokens whose operators' User-Agents spell them in another case, and where that
+ * spelling is published. A token matches as spelled here and as ai.robots.txt spells it.
+ */
+const PUBLISHED_SPELLINGS = {
+  "Meta-ExternalAgent": { spellings: ["meta-externalagent"], source: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers" },
+  "Meta-ExternalFetcher": { spellings: ["meta-externalfetcher"], source: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers" },
+  "Claude-Code": { spellings: ["claude-code"], source: "Claude Code's requests (test/fixtures/user-agents.json)" },
+  Bravebot: { spellings: ["BraveBot"], source: "crawler-user-agents' instances" },
+  NovaAct: { spellings: ["Novaact"], source: "crawler-user-agents' instances" },
+  Factset_spyderbot: { spellings: ["factset_spyderbot"], source: "crawler-user-agents' instances" },
+  Crawl4AI: { spellings: ["crawl4ai"], source: "crawler-user-agents' instances (crawl4ai-adapter)" },
+};
+
 function aiRobotsEntries() {
   const meta = JSON.parse(readFileSync(path.join(ROOT, "vendor/agents/ai-robots-txt.meta.json"), "utf8"));
   const robots = JSON.parse(readFileSync(path.join(ROOT, "vendor/agents/ai-robots-txt.json"), "utf8"));
   const source = `ai.robots.txt ${meta.commit.slice(0, 7)} (${meta.committedAt})`;
+  const stale = Object.keys(PUBLISHED_SPELLINGS).filter((token) => !(token in robots));
+  if (stale.length > 0) throw new Error(`PUBLISHED_SPELLINGS names tokens ai.robots.txt no longer lists: ${stale.join(", ")}`);
   return Object.entries(robots).map(([token, entry]) => ({
     name: token,
-    // Whole words, case-insensitive, as ai.robots.txt's own server configurations match.
-    pattern: `\\b${escapeRegExp(token)}\\b`,
-    flags: "i",
+    // Whole words, case-sensitive: a User-Agent carries its operator's token as published, and
+    // tokens of different operators may differ only in case (Exa's AI crawler `ExaBot`, Exalead's
+    // search crawler `Exabot`), so a case-insensitive match counts another operator's bot as AI.
+    pattern: `\\b(?:${[token, ...(PUBLISHED_SPELLINGS[token]?.spellings ?? [])].map(escapeRegExp).join("|")})\\b`,
+    flags: "",
     category: robotsCategory(entry),
     operator: operatorFromMarkdown(entry.operator),
     url: /\]\((https?:[^)]+)\)/.exec(entry.operator)?.[1] ?? null,

@@ -1,8 +1,12 @@
 // How long `inkwell` takes to answer, as a person at a terminal sees it: each command spawned as
-// its own process (node bin/inkwell.js), against the compiled server on PGlite, beside a bare
-// `node -e 0` on the same machine. Prints medians and how far above the bare start each one is.
+// its own process the way the README and the start-up banner tell people to run it (`node
+// bin/inkwell.js …` in the checkout: `node` from PATH, not this process's binary), against the
+// compiled server on PGlite, beside a bare `node -e 0` on the same machine. Prints medians and how
+// far above the bare start each one is.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { cliCommand } from "../src/app/startup-banner.js";
+import { PACKAGE_ROOT } from "../src/app/package-root.js";
 import { call, setUpStore, startServer, TOKEN } from "./bench-server.js";
 import { percentile } from "./percentile.js";
 
@@ -16,12 +20,16 @@ try {
   const { key } = await call(`${server.url}/admin/projects/${project.id}/keys`, "POST", TOKEN, "{}");
   const env = { PATH: process.env.PATH ?? "", INKWELL_URL: server.url, INKWELL_ADMIN_TOKEN: TOKEN, INKWELL_API_KEY: key, INKWELL_PROJECT: project.id };
 
+  // The documented command, as the banner prints it from the checkout.
+  const [node, ...cli] = cliCommand(PACKAGE_ROOT).split(" ") as [string, ...string[]];
   const cases: [label: string, argv: string[], goalAboveNode?: number][] = [
     ["node -e 0 (bare start)", ["-e", "0"]],
-    ["inkwell --help", ["bin/inkwell.js", "--help"], 250],
-    ["inkwell projects list", ["bin/inkwell.js", "projects", "list"], 500],
-    ["inkwell jobs list", ["bin/inkwell.js", "jobs", "list"], 500],
-    ["inkwell analytics visitors", ["bin/inkwell.js", "analytics", "visitors"], 500],
+    ...([
+      ["--help", 250],
+      ["projects list", 500],
+      ["jobs list", 500],
+      ["analytics visitors", 500],
+    ] as const).map(([command, goal]): [string, string[], number] => [`${cliCommand(PACKAGE_ROOT)} ${command}`, [...cli, ...command.split(" ")], goal]),
   ];
   const medians = new Map<string, number>();
   console.log(`inkwell's answer time, ${RUNS} runs each (${process.version}), ms:\n`);
@@ -31,7 +39,7 @@ try {
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now();
-      await run(process.execPath, argv, { env });
+      await run(node, argv, { env, cwd: PACKAGE_ROOT });
       times.push(performance.now() - started);
     }
     const p50 = percentile(times, 50);

@@ -41,6 +41,15 @@ export function expectedPackages(lock, { withDev, platform = process.platform, a
   ).length;
 }
 
+/**
+ * The progress line's words while npm installs. npm puts every package in node_modules first and
+ * then links them and runs their install scripts (esbuild's, for one) for a while with nothing new
+ * to count: the line says so, rather than a count that looks stuck.
+ */
+export function installProgress(installed, total) {
+  return installed < total ? `${installed} of ${total} packages in node_modules` : `all ${total} packages in node_modules; npm is linking them and running their install scripts`;
+}
+
 function currentLibc() {
   return process.platform === "linux" ? (process.report.getReport().header.glibcVersionRuntime ? "glibc" : "musl") : undefined;
 }
@@ -133,7 +142,7 @@ export async function ensureReady({ withDev }) {
     const total = expectedPackages(JSON.parse(readFileSync(lockFile, "utf8")), { withDev });
     const what = args[0] === "ci" ? (withDev ? "every dependency" : "the service's dependencies") : "the development dependencies";
     console.log(`Installing ${what} from package-lock.json (npm ${args.join(" ")})…`);
-    await runWithProgress(npm, args, () => `${Math.min(installedPackages(), total)} of ${total} packages in node_modules`);
+    await runWithProgress(npm, args, () => installProgress(installedPackages(), total));
     console.log(`Installed in ${seconds(started)}.`);
   }
 

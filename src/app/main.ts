@@ -23,10 +23,6 @@ async function main(): Promise<void> {
   if (existsSync(registeredApp)) process.loadEnvFile(registeredApp);
   const config = loadConfig(process.env, (file) => readFileSync(file, "utf8"));
   const log = createLogger(config.logLevel, config.logFormat);
-  const admin = resolveAdminToken(config.adminToken, config.dataDir);
-  if (admin.source === "generated") log.warn({ file: admin.file }, "generated an operator token and saved it with mode 0600; the CLI reads it from there on this machine");
-  if (admin.source === "file") log.info({ file: admin.file }, "using the operator token saved under DATA_DIR");
-
   // PGlite is one process's database: refuse a second process before it touches the store.
   const dataDirLock = config.databaseUrl ? null : DataDirLock.acquire(config.dataDir);
   // The port before the store: a port that is taken must fail the start before anything opens the data.
@@ -34,9 +30,13 @@ async function main(): Promise<void> {
   try {
     await bindHttpServer(httpServer, config.port, config.host);
   } catch (error) {
-    dataDirLock?.lock.release();
+    dataDirLock?.lock.abandon();
     throw new Error(`Cannot listen on ${config.host ?? "all interfaces"}, port ${config.port}: ${(error as Error).message}. Is another server using it? Set PORT to a free port.`);
   }
+  // Only now, with the port ours: a start that fails on a taken port leaves DATA_DIR as it found it.
+  const admin = resolveAdminToken(config.adminToken, config.dataDir);
+  if (admin.source === "generated") log.warn({ file: admin.file }, "generated an operator token and saved it with mode 0600; the CLI reads it from there on this machine");
+  if (admin.source === "file") log.info({ file: admin.file }, "using the operator token saved under DATA_DIR");
   if (dataDirLock?.tookOverFrom) log.warn({ previous: dataDirLock.tookOverFrom }, "took over the data directory's lock from a process that is gone");
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   log.info({ store: db.kind, ...(db.kind === "pglite" ? { dataDir: config.dataDir } : {}) }, "store ready");

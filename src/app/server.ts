@@ -16,6 +16,7 @@ import { appSetupUrl } from "./github/app-urls.js";
 import { parseTrustedProxies } from "./http/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/mcp-endpoint.js";
+import { protectedResourceEndpoints } from "./mcp/protected-resource.js";
 import { Router } from "./http/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
@@ -146,7 +147,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAnalyticsTrendRoutes(router, services);
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
-  const handle = createRequestHandler(router, { webhooks: webhookMiddleware, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version) } }, httpLog);
+  const handle = createRequestHandler(router, { webhooks: webhookMiddleware, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version), ...protectedResourceEndpoints(services, MCP_PATH) } }, httpLog);
   let stopDuties: (() => void) | null = null;
 
   const server = options.httpServer ?? createHttpServer();

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { PublicUrlCheck } from "./github/public-url-check.js";
+import { PACKAGE_ROOT } from "./package-root.js";
 
 export interface BannerFacts {
   version: string;
@@ -33,7 +34,7 @@ export function startupBanner(facts: BannerFacts): string {
     row("GitHub App", facts.app.configured ? "configured" : `not configured yet: ${facts.app.setupUrl}`),
   ];
   if (!facts.publicUrl.check.reachable) lines.push(row("Public URL", `${facts.publicUrl.value}: GitHub cannot reach it (${facts.publicUrl.check.reason}); the GitHub App page shows a tunnel recipe`));
-  lines.push("", `  Next: npx inkwell projects create your-org/docs`, "");
+  lines.push("", `  Next: ${cliCommand()} projects create your-org/docs`, "");
   return lines.join("\n");
 }
 
@@ -50,7 +51,8 @@ export function describeBinding({ host, port }: { host: string; port: number }):
  */
 export function listeningLine(facts: Pick<BannerFacts, "version" | "url" | "bound" | "adminTokenFile" | "app">): string {
   const token = facts.adminTokenFile ? `the operator token is in ${relative(facts.adminTokenFile)}` : "the operator token is INKWELL_ADMIN_TOKEN";
-  const next = facts.app.configured ? "next: npx inkwell projects create your-org/docs" : `next: register the GitHub App at ${facts.app.setupUrl}, and npx inkwell projects create your-org/docs`;
+  const create = `${cliCommand()} projects create your-org/docs`;
+  const next = facts.app.configured ? `next: ${create}` : `next: register the GitHub App at ${facts.app.setupUrl}, and ${create}`;
   return `Inkwell ${facts.version} is listening at ${facts.url} (${describeBinding(facts.bound)}); dashboard ${facts.url}/dashboard, ${token}; ${next}`;
 }
 
@@ -58,3 +60,11 @@ const relative = (file: string) => {
   const rel = path.relative(process.cwd(), file);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? `./${rel}` : file;
 };
+
+/**
+ * This installation's own CLI, as the manual spells it (`node bin/inkwell.js` from the checkout).
+ * Never through npx: outside the checkout npx asks the npm registry for a package of that name.
+ */
+export function cliCommand(cwd = process.cwd()): string {
+  return `node ${path.resolve(cwd) === PACKAGE_ROOT ? "bin/inkwell.js" : path.join(PACKAGE_ROOT, "bin", "inkwell.js")}`;
+}

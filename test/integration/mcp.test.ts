@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
@@ -23,11 +24,12 @@ let project: { projectId: string; key: string; keyId: string };
 let client: Client;
 const clients: Client[] = [];
 
-async function connect(key: string | undefined): Promise<Client> {
-  const connected = await connectMcp(t.url, key);
+async function connectWith(key: string | undefined, watchedFetch?: typeof fetch): Promise<Client> {
+  const connected = await connectMcp(t.url, key, watchedFetch ? { fetch: watchedFetch } : {});
   clients.push(connected);
   return connected;
 }
+const connect = (key: string | undefined) => connectWith(key);
 
 beforeAll(async () => {
   t = await startTestServer({ dispatcher });
@@ -45,12 +47,12 @@ const rawPost = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${t.url}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
 
 describe("MCP at /mcp: the tools", () => {
-  it("lists the eight tools, each with an object input and output schema, reads marked read-only and cancel destructive", async () => {
+  it("lists the eight tools, each with an object input schema and no output schema, reads marked read-only and cancel destructive", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["cancel_job", "create_job", "get_ai_agents", "get_job", "get_job_impact", "get_visitors", "list_jobs", "send_message"]);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
-      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      expect(tool.outputSchema, tool.name).toBeUndefined();
       expect(tool.description?.length, tool.name).toBeGreaterThan(20);
     }
     const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
@@ -66,12 +68,29 @@ describe("MCP at /mcp: the tools", () => {
     expect((visitors.inputSchema.properties as any).limit).toMatchObject({ type: "integer", minimum: 1, maximum: 250 });
   });
 
+  it("lists the tools in at most 12 KB of JSON, measured as a real client receives tools/list over HTTP", async () => {
+    const bodies: string[] = [];
+    // The SDK's own client, its fetch watched: what an assistant takes into its context is the answer's body.
+    const watched: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (typeof init?.body === "string" && JSON.parse(init.body).method === "tools/list") bodies.push(await answer.clone().text());
+      return answer;
+    };
+    const { tools } = await (await connectWith(project.key, watched)).listTools();
+    expect(tools).toHaveLength(8);
+    expect(bodies).toHaveLength(1);
+    const bytes = Buffer.byteLength(bodies[0]!);
+    expect(bytes, `tools/list is ${bytes} bytes`).toBeLessThanOrEqual(12 * 1024);
+  });
+
   it("creates a job, polls it, follows up and cancels it: each answer is the REST body, plus a line that says what happened", async () => {
     const created = await callTool(client, "create_job", { prompt: "Add a page about webhooks", labels: ["docs"], draft: true });
     expect(created.isError).toBeFalsy();
     const job = created.structuredContent;
     expect(job).toMatchObject({ status: "active", source: { repository: "https://github.com/acme/handbook", ref: `inkwell/${job.id}` }, prLink: null });
-    expect(firstText(created)).toMatch(new RegExp(`^Created\\. Job ${job.id} is active \\(acme/handbook on inkwell/${job.id}\\); no pull request yet\\.$`));
+    expect(firstText(created)).toMatch(new RegExp(`^Created\\. Job ${job.id} is active \\(acme/handbook on inkwell/${job.id}\\); no pull request yet\\. Warning: `));
+    // This server has no GitHub App: the job would fail without running, and the assistant hears it as the CLI's user does.
+    expect(firstText(created)).toMatch(/Warning: this Inkwell server has no GitHub App yet, so the job will fail without running\. The operator sets it up at http:\S+\/dashboard\/github-app; then send_message to the job runs it\.$/);
     expect(JSON.parse((created.content[1] as { text: string }).text)).toEqual(job);
     await drainTasks(t);
     expect(dispatched).toContain(job.id);
@@ -205,6 +224,43 @@ describe("MCP at /mcp: who may call it", () => {
       expect(((await answer.json()) as { error: string }).error).toMatch(/API key/);
     }
     await expect(connectMcp(t.url, undefined)).rejects.toMatchObject({ code: 401, message: expect.stringContaining("Missing or invalid API key") });
+  });
+
+  it("puts what to do in the 401's challenge, as MCP clients read it: invalid_token, its description, and where the resource's metadata is", async () => {
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    const wrong = await rawPost(list, { Authorization: "Bearer ink_nope" });
+    expect(wrong.status).toBe(401);
+    const challenge = wrong.headers.get("www-authenticate")!;
+    expect(challenge).toBe(
+      `Bearer realm="inkwell", error="invalid_token", error_description="Missing or invalid API key: send 'Authorization: Bearer ink_...' with an active key of this project. ` +
+        `Inkwell issues no OAuth tokens: put the key in this MCP server's headers (the dashboard's API keys page makes one)", resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    // Read with the official SDK's own parser, as its transport does on a 401.
+    expect(extractWWWAuthenticateParams(wrong)).toEqual({ resourceMetadataUrl: new URL(`${t.url}/.well-known/oauth-protected-resource/mcp`), scope: undefined, error: "invalid_token" });
+    expect(((await wrong.json()) as { error: string }).error).toMatch(/^Missing or invalid API key: .* Inkwell issues no OAuth tokens/);
+    // No key at all: no error code (RFC 6750, 3.1), the same description and metadata.
+    const none = await rawPost(list);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="inkwell", error_description="Missing or invalid API key: [^"]+", resource_metadata="[^"]+"$/);
+    expect(extractWWWAuthenticateParams(none).error).toBeUndefined();
+  });
+
+  it("serves RFC 9728 metadata that a client accepts and that says keys, not OAuth, are the way in", async () => {
+    // The SDK's discovery: the path-aware address first, checked against its schema.
+    const metadata = await discoverOAuthProtectedResourceMetadata(`${t.url}/mcp`);
+    expect(metadata).toEqual({
+      resource: `${t.url}/mcp`,
+      resource_name: "Inkwell",
+      bearer_methods_supported: ["header"],
+      resource_documentation: `${t.url}/dashboard`,
+      inkwell_authentication: expect.stringMatching(/^Send a project API key as 'Authorization: Bearer ink_\.\.\.'\. Inkwell issues no OAuth tokens and names no authorization server/),
+    });
+    expect(metadata.authorization_servers).toBeUndefined();
+    // The root document describes the whole server, whose API takes the same keys; a browser client on any origin may read it.
+    const root = await fetch(`${t.url}/.well-known/oauth-protected-resource`, { headers: { Origin: "http://localhost:6274" } });
+    expect(root.status).toBe(200);
+    expect(root.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await root.json()).toMatchObject({ resource: t.url, bearer_methods_supported: ["header"] });
+    expect((await fetch(`${t.url}/.well-known/oauth-protected-resource/mcp`, { method: "POST" })).status).toBe(405);
   });
 
   it("refuses a key from its next request once it is revoked, in the middle of a session", async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
@@ -57,5 +57,33 @@ describe("the README and the manual render on GitHub", () => {
       }
     }
     expect(dead).toEqual([]);
+  });
+});
+
+/** Every file of the repository under `dir` whose name ends in one of `extensions`. */
+function filesUnder(dir: string, extensions: string[]): string[] {
+  return readdirSync(path.resolve(dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && extensions.some((extension) => entry.name.endsWith(extension)))
+    .map((entry) => path.relative(path.resolve("."), path.join(entry.parentPath, entry.name)));
+}
+
+describe("how people are told to run the CLI", () => {
+  // Outside the checkout `npx inkwell` asks the npm registry for a package named inkwell: whoever
+  // publishes that name would run their code on the reader's machine.
+  it("no page, example, help text or dashboard text says `npx inkwell`", () => {
+    const told = ["README.md", "compose.yaml", "Dockerfile", "action.yml", ...filesUnder("docs", [".md", ".mdx", ".json"]), ...filesUnder("examples", [""]), ...filesUnder("src", [".ts"]), ...filesUnder("bin", [".js"])];
+    expect(told.length).toBeGreaterThan(100);
+    const offending = told.flatMap((file) =>
+      readFileSync(path.resolve(file), "utf8")
+        .split("\n")
+        .flatMap((text, index) => (/\bnpx\s+inkwell\b/.test(text) ? [`${file}:${index + 1}`] : [])),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("the README's commands run this checkout's CLI by its path", () => {
+    expect(README.match(/node bin\/inkwell\.js (projects|keys|jobs|analytics) /g)?.length).toBeGreaterThanOrEqual(5);
+    const bare = README.split("\n").filter((line) => /(?<![\w/.-])inkwell (projects|keys|jobs|analytics|store|agents|webhooks|automations) /.test(line));
+    expect(bare).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
-import { agentsSchema } from "../../shared/analytics-schemas.js";
 import { agentsQuerySchema, visitorsQuerySchema } from "../../shared/analytics-trend-schemas.js";
-import { visitorsSchema } from "../../shared/api-schemas.js";
 import { dayRange } from "../http/day-range.js";
 import type { McpTool } from "./mcp-tool.js";
-import { objectJsonSchema, queryToolInput, validQueryArguments } from "./tool-schemas.js";
+import { queryToolInput, validQueryArguments } from "./tool-schemas.js";
 
 // The analytics tools: the visitors export and the AI agents report, as their REST endpoints answer
 // them (docs/analytics/reports.md), read through the same counting pipeline.
@@ -23,7 +21,6 @@ export const analyticsTools: McpTool[] = [
       "Unique visitors per docs page, split into human and AI (assistants, crawlers, AI search), most visited first: exact counts over whole UTC days, dateFrom included and dateTo excluded. pathPrefix narrows to a section (/guides). Pages a page at a time (hasMore).",
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: queryToolInput(visitorsQuerySchema, VISITOR_FIELDS),
-    outputSchema: objectJsonSchema(visitorsSchema, "output"),
     async run(args, { services, projectId }) {
       const query = validQueryArguments(visitorsQuerySchema, VISITOR_FIELDS, args);
       const { report, pending } = await services.analytics.visitors(projectId, dayRange(query), query, query);
@@ -41,7 +38,6 @@ export const analyticsTools: McpTool[] = [
       "The AI agents (ChatGPT, Claude, Perplexity, Gemini and their crawlers…) that read the project's pages, most views first: each with its operator, category, views, visitors and pages, and how many of its views were verified against the operator's published addresses or signatures, spoofed (not counted) or unverifiable.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: queryToolInput(agentsQuerySchema, AGENT_FIELDS),
-    outputSchema: objectJsonSchema(agentsSchema, "output"),
     async run(args, { services, projectId }) {
       const query = validQueryArguments(agentsQuerySchema, AGENT_FIELDS, args);
       const { report, pending } = await services.analytics.agents(projectId, dayRange(query), query, query);

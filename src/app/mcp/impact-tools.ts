@@ -1,4 +1,4 @@
-import { jobImpactSchema, type JobImpact } from "../../shared/impact-schemas.js";
+import type { JobImpact } from "../../shared/impact-schemas.js";
 import { impactTotals, jobImpact } from "../impact/job-impact.js";
 import type { McpTool } from "./mcp-tool.js";
 import { jobIdArgument, jobIdOf } from "./job-tools.js";
@@ -25,7 +25,6 @@ export const impactTools: McpTool[] = [
       "For a job whose pull request was merged: each page it changed (moves followed to the old path), over the 7, 14 and 28 days before the merge and after it, with human visitors, AI visitors, AI reads by category, AI fetch failures, people arriving from AI answers and Markdown/llms.txt reads, beside the whole site over the same days. Exact counts; unfinished windows say how many days they hold. A job not merged says why.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
-    outputSchema: objectJsonSchema(jobImpactSchema, "output"),
     async run(args, { services, projectId }) {
       const jobId = jobIdOf(args);
       const { report } = await services.analytics.fresh((db) => jobImpact(db, projectId, jobId, services.clock()));

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { agentJobSchema, createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, jobListSchema, promptBodySchema, type AgentJob } from "../../shared/api-schemas.js";
+import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema, type AgentJob } from "../../shared/api-schemas.js";
 import { IdempotencyKeyReusedError } from "../domain/errors.js";
 import { wellFormedIdOf } from "../domain/ids.js";
+import { appSetupUrl } from "../github/app-urls.js";
 import { addMessage, cancelJob, createJob } from "../domain/jobs/commands.js";
 import { getJob, listJobs } from "../domain/jobs/queries.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
@@ -10,7 +11,6 @@ import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments }
 // The agent-job tools: each does what its REST endpoint does (docs/api.md), through the same domain
 // functions, and answers with the same body.
 
-const JOB_OUTPUT = objectJsonSchema(agentJobSchema, "output");
 export const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
 const LIST_FIELDS = ["status", "limit", "offset"] as const;
 
@@ -28,6 +28,10 @@ export function describeJob(job: AgentJob): string {
   return `Job ${job.id} is ${job.status} (${where}); ${pr}${job.status === "failed" && job.error ? `; error: ${job.error}` : ""}.`;
 }
 
+/** The job is created (the contract) but cannot run; the assistant should say so at once, as the CLI does. */
+const noAppWarning = (config: ToolContext["services"]["config"]) =>
+  ` Warning: this Inkwell server has no GitHub App yet, so the job will fail without running. The operator sets it up at ${appSetupUrl(config)}; then send_message to the job runs it.`;
+
 const createJobInput = createJobBodySchema.extend({ idempotencyKey: idempotencyKeySchema.optional() });
 const messageInput = jobIdArgument.extend(promptBodySchema.shape);
 
@@ -39,7 +43,6 @@ export const jobTools: McpTool[] = [
       "Hand an instruction to Inkwell's docs agent: it edits the project's docs repository in a GitHub Actions run and opens a pull request. Returns the job (status active); poll it with get_job. The same idempotencyKey with the same prompt returns the job it first created.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     inputSchema: objectJsonSchema(createJobInput, "input"),
-    outputSchema: JOB_OUTPUT,
     async run(args, ctx) {
       const { idempotencyKey, prompt, ...options } = validArguments(createJobInput, args);
       const { services, projectId } = ctx;
@@ -50,7 +53,7 @@ export const jobTools: McpTool[] = [
           throw error instanceof IdempotencyKeyReusedError ? new IdempotencyKeyReusedError(error.message.replace(/Idempotency-Key/g, "idempotencyKey")) : error;
         });
       if (!replayed) services.tasks.kick();
-      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}` };
+      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}${services.github ? "" : noAppWarning(services.config)}` };
     },
   },
   {
@@ -59,7 +62,6 @@ export const jobTools: McpTool[] = [
     description: "A job's status, pull request link, summary, files changed, validation and usage. Poll it until the status is completed, failed or archived.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
-    outputSchema: JOB_OUTPUT,
     async run(args, { services, projectId }) {
       const job = await getJob(services.db, projectId, jobIdOf(args));
       return { body: job, text: describeJob(job) };
@@ -72,7 +74,6 @@ export const jobTools: McpTool[] = [
       "A follow-up instruction for a job: a finished job runs again on the same branch and pull request; an active one takes it in its next run. A job whose pull request was closed (archived) refuses it.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     inputSchema: objectJsonSchema(messageInput, "input"),
-    outputSchema: JOB_OUTPUT,
     async run(args, ctx) {
       const { id, prompt } = validArguments(messageInput, args);
       const jobId = wellFormedIdOf(id, "Job");
@@ -88,7 +89,6 @@ export const jobTools: McpTool[] = [
     description: "The project's jobs, newest first, a page at a time (hasMore says whether another page follows).",
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: queryToolInput(jobListQuerySchema, LIST_FIELDS),
-    outputSchema: objectJsonSchema(jobListSchema, "output"),
     async run(args, { services, projectId }) {
       const query = validQueryArguments(jobListQuerySchema, LIST_FIELDS, args);
       const page = await listJobs(services.db, projectId, query);
@@ -102,7 +102,6 @@ export const jobTools: McpTool[] = [
     description: "Stops an active job: it becomes failed, and a running agent stops without pushing. A job that is not active is returned as it is.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
-    outputSchema: JOB_OUTPUT,
     async run(args, { services, projectId }) {
       const jobId = jobIdOf(args);
       const { job, cancelled } = await services.db.transaction((tx) => cancelJob(tx, { projectId, jobId, cause: "api" }));

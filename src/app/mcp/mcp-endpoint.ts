@@ -3,7 +3,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { readJson } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import type { Services } from "../http/services.js";
+import { UnauthenticatedError } from "../domain/errors.js";
 import { buildMcpServer } from "./mcp-server.js";
+import { mcpUnauthorized } from "./protected-resource.js";
 
 export const MCP_PATH = "/mcp";
 
@@ -58,7 +60,9 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
     if (req.method !== "POST") {
       throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
     }
-    const { projectId } = await services.verifier.projectFor(req.headers.authorization);
+    const { projectId } = await services.verifier.projectFor(req.headers.authorization).catch((error: unknown) => {
+      throw error instanceof UnauthenticatedError ? mcpUnauthorized(error, req, services, MCP_PATH) : error;
+    });
     // Read here, under the API's body limit, and handed over parsed (the SDK would otherwise read it again as a web stream).
     const body = await readJson(req, services.config.maxBodyBytes);
     if (Array.isArray(body)) {

@@ -15,8 +15,10 @@ export interface ToolAnswer {
 }
 
 /**
- * One MCP tool (docs/mcp.md): its schemas are the REST API's, as JSON Schema; `run` validates its
- * arguments with the REST API's own zod schemas and throws the same errors the REST handlers do.
+ * One MCP tool (docs/mcp.md): its input schema is the REST API's, as JSON Schema; `run` validates its
+ * arguments with the REST API's own zod schemas and throws the same errors the REST handlers do. No
+ * output schema: the REST bodies' schemas are 6 to 9 KB each, which every conversation would carry
+ * in its context for a shape /openapi.json already publishes (structuredContent needs none).
  */
 export interface McpTool {
   name: string;
@@ -24,6 +26,5 @@ export interface McpTool {
   description: string;
   annotations: ToolAnnotations;
   inputSchema: JsonSchema & { type: "object" };
-  outputSchema: JsonSchema & { type: "object" };
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolAnswer>;
 }

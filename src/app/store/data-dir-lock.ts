@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 
@@ -47,6 +47,8 @@ export function isProcessAlive(pid: number): boolean {
 export class DataDirLock {
   readonly #file: string;
   #holder: LockHolder;
+  /** The first directory acquire had to make for the data directory, if it did. */
+  #madeDir: string | undefined;
 
   private constructor(
     readonly dataDir: string,
@@ -58,8 +60,9 @@ export class DataDirLock {
 
   /** Takes the lock or throws DataDirInUseError; `tookOverFrom` names a dead holder whose lock was taken. */
   static acquire(dataDir: string, isAlive: (pid: number) => boolean = isProcessAlive): { lock: DataDirLock; tookOverFrom: LockHolder | null } {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const madeDir = mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const lock = new DataDirLock(dataDir, { pid: process.pid, host: hostname(), port: null, startedAt: new Date().toISOString() });
+    lock.#madeDir = madeDir;
     for (let attempt = 0; attempt < 5; attempt++) {
       if (lock.#create()) return { lock, tookOverFrom: null };
       const holder = readLockHolder(lock.#file);
@@ -81,6 +84,24 @@ export class DataDirLock {
   release(): void {
     const holder = readLockHolder(this.#file);
     if (holder?.pid === this.#holder.pid && holder.startedAt === this.#holder.startedAt) unlinkSync(this.#file);
+  }
+
+  /**
+   * Releases the lock and removes the directories acquire made, for a start that failed before it
+   * wrote anything: the operator finds the disk as it was. A directory something else put a file
+   * in since is left.
+   */
+  abandon(): void {
+    this.release();
+    if (!this.#madeDir) return;
+    const made = path.resolve(this.#madeDir);
+    for (let dir = path.resolve(this.dataDir); dir.startsWith(made); dir = path.dirname(dir)) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        return;
+      }
+    }
   }
 
   /** Creates the lock file with its content in one step (link fails when the file exists). */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeBinding, listeningLine, startupBanner } from "../../../src/app/startup-banner.js";
+import { cliCommand, describeBinding, listeningLine, startupBanner } from "../../../src/app/startup-banner.js";
 
 const base = {
   version: "1.2.3",
@@ -23,7 +23,7 @@ describe("the start-up banner", () => {
     expect(text).toMatch(/Store\s+embedded \(PGlite\) in \.\/data/);
     expect(text).toMatch(/GitHub App\s+not configured yet: http:\/\/localhost:3000\/dashboard\/github-app/);
     expect(text).toMatch(/Public URL\s+http:\/\/localhost:3000: GitHub cannot reach it \(PUBLIC_URL is not set\)/);
-    expect(text).toContain("Next: npx inkwell projects create your-org/docs");
+    expect(text).toContain("Next: node bin/inkwell.js projects create your-org/docs");
     expect(text.split("\n").length).toBeLessThanOrEqual(13);
   });
 
@@ -49,8 +49,14 @@ describe("the start-up banner", () => {
 
   it("puts the banner's essentials in one line of words for logs written to a file", () => {
     expect(listeningLine(base)).toBe(
-      `Inkwell 1.2.3 is listening at http://localhost:3000 (127.0.0.1:3000, this machine only (HOST=0.0.0.0 listens on every interface)); dashboard http://localhost:3000/dashboard, the operator token is in ./data/admin-token; next: register the GitHub App at http://localhost:3000/dashboard/github-app, and npx inkwell projects create your-org/docs`,
+      `Inkwell 1.2.3 is listening at http://localhost:3000 (127.0.0.1:3000, this machine only (HOST=0.0.0.0 listens on every interface)); dashboard http://localhost:3000/dashboard, the operator token is in ./data/admin-token; next: register the GitHub App at http://localhost:3000/dashboard/github-app, and node bin/inkwell.js projects create your-org/docs`,
     );
-    expect(listeningLine({ ...base, adminTokenFile: null, app: { configured: true } })).toMatch(/the operator token is INKWELL_ADMIN_TOKEN; next: npx inkwell projects create your-org\/docs$/);
+    expect(listeningLine({ ...base, adminTokenFile: null, app: { configured: true } })).toMatch(/the operator token is INKWELL_ADMIN_TOKEN; next: node bin\/inkwell\.js projects create your-org\/docs$/);
+  });
+
+  it("names this checkout's CLI by its path, never npx (which outside the checkout asks the npm registry)", () => {
+    expect(cliCommand(path.resolve("."))).toBe("node bin/inkwell.js");
+    expect(cliCommand(path.resolve("docs"))).toBe(`node ${path.resolve("bin", "inkwell.js")}`);
+    expect(cliCommand("/")).toBe(`node ${path.resolve("bin", "inkwell.js")}`);
   });
 });

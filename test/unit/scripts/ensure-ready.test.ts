@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectedPackages, installCommand } from "../../../scripts/ensure-ready.mjs";
+import { expectedPackages, installCommand, installProgress } from "../../../scripts/ensure-ready.mjs";
 
 describe("what a fresh clone installs", () => {
   const lockMtime = 1_000;
@@ -47,6 +47,13 @@ describe("what a fresh clone installs", () => {
     expect(expectedPackages(lock, { withDev: false, ...linux })).toBe(3);
     expect(expectedPackages(lock, { withDev: true, ...linux })).toBe(5);
     expect(expectedPackages(lock, { withDev: true, platform: "darwin", arch: "arm64", libc: undefined })).toBe(4);
+  });
+
+  it("once every package is in node_modules, the progress line says what npm is still doing instead of a count that looks stuck", () => {
+    expect(installProgress(120, 376)).toBe("120 of 376 packages in node_modules");
+    expect(installProgress(376, 376)).toBe("all 376 packages in node_modules; npm is linking them and running their install scripts");
+    // npm may briefly hold more (a package's own nested copy hoisted for a moment): never "380 of 376".
+    expect(installProgress(380, 376)).toMatch(/^all 376 packages/);
   });
 });
 

@@ -67,6 +67,20 @@ describe("DataDirLock", () => {
     expect(holderIn(dir).pid).toBe(999_997);
   });
 
+  it("abandoned after a failed start, removes the directories it made and nothing else", () => {
+    const parent = dataDir();
+    const fresh = path.join(parent, "new", "data");
+    DataDirLock.acquire(fresh, alive).lock.abandon();
+    expect(existsSync(path.join(parent, "new"))).toBe(false);
+    expect(existsSync(parent)).toBe(true);
+
+    const existing = dataDir();
+    writeFileSync(path.join(existing, "admin-token"), "kept\n");
+    DataDirLock.acquire(existing, alive).lock.abandon();
+    expect(readFileSync(path.join(existing, "admin-token"), "utf8")).toBe("kept\n");
+    expect(existsSync(lockFile(existing))).toBe(false);
+  });
+
   it("tells live processes from gone ones", () => {
     expect(isProcessAlive(process.pid)).toBe(true);
     expect(isProcessAlive(2 ** 22 + 12345)).toBe(false);

@@ -10,7 +10,7 @@ import { EVENT_TASK } from "./github/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { GitHubDispatcher } from "./github/github-dispatcher.js";
 import { OidcVerifier } from "./github/oidc.js";
-import { createWebhookMiddleware, type NodeMiddleware } from "./github/webhook-middleware.js";
+import { createWebhookEndpoint, type WebhookEndpoint } from "./github/webhook-middleware.js";
 import { queueDelaySeconds } from "./github/webhook-events.js";
 import { appSetupUrl } from "./github/app-urls.js";
 import { parseTrustedProxies } from "./http/client-ip.js";
@@ -111,7 +111,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     claimTtlSeconds: config.dispatchLeaseSeconds,
     ...options.taskWorkerOptions,
   });
-  const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, options.oidcFetch) : null;
+  const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, options.oidcFetch, clock) : null;
   const services: Services = {
     clock,
     config,
@@ -125,8 +125,8 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     analytics,
     trustedProxies: parseTrustedProxies(config.trustedProxies),
   };
-  const webhookMiddleware: NodeMiddleware | undefined = github
-    ? await createWebhookMiddleware(
+  const webhookEndpoint: WebhookEndpoint | undefined = github
+    ? await createWebhookEndpoint(
         github.probot,
         async (deliveryId, event) => {
           await db.transaction((tx) => enqueueTask(tx, EVENT_TASK, `event:${deliveryId}`, event, queueDelaySeconds(event)));
@@ -147,7 +147,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAnalyticsTrendRoutes(router, services);
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
-  const handle = createRequestHandler(router, { webhooks: webhookMiddleware, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version), ...protectedResourceEndpoints(services, MCP_PATH) } }, httpLog);
+  const handle = createRequestHandler(router, { webhooks: webhookEndpoint, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version), ...protectedResourceEndpoints(services, MCP_PATH) } }, httpLog);
   let stopDuties: (() => void) | null = null;
 
   const server = options.httpServer ?? createHttpServer();

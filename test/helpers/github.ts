@@ -2,7 +2,7 @@ import { createHmac, generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import nock from "nock";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { GitHubApi } from "../../src/app/github/github-api.js";
 
@@ -25,9 +25,9 @@ export const appEnv = (extra: Record<string, string> = {}) => ({ APP_ID, PRIVATE
  * a request that always fails) and the throttle spaces writes a second apart. Here the backoff base
  * is 1 ms and the throttle is off, so a test sees every retry and write without waiting for them.
  */
-export function fakeGitHubApp() {
+export function fakeGitHubApp(log: Logger = pino({ level: "silent" })) {
   const Octokit = ProbotOctokit.defaults((options: Record<string, any>) => ({ ...options, retry: { retryAfterBaseValue: 1 }, throttle: { ...options.throttle, enabled: false } }));
-  const probot = new Probot({ appId: Number(APP_ID), privateKey, secret: WEBHOOK_SECRET, log: pino({ level: "silent" }) as never, Octokit });
+  const probot = new Probot({ appId: Number(APP_ID), privateKey, secret: WEBHOOK_SECRET, log: log as never, Octokit });
   return { probot, api: new GitHubApi(probot) };
 }
 
@@ -76,8 +76,14 @@ export async function startOidcIssuer() {
   const other = await generateKeyPair("RS256");
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "RS256", use: "sig" };
   let url = "";
+  /** What is asked of the issuer, in order; and what of it answers 503 (an outage). */
+  const requests: string[] = [];
+  const down = new Set<string>();
   const server: Server = createServer((req, res) => {
-    if (req.url === "/.well-known/openid-configuration") {
+    requests.push(req.url ?? "");
+    if (down.has(req.url ?? "")) {
+      res.writeHead(503).end();
+    } else if (req.url === "/.well-known/openid-configuration") {
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ issuer: url, jwks_uri: `${url}/.well-known/jwks` }));
     } else if (req.url === "/.well-known/jwks") {
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
@@ -89,6 +95,9 @@ export async function startOidcIssuer() {
 
   return {
     url,
+    requests,
+    /** Paths that answer 503 until taken out again. */
+    down,
     /** A token like the runner's; override claims or options to make it wrong. */
     async token(claims: Record<string, unknown>, options: { audience: string; issuer?: string; expiresIn?: string | number; wrongKey?: boolean }) {
       return new SignJWT({ ref: "refs/heads/main", run_id: "777", ...claims })

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import type { Config } from "../../src/app/config.js";
 import { loadConfig } from "../../src/app/config.js";
 import type { TaskWorkerOptions } from "../../src/app/tasks/task-worker.js";
@@ -36,6 +36,8 @@ export async function startTestServer(
     port?: number;
     /** The server's clock for what is measured from today (a job's impact windows). */
     clock?: () => number;
+    /** Where the server logs (default: silent, or TEST_LOG_LEVEL to stdout). */
+    log?: Logger;
   } = {},
 ): Promise<TestServer> {
   const store = await openTestStore();
@@ -43,7 +45,7 @@ export async function startTestServer(
   const inkwell = await createInkwellServer({
     config,
     db: store.db,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     adminToken: ADMIN_TOKEN,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     github: options.github ?? null,

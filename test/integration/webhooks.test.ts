@@ -1,13 +1,19 @@
+import { request } from "node:http";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_DELIVERY_BYTES } from "../../src/app/github/webhook-middleware.js";
 import { appEnv, deliver, fakeGitHubApp, isolateGitHub, sign } from "../helpers/github.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { eventually } from "../helpers/eventually.js";
 
 let t: TestServer;
+/** Every line the server and its Probot log, at any level. */
+const logged: { level: number; msg?: string; err?: unknown; deliveryId?: string }[] = [];
 
 beforeAll(async () => {
   isolateGitHub();
-  t = await startTestServer({ env: appEnv(), github: fakeGitHubApp() });
+  const log = pino({ level: "debug" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+  t = await startTestServer({ env: appEnv(), github: fakeGitHubApp(log), log });
 });
 afterAll(() => t.close());
 
@@ -64,6 +70,98 @@ describe("GitHub webhooks with App credentials", () => {
     const res = await t.call("GET", "/");
     expect(res.body.githubApp).toMatchObject({ configured: true, appId: "123", webhookPath: "/api/github/webhooks" });
     expect((await t.call("GET", "/healthz")).status).toBe(200);
+  });
+});
+
+const githubTasks = async () => (await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE kind = 'github_event'`))[0]!.n;
+
+/** Headers of a delivery of `size` bytes, as GitHub sends them but for the signature. */
+const deliveryHeaders = (deliveryId: string, signature = sign("")) => ({ "Content-Type": "application/json", "X-GitHub-Event": "push", "X-GitHub-Delivery": deliveryId, "X-Hub-Signature-256": signature });
+
+/**
+ * Posts to the webhook path, writing `firstChunk` and then, while `keepSending`, more 1 MiB chunks
+ * until the server answers or `limit` bytes are sent. Resolves with the status and how much had
+ * been written when the answer came.
+ */
+function postUntilAnswered(headers: Record<string, string>, options: { firstChunk: number; keepSending: boolean; limit: number }) {
+  return new Promise<{ status: number; sentWhenAnswered: number }>((resolve, reject) => {
+    const req = request(`${t.url}/api/github/webhooks`, { method: "POST", headers });
+    let sent = 0;
+    let answered = false;
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    req.on("response", (res) => {
+      answered = true;
+      const sentWhenAnswered = sent;
+      res.resume();
+      res.on("end", () => {
+        req.destroy();
+        resolve({ status: res.statusCode!, sentWhenAnswered });
+      });
+    });
+    // Once the server closes, the rest of the upload fails: expected, and not the answer.
+    req.on("error", (error) => (answered ? undefined : reject(error)));
+    req.write(Buffer.alloc(options.firstChunk, 0x20));
+    sent += options.firstChunk;
+    const more = () => {
+      while (options.keepSending && !answered && sent < options.limit) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", more);
+      }
+    };
+    more();
+  });
+}
+
+describe("the webhook path's edges", () => {
+  it("refuses a Content-Length past GitHub's 25 MB cap with 413 before the body is sent, and queues nothing", async () => {
+    const before = await githubTasks();
+    // 30 MB announced, 64 KiB written, and the client waits: only an answer that reads nothing can arrive.
+    const answer = await postUntilAnswered({ ...deliveryHeaders("too-big-1"), "Content-Length": String(30 * 1024 * 1024) }, { firstChunk: 64 * 1024, keepSending: false, limit: 0 });
+    expect(answer).toEqual({ status: 413, sentWhenAnswered: 64 * 1024 });
+    const justOver = await postUntilAnswered({ ...deliveryHeaders("too-big-2"), "Content-Length": String(MAX_DELIVERY_BYTES + 1) }, { firstChunk: 1, keepSending: false, limit: 0 });
+    expect(justOver.status).toBe(413);
+    expect(await githubTasks()).toBe(before);
+  });
+
+  it("stops reading a chunked body once it passes the cap, and answers 413", async () => {
+    const limit = 4 * MAX_DELIVERY_BYTES;
+    const answer = await postUntilAnswered(deliveryHeaders("too-big-chunked"), { firstChunk: 1024, keepSending: true, limit });
+    expect(answer.status).toBe(413);
+    // Past the cap by at most what the sockets' buffers hold: the server read no further.
+    expect(answer.sentWhenAnswered).toBeGreaterThan(MAX_DELIVERY_BYTES);
+    expect(answer.sentWhenAnswered).toBeLessThan(MAX_DELIVERY_BYTES + 16 * 1024 * 1024);
+  });
+
+  it("logs a wrong signature as one warning line with the delivery id, no stack", async () => {
+    const body = JSON.stringify({ action: "created", installation: { id: 9 } });
+    logged.length = 0;
+    const res = await fetch(`${t.url}/api/github/webhooks`, { method: "POST", headers: deliveryHeaders("bad-signature-1", sign(body, "not-the-secret")), body });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/signature does not match/);
+    const lines = logged.filter((line) => line.level >= 30);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, deliveryId: "bad-signature-1" });
+    expect(lines[0]!.err).toBeUndefined();
+  });
+
+  it("answers a well-signed body that is not a JSON object with a 400 saying what it is, and queues nothing", async () => {
+    const before = await githubTasks();
+    const cases: [string, RegExp][] = [
+      ["null", /body is null: a GitHub delivery is a JSON object/],
+      ["[]", /body is an array/],
+      ['"x"', /body is a string/],
+      ["42", /body is a number/],
+      ["{", /body is not valid JSON/],
+      ["", /body is empty/],
+    ];
+    logged.length = 0;
+    for (const [body, message] of cases) {
+      const res = await fetch(`${t.url}/api/github/webhooks`, { method: "POST", headers: deliveryHeaders(`not-an-object-${body}`, sign(body)), body });
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { error: string }).error, body).toMatch(message);
+    }
+    expect(await githubTasks()).toBe(before);
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import { errors, jwtVerify, type JWTPayload } from "jose";
+import { z } from "zod";
 import { UnauthenticatedError, UpstreamError } from "../domain/errors.js";
-import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
-
+import { KeysUnavailableError, OidcKeys } from "./oidc-keys.js";
 
 export interface RunnerIdentity {
   /** owner/repo, as GitHub spells it. */
@@ -10,37 +10,50 @@ export interface RunnerIdentity {
   runId: string | null;
 }
 
-type Jwks = ReturnType<typeof createRemoteJWKSet>;
+/** GitHub's Actions tokens are RS256; nothing else is asked of the issuer's keys. */
+const ALGORITHM = "RS256";
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const headerSchema = z.object({ alg: z.string() });
+const payloadSchema = z.object({ iss: z.string() });
 
 /**
- * Verifies GitHub Actions OIDC tokens: signature against the issuer's JWKS (found through its
- * discovery document, cached by jose and refreshed on unknown key ids), issuer, audience, expiry.
+ * Verifies GitHub Actions OIDC tokens: signature against the issuer's keys (`oidc-keys.ts`),
+ * issuer, audience, expiry. What cannot be a token of this issuer is refused before its keys are
+ * asked for, so a caller without one never makes this server reach the issuer.
  */
 export class OidcVerifier {
-  #jwks: Promise<Jwks> | null = null;
+  readonly #keys: OidcKeys;
 
   constructor(
     private readonly issuer: string,
     private readonly audience: string,
-    private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
+    fetchImpl: typeof fetch = fetch,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.#keys = new OidcKeys(issuer, fetchImpl, clock);
+  }
 
   async verify(authorization: string | undefined): Promise<RunnerIdentity> {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
     if (!token) throw unauthorized("send 'Authorization: Bearer <GitHub Actions OIDC token>'");
+    const claimed = claimedHeaderAndIssuer(token);
+    if (!claimed) throw unauthorized("it is not a JWT (three base64url parts: a JSON header with alg, a JSON payload with iss, a signature)");
+    if (claimed.alg !== ALGORITHM) throw unauthorized(`it is signed with ${claimed.alg}; GitHub Actions tokens are ${ALGORITHM}`);
+    if (claimed.iss !== this.issuer) throw unauthorized("it was not issued by the configured OIDC issuer");
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, await this.#keys(), {
+      ({ payload } = await jwtVerify(token, this.#keys.getKey, {
         issuer: this.issuer,
         audience: this.audience,
-        algorithms: ["RS256"],
+        algorithms: [ALGORITHM],
         clockTolerance: 30,
         requiredClaims: ["exp", "iat", "repository"],
       }));
     } catch (error) {
-      if (error instanceof errors.JWKSTimeout || error instanceof DiscoveryError) {
-        this.#jwks = null;
-        throw new UpstreamError(`Cannot fetch the OIDC signing keys of ${this.issuer}; try again`, "unavailable");
+      if (error instanceof KeysUnavailableError) {
+        const seconds = Math.max(1, Math.ceil((error.retryAt - this.clock()) / 1000));
+        throw new UpstreamError(`Cannot fetch the OIDC signing keys of ${this.issuer} (${error.message}); try again in ${seconds} s`, "unavailable");
       }
       throw unauthorized(describe(error, this.audience));
     }
@@ -53,31 +66,24 @@ export class OidcVerifier {
       runId: typeof payload.run_id === "string" ? payload.run_id : null,
     };
   }
-
-  #keys(): Promise<Jwks> {
-    this.#jwks ??= this.#discover().catch((error: unknown) => {
-      this.#jwks = null;
-      throw error;
-    });
-    return this.#jwks;
-  }
-
-  async #discover(): Promise<Jwks> {
-    const url = `${withoutTrailingSlashes(this.issuer)}/.well-known/openid-configuration`;
-    let jwksUri: unknown;
-    try {
-      const response = await this.fetchImpl(url, { signal: AbortSignal.timeout(10_000) });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      jwksUri = ((await response.json()) as { jwks_uri?: unknown }).jwks_uri;
-    } catch (error) {
-      throw new DiscoveryError(`${url}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (typeof jwksUri !== "string") throw new DiscoveryError(`${url} has no jwks_uri`);
-    return createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 10_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
-  }
 }
 
-class DiscoveryError extends Error {}
+/** The alg and iss a compact JWS says it has, unverified; null when it is not one. */
+function claimedHeaderAndIssuer(token: string): { alg: string; iss: string } | null {
+  const parts = token.split(".");
+  if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return null;
+  const header = headerSchema.safeParse(decodeJson(parts[0]!));
+  const payload = payloadSchema.safeParse(decodeJson(parts[1]!));
+  return header.success && payload.success ? { alg: header.data.alg, iss: payload.data.iss } : null;
+}
+
+function decodeJson(part: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
 
 const unauthorized = (why: string) => new UnauthenticatedError(`Invalid runner token: ${why}`, "runner");
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { WEBHOOK_PATH, type NodeMiddleware } from "../github/webhook-middleware.js";
+import { WEBHOOK_PATH, type WebhookEndpoint } from "../github/webhook-middleware.js";
 import { asHttpError } from "./error-reply.js";
 import { HttpError } from "./http-error.js";
 import type { Reply, Router } from "./router.js";
@@ -14,12 +14,12 @@ const SECURITY_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-/** An endpoint that answers on the raw response itself (Probot's webhook middleware, the MCP transport). */
+/** An endpoint that answers on the raw response itself (GitHub's webhooks, the MCP transport). */
 export type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** What is mounted beside the router: Probot's webhook middleware, and raw endpoints by exact path (/mcp). */
+/** What is mounted beside the router: the GitHub App's webhook endpoint, and raw endpoints by exact path (/mcp). */
 export interface Mounts {
-  webhooks?: NodeMiddleware | undefined;
+  webhooks?: WebhookEndpoint | undefined;
   raw?: Record<string, RawEndpoint>;
 }
 
@@ -30,12 +30,12 @@ export interface RequestHandler {
 }
 
 /**
- * Every request: GitHub webhooks to Probot's middleware (mounted on its path only), a raw
- * endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the
+ * Every request: GitHub webhooks to the App's webhook endpoint (on its path only, when there is
+ * an App), a raw endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the
  * one place that turns them into statuses.
  */
 export function createRequestHandler(router: Router, mounts: Mounts, log: Logger): RequestHandler {
-  const webhookMiddleware = mounts.webhooks;
+  const webhooks = mounts.webhooks;
   let closing = false;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -47,13 +47,9 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
       return;
     }
     // Apps registered through Probot's manifest flow deliver to the root URL; route those too.
-    if (webhookMiddleware && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
+    if (webhooks && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
       req.url = WEBHOOK_PATH;
       url.pathname = WEBHOOK_PATH;
-    }
-    if (url.pathname === WEBHOOK_PATH && webhookMiddleware) {
-      await webhookMiddleware(req, res, () => send(res, { status: 404, body: { error: "Not found" } }));
-      return;
     }
     let route = "unmatched";
     // Access lines are debug: at info, a busy server would spend more on logging than on answering.
@@ -61,7 +57,7 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
     let reply: Reply;
     let stream: StartedStream | null = null;
     try {
-      const raw = mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
+      const raw = url.pathname === WEBHOOK_PATH && webhooks ? webhooks : mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
       if (raw) {
         route = url.pathname;
         // What every answer carries, set before the endpoint writes its own head (Node merges them).

@@ -44,6 +44,7 @@ const OPTIONS = {
   compare: { type: "boolean" },
   pages: { type: "boolean" },
   event: { type: "string", multiple: true },
+  scope: { type: "string", multiple: true },
   "allowed-model": { type: "string", multiple: true },
   "no-allowed-models": { type: "boolean" },
   "data-dir": { type: "string" },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { refName } from "./git-names.js";
 import { storedText, stringExpected } from "./stored-values.js";
 import { SALT_WINDOWS } from "./analytics-vocabulary.js";
+import { KEY_SCOPES, SCOPE_MEANINGS } from "./key-scopes.js";
 
 /** GitHub's rules: an owner of up to 39 letters, digits and hyphens; a repository name not starting with a dot. */
 const OWNER_REPO_PATTERN = "^\\s*[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\\s*$";
@@ -73,7 +74,26 @@ export const createProjectSchema = z
   })
   .meta({ id: "CreateProjectRequest" });
 
-export const createKeySchema = z.object({ name: storedText(200, { trim: true, min: 1 }).optional() }).meta({ id: "CreateKeyRequest" });
+/** A new key's scopes (shared/key-scopes.ts), listed once each in their canonical order. */
+const keyScopesSchema = z
+  .array(z.enum(KEY_SCOPES))
+  .min(1, { error: "must name at least one scope" })
+  .max(KEY_SCOPES.length)
+  .refine((scopes) => !scopes.includes("all") || scopes.length === 1, { error: "all already includes every scope: give it alone" })
+  .transform((scopes) => [...new Set(scopes)].sort((a, b) => KEY_SCOPES.indexOf(a) - KEY_SCOPES.indexOf(b)))
+  .meta({
+    // The refinement above, for the OpenAPI document: no list of two or more that holds `all`.
+    not: { contains: { const: "all" }, minItems: 2 },
+    description: `What the key may do: ${KEY_SCOPES.map((scope) => `\`${scope}\` (${SCOPE_MEANINGS[scope]})`).join(", ")}. A request outside them is refused with 403 naming the scope it needs.`,
+  });
+
+export const createKeySchema = z
+  .object({
+    name: storedText(200, { trim: true, min: 1 }).optional(),
+    // Left out: all, as every key made before scopes (the seed's contract creates keys without a body).
+    scopes: keyScopesSchema.default(["all"]),
+  })
+  .meta({ id: "CreateKeyRequest" });
 
 export const projectSchema = z
   .object({
@@ -98,6 +118,7 @@ export const apiKeySchema = z
     projectId: z.string(),
     name: z.string().nullable(),
     prefix: z.string().meta({ description: "The first characters of the key, to recognise it." }),
+    scopes: z.array(z.enum(KEY_SCOPES)).meta({ description: "What the key may do (`all`: everything)." }),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
     revokedAt: z.string().nullable(),

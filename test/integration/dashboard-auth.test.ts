@@ -83,7 +83,7 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     const names = await keyNames();
     for (const name of ["no-token", "wrong-token", "other-origin", "other-site"]) expect(names).not.toContain(name);
 
-    const ok = await v.post(path, { name: "legit", csrf });
+    const ok = await v.post(path, { name: "legit", "scope-all": "on", csrf });
     expect(ok.status).toBe(201);
     const key = /id="new-key" class="secret">([^<]+)</.exec(ok.text)?.[1] ?? "";
     expect((await t.call("GET", `/v2/agent/${project.projectId}/jobs`, { token: key })).status).toBe(200);
@@ -296,7 +296,7 @@ describe("sign in with GitHub", () => {
     expect((await admin.get(`/dashboard/projects/${projects.wiki}/keys`)).status).toBe(404);
     expect((await admin.get(`/dashboard/projects/${projects.uninstalled}/analytics`)).status).toBe(404);
     const csrf = await admin.csrf(`/dashboard/projects/${projects.docs}/keys`);
-    expect((await admin.post(`/dashboard/projects/${projects.docs}/keys`, { name: "from-github-admin", csrf })).status).toBe(201);
+    expect((await admin.post(`/dashboard/projects/${projects.docs}/keys`, { name: "from-github-admin", "scope-all": "on", csrf })).status).toBe(201);
 
     nockPermission("acme/docs", "octo-writer", "write");
     nockPermission("acme/wiki", "octo-writer", "none");

@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { countRows, readCatalog } from "../../src/app/store/catalog.js";
 import type { Queryable } from "../../src/app/store/db.js";
 import { migrate } from "../../src/app/store/migrate.js";
 import { migrations } from "../../src/app/store/migrations.js";
+import { ApiKeyVerifier, listApiKeys, requireScope } from "../../src/app/domain/api-keys.js";
+import { NEEDED_SCOPES } from "../../src/shared/key-scopes.js";
 import { constraintViolations, fillTables } from "../helpers/catalog-rows.js";
 import { openTestStore, storeKind, type TestStore } from "../helpers/store.js";
 import { FULL_TIER } from "../helpers/tier.js";
@@ -97,6 +100,19 @@ describe("migrations", () => {
       { day: 10, path_id: 8, views: 2, verified: 2, spoofed: 0 },
       { day: 11, path_id: 7, views: 7, verified: 0, spoofed: 0 },
     ]);
+  });
+
+  it("31 leaves every key made before scopes able to do everything, and it is verified as such", async () => {
+    store = await openTestStore({ migrated: false });
+    await migrate(store.db, migrations.filter((m) => m.version < 31));
+    await store.db.query(`INSERT INTO projects (id, repository, repo_full_name, model) VALUES ('p1', 'https://github.com/a/b', 'a/b', 'm')`);
+    const key = `ink_${"k".repeat(43)}`;
+    await store.db.query(`INSERT INTO api_keys (id, project_id, prefix, secret_hash) VALUES ('k1', 'p1', 'ink_kk', $1)`, [createHash("sha256").update(key).digest("hex")]);
+    await migrate(store.db);
+    const identity = await new ApiKeyVerifier(store.db, false).projectFor(`Bearer ${key}`);
+    expect(identity).toEqual({ projectId: "p1", keyId: "k1", scopes: ["all"] });
+    for (const scope of NEEDED_SCOPES) expect(() => requireScope(identity.scopes, scope, "do it")).not.toThrow();
+    expect((await listApiKeys(store.db, "p1")).map((k) => k.scopes)).toEqual([["all"]]);
   });
 
   it("8 gives views waiting in the inbox at upgrade their page's id, and they are counted under it", async () => {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
+import { grants, KEY_SCOPES, type KeyScope, type NeededScope } from "../../shared/key-scopes.js";
 import { newId } from "./ids.js";
-import { notFound, UnauthenticatedError } from "./errors.js";
+import { MissingScopeError, notFound, UnauthenticatedError } from "./errors.js";
 
 export const KEY_PREFIX = "ink_";
 const KEY_FORMAT = /^ink_[A-Za-z0-9_-]{43}$/;
@@ -14,6 +15,7 @@ export interface ApiKeyInfo {
   projectId: string;
   name: string | null;
   prefix: string;
+  scopes: KeyScope[];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -25,6 +27,7 @@ interface KeyRow {
   name: string | null;
   prefix: string;
   secret_hash: string;
+  scopes: string;
   created_at: unknown;
   last_used_at: unknown;
   revoked_at: unknown;
@@ -35,19 +38,24 @@ const toInfo = (row: KeyRow): ApiKeyInfo => ({
   projectId: row.project_id,
   name: row.name,
   prefix: row.prefix,
+  scopes: scopesOf(row.scopes),
   createdAt: toIso(row.created_at),
   lastUsedAt: toIsoOrNull(row.last_used_at),
   revokedAt: toIsoOrNull(row.revoked_at),
 });
 
+/** A stored list read back; a name this version does not know (written by a later one) grants nothing here. */
+const scopesOf = (stored: string): KeyScope[] => stored.split(",").filter((scope): scope is KeyScope => (KEY_SCOPES as readonly string[]).includes(scope));
+
 const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
-export async function createApiKey(db: Queryable, projectId: string, name: string | null) {
+/** A new key of the project, able to do `scopes` (validated by `keyScopesSchema` at the edge). */
+export async function createApiKey(db: Queryable, projectId: string, name: string | null, scopes: readonly KeyScope[]) {
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const id = newId(16);
   const rows = await db.query<KeyRow>(
-    `INSERT INTO api_keys (id, project_id, name, prefix, secret_hash) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-    [id, projectId, name, key.slice(0, KEY_PREFIX.length + 6), hashKey(key)],
+    `INSERT INTO api_keys (id, project_id, name, prefix, secret_hash, scopes) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [id, projectId, name, key.slice(0, KEY_PREFIX.length + 6), hashKey(key), scopes.join(",")],
   );
   return { key, info: toInfo(rows[0] as KeyRow) };
 }
@@ -72,6 +80,17 @@ const MAX_CACHED_KEYS = 10_000;
 export interface KeyIdentity {
   projectId: string;
   keyId: string;
+  /** Fixed when the key is made, so a remembered identity stays exact until revocation. */
+  scopes: KeyScope[];
+}
+
+/** Refuses (403) what the key's scopes do not cover, naming the scope it needs; `doing` says what was asked, as a phrase. */
+export function requireScope(scopes: readonly KeyScope[], needed: NeededScope, doing: string): void {
+  if (grants(scopes, needed)) return;
+  throw new MissingScopeError(
+    `This API key may not ${doing}: that needs the ${needed} scope, and the key has ${scopes.join(", ") || "none"}. Use a key with the ${needed} (or all) scope; scopes are chosen when a key is created`,
+    needed,
+  );
 }
 
 export class ApiKeyVerifier {
@@ -99,13 +118,13 @@ export class ApiKeyVerifier {
       this.#touch(known.keyId);
       return known;
     }
-    const row = await queryOne<Pick<KeyRow, "id" | "project_id" | "secret_hash" | "revoked_at">>(
+    const row = await queryOne<Pick<KeyRow, "id" | "project_id" | "secret_hash" | "scopes" | "revoked_at">>(
       this.db,
-      `SELECT id, project_id, secret_hash, revoked_at FROM api_keys WHERE secret_hash = $1`,
+      `SELECT id, project_id, secret_hash, scopes, revoked_at FROM api_keys WHERE secret_hash = $1`,
       [presented],
     );
     if (!row || !safeEqualHex(row.secret_hash, presented) || row.revoked_at !== null) throw unauthorized();
-    const identity = { projectId: row.project_id, keyId: row.id };
+    const identity = { projectId: row.project_id, keyId: row.id, scopes: scopesOf(row.scopes) };
     if (this.exclusiveStore) {
       if (this.#active.size >= MAX_CACHED_KEYS) this.#active.delete(this.#active.keys().next().value as string);
       this.#active.set(presented, identity);

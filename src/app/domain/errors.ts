@@ -61,6 +61,13 @@ export class UnauthenticatedError extends DomainError {
 /** The caller is known but may not do this. */
 export class ForbiddenError extends DomainError {}
 
+/** The key is the project's, but its scopes do not cover this: `scope` is the one it needs. */
+export class MissingScopeError extends ForbiddenError {
+  constructor(message: string, readonly scope: string) {
+    super(message);
+  }
+}
+
 /** Something this server depends on (GitHub, the OIDC issuer) did not answer usefully; trying again may work. */
 export class UpstreamError extends DomainError {
   constructor(message: string, readonly kind: "unavailable" | "bad-gateway" = "bad-gateway") {

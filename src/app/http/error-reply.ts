@@ -4,6 +4,7 @@ import {
   ForbiddenError,
   IdempotencyKeyReusedError,
   InvalidInputError,
+  MissingScopeError,
   NotConfiguredError,
   NotFoundError,
   RateLimitedError,
@@ -36,6 +37,7 @@ export function asHttpError(error: unknown): HttpError | null {
     const challenge = CHALLENGES[error.scheme];
     return new HttpError(401, error.message, undefined, challenge ? { "WWW-Authenticate": challenge } : undefined);
   }
+  if (error instanceof MissingScopeError) return new HttpError(403, error.message, [{ message: `scope: ${error.scope} needed`, field: "scope" }]);
   if (error instanceof ForbiddenError) return new HttpError(403, error.message);
   if (error instanceof UpstreamError) return new HttpError(error.kind === "unavailable" ? 503 : 502, error.message);
   if (error instanceof NotConfiguredError) return new HttpError(503, error.message);

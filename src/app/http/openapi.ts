@@ -4,6 +4,7 @@ import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
 import { automationPaths } from "./openapi-automations.js";
+import { projectKeyScheme, withKeyScopes } from "./openapi-scopes.js";
 import { impactRankingQuerySchema, impactRankingSchema, jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
 import { IMPACT_CSV_HEADER, RANKING_CSV_HEADER } from "./routes/job-impact.js";
 import { components, ERR, errorResponse, jobParam, json, jsonOrCsv, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
@@ -27,12 +28,12 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
     components: {
       schemas: components(),
       securitySchemes: {
-        projectKey: { type: "http", scheme: "bearer", description: "A project API key: ink_…" },
+        projectKey: projectKeyScheme,
         runnerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A GitHub Actions OIDC token whose audience is this server's PUBLIC_URL." },
         operatorToken: { type: "http", scheme: "bearer", description: "The operator token (INKWELL_ADMIN_TOKEN)." },
       },
     },
-    paths: withHttpLimits({
+    paths: withKeyScopes(withHttpLimits({
       "/v2/agent/{projectId}/job": {
         post: {
           operationId: "createJob",
@@ -310,7 +311,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       "/healthz": {
         get: { operationId: "health", security: [], responses: { 200: { description: "The store answers." }, 503: { description: "The store does not answer." } } },
       },
-    }),
+    })),
   };
 }
 

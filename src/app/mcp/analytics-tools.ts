@@ -16,6 +16,7 @@ const stillCounting = (pending: boolean) => (pending ? " Views accepted in the l
 export const analyticsTools: McpTool[] = [
   {
     name: "get_visitors",
+    scope: "analytics",
     title: "Unique visitors per page",
     description:
       "Unique visitors per docs page, split into human and AI (assistants, crawlers, AI search), most visited first: exact counts over whole UTC days, dateFrom included and dateTo excluded. pathPrefix narrows to a section (/guides). Pages a page at a time (hasMore).",
@@ -33,6 +34,7 @@ export const analyticsTools: McpTool[] = [
   },
   {
     name: "get_ai_agents",
+    scope: "analytics",
     title: "AI agents that read the docs",
     description:
       "The AI agents (ChatGPT, Claude, Perplexity, Gemini and their crawlers…) that read the project's pages, most views first: each with its operator, category, views, visitors and pages, and how many of its views were verified against the operator's published addresses or signatures, spoofed (not counted) or unverifiable.",

@@ -20,6 +20,7 @@ function describeImpact(impact: JobImpact): string {
 export const impactTools: McpTool[] = [
   {
     name: "get_job_impact",
+    scope: "analytics",
     title: "What a merged docs change did for its readers",
     description:
       "For a job whose pull request was merged: each page it changed (moves followed to the old path), over the 7, 14 and 28 days before the merge and after it, with human visitors, AI visitors, AI reads by category, AI fetch failures, people arriving from AI answers and Markdown/llms.txt reads, beside the whole site over the same days. Exact counts; unfinished windows say how many days they hold. A job not merged says why.",

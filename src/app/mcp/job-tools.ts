@@ -38,6 +38,7 @@ const messageInput = jobIdArgument.extend(promptBodySchema.shape);
 export const jobTools: McpTool[] = [
   {
     name: "create_job",
+    scope: "jobs",
     title: "Create a docs job",
     description:
       "Hand an instruction to Inkwell's docs agent: it edits the project's docs repository in a GitHub Actions run and opens a pull request. Returns the job (status active); poll it with get_job. The same idempotencyKey with the same prompt returns the job it first created.",
@@ -58,6 +59,7 @@ export const jobTools: McpTool[] = [
   },
   {
     name: "get_job",
+    scope: "jobs",
     title: "Get a docs job",
     description: "A job's status, pull request link, summary, files changed, validation and usage. Poll it until the status is completed, failed or archived.",
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -69,6 +71,7 @@ export const jobTools: McpTool[] = [
   },
   {
     name: "send_message",
+    scope: "jobs",
     title: "Send a follow-up to a docs job",
     description:
       "A follow-up instruction for a job: a finished job runs again on the same branch and pull request; an active one takes it in its next run. A job whose pull request was closed (archived) refuses it.",
@@ -85,6 +88,7 @@ export const jobTools: McpTool[] = [
   },
   {
     name: "list_jobs",
+    scope: "jobs",
     title: "List docs jobs",
     description: "The project's jobs, newest first, a page at a time (hasMore says whether another page follows).",
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -98,6 +102,7 @@ export const jobTools: McpTool[] = [
   },
   {
     name: "cancel_job",
+    scope: "jobs",
     title: "Cancel a docs job",
     description: "Stops an active job: it becomes failed, and a running agent stops without pushing. A job that is not active is returned as it is.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -60,7 +60,7 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
     if (req.method !== "POST") {
       throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
     }
-    const { projectId } = await services.verifier.projectFor(req.headers.authorization).catch((error: unknown) => {
+    const { projectId, scopes } = await services.verifier.projectFor(req.headers.authorization).catch((error: unknown) => {
       throw error instanceof UnauthenticatedError ? mcpUnauthorized(error, req, services, MCP_PATH) : error;
     });
     // Read here, under the API's body limit, and handed over parsed (the SDK would otherwise read it again as a web stream).
@@ -69,7 +69,7 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
       // One HTTP request, one message: a batch would start many queries at once (and MCP 2025-06-18 dropped batches).
       throw new HttpError(400, "JSON-RPC batches are not accepted here: send one message per request");
     }
-    const server = buildMcpServer({ projectId, services }, version, log);
+    const server = buildMcpServer({ projectId, scopes, services }, version, log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once("close", () => {
       void transport.close();

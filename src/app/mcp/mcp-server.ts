@@ -2,6 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
+import { requireScope } from "../domain/api-keys.js";
 import { asHttpError } from "../http/error-reply.js";
 import { analyticsTools } from "./analytics-tools.js";
 import { jobTools } from "./job-tools.js";
@@ -35,6 +36,7 @@ export function buildMcpServer(ctx: ToolContext, version: string, log: Logger, t
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: Inkwell has ${tools.map((t) => t.name).join(", ")}`);
     const started = performance.now();
     try {
+      requireScope(ctx.scopes, tool.scope, `call ${tool.name}`);
       const { body, text } = await tool.run(request.params.arguments ?? {}, ctx);
       log.debug({ tool: tool.name, projectId: ctx.projectId, ms: Math.round(performance.now() - started) }, "mcp tool");
       // The line for a person, then the body as JSON for clients that read text only (the spec's advice).

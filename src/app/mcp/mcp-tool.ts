@@ -1,10 +1,13 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { KeyScope, NeededScope } from "../../shared/key-scopes.js";
 import type { JsonSchema } from "../http/openapi-parts.js";
 import type { Services } from "../http/services.js";
 
 /** What a tool runs with: the project of the request's key (never one the arguments name). */
 export interface ToolContext {
   projectId: string;
+  /** The key's scopes: a tool runs only when they cover its `scope`. */
+  scopes: readonly KeyScope[];
   services: Services;
 }
 
@@ -25,6 +28,8 @@ export interface McpTool {
   title: string;
   description: string;
   annotations: ToolAnnotations;
+  /** The key scope it needs, as its REST route's (http/route-scopes.ts). */
+  scope: NeededScope;
   inputSchema: JsonSchema & { type: "object" };
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolAnswer>;
 }

@@ -925,4 +925,12 @@ CREATE INDEX analytics_daily_agent_pages_by_path ON analytics_daily_agent_pages 
 CREATE INDEX analytics_daily_formats_by_path ON analytics_daily_formats (project_id, path_id, format, day) INCLUDE (human, ai);
 `,
   },
+  {
+    version: 31,
+    name: "what each API key may do (send views, read analytics, run jobs, or all); keys made before keep all",
+    sql: `
+-- Comma-separated scopes (shared/key-scopes.ts), validated where keys are made; 'all' includes scopes added later.
+ALTER TABLE api_keys ADD COLUMN scopes text NOT NULL DEFAULT 'all';
+`,
+  },
 ];

@@ -1,6 +1,7 @@
 import type { CommandContext } from "../command-context.js";
 import { JOB_TRIGGER_TYPES, WEBHOOK_EVENTS } from "../../shared/job-vocabulary.js";
 import { LOG_FORMATS } from "../logs/log-format-names.js";
+import { KEY_SCOPES } from "../../shared/key-scopes.js";
 
 // Every command's line in `inkwell --help`, apart from the code that runs it: the help, an unknown
 // command's message and a usage error's hint need these words only, so they load no command module
@@ -17,7 +18,7 @@ export const COMMAND_USAGE = {
     update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]",
   },
   keys: {
-    create: "keys create --project ID [--name NAME]",
+    create: `keys create --project ID [--name NAME] [--scope ${KEY_SCOPES.join("|")}]…`,
     list: "keys list --project ID",
     revoke: "keys revoke --project ID <keyId>",
   },

@@ -7,9 +7,10 @@ export const keys: NounRuns<"keys"> = {
   async create(ctx) {
     const projectId = projectOf(ctx);
     const created = await ctx.client.request<CreatedKeyView>("POST", `/admin/projects/${enc(projectId)}/keys`, ctx.operator, {
-      body: ctx.values.name ? { name: ctx.values.name } : {},
+      // Without --scope the server's default applies: all.
+      body: { ...(ctx.values.name ? { name: ctx.values.name } : {}), ...(ctx.values.scope?.length ? { scopes: ctx.values.scope } : {}) },
     });
-    print(ctx, created, () => `${created.key}\n\nKey ${created.id} for project ${projectId}. Store it now: it is not shown again.`);
+    print(ctx, created, () => `${created.key}\n\nKey ${created.id} for project ${projectId}, scopes ${created.scopes.join(", ")}. Store it now: it is not shown again.`);
   },
 
   async list(ctx) {
@@ -19,8 +20,8 @@ export const keys: NounRuns<"keys"> = {
       keys.length === 0
         ? "No keys. Create one: inkwell keys create --project " + projectId
         : table(
-            ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED"],
-            keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.createdAt, k.lastUsedAt, k.revokedAt]),
+            ["ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "REVOKED"],
+            keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.scopes.join(","), k.createdAt, k.lastUsedAt, k.revokedAt]),
           ),
     );
   },

@@ -1,3 +1,4 @@
+import { KEY_SCOPES, SCOPE_MEANINGS, type KeyScope } from "../../../shared/key-scopes.js";
 import type { ApiKeyInfo } from "../../domain/api-keys.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
@@ -16,6 +17,11 @@ export interface KeysView {
   mcpUrl: string;
 }
 
+/** The form field of each scope's checkbox. */
+export const scopeField = (scope: KeyScope) => `scope-${scope}`;
+
+const scopesText = (scopes: readonly KeyScope[]) => scopes.join(", ");
+
 export function keysBody(view: KeysView): SafeHtml {
   const { project, access, session } = view;
   const base = projectPath(project.id, "keys");
@@ -30,6 +36,7 @@ ${
   view.created
     ? html`<section class="new-key" aria-labelledby="new-key-heading">
 <h2 id="new-key-heading">New key “${view.created.info.name ?? view.created.info.prefix}”</h2>
+<p>Scopes: <strong id="new-key-scopes">${scopesText(view.created.info.scopes)}</strong></p>
 <p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only once; Inkwell keeps only a hash of it. If you lose it, revoke it and create another.</p>
 <p class="copy-row"><code id="new-key" class="secret">${view.created.key}</code> <button type="button" data-copy="new-key">Copy key</button></p>
 <p class="help">Send it as <code>Authorization: Bearer &lt;key&gt;</code>. In Claude Code: <code id="new-key-mcp">claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer ${view.created.key}"</code> <button type="button" class="secondary" data-copy="new-key-mcp">Copy command</button></p>
@@ -48,11 +55,12 @@ ${
   active.length === 0
     ? html`<p>No active keys.</p>`
     : html`<div class="table-wrap"><table id="keys-table">
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th>${access.canAdmin ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ""}</tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th>${access.canAdmin ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ""}</tr></thead>
 <tbody>${active.map(
         (key) => html`<tr data-key-id="${key.id}">
 <td>${key.name ?? html`<span class="muted">unnamed</span>`}</td>
 <td><code>${key.prefix}…</code></td>
+<td class="key-scopes">${scopesText(key.scopes)}</td>
 <td>${formatTime(key.createdAt)}</td>
 <td>${key.lastUsedAt ? formatTime(key.lastUsedAt) : html`<span class="muted">never</span>`}</td>
 ${access.canAdmin ? html`<td><a class="danger-link" href="${base}/${encodeURIComponent(key.id)}/revoke">Revoke<span class="visually-hidden"> ${key.name ?? key.prefix}</span></a></td>` : ""}
@@ -69,8 +77,12 @@ ${
 ${csrfField(session)}
 <label for="key-name">Name</label>
 <input id="key-name" name="name" maxlength="200" placeholder="e.g. docs-site-ci" aria-describedby="key-name-help">
+<fieldset aria-describedby="key-scopes-help"><legend>What it may do</legend>${KEY_SCOPES.map(
+        (scope) => html`<label><input type="checkbox" name="${scopeField(scope)}"${scope === "all" ? html` checked` : ""}> <code>${scope}</code>: ${SCOPE_MEANINGS[scope]}</label> `,
+      )}</fieldset>
 <button type="submit">Create key</button>
-<p id="key-name-help" class="help">A name helps you tell keys apart when revoking one. Keys are admin keys of this project.</p>
+<p id="key-name-help" class="help">A name helps you tell keys apart when revoking one.</p>
+<p id="key-scopes-help" class="help">A docs site's server that only sends page views needs <code>views</code>; uncheck <code>all</code> to give a key less. A request outside its scopes gets 403 naming the scope it needs.</p>
 </form>
 </section>`
     : html`<p class="help">Creating and revoking keys needs admin permission on <code>${project.repoFullName}</code>; yours is ${access.role}.</p>`

@@ -98,9 +98,9 @@ export function registerAdminRoutes(router: Router, services: Services): void {
   router.on("POST", "/admin/projects/:id/keys", async (ctx) => {
     const projectId = projectIdOf(ctx);
     const hasBody = Number(ctx.req.headers["content-length"] ?? 0) > 0 || ctx.req.headers["transfer-encoding"] !== undefined;
-    const body = hasBody ? validate(createKeySchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" }) : {};
+    const body = validate(createKeySchema, hasBody ? await readJson(ctx.req, config.maxBodyBytes) : {}, "body", { unknown: "refuse" });
     await getProject(db, projectId);
-    const { key, info } = await createApiKey(db, projectId, body.name ?? null);
+    const { key, info } = await createApiKey(db, projectId, body.name ?? null, body.scopes);
     return { status: 201, body: { ...info, key } };
   });
 

@@ -22,8 +22,8 @@ async function store(): Promise<Db> {
 /** Every kind of column the schema has: identity ids, a generated column, bytea, arrays, jsonb, timestamps, NULLs. */
 async function seed(db: Db, inboxRows: number): Promise<void> {
   const project = await createProject(db, { repoFullName: "acme/docs", repository: "https://github.com/acme/docs", model: "m", allowedModels: ["a", 'quote"d', "comma,d"] });
-  const { info } = await createApiKey(db, project.id, "laptop");
-  await createApiKey(db, project.id, null);
+  const { info } = await createApiKey(db, project.id, "laptop", ["all"]);
+  await createApiKey(db, project.id, null, ["views"]);
   await revokeApiKey(db, project.id, info.id);
   for (let i = 0; i < 3; i++) await db.transaction((tx) => createJob(tx, { projectId: project.id, prompt: `Prompt ${i} with 'quotes', \\ and ünïcode`, idempotencyKey: null }, { defaultRateLimitPerHour: 100 }));
   await db.query(`INSERT INTO analytics_salts (project_id, window_start, secret, delete_after) VALUES ($1, 20000, '\\x00ff10'::bytea, now())`, [project.id]);

@@ -5,7 +5,8 @@ import { wellFormedIdOf } from "../../../domain/ids.js";
 import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout, projectPath } from "../../../dashboard/layout.js";
 import { noticeOf } from "../../../dashboard/notices.js";
-import { keysBody, revokeConfirmBody } from "../../../dashboard/pages/keys.js";
+import { keysBody, revokeConfirmBody, scopeField } from "../../../dashboard/pages/keys.js";
+import { KEY_SCOPES } from "../../../../shared/key-scopes.js";
 import { htmlReply, parseFields, redirect } from "../../../dashboard/request.js";
 import { MCP_PATH } from "../../../mcp/mcp-endpoint.js";
 import type { Router } from "../../router.js";
@@ -32,8 +33,9 @@ export function registerKeyPages(router: Router, dashboard: DashboardController)
     "/dashboard/projects/:projectId/keys",
     dashboard.action(async (r, form) => {
       const { project, access } = await dashboard.project(r, "admin");
-      const { name } = parseFields(createKeySchema, { name: form.name?.trim() ? form.name : undefined });
-      const created = await createApiKey(db, project.id, name ?? null);
+      const scopes = KEY_SCOPES.filter((scope) => form[scopeField(scope)] === "on");
+      const { name, scopes: granted } = parseFields(createKeySchema, { name: form.name?.trim() ? form.name : undefined, scopes });
+      const created = await createApiKey(db, project.id, name ?? null, granted);
       const keys = await listApiKeys(db, project.id);
       const body = keysBody({ session: r.session, project, access, keys, created, mcpUrl: `${r.origin}${MCP_PATH}` });
       return htmlReply(201, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, body }));

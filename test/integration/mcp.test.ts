@@ -263,6 +263,15 @@ describe("MCP at /mcp: who may call it", () => {
     expect((await fetch(`${t.url}/.well-known/oauth-protected-resource/mcp`, { method: "POST" })).status).toBe(405);
   });
 
+  it("answers the OAuth registration clients fall back to with Inkwell's words, in OAuth's error shape", async () => {
+    // Finding no authorization server, clients register at the server's origin (MCP 2025-03-26's default) and show the refusal.
+    const registration = await fetch(`${t.url}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["http://localhost:6274/cb"] }) });
+    expect(registration.status).toBe(404);
+    const body = (await registration.json()) as { error: string; error_description: string };
+    expect(body.error).toBe("access_denied");
+    expect(body.error_description).toMatch(/^Inkwell registers no OAuth clients and issues no OAuth tokens: it takes a project API key as 'Authorization: Bearer ink_…' in this MCP server's headers\. The key this client sent, if any, was refused/);
+  });
+
   it("refuses a key from its next request once it is revoked, in the middle of a session", async () => {
     const spare = await t.call("POST", `/admin/projects/${project.projectId}/keys`, { token: ADMIN_TOKEN, body: { name: "mcp" } });
     const mcp = await connect(spare.body.key);

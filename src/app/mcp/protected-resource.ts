@@ -50,9 +50,27 @@ export function protectedResourceMetadata(origin: string, resourcePath: string):
 }
 
 /**
+ * Where a client whose key was refused ends up: finding no authorization server in the metadata, MCP
+ * clients fall back to the server's own origin and register there (`POST /register`, MCP 2025-03-26's
+ * default), then show the registration's refusal, body included. So that refusal is OAuth's error
+ * shape (RFC 7591) with Inkwell's words in it, instead of a bare "No such endpoint".
+ */
+const registerEndpoint: RawEndpoint = async (_req, res) => {
+  const content = JSON.stringify({
+    error: "access_denied",
+    error_description:
+      "Inkwell registers no OAuth clients and issues no OAuth tokens: it takes a project API key as 'Authorization: Bearer ink_…' in this MCP server's headers. " +
+      "The key this client sent, if any, was refused: missing, malformed, unknown or revoked (the dashboard's API keys page makes a new one).",
+  });
+  res.writeHead(404, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(content), "Access-Control-Allow-Origin": "*" });
+  res.end(content);
+};
+
+/**
  * The metadata at its two addresses: `…/oauth-protected-resource/mcp` for /mcp (RFC 9728 inserts
  * the well-known part before the resource's path), and at the root for the server as a whole, whose
- * API takes the same keys. Public and the same for everyone, so any origin may read it.
+ * API takes the same keys; and the registration fallback above. Public and the same for everyone,
+ * so any origin may read them.
  */
 export function protectedResourceEndpoints(services: Services, resourcePath: string): Record<string, RawEndpoint> {
   const endpoint =
@@ -63,5 +81,5 @@ export function protectedResourceEndpoints(services: Services, resourcePath: str
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(content), "Access-Control-Allow-Origin": "*" });
       res.end(req.method === "HEAD" ? undefined : content);
     };
-  return { [METADATA_PATH]: endpoint(""), [`${METADATA_PATH}${resourcePath}`]: endpoint(resourcePath) };
+  return { [METADATA_PATH]: endpoint(""), [`${METADATA_PATH}${resourcePath}`]: endpoint(resourcePath), "/register": registerEndpoint };
 }

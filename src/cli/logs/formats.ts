@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { UsageError } from "../errors.js";
 import { skip, type LineParser, type ParsedLine, type RecordReader } from "./fields.js";
 import { readCaddy } from "./formats/caddy.js";
@@ -59,5 +59,6 @@ export function parseLogLine(format: LogFormat, line: string, options: ParserOpt
 
 /** Stable idempotency id of a log line: the same line at the same occurrence gives the same id on every import. */
 export function lineHitId(line: string, occurrence: number): string {
-  return createHash("sha256").update(`${occurrence}\n${line}`).digest().subarray(0, 16).toString("base64url");
+  // One-shot hash (no Hash object per line); hex rather than "buffer", which Node 20 may not take.
+  return Buffer.from(hash("sha256", `${occurrence}\n${line}`, "hex").slice(0, 32), "hex").toString("base64url");
 }

@@ -6,7 +6,7 @@ import { addExample, emptySummary, type ImportSummary } from "./summary.js";
 
 export interface ImportOptions {
   parser: LineParser;
-  lines: AsyncIterable<string>;
+  lines: AsyncIterable<readonly string[]>;
   send: SendHits;
   /** Called after each accepted batch. */
   progress: (summary: ImportSummary) => void;
@@ -22,13 +22,15 @@ export async function importLog(options: ImportOptions): Promise<ImportSummary> 
   const summary = emptySummary();
   const sender = new HitSender({ send: options.send, summary, inFlight: options.inFlight, onAccepted: () => options.progress(summary) });
   const occurrences = new LineOccurrences();
-  for await (const raw of options.lines) {
-    if (sender.failed) break;
-    const line = summary.lines === 0 ? withoutBom(raw) : raw;
-    summary.lines++;
-    const hit = hitOfLine(line, options.parser, summary);
-    if (hit === undefined) continue;
-    if (sender.add({ ...hit, id: lineHitId(line, occurrences.next(line)) }, summary.lines)) await sender.flush();
+  reading: for await (const batch of options.lines) {
+    for (const raw of batch) {
+      if (sender.failed) break reading;
+      const line = summary.lines === 0 ? withoutBom(raw) : raw;
+      summary.lines++;
+      const hit = hitOfLine(line, options.parser, summary);
+      if (hit === undefined) continue;
+      if (sender.add({ ...hit, id: lineHitId(line, occurrences.next(line)) }, summary.lines)) await sender.flush();
+    }
   }
   if (!sender.failed) await sender.flush();
   await sender.finish();

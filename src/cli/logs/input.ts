@@ -6,13 +6,16 @@ import { CliError } from "../errors.js";
 
 /** A log to import: its lines, and how far into the (possibly compressed) bytes the import is, for the progress bar. */
 export interface LogInput {
-  lines: AsyncIterable<string>;
+  /** The lines of each read, in order: awaiting each line on its own cost more than parsing it. */
+  lines: AsyncIterable<readonly string[]>;
   bytesRead: () => number;
   /** The size on disk when it is a file. */
   totalBytes: number | null;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+// Reads of 1 MiB rather than the stream default of 64 KiB: fewer reads and batches of lines.
+const READ_SIZE = 1 << 20;
 
 /** A file path or `-` for standard input; gzip is recognized by its first two bytes, whatever the name. */
 export function openLogInput(source: string, stdin: () => Readable): LogInput {
@@ -22,7 +25,7 @@ export function openLogInput(source: string, stdin: () => Readable): LogInput {
   else {
     try {
       totalBytes = statSync(source).size;
-      raw = createReadStream(source);
+      raw = createReadStream(source, { highWaterMark: READ_SIZE });
     } catch (error) {
       throw new CliError(`Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`, 2);
     }
@@ -80,19 +83,20 @@ async function* decompressed(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buff
 
 /**
  * UTF-8 lines split at \n, a \r before it dropped (CRLF files); the last one with or without its
- * line end. `--follow` splits files the same way, so both give a line the same id.
+ * line end; the lines each chunk completes together. `--follow` splits files the same way, so both
+ * give a line the same id.
  */
-export async function* textLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+export async function* textLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[]> {
   const decoder = new StringDecoder("utf8");
   let pending = "";
   for await (const chunk of chunks) {
     pending += decoder.write(chunk);
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
-    for (const line of lines) yield withoutCr(line);
+    if (lines.length > 0) yield lines.map(withoutCr);
   }
   pending += decoder.end();
-  if (pending !== "") yield withoutCr(pending);
+  if (pending !== "") yield [withoutCr(pending)];
 }
 
 export function withoutCr(line: string): string {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** Identical lines further apart than this many distinct lines are taken to be the same line re-read, not a second request. */
 export const OCCURRENCE_MEMORY = 10_000;
@@ -10,18 +10,35 @@ export const OCCURRENCE_MEMORY = 10_000;
  */
 export class LineOccurrences {
   readonly #seen: Map<string, number>;
+  /**
+   * The keys in the order they were first seen, the oldest at `#oldest`: forgetting the oldest
+   * through the map's own iterator walks past every entry deleted before it, which made each line
+   * cost time in proportion to the memory.
+   */
+  readonly #order: string[];
+  #oldest = 0;
 
   constructor(entries: Iterable<[string, number]> = []) {
     this.#seen = new Map(entries);
+    this.#order = [...this.#seen.keys()];
   }
 
   /** The occurrence of this line (0 for the first), counting it. */
   next(line: string): number {
-    const key = createHash("sha256").update(line).digest("base64url").slice(0, 12);
+    const key = hash("sha256", line, "base64url").slice(0, 12);
     const occurrence = this.#seen.get(key) ?? 0;
     this.#seen.set(key, occurrence + 1);
-    if (this.#seen.size > OCCURRENCE_MEMORY) this.#seen.delete(this.#seen.keys().next().value as string);
+    if (occurrence === 0) this.#order.push(key);
+    if (this.#seen.size > OCCURRENCE_MEMORY) this.#forgetOldest();
     return occurrence;
+  }
+
+  #forgetOldest(): void {
+    this.#seen.delete(this.#order[this.#oldest++] as string);
+    if (this.#oldest >= OCCURRENCE_MEMORY) {
+      this.#order.splice(0, this.#oldest);
+      this.#oldest = 0;
+    }
   }
 
   /** Oldest first, `key` or `key*count`, space-separated: compact, since the state file is rewritten after every batch. */

@@ -1,4 +1,4 @@
-import { firstSkipOr, readIp, readStatus, skip, type LoggedRequest, type Skipped } from "../fields.js";
+import { readIp, readStatus, skip, type LoggedRequest, type Skipped } from "../fields.js";
 import { dashAsMissing, QUOTED_CONTENT, readRequestLine, unescapeLogField } from "./clf.js";
 import { readClfTime } from "./times.js";
 
@@ -11,27 +11,30 @@ import { readClfTime } from "./times.js";
 const QUOTED = `"(${QUOTED_CONTENT})"`;
 // A host name or IPv4 address with an optional port, or a bracketed IPv6 one.
 const VHOST = String.raw`(?:[A-Za-z\d.-]+|\[[\dA-Fa-f:.]+\])(?::\d+)?`;
-// Either ends after %b (common) or goes on with referer and user agent (combined), which may be followed by more fields.
-const COMBINED = new RegExp(String.raw`^(?:${VHOST} )?(\S+) \S+ \S+ \[([^\]]*)\] ${QUOTED} (\S+) \S+(?:\s*$| ${QUOTED} ${QUOTED})`);
+// Either ends after %b (common) or goes on with referer and user agent (combined), which may be
+// followed by more fields. The virtual host is tried only where three fields and a `[` follow it,
+// so an ordinary line's address is not first taken for one and given back.
+const COMBINED = new RegExp(String.raw`^(?:${VHOST} (?=\S+ \S+ \S+ \[))?(\S+) \S+ \S+ \[([^\]]*)\] ${QUOTED} (\S+) \S+(?:\s*$| ${QUOTED} ${QUOTED})`);
 
 export function readCombined(line: string): LoggedRequest | Skipped {
   const match = COMBINED.exec(line);
   if (match === null) return skip("malformed", "not in combined or common log format");
-  const [, host = "", time = "", request = "", status = "", referer, agent] = match;
-  const fields = firstSkipOr({
-    ip: readIp(host, "client address"),
-    timestamp: readClfTime(time),
-    request: readRequestLine(unescapeLogField(request)),
-    status: readStatus(status, "status"),
-  });
-  if ("ok" in fields) return fields;
+  const ip = readIp(match[1], "client address");
+  if (typeof ip !== "string") return ip;
+  const timestamp = readClfTime(match[2] ?? "");
+  if (typeof timestamp !== "string") return timestamp;
+  const request = readRequestLine(unescapeLogField(match[3] ?? ""));
+  if ("ok" in request) return request;
+  const status = readStatus(match[4], "status");
+  if (typeof status === "object") return status;
   return {
-    ...fields.request,
-    ip: fields.ip,
-    timestamp: fields.timestamp,
-    status: fields.status,
-    userAgent: dashAsMissing(agent) ?? "",
-    referrer: dashAsMissing(referer),
+    method: request.method,
+    target: request.target,
+    ip,
+    timestamp,
+    status,
+    userAgent: dashAsMissing(match[6]) ?? "",
+    referrer: dashAsMissing(match[5]),
     accept: undefined,
   };
 }

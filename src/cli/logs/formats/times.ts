@@ -4,16 +4,23 @@ import { isoFromMs, quote, skip, type Skipped } from "../fields.js";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 // nginx $time_local and Apache %t, with or without the brackets the log line puts around it.
-const CLF_TIME = /^\[?(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}:\d{2}:\d{2}) ([+-]\d{2})(\d{2})\]?$/;
+const CLF_TIME = /^\[?(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-]\d{2})(\d{2})\]?$/;
 // strftime's %z writes +0000 (Fastly), RFC 3339 +00:00 (nginx $time_iso8601, Netlify, Caddy's iso8601).
 const ISO_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:?\d{2})?$/i;
 const EPOCH = /^(\d+)(?:\.(\d+))?$/;
 
 export function clfMs(text: string): number {
-  const [, day, month, year, clock, offsetHours, offsetMinutes] = CLF_TIME.exec(text) ?? [];
-  const monthNumber = MONTHS.indexOf(month ?? "") + 1;
-  if (monthNumber === 0) return NaN;
-  return Date.parse(`${year}-${String(monthNumber).padStart(2, "0")}-${day}T${clock}${offsetHours}:${offsetMinutes}`);
+  const [, day, month, year, hours, minutes, seconds, offsetHours, offsetMinutes] = CLF_TIME.exec(text) ?? [];
+  const monthIndex = MONTHS.indexOf(month ?? "");
+  if (monthIndex === -1) return NaN;
+  const [h, m, s] = [Number(hours), Number(minutes), Number(seconds)];
+  // Built from numbers, not parsed from a string built per line; a time that is no time of day,
+  // or a day its month lacks (31 Feb, which Date would roll over into March), is no time.
+  if (h > 23 || m > 59 || s > 59 || Number(offsetMinutes) > 59) return NaN;
+  const ms = Date.UTC(Number(year), monthIndex, Number(day), h, m, s);
+  if (new Date(ms).getUTCDate() !== Number(day)) return NaN;
+  const sign = offsetHours?.startsWith("-") ? -1 : 1;
+  return ms - sign * (Math.abs(Number(offsetHours)) * 60 + Number(offsetMinutes)) * 60_000;
 }
 
 /** An ISO 8601 date-time; one without a zone only when `zonelessUtc` (Fastly's strftime times are GMT). */
@@ -42,8 +49,15 @@ export function epochMs(value: unknown): number {
   return Number(epoch / 1_000_000n);
 }
 
+// A log's lines come in time order, many to a second: the last time read is usually the next one's.
+let lastClf = { text: "", iso: "" };
+
 export function readClfTime(time: string): string | Skipped {
-  return isoFromMs(clfMs(time)) ?? skip("malformed", `time ${quote(time)} is not dd/Mon/yyyy:HH:MM:SS ±hhmm`);
+  if (time === lastClf.text) return lastClf.iso;
+  const iso = isoFromMs(clfMs(time));
+  if (iso === undefined) return skip("malformed", `time ${quote(time)} is not dd/Mon/yyyy:HH:MM:SS ±hhmm`);
+  lastClf = { text: time, iso };
+  return iso;
 }
 
 /** Any of the notations above, for formats whose time field the user chose (nginx JSON, custom) or that vary by setup. */

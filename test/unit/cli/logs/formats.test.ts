@@ -123,6 +123,15 @@ describe("importing an nginx/Apache access log (combined)", () => {
     const at = (time: string) => parseLogLine("combined", nginxLine("GET /docs HTTP/1.1", { time }));
     expect(at("01/Jan/2025:03:15:00 +0530")).toMatchObject({ ok: true, hit: { timestamp: "2024-12-31T21:45:00.000Z" } });
     expect(at("31/Dec/2024:23:30:00 -0100")).toMatchObject({ ok: true, hit: { timestamp: "2025-01-01T00:30:00.000Z" } });
+    expect(at("12/Mar/2025:10:00:00 -0030")).toMatchObject({ ok: true, hit: { timestamp: "2025-03-12T10:30:00.000Z" } });
+  });
+
+  it("refuses a time that names no moment, rather than rolling it over", () => {
+    const at = (time: string) => parseLogLine("combined", nginxLine("GET /docs HTTP/1.1", { time }));
+    expect(at("29/Feb/2024:12:00:00 +0000")).toMatchObject({ ok: true, hit: { timestamp: "2024-02-29T12:00:00.000Z" } });
+    for (const time of ["29/Feb/2025:12:00:00 +0000", "31/Apr/2025:12:00:00 +0000", "12/Mar/2025:24:00:00 +0000", "12/Mar/2025:10:60:00 +0000", "12/Mar/2025:10:00:00 +0075"]) {
+      expect(at(time), time).toMatchObject({ ok: false, reason: "malformed" });
+    }
   });
 
   it("says what is wrong with a malformed line", () => {

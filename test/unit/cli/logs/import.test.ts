@@ -4,7 +4,7 @@ import { createLineParser, lineHitId, type ParserOptions } from "../../../../src
 import type { LogFormat } from "../../../../src/cli/logs/log-format-names.js";
 import { importLog } from "../../../../src/cli/logs/import.js";
 import { openLogInput } from "../../../../src/cli/logs/input.js";
-import { LineOccurrences } from "../../../../src/cli/logs/occurrences.js";
+import { LineOccurrences, OCCURRENCE_MEMORY } from "../../../../src/cli/logs/occurrences.js";
 import { HitSender, type SentHit } from "../../../../src/cli/logs/sender.js";
 import { emptySummary } from "../../../../src/cli/logs/summary.js";
 import { CUSTOM_FORMAT } from "./format-cases.js";
@@ -72,6 +72,26 @@ describe("the occurrence counters", () => {
     expect(["a", "b", "d"].map((line) => restored.next(line))).toEqual([3, 1, 0]);
     expect(counters.serialize().split(" ")).toHaveLength(3);
     expect(LineOccurrences.parse("").next("a")).toBe(0);
+  });
+
+  it("forget the line first seen longest ago once more than OCCURRENCE_MEMORY are held, also after a restore", () => {
+    const counters = new LineOccurrences();
+    const distinct = Array.from({ length: OCCURRENCE_MEMORY * 3 }, (_, n) => `line ${n}`);
+    counters.next("first");
+    counters.next("second");
+    counters.next("first");
+    for (const line of distinct.slice(0, OCCURRENCE_MEMORY - 2)) counters.next(line);
+    // Full: the next new line pushes out "first" (first seen longest ago, though counted again since), not "second".
+    counters.next(distinct[OCCURRENCE_MEMORY - 2] as string);
+    const restored = LineOccurrences.parse(counters.serialize());
+    expect([counters.next("second"), counters.next("first")]).toEqual([1, 0]);
+    expect([restored.next("second"), restored.next("first")]).toEqual([1, 0]);
+    // Many times the memory later, only the most recent lines are held, in the order first seen.
+    for (const line of distinct) counters.next(line);
+    const held = counters.serialize().split(" ");
+    expect(held).toHaveLength(OCCURRENCE_MEMORY);
+    expect(counters.next(distinct.at(-1) as string)).toBe(1);
+    expect(counters.next(distinct.at(-OCCURRENCE_MEMORY - 1) as string)).toBe(0);
   });
 });
 

@@ -11,9 +11,9 @@ const noStdin = () => {
   throw new Error("stdin is not read here");
 };
 
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
+async function collect(lines: AsyncIterable<readonly string[]>): Promise<string[]> {
   const all: string[] = [];
-  for await (const line of lines) all.push(line);
+  for await (const batch of lines) all.push(...batch);
   return all;
 }
 

@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Inkwell's service as a container image (README, "Deploy"): `docker build -t inkwell .`, or
+# Inkwell's service as a container image (docs/deploy.md, "With the container image"): `docker build -t inkwell .`, or
 # `docker compose up -d` with compose.yaml (the service and PostgreSQL).
 # Node 24 (LTS) meets package.json's engines; --build-arg NODE_VERSION=20 builds on Node 20.
 ARG NODE_VERSION=24

@@ -7,6 +7,9 @@ import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 /** Where GitHub Actions on github.com gets its OIDC tokens from (GHES: your instance's). */
 const GITHUB_ACTIONS_ISSUER = "https://token.actions.githubusercontent.com";
 
+/** PORT when it is unset; the tunnel recipe names any other port so a restart keeps it. */
+export const DEFAULT_PORT = 3000;
+
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
 /**
@@ -15,7 +18,7 @@ const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"
  * (docs/configuration.md) is generated from this (src/app/config-reference.ts, `npm run docs:generate`).
  */
 export const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000).meta({ description: "HTTP port (`0` picks a free one)." }),
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT).meta({ description: "HTTP port (`0` picks a free one)." }),
   HOST: z.string().min(1).default("127.0.0.1").meta({ description: "Address to bind: `127.0.0.1` serves this machine only (a laptop, or a reverse proxy on the same host); `0.0.0.0` (the container image's) every interface." }),
   DATA_DIR: z.string().min(1).default("./data").meta({
     description: "PGlite's files (`DATA_DIR/pglite`) and lock, and the generated operator token (`DATA_DIR/admin-token`, with PostgreSQL too).",
@@ -68,6 +71,14 @@ export const envSchema = z.object({
   INKWELL_WORKFLOW_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(180).meta({
     description: "After a dispatch no run has claimed for this long, check that the repository has the Inkwell workflow (and fail the job, saying so, when it has none).",
   }),
+  INKWELL_ACTION_REF: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+(@[^\s@]+)?$/, { error: "INKWELL_ACTION_REF must be owner/repo or owner/repo@ref (a tag, branch or commit SHA)" })
+    .optional()
+    .meta({
+      description: "Where docs repositories take the Action from, as the Setup tab's workflow writes it in `uses:`: your fork or mirror of Inkwell, `owner/repo@ref` (a release tag or a commit SHA); a bare `owner/repo` gets `@v<major>` of this server's version ([Releasing the Action](action.md#releasing-the-action)).",
+      unset: "this checkout's `origin` on GitHub at `v<major>`, the tag `npm run release` moves; with no checkout (the container image) the Setup tab asks for it",
+    }),
   INKWELL_TRUSTED_PROXIES: z.string().optional().meta({
     description: "Addresses or CIDR ranges (comma separated) of your reverse proxies: only from these are `X-Forwarded-For` (beacon visitors' addresses) and `X-Forwarded-Proto` (secure dashboard cookies) believed.",
     unset: "none: the peer is the client",
@@ -141,6 +152,8 @@ export interface Config {
   appSlug: string | undefined;
   command: string;
   workflowCheckSeconds: number;
+  /** The Setup tab's `uses:` (INKWELL_ACTION_REF); unset: the checkout's origin, or a placeholder. */
+  actionRef: string | undefined;
   /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed (beacon client IPs). */
   trustedProxies: string | undefined;
   /** Project webhooks may go to loopback, private and link-local addresses (INKWELL_WEBHOOKS_ALLOW_PRIVATE). */
@@ -211,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     appSlug: e.INKWELL_APP_SLUG,
     command: e.INKWELL_COMMAND,
     workflowCheckSeconds: e.INKWELL_WORKFLOW_CHECK_SECONDS,
+    actionRef: e.INKWELL_ACTION_REF,
     trustedProxies: e.INKWELL_TRUSTED_PROXIES,
     webhooksAllowPrivate: e.INKWELL_WEBHOOKS_ALLOW_PRIVATE === "true",
     mcpAllowedOrigins: e.INKWELL_MCP_ALLOWED_ORIGINS,

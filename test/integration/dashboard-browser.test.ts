@@ -687,6 +687,32 @@ describe("dashboard in a real browser", () => {
     await page.close();
   });
 
+  it("breaks no word of the GitHub App and Setup pages across lines at desktop width", async () => {
+    const page = await newPage();
+    for (const url of [`${t.url}/dashboard/github-app`, `${t.url}/dashboard/projects/${project.projectId}/setup`]) {
+      await page.goto(url);
+      // Each word of the page's text (code blocks scroll instead of wrapping) must sit on one line.
+      const broken = await page.evaluate(() => {
+        const walker = document.createTreeWalker(document.querySelector("main"), 4);
+        const words: string[] = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.parentElement.closest("pre, script")) continue;
+          for (const match of node.textContent.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const tops = new Set([...range.getClientRects()].map((rect: any) => Math.round(rect.top)));
+            if (tops.size > 1) words.push(match[0]);
+          }
+        }
+        return words;
+      });
+      expect(broken, url).toEqual([]);
+    }
+    await screenshot(page, "github-app");
+    await page.close();
+  });
+
   it("refuses a cross-site form post even when the browser is signed in", async () => {
     // A page on another origin (localhost vs 127.0.0.1) that posts a form to the dashboard.
     // The refusal is the point here, so this page's console is not watched.

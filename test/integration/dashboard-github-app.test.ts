@@ -18,7 +18,7 @@ describe("the operator's GitHub App page, with no App configured", () => {
 
   beforeAll(async () => {
     isolateGitHub();
-    t = await startTestServer({ env: { PUBLIC_URL: "http://localhost:4000", DATA_DIR: dataDir, PORT: "4000" } });
+    t = await startTestServer({ env: { PUBLIC_URL: "http://localhost:4000", DATA_DIR: dataDir, PORT: "4000", INKWELL_ACTION_REF: "acme/inkwell" } });
   });
   afterAll(async () => {
     await t.close();
@@ -32,6 +32,8 @@ describe("the operator's GitHub App page, with no App configured", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("GitHub's runners and webhooks cannot reach this server:</strong> localhost is a name only this machine or network knows");
     expect(page.text).toContain("cloudflared tunnel --url http://localhost:4000");
+    // The restart keeps the port the tunnel points at.
+    expect(page.text).toContain("PORT=4000 PUBLIC_URL=https://&lt;that address&gt; npm start");
     expect(page.text).toContain("<code>http://localhost:4000/api/github/webhooks</code>");
   });
 
@@ -87,6 +89,21 @@ describe("the operator's GitHub App page, with no App configured", () => {
     expect(page.text).toContain("inkwell-url: http://localhost:4000");
     expect(page.text).toContain("GitHub's runners cannot reach <code>http://localhost:4000</code> (localhost is a name only this machine or network knows)");
     expect(page.text).toContain('<a href="/dashboard/github-app">GitHub App page</a>');
+  });
+
+  it("a project's Setup tab: the operator's steps with commands as code and the setup page as a link, and the workflow on the configured Action", async () => {
+    const { projectId } = await t.newProject();
+    const v = new Visitor(t.url, PUBLIC_URL);
+    await v.signInAsOperator();
+    const page = (await v.get(`/dashboard/projects/${projectId}/setup`)).text;
+    expect(page).not.toContain("`");
+    expect(page).toContain("<code>cloudflared tunnel --url http://localhost:4000</code>");
+    expect(page).toContain("<code>PORT=4000 PUBLIC_URL=https://&lt;that address&gt; npm start</code>");
+    expect(page).toContain('Open <a href="http://localhost:4000/dashboard/github-app">http://localhost:4000/dashboard/github-app</a>');
+    const major = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version.split(".")[0];
+    expect(page).toContain(`      - uses: acme/inkwell@v${major}\n`);
+    expect(page).toContain("The Action is <code>acme/inkwell@v" + major + "</code>: set by <code>INKWELL_ACTION_REF</code>");
+    expect(page).not.toContain("your-org/inkwell");
   });
 
   it("a runner that reaches a server without an App is told where the operator sets it up", async () => {

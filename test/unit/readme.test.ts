@@ -87,3 +87,26 @@ describe("how people are told to run the CLI", () => {
     expect(bare).toEqual([]);
   });
 });
+
+/** The headings of a Markdown file, as written (backticks dropped). */
+const headingsOf = (file: string) =>
+  proseLines(readFileSync(path.resolve(file), "utf8")).flatMap(({ text }) => (/^#{1,6} /.test(text) ? [text.replace(/^#+ /, "").replace(/`/g, "").trim()] : []));
+
+describe("what the deployment files point at", () => {
+  it("every (docs/page.md, \"Section\") of compose.yaml, the Dockerfile and the examples names a section that exists", () => {
+    const files = ["compose.yaml", "Dockerfile", ...filesUnder("examples", [""])];
+    const cited = files.flatMap((file) => [...readFileSync(path.resolve(file), "utf8").matchAll(/[(;] ?(README|docs\/[\w/-]+\.mdx?)(?:, "([^"\n]+)")?/g)].map(([, page, section]) => ({ file, page: page === "README" ? "README.md" : (page as string), section })));
+    expect(cited.length).toBeGreaterThanOrEqual(4);
+    const dead = cited.filter(({ page, section }) => !existsSync(path.resolve(page)) || (section !== undefined && !headingsOf(page).includes(section)));
+    expect(dead).toEqual([]);
+  });
+
+  it("every link of the README to a section of the manual leads to a heading there", () => {
+    const dead: string[] = [];
+    for (const [, page, anchor] of README.matchAll(/\]\((docs\/[^)#\s]+\.md)#([^)\s]+)\)/g)) {
+      const slugger = new GithubSlugger();
+      if (!headingsOf(page as string).some((heading) => slugger.slug(heading) === anchor)) dead.push(`${page}#${anchor}`);
+    }
+    expect(dead).toEqual([]);
+  });
+});

@@ -41,3 +41,12 @@ export function linkified(text: string): SafeHtml {
   const parts = text.split(/(https?:\/\/[^\s<>"')]+[^\s<>"').,;:])/g);
   return html`${parts.map((part, index) => (index % 2 === 1 ? html`<a href="${part}">${part}</a>` : part))}`;
 }
+
+/**
+ * Plain text written for a terminal and a page alike (the setup steps): its `backticked` spans
+ * become code and its other URLs links, so the page shows neither literal backticks nor dead URLs.
+ */
+export function codeAndLinks(text: string): SafeHtml {
+  const parts = text.split(/`([^`]+)`/g);
+  return html`${parts.map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : linkified(part)))}`;
+}

@@ -1,4 +1,5 @@
 import { addressRange, rangeLabel, urlHost } from "../address-ranges.js";
+import { DEFAULT_PORT } from "../config.js";
 
 /** Address ranges GitHub's hosted runners and webhooks cannot reach (RFC 1918, loopback, link-local, CGNAT, ULA …). */
 const UNREACHABLE_RANGES = new Set(["private", "loopback", "linkLocal", "uniqueLocal", "carrierGradeNat", "unspecified", "reserved"]);
@@ -25,11 +26,15 @@ export function checkPublicUrl(publicUrl: string | undefined): PublicUrlCheck {
   return { reachable: true };
 }
 
-/** How to give a server on a laptop a public address for a trial, shown wherever the check fails. */
+/**
+ * How to give a server on a laptop a public address for a trial, shown wherever the check fails.
+ * The restart keeps the port the tunnel points at: `npm start` alone would come back on 3000.
+ */
 export function tunnelRecipe(port: number): string[] {
+  const env = port === DEFAULT_PORT ? "" : `PORT=${port} `;
   return [
     `cloudflared tunnel --url http://localhost:${port}   # prints https://<random>.trycloudflare.com`,
     `# or: ngrok http ${port}`,
-    `PUBLIC_URL=https://<that address> npm start   # restart with it; the App's webhook and the workflow's inkwell-url use it`,
+    `${env}PUBLIC_URL=https://<that address> npm start   # restart with it; the App's webhook and the workflow's inkwell-url use it`,
   ];
 }

@@ -28,10 +28,10 @@ function reachabilitySection(view: GitHubAppView): SafeHtml {
   const check = view.publicUrlCheck;
   return html`<section aria-labelledby="reach-heading">
 <h2 id="reach-heading">Where GitHub reaches this server</h2>
-<dl class="facts">
-<dt>Public URL</dt><dd><code>${view.serviceUrl}</code></dd>
-<dt>Webhooks</dt><dd><code>${view.serviceUrl}/api/github/webhooks</code></dd>
-<dt>Runners</dt><dd><code>${view.serviceUrl}/v1/runner/…</code> (the workflow's <code>inkwell-url</code>)</dd>
+<dl class="facts facts-rows">
+<div><dt>Public URL</dt><dd><code>${view.serviceUrl}</code></dd></div>
+<div><dt>Webhooks</dt><dd><code>${view.serviceUrl}/api/github/webhooks</code></dd></div>
+<div><dt>Runners</dt><dd><code>${view.serviceUrl}/v1/runner/…</code> (the workflow's <code>inkwell-url</code>)</dd></div>
 </dl>
 ${
   check.reachable

@@ -1,12 +1,15 @@
 import type { Project } from "../../domain/projects.js";
+import type { ActionReference } from "../../github/action-reference.js";
 import type { PublicUrlCheck } from "../../github/public-url-check.js";
-import { html, type SafeHtml } from "../html.js";
+import { codeAndLinks, html, type SafeHtml } from "../html.js";
 import { projectPath } from "../layout.js";
 
 export interface SetupView {
   project: Project;
-  /** The workflow file with this server's URL and the project's model filled in. */
+  /** The workflow file with this server's URL, its Action reference and the project's model filled in. */
   workflow: string;
+  /** Where the workflow's `uses:` came from. */
+  action: ActionReference;
   /** Where to install the App; null when no App is configured. */
   installUrl: string | null;
   /** The operator's steps to register the App, when there is none. */
@@ -29,7 +32,7 @@ ${
     ? html`<p class="notice notice-ok" role="status">Installed${project.installationSuspended ? " but suspended: an organization owner must unsuspend it" : ""} (installation ${project.installationId}).</p>`
     : view.installUrl
       ? html`<p>The App is not installed on this repository yet. <a class="button" href="${view.installUrl}" rel="noreferrer">Install the App</a></p><p class="help">Choose “Only select repositories” and pick <code>${project.repoFullName}</code>. This page shows “installed” once GitHub tells Inkwell.</p>`
-      : html`<p class="notice notice-error">No GitHub App is configured on this server yet. The operator sets it up:</p><ol>${(view.appSteps ?? []).map((step) => html`<li>${step}</li>`)}</ol>`
+      : html`<p class="notice notice-error">No GitHub App is configured on this server yet. The operator sets it up:</p><ol>${(view.appSteps ?? []).map((step) => html`<li>${codeAndLinks(step)}</li>`)}</ol>`
 }
 </section>
 <section aria-labelledby="workflow-heading">
@@ -40,6 +43,7 @@ ${
     : html`<p class="notice notice-error" role="alert">GitHub's runners cannot reach <code>${view.serviceUrl}</code> (${view.reach.reason}), so a run of this workflow could never claim its job. The operator gives this server a public address: see the <a href="${view.appSetupPath}">GitHub App page</a> for a tunnel recipe, then set <code>PUBLIC_URL</code>.</p>`
 }
 <p>Commit this file to <code>${project.repoFullName}</code> as <code>.github/workflows/inkwell.yml</code> on the default branch, and add your model provider's key as the repository secret <code>ANTHROPIC_API_KEY</code> (or change <code>api-key</code>).</p>
+${actionNote(view.action)}
 <p><button type="button" class="secondary" data-copy="workflow-file">Copy workflow</button></p>
 <pre class="code"><code id="workflow-file">${view.workflow}</code></pre>
 </section>
@@ -52,10 +56,22 @@ ${
 </section>`;
 }
 
-/** The example workflow with this server's URL and the project's model in place. */
-export function workflowFor(template: string, serviceUrl: string, model: string): string {
+/** Where the workflow's Action comes from, and, when this server does not know, that it must be set. */
+function actionNote(action: ActionReference): SafeHtml {
+  if (action.source === "unknown") {
+    return html`<p class="notice notice-error" role="alert">This server does not know where its Action is published, so the workflow's <code>uses:</code> is a placeholder. The operator publishes a release of Inkwell (a fork or mirror of this repository, tagged by <code>npm run release</code>) and sets <code>INKWELL_ACTION_REF</code> to it, e.g. <code>acme/inkwell@v1</code> or a commit SHA (the manual's "Releasing the Action").</p>`;
+  }
+  const from = action.source === "configured" ? html`set by <code>INKWELL_ACTION_REF</code>` : html`this server's own repository at the release tag of its major version; the operator pins another with <code>INKWELL_ACTION_REF</code>`;
+  return html`<p class="help">The Action is <code>${action.uses}</code>: ${from}.</p>`;
+}
+
+/** The example workflow with this server's URL, its Action and the project's model in place. */
+export function workflowFor(template: string, serviceUrl: string, model: string, uses: string): string {
   return template
     .replace(/^\s*# Copy to .*\n/, "")
+    // The example's note on what to put in `uses:`, which the page has filled in.
+    .replace(/(^[ \t]*#.*\n)+(?=[ \t]*- uses: \S+\/inkwell@)/m, "")
+    .replace(/uses: \S+\/inkwell@\S+/, `uses: ${uses}`)
     .replace(/inkwell-url: .*/, `inkwell-url: ${serviceUrl}`)
     .replace(/model: anthropic\/\S+/, `model: ${model}`);
 }

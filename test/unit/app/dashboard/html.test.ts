@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { html, httpUrl, jsonScript, linkified, raw } from "../../../../src/app/dashboard/html.js";
+import { codeAndLinks, html, httpUrl, jsonScript, linkified, raw } from "../../../../src/app/dashboard/html.js";
 import { safeNext } from "../../../../src/app/dashboard/request.js";
 import { workflowFor } from "../../../../src/app/dashboard/pages/setup.js";
 
@@ -48,8 +49,24 @@ describe("return path after sign-in", () => {
 });
 
 describe("setup workflow", () => {
-  it("fills in this server's URL and the project's model", () => {
+  it("fills in this server's URL, its Action and the project's model", () => {
     const template = "# Copy to .github/workflows/inkwell.yml in your docs repository.\nwith:\n  inkwell-url: https://inkwell.example.com\n  model: anthropic/claude-sonnet-4-5\n";
-    expect(workflowFor(template, "https://ink.acme.dev", "openai/gpt-5")).toBe("with:\n  inkwell-url: https://ink.acme.dev\n  model: openai/gpt-5\n");
+    expect(workflowFor(template, "https://ink.acme.dev", "openai/gpt-5", "acme/inkwell@v1")).toBe("with:\n  inkwell-url: https://ink.acme.dev\n  model: openai/gpt-5\n");
+  });
+
+  it("puts the Action reference in the example's uses:, without the example's note on what to put there", () => {
+    const workflow = workflowFor(readFileSync("examples/inkwell-workflow.yml", "utf8"), "https://ink.acme.dev", "openai/gpt-5", "acme/inkwell@3f1c9a0b7d2e4f6a8b0c1d2e3f4a5b6c7d8e9f0a");
+    expect(workflow).toContain("      - uses: acme/inkwell@3f1c9a0b7d2e4f6a8b0c1d2e3f4a5b6c7d8e9f0a\n        with:\n          inkwell-url: https://ink.acme.dev\n");
+    expect(workflow).not.toMatch(/your-org|Releasing the Action|Copy to/);
+    expect(workflow).toContain("# The Action pushes with the App's token");
+  });
+});
+
+describe("text written for a terminal and a page alike", () => {
+  it("shows backticked spans as code and URLs as links, escaping everything", () => {
+    expect(codeAndLinks("For a trial, `cloudflared tunnel --url http://localhost:3100 <x>`, then open http://localhost:3100/dashboard/github-app.").value).toBe(
+      'For a trial, <code>cloudflared tunnel --url http://localhost:3100 &lt;x&gt;</code>, then open <a href="http://localhost:3100/dashboard/github-app">http://localhost:3100/dashboard/github-app</a>.',
+    );
+    expect(codeAndLinks("no marks <b>").value).toBe("no marks &lt;b&gt;");
   });
 });

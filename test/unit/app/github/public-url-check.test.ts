@@ -34,4 +34,9 @@ describe("whether GitHub can reach PUBLIC_URL", () => {
     expect(recipe).toContain("ngrok http 4123");
     expect(recipe).toMatch(/PUBLIC_URL=https:\/\/<that address> npm start/);
   });
+
+  it("the restart keeps a port other than the default, which the tunnel points at", () => {
+    expect(tunnelRecipe(3100)[2]).toMatch(/^PORT=3100 PUBLIC_URL=https:\/\/<that address> npm start/);
+    expect(tunnelRecipe(3000)[2]).toMatch(/^PUBLIC_URL=https:\/\/<that address> npm start/);
+  });
 });

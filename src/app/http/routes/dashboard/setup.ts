@@ -5,9 +5,11 @@ import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout } from "../../../dashboard/layout.js";
 import { setupBody, workflowFor } from "../../../dashboard/pages/setup.js";
 import { htmlReply } from "../../../dashboard/request.js";
+import { actionReference, checkoutOriginUrl, type ActionReference } from "../../../github/action-reference.js";
 import { APP_SETUP_PATH, appInstallUrl } from "../../../github/app-urls.js";
 import { checkPublicUrl } from "../../../github/public-url-check.js";
 import { setupGuide } from "../../../github/setup-guide.js";
+import { packageVersion } from "../../../version.js";
 import type { Router } from "../../router.js";
 
 /** A project's setup: install the App (or the operator's steps without one), the workflow file, the beacon. */
@@ -15,6 +17,7 @@ export function registerSetupPage(router: Router, dashboard: DashboardController
   const { config, github } = dashboard.services;
   // Read on first use, not at start: a server that never shows this page does not need the file.
   let workflowTemplate: string | null = null;
+  let action: ActionReference | null = null;
 
   const installUrl = async () => {
     // The slug is asked of GitHub; when it cannot answer, the page still renders, only without the link.
@@ -28,10 +31,12 @@ export function registerSetupPage(router: Router, dashboard: DashboardController
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
       workflowTemplate ??= readFileSync(path.join(PACKAGE_ROOT, "examples", "inkwell-workflow.yml"), "utf8");
+      action ??= actionReference({ configured: config.actionRef, version: packageVersion(), githubServerUrl: config.githubServerUrl, originUrl: () => checkoutOriginUrl(PACKAGE_ROOT) });
       const serviceUrl = config.publicUrl ?? r.origin;
       const body = setupBody({
         project,
-        workflow: workflowFor(workflowTemplate, serviceUrl, project.model),
+        workflow: workflowFor(workflowTemplate, serviceUrl, project.model, action.uses),
+        action,
         installUrl: await installUrl(),
         appSteps: github ? null : setupGuide(config).steps,
         serviceUrl,

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { commandEnvironment, howItEnded, runCommand } from "./check-command.js";
+import { incrementalLinkGraph, loadGraphParts } from "./mintlify-link-graph.js";
 
 /**
  * Mintlify's broken-link engine: `@mintlify/link-rot`, the library `mint broken-links` runs, pinned
@@ -27,6 +28,8 @@ export interface LinkChecker {
   version: string;
   /** Broken internal links of the Mintlify site whose docs.json is in `siteRoot`, files relative to `siteRoot`. */
   check(siteRoot: string): Promise<BrokenLink[]>;
+  /** Reads the site's pages ahead of the first check (started while the model works) until `signal` aborts; a no-op where the engine cannot keep them. */
+  warm(siteRoot: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** Where a ready engine came from, and what getting it cost. */
@@ -89,7 +92,7 @@ export async function prepareLinkChecker(options: PrepareOptions): Promise<Prepa
     await installInto(directory, lockDir, options);
     saving = options.archive?.save(directory, key).catch((error: unknown) => options.log.warning(`link checker not saved to the Actions cache: ${messageOf(error)}`)) ?? null;
   }
-  const checker = await loadLinkChecker(directory);
+  const checker = await loadLinkChecker(directory, options.log);
   return { checker, source, ms: Math.round(performance.now() - started), saving };
 }
 
@@ -131,20 +134,32 @@ interface LinkRot {
   buildGraph(root: string, options?: { checkSnippets?: boolean }): Promise<{ precomputeFileResolutions(): void; getBrokenInternalLinks(options: { checkAnchors: boolean }): LinkRotPath[] }>;
 }
 
-/** Loads the installed engine into this process once; each check builds a fresh graph of the site, as `mint broken-links` does. */
-export async function loadLinkChecker(directory: string): Promise<LinkChecker> {
+/**
+ * Loads the installed engine into this process once. Its pages' parses are kept between checks
+ * (mintlify-link-graph.ts), so a round re-reads only what changed; an engine without the parts for
+ * that builds a fresh graph of the site on every check, as `mint broken-links` does.
+ */
+export async function loadLinkChecker(directory: string, log: Pick<PrepareOptions["log"], "warning">): Promise<LinkChecker> {
+  const packageDir = path.join(directory, "node_modules", ...PACKAGE.split("/"));
   const entry = createRequire(path.join(directory, "package.json")).resolve(PACKAGE);
-  const { version } = JSON.parse(readFileSync(path.join(directory, "node_modules", ...PACKAGE.split("/"), "package.json"), "utf8")) as { version: string };
+  const { version } = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version: string };
   const engine = (await import(pathToFileURL(entry).href)) as LinkRot;
   if (typeof engine.buildGraph !== "function") throw new Error(`${PACKAGE} ${version} has no buildGraph: the pin in vendor/mintlify/link-checker needs a look`);
+  const parts = await loadGraphParts(packageDir);
+  const incremental = parts ? incrementalLinkGraph(parts, (message) => log.warning(message)) : null;
+  // As `mint broken-links --check-anchors --check-snippets`: Mintlify is the authority on its own anchors and snippet imports.
+  const wholeGraph = async (siteRoot: string) => {
+    const graph = await engine.buildGraph(siteRoot, { checkSnippets: true });
+    graph.precomputeFileResolutions();
+    return graph.getBrokenInternalLinks({ checkAnchors: true });
+  };
   return {
     version,
     async check(siteRoot) {
-      // As `mint broken-links --check-anchors --check-snippets`: Mintlify is the authority on its own anchors and snippet imports.
-      const graph = await engine.buildGraph(siteRoot, { checkSnippets: true });
-      graph.precomputeFileResolutions();
-      return graph.getBrokenInternalLinks({ checkAnchors: true }).map((link) => ({ file: path.posix.join(link.relativeDir.split(path.sep).join("/"), link.filename), link: link.originalPath }));
+      const broken = incremental ? await incremental.brokenLinks(siteRoot) : await wholeGraph(siteRoot);
+      return broken.map((link) => ({ file: path.posix.join(link.relativeDir.split(path.sep).join("/"), link.filename), link: link.originalPath }));
     },
+    warm: (siteRoot, signal) => incremental?.warm(siteRoot, signal) ?? Promise.resolve(),
   };
 }
 

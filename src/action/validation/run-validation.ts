@@ -37,14 +37,14 @@ export interface RunValidationOptions {
 /** What validates a run's changes, in order: the gate, the framework's own checker, the project's check-command. */
 export interface RunValidation {
   validate(changedThisRun: string[], branchChanges: ChangedFile[]): Promise<GateResult>;
-  /** Waits for work the run leaves behind (saving the checker's install to the Actions cache). */
+  /** Stops reading ahead and waits for work the run leaves behind (saving the checker's install to the Actions cache). */
   settle(): Promise<void>;
 }
 
 /**
  * Starts a run's validation: notes the navigation's problems before the agent touches anything,
- * and gets the framework's checker ready in the background while the model works. The checker
- * runs once per round, on the workspace; what it finds counts against the run only where the run
+ * and gets the framework's checker ready, and reading the site, in the background while the model
+ * works. The checker runs once per round, on the workspace; what it finds counts against the run only where the run
  * wrote the link or removed its target (framework-check.ts), so the starting commit is never checked.
  */
 export function startRunValidation(options: RunValidationOptions): RunValidation {
@@ -54,7 +54,9 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
   // The starting commit's version of a changed file: what it already had is not the agent's.
   const readBefore = (file: string) => options.git.git(["show", `HEAD:${file}`]).catch(() => null);
   const check = options.frameworkCheck ? frameworkCheckFor(project) : null;
-  const preparing = check ? settled(options.prepareLinkChecker()) : null;
+  // Once ready, the checker reads the site's pages while the model works, so a round re-reads only what the run wrote.
+  const reading = new AbortController();
+  const preparing = check ? settled(options.prepareLinkChecker().then((prepared) => warmed(prepared, path.join(repoRoot, check.siteDir), reading.signal, phases))) : null;
   let filesBefore: Promise<Set<string>> | null = null;
   let round = 0;
   let checkerUsed = false;
@@ -110,10 +112,21 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
         : result;
     },
     async settle() {
+      reading.abort();
       const prepared = await preparing;
       if (prepared?.ok && prepared.value.saving) await phases.time("saving the link checker to the Actions cache", () => prepared.value.saving as Promise<void>);
     },
   };
+}
+
+/** Starts the checker reading the site; a page it cannot parse now is the round's to report. */
+function warmed(prepared: PreparedLinkChecker, siteRoot: string, signal: AbortSignal, phases: RunPhases): PreparedLinkChecker {
+  const started = performance.now();
+  prepared.checker.warm(siteRoot, signal).then(
+    () => phases.add("link checker read the site", performance.now() - started, { background: true }),
+    () => undefined,
+  );
+  return prepared;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -114,6 +114,6 @@ describe("the pinned link checker", () => {
     mkdirSync(engine, { recursive: true });
     writeFileSync(path.join(engine, "package.json"), JSON.stringify({ name: "@mintlify/link-rot", version: "9.9.9", type: "module", main: "index.js" }));
     writeFileSync(path.join(engine, "index.js"), "export const somethingElse = 1;\n");
-    await expect(loadLinkChecker(directory)).rejects.toThrow("@mintlify/link-rot 9.9.9 has no buildGraph");
+    await expect(loadLinkChecker(directory, quiet)).rejects.toThrow("@mintlify/link-rot 9.9.9 has no buildGraph");
   });
 });

@@ -33,6 +33,7 @@ const OPTIONS = {
   field: { type: "string", multiple: true },
   follow: { type: "boolean" },
   state: { type: "string" },
+  "max-rejected": { type: "string" },
   "allowed-origin": { type: "string", multiple: true },
   "no-allowed-origins": { type: "boolean" },
   "salt-window": { type: "string" },

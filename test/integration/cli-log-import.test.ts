@@ -90,3 +90,51 @@ describe("inkwell analytics import: every common access-log source, end to end",
     expect(unknown.stderr).toMatch(/--format must be one of combined, vercel, cloudflare, caddy, nginx-json, cloudfront, netlify, fastly, custom/);
   });
 });
+
+describe("inkwell analytics import: the exit status says whether the log went in", () => {
+  // Progress lines come first on standard error; the reason is the last line.
+  const lastLine = (text: string) => text.split("\n").at(-1);
+  const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+  // Older than the server's backfill window (3660 days here): the server refuses each one.
+  const tooOld = Array.from({ length: 3 }, (_, n) => `203.0.113.${n + 1} - - [12/Mar/2010:09:14:0${n} +0000] "GET /docs/page-${n} HTTP/1.1" 200 100 "-" "${CHROME}"`);
+
+  it("fails when no line was accepted: all too old, or all malformed", async () => {
+    const { env } = await project();
+    const old = await cli(["analytics", "import", "--format", "combined", "-"], env, `${tooOld.join("\n")}\n`);
+    expect(old.code).toBe(1);
+    expect(old.stdout).toMatch(/^Read 3 lines\.\nAccepted 0 page views/);
+    expect(lastLine(old.stderr)).toBe("inkwell: nothing imported: no page view accepted from 3 lines (3 lines rejected by the server)");
+    const garbage = await cli(["analytics", "import", "--format", "combined", "--json", "-"], env, "not a log line\n{}\n");
+    expect(garbage.code).toBe(1);
+    expect(JSON.parse(garbage.stdout)).toMatchObject({ lines: 2, accepted: 0, skipped: { malformed: 2 } });
+    expect(lastLine(garbage.stderr)).toBe("inkwell: nothing imported: no page view accepted from 2 lines (2 lines malformed)");
+  });
+
+  it("fails when more lines were rejected than --max-rejected allows, as a count or a percentage", async () => {
+    // vhost-combined.txt: 8 page views accepted, 2 malformed lines (20% of 10), 5 other lines skipped as no page views.
+    const { env } = await project();
+    const run = (limit: string) => cli(["analytics", "import", "--format", "combined", "--max-rejected", limit, fixture("vhost-combined.txt")], env);
+    expect((await run("2")).code).toBe(0);
+    expect((await run("20%")).code).toBe(0);
+    const count = await run("1");
+    expect(count.code).toBe(1);
+    expect(count.stdout).toContain("Accepted 8 page views");
+    expect(lastLine(count.stderr)).toBe("inkwell: 2 lines malformed: 20% of 10 lines that were page views or unreadable, more than --max-rejected allows (1 line)");
+    const share = await run("19.5%");
+    expect(share.code).toBe(1);
+    expect(share.stderr).toContain("more than --max-rejected allows (19.5%)");
+    const bad = await run("lots");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^inkwell: --max-rejected must be a number of lines \(e\.g\. 100\) or a percentage \(e\.g\. 0\.5%\)/);
+  });
+
+  it("counts the server's refusals against --max-rejected too, and passes a log without rejections", async () => {
+    const { env } = await project();
+    const recent = `203.0.113.9 - - [12/Mar/2025:09:14:00 +0000] "GET /docs/recent HTTP/1.1" 200 100 "-" "${CHROME}"`;
+    const mixed = await cli(["analytics", "import", "--format", "combined", "--max-rejected", "50%", "-"], env, `${[recent, ...tooOld].join("\n")}\n`);
+    expect(mixed.code).toBe(1);
+    expect(lastLine(mixed.stderr)).toBe("inkwell: 3 lines rejected by the server: 75% of 4 lines that were page views or unreadable, more than --max-rejected allows (50%)");
+    const clean = await cli(["analytics", "import", "--format", "combined", "--max-rejected", "0", "-"], env, `${recent}\n`);
+    expect(clean.code, clean.stderr).toBe(0);
+  });
+});

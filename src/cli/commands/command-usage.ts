@@ -60,7 +60,7 @@ export const COMMAND_USAGE = {
     failures: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
     timeseries: "analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]",
     referrers: "analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]",
-    import: `analytics import --format ${LOG_FORMATS.join("|")} [--log-format STRING] [--field NAME=KEY]… [--follow [--state FILE] [--interval SECONDS]] <FILE|->`,
+    import: `analytics import --format ${LOG_FORMATS.join("|")} [--log-format STRING] [--field NAME=KEY]… [--max-rejected N|P%] [--follow [--state FILE] [--interval SECONDS]] <FILE|->`,
   },
   store: {
     backup: "store backup <file> [--data-dir DIR] [--force]           a consistent snapshot, taken by the running service",

@@ -7,6 +7,7 @@ import { defaultStatePath } from "./follow-state.js";
 import { createLineParser } from "./formats.js";
 import { isLogFormat, LOG_FORMATS } from "./log-format-names.js";
 import { importLog } from "./import.js";
+import { importFailure, parseMaxRejected } from "./import-outcome.js";
 import { isGzipHead, openLogInput } from "./input.js";
 import type { SendHits } from "./sender.js";
 import { formatSummary, progressLine, type ImportSummary } from "./summary.js";
@@ -19,6 +20,7 @@ export async function runImport(ctx: CommandContext): Promise<void> {
   if (!format || !isLogFormat(format)) throw new CliError(`--format must be one of ${LOG_FORMATS.join(", ")}`, 2);
   const parser = createLineParser(format, { fields: ctx.values.field, logFormat: ctx.values["log-format"] });
   const source = need(ctx.args[0], "log file (or - for stdin)");
+  const maxRejected = parseMaxRejected(ctx.values["max-rejected"]);
   const send: SendHits = (hits) =>
     sendWithRetry(
       () => ctx.client.request<HitBatchResult>("POST", `/v1/analytics/${enc(projectId)}/hits`, ctx.projectKey, { body: { hits } }),
@@ -42,6 +44,8 @@ export async function runImport(ctx: CommandContext): Promise<void> {
     summary = await importLog({ parser, lines: input.lines, send, progress: (s) => progress(s, input.bytesRead, input.totalBytes) });
   }
   print(ctx, summary, () => formatSummary(summary));
+  const failure = importFailure(summary, maxRejected, { follow: ctx.values.follow === true });
+  if (failure !== undefined) throw new CliError(failure);
 }
 
 type Follow = (statePath: string, intervalMs: number, signal: AbortSignal) => Promise<ImportSummary>;

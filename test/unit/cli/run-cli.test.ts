@@ -50,7 +50,7 @@ Analytics (key and project as above; --from and --through are included, --to is 
   analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
   analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]
   analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]
-  analytics import --format combined|vercel|cloudflare|caddy|nginx-json|cloudfront|netlify|fastly|custom [--log-format STRING] [--field NAME=KEY]… [--follow [--state FILE] [--interval SECONDS]] <FILE|->
+  analytics import --format combined|vercel|cloudflare|caddy|nginx-json|cloudfront|netlify|fastly|custom [--log-format STRING] [--field NAME=KEY]… [--max-rejected N|P%] [--follow [--state FILE] [--interval SECONDS]] <FILE|->
 
 Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):
   store backup <file> [--data-dir DIR] [--force]           a consistent snapshot, taken by the running service

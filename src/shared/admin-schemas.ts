@@ -1,4 +1,8 @@
-/** Operator API shapes: validation, OpenAPI and CLI types from one place. */
+/**
+ * Operator API shapes: validation, OpenAPI and CLI types from one place. Request bodies are strict
+ * objects: the server refuses a field they do not know (http/body.ts), and the OpenAPI document
+ * says so (`additionalProperties: false`), both from the same schema.
+ */
 import { z } from "zod";
 import { refName } from "./git-names.js";
 import { storedText, stringExpected } from "./stored-values.js";
@@ -31,7 +35,7 @@ const allowedOriginsSchema = z
   .meta({ description: "Origins (scheme://host[:port]) whose pages may send views through the beacon script." });
 
 export const analyticsSettingsSchema = z
-  .object({
+  .strictObject({
     saltWindow: z
       .enum(SALT_WINDOWS)
       .optional()
@@ -51,11 +55,11 @@ const allowedModels = z
   .meta({ description: "Models a job may ask for (`model` on create), besides the project's own." });
 
 export const updateProjectSchema = z
-  .object({ analytics: analyticsSettingsSchema.optional(), allowedModels: allowedModels.optional() })
+  .strictObject({ analytics: analyticsSettingsSchema.optional(), allowedModels: allowedModels.optional() })
   .meta({ id: "UpdateProjectRequest", description: "What to change; a field left out stays as it is." });
 
 export const createProjectSchema = z
-  .object({
+  .strictObject({
     repository: z
       .string(stringExpected)
       .trim()
@@ -88,7 +92,7 @@ const keyScopesSchema = z
   });
 
 export const createKeySchema = z
-  .object({
+  .strictObject({
     name: storedText(200, { trim: true, min: 1 }).optional(),
     // Left out: all, as every key made before scopes (the seed's contract creates keys without a body).
     scopes: keyScopesSchema.default(["all"]),

@@ -46,10 +46,13 @@ export const scheduleAutomationSchema = z.object({
 export const automationConfigSchema = z.discriminatedUnion("kind", [sourceAutomationSchema, issuesAutomationSchema, scheduleAutomationSchema]);
 export type AutomationConfig = z.infer<typeof automationConfigSchema>;
 
-export const createAutomationSchema = automationConfigSchema.meta({ id: "CreateAutomationRequest" });
+/** As the operator sends it: a field none of the kinds has is refused (docs/api.md). Stored configs are read with the open schema above. */
+export const createAutomationSchema = z
+  .discriminatedUnion("kind", [sourceAutomationSchema.strict(), issuesAutomationSchema.strict(), scheduleAutomationSchema.strict()])
+  .meta({ id: "CreateAutomationRequest" });
 
 export const updateAutomationSchema = z
-  .object({ paused: z.boolean() })
+  .strictObject({ paused: z.boolean() })
   .meta({ id: "UpdateAutomationRequest", description: "Pause or resume: a paused automation starts no job." });
 
 export const automationSchema = z

@@ -16,7 +16,7 @@ const httpUrl = z
   .meta({ description: "Where events are POSTed: an http(s) URL.", pattern: "^https?://[^\\s/?#@\\\\\\u0000\\uD800-\\uDFFF]+(?:/(?:[^\\s/\\\\\\u0000\\uD800-\\uDFFF][^\\s\\u0000\\uD800-\\uDFFF]*)?|[?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$" });
 
 export const createWebhookSchema = z
-  .object({
+  .strictObject({
     url: httpUrl,
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).optional().meta({ description: "Default: every event." }),
     format: z

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 import { fieldIssues } from "../../shared/zod-issues.js";
 import { HttpError } from "./http-error.js";
-import { unknownFields } from "./unknown-fields.js";
+import { isClosed, unknownFields } from "./unknown-fields.js";
 
 /**
  * Reads a JSON body of at most `maxBytes`: 413 past the cap, 400 for an empty body or bad JSON.
@@ -41,15 +41,16 @@ const tooLarge = (maxBytes: number) =>
 
 /**
  * Validates input with a zod schema; the 400 names every offending field. Query parameters the
- * schema does not know are refused (a typo must not silently widen a report), and so are unknown
- * body fields with `unknown: "refuse"` (the operator API); other bodies ignore them (the seed's
- * job bodies keep their contract).
+ * schema does not know are refused (a typo must not silently widen a report), and so are the
+ * fields of a body whose schema is strict (the operator API's: `isClosed`, which the OpenAPI
+ * document shows as `additionalProperties: false`); other bodies ignore them (the seed's job
+ * bodies keep their contract).
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query", options: { unknown?: "refuse" | "ignore" } = {}): z.output<S> {
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query"): z.output<S> {
   if (where === "body" && (typeof input !== "object" || input === null || Array.isArray(input))) {
     throw new HttpError(400, "Request body must be a JSON object", [{ message: "body: expected an object" }]);
   }
-  if ((options.unknown ?? (where === "query" ? "refuse" : "ignore")) === "refuse") refuseUnknownFields(schema, input, where === "query" ? "query parameter" : "field");
+  if (where === "query" || isClosed(schema)) refuseUnknownFields(schema, input, where === "query" ? "query parameter" : "field");
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw invalid(result.error, where, where === "body" ? "request body" : "query parameters", input);

@@ -20,7 +20,7 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
 
   router.on("POST", "/admin/projects/:id/automations", async (ctx) => {
     const { projectId } = ids(ctx);
-    const request = validate(createAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" });
+    const request = validate(createAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     if (request.kind === "source") await checkSourceLink(services.github, config.githubServerUrl, request.repository, null);
     return { status: 201, body: await db.transaction((tx) => createAutomation(tx, projectId, request, new Date())) };
   });
@@ -37,7 +37,7 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
 
   router.on("PATCH", "/admin/projects/:id/automations/:automationId", async (ctx) => {
     const { projectId, automationId } = ids(ctx);
-    const { paused } = validate(updateAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" });
+    const { paused } = validate(updateAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     return { status: 200, body: await db.transaction((tx) => setAutomationPaused(tx, projectId, automationId, paused, new Date())) };
   });
 

@@ -17,7 +17,7 @@ export function registerAdminWebhookRoutes(router: Router, services: Services): 
 
   router.on("POST", "/admin/projects/:id/webhooks", async (ctx) => {
     const { projectId } = ids(ctx);
-    const request = validate(createWebhookSchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" });
+    const request = validate(createWebhookSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     return { status: 201, body: await createWebhook(db, projectId, request, { allowPrivate: config.webhooksAllowPrivate }) };
   });
 

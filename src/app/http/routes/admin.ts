@@ -44,7 +44,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
 
   router.on("POST", "/admin/projects", async (ctx) => {
     requireAdmin(ctx.req, adminToken);
-    const body = validate(createProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" });
+    const body = validate(createProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const repo = parseRepository(body.repository, config.githubServerUrl);
     if (!repo) {
       throw new HttpError(400, `Invalid request body: repository must be owner/repo or a ${config.githubServerUrl}/owner/repo URL`, [
@@ -74,7 +74,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
 
   router.on("PATCH", "/admin/projects/:id", async (ctx) => {
     const projectId = projectIdOf(ctx);
-    const body = validate(updateProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body", { unknown: "refuse" });
+    const body = validate(updateProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const project = await db.transaction(async (tx) => {
       let updated = body.analytics ? await updateProjectAnalytics(tx, projectId, body.analytics) : null;
       if (body.allowedModels) updated = await updateAllowedModels(tx, projectId, body.allowedModels);
@@ -98,7 +98,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
   router.on("POST", "/admin/projects/:id/keys", async (ctx) => {
     const projectId = projectIdOf(ctx);
     const hasBody = Number(ctx.req.headers["content-length"] ?? 0) > 0 || ctx.req.headers["transfer-encoding"] !== undefined;
-    const body = validate(createKeySchema, hasBody ? await readJson(ctx.req, config.maxBodyBytes) : {}, "body", { unknown: "refuse" });
+    const body = validate(createKeySchema, hasBody ? await readJson(ctx.req, config.maxBodyBytes) : {}, "body");
     await getProject(db, projectId);
     const { key, info } = await createApiKey(db, projectId, body.name ?? null, body.scopes);
     return { status: 201, body: { ...info, key } };

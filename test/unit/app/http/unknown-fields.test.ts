@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validate } from "../../../../src/app/http/body.js";
 import { HttpError } from "../../../../src/app/http/http-error.js";
-import { unknownFields } from "../../../../src/app/http/unknown-fields.js";
+import { isClosed, unknownFields } from "../../../../src/app/http/unknown-fields.js";
 
 const reportQuery = z.object({ dateFrom: z.string().optional(), dateTo: z.string().optional(), limit: z.coerce.number().optional(), pathPrefix: z.string().optional() });
 const projectPatch = z
@@ -35,8 +35,19 @@ describe("unknownFields", () => {
   });
 });
 
+describe("isClosed", () => {
+  it("is true of a strict object through wrappers, and of a union only when every option is strict", () => {
+    const a = z.strictObject({ kind: z.literal("a") });
+    const b = z.object({ kind: z.literal("b") });
+    expect([isClosed(a), isClosed(a.optional()), isClosed(a.default({ kind: "a" })), isClosed(a.transform((v) => v)), isClosed(b.strict())]).toEqual([true, true, true, true, true]);
+    expect([isClosed(b), isClosed(b.passthrough()), isClosed(z.string())]).toEqual([false, false, false]);
+    expect(isClosed(z.discriminatedUnion("kind", [a, b.strict()]))).toBe(true);
+    expect(isClosed(z.discriminatedUnion("kind", [a, b]))).toBe(false);
+  });
+});
+
 describe("validate", () => {
-  it("refuses unknown query parameters with a 400 naming them, and unknown body fields only where asked", () => {
+  it("refuses unknown query parameters with a 400 naming them, and unknown body fields only where the schema is strict", () => {
     const error = (() => {
       try {
         validate(reportQuery, { datefrom: "2026-01-01" }, "query");
@@ -50,6 +61,7 @@ describe("validate", () => {
     expect(error?.message).toBe("Unknown query parameter: datefrom: unknown query parameter; did you mean 'dateFrom'?");
     expect(error?.details).toEqual([{ field: "datefrom", message: "datefrom: unknown query parameter; did you mean 'dateFrom'?" }]);
     expect(validate(projectPatch, { extra: 1 }, "body")).toEqual({});
-    expect(() => validate(projectPatch, { rateLimitPerHour: 5 }, "body", { unknown: "refuse" })).toThrow("Unknown field: rateLimitPerHour: unknown field");
+    const strictPatch = z.strictObject({ allowedModels: z.array(z.string()).optional() });
+    expect(() => validate(strictPatch, { rateLimitPerHour: 5 }, "body")).toThrow("Unknown field: rateLimitPerHour: unknown field");
   });
 });

@@ -71,7 +71,18 @@ describe("inkwell CLI: an operator sets up a project", () => {
     const keys = await cli(["keys", "list", "--project", project.id, "--json"]);
     const listed = JSON.parse(keys.stdout);
     expect(listed).toHaveLength(1);
+    expect(listed[0].scopes).toEqual(["all"]);
     expect(keys.stdout).not.toContain(secret);
+
+    // A key for a site's server that sends page views and reads the counts, and nothing else.
+    const scoped = await cli(["keys", "create", "--project", project.id, "--name", "site", "--scope", "views", "--scope", "analytics"]);
+    expect(scoped.stdout).toMatch(/scopes views, analytics\. Store it now/);
+    const table = await cli(["keys", "list", "--project", project.id]);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+PREFIX\s+SCOPES\s+CREATED/);
+    expect(table.stdout).toMatch(/site\s+ink_\S+…\s+views,analytics\s/);
+    const jobKey = scoped.stdout.split("\n")[0] as string;
+    expect((await cli(["jobs", "list", "--project", project.id, "--key", jobKey])).stderr).toMatch(/needs the jobs scope/);
+    expect((await cli(["keys", "create", "--project", project.id, "--scope", "write"])).stderr).toMatch(/scopes\.0/);
 
     const revoke = await cli(["keys", "revoke", "--project", project.id, listed[0].id]);
     expect(revoke.code).toBe(0);

@@ -689,6 +689,7 @@ describe("dashboard in a real browser", () => {
 
   it("breaks no word of the GitHub App and Setup pages across lines at desktop width", async () => {
     const page = await newPage();
+    await signIn(page);
     for (const url of [`${t.url}/dashboard/github-app`, `${t.url}/dashboard/projects/${project.projectId}/setup`]) {
       await page.goto(url);
       // Each word of the page's text (code blocks scroll instead of wrapping) must sit on one line.
@@ -707,6 +708,7 @@ describe("dashboard in a real browser", () => {
         }
         return words;
       });
+      expect(await page.textContent("h1"), url).toMatch(/GitHub App|Setup|acme\/handbook/);
       expect(broken, url).toEqual([]);
     }
     await screenshot(page, "github-app");

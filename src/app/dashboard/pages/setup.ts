@@ -49,7 +49,9 @@ ${actionNote(view.action)}
 </section>
 <section aria-labelledby="beacon-heading">
 <h2 id="beacon-heading">3. Count visitors (optional)</h2>
-<p>Add the beacon to every page of the docs site, and allow the site's origin (<code>inkwell projects update ${project.id} --allowed-origin https://docs.example.com</code>):</p>
+<p>Allow the docs site's origin to send page views (the operator, with the CLI):</p>
+<pre class="code"><code>inkwell projects update ${project.id} --allowed-origin https://docs.example.com</code></pre>
+<p>and add the beacon to every page of the site:</p>
 <p><button type="button" class="secondary" data-copy="beacon-snippet">Copy snippet</button></p>
 <pre class="code"><code id="beacon-snippet">${beacon}</code></pre>
 <p class="help">Allowed origins now: ${project.analytics.allowedOrigins.length > 0 ? project.analytics.allowedOrigins.join(", ") : "none"}. Server logs and server-side hits work too: see docs/analytics/sending-views.md in Inkwell's repository. Then open <a href="${projectPath(project.id, "analytics")}">Analytics</a>.</p>

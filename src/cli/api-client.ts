@@ -78,5 +78,8 @@ function apiError(response: Response, body: unknown): CliError {
   // The error already lists the details of a validation failure; print only what it does not say.
   const details = apiError?.details?.filter((d) => !apiError.error?.includes(d.message)).map((d) => `  - ${d.message}`).join("\n");
   const retry = response.headers.get("retry-after");
-  return new CliError(`${response.status}: ${apiError?.error ?? response.statusText}${details ? `\n${details}` : ""}${retry ? `\nRetry after ${retry} s.` : ""}`);
+  return new CliError(`${response.status}: ${inCliTerms(apiError?.error ?? response.statusText)}${details ? `\n${details}` : ""}${retry ? `\nRetry after ${retry} s.` : ""}`);
 }
+
+/** The API names a request's project in its path (a key of another project: "use X in the path"); the CLI's user names it with --project. */
+const inCliTerms = (message: string) => message.replace(/\buse (\S+) in the path\b/, "use --project $1 (or INKWELL_PROJECT)");

@@ -29,13 +29,19 @@ export function cliRange(values: { from?: string | undefined; to?: string | unde
   const endFlag = values.through !== undefined ? "--through" : "--to";
   const last = values.through !== undefined ? day(values.through, "--through") : mapDefined(day(values.to, "--to"), previousDay);
   const dateTo = values.through !== undefined ? mapDefined(last, nextDay) : day(values.to, "--to");
-  if (from !== undefined && last !== undefined && from > last) {
+  // Refused exactly where the API refuses (dateFrom after dateTo); an empty range (dateFrom = dateTo)
+  // is answered as the API answers it, with empty reports, and the range line says why it is empty.
+  if (from !== undefined && dateTo !== undefined && from > dateTo) {
     const end = values.through ?? values.to;
     throw new CliError(`--from ${values.from} is after ${endFlag} ${end}${endFlag === "--to" ? " (excluded)" : ""}: no day is in that range`, 2);
   }
-  const label =
-    from && last ? `${from} through ${last}` : from ? `${from} onwards` : last ? `every day through ${last}` : "all days";
-  return { ...(from ? { dateFrom: from } : {}), ...(dateTo ? { dateTo } : {}), label: `Range: ${label} (UTC days, first and last included)` };
+  const range = { ...(from ? { dateFrom: from } : {}), ...(dateTo ? { dateTo } : {}) };
+  if (from !== undefined && from === dateTo) {
+    const why = values.through !== undefined ? `--through ${last} is the day before --from ${from}` : `--to ${dateTo} is excluded; --through ${from} is that one day`;
+    return { ...range, label: `Range: no day (${why})` };
+  }
+  const label = from && last ? `${from} through ${last}` : from ? `${from} onwards` : last ? `every day through ${last}` : "all days";
+  return { ...range, label: `Range: ${label} (UTC days, first and last included)` };
 }
 
 const mapDefined = <T, U>(value: T | undefined, map: (value: T) => U): U | undefined => (value === undefined ? undefined : map(value));

@@ -84,6 +84,13 @@ describe("inkwell analytics visitors|views", () => {
     // Said once, in the CLI's own words, before any request.
     const bad = await cli(["analytics", "visitors", "--from", "2025-03-05", "--to", "2025-03-01"], env);
     expect(bad).toMatchObject({ code: 2, stderr: "inkwell: --from 2025-03-05 is after --to 2025-03-01 (excluded): no day is in that range" });
+    // An empty range (dateFrom = dateTo) gets the API's own answer: empty reports, not an error.
+    const empty = await cli(["analytics", "visitors", "--from", "2025-03-05", "--to", "2025-03-05", "--json"], env);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(JSON.parse(empty.stdout)).toEqual((await t.call("GET", `/v1/analytics/${projectId}/visitors?dateFrom=2025-03-05&dateTo=2025-03-05`, { token: key })).body);
+    expect((await cli(["analytics", "views", "--from", "2025-03-05", "--to", "2025-03-05"], env)).stdout.split("\n")[0]).toBe(
+      "Range: no day (--to 2025-03-05 is excluded; --through 2025-03-05 is that one day)",
+    );
     // --through is the last day included, as on the dashboard: the same range as --to the day after.
     const through = await cli(["analytics", "views", "--from", "2025-03-01", "--through", "2025-03-31"], env);
     const to = await cli(["analytics", "views", "--from", "2025-03-01", "--to", "2025-04-01"], env);
@@ -141,6 +148,16 @@ describe("inkwell analytics visitors|views", () => {
     const badChannel = await cli(["analytics", "visitors", "--channel", "email"], env);
     expect(badChannel.code).toBe(2);
     expect(badChannel.stderr).toContain("--channel must be one of ai, search, social, direct, other");
+  });
+
+  it("says one view and one visitor in the singular", async () => {
+    const { projectId, key, env } = await project();
+    const gptbot = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot";
+    const hits = [{ timestamp: "2025-03-03T10:00:00Z", path: "/docs/a", ip: "20.171.207.1", userAgent: gptbot }];
+    expect((await t.call("POST", `/v1/analytics/${projectId}/hits`, { token: key, body: { hits } })).status).toBe(202);
+    const agents = await cli(["analytics", "agents", "--from", "2025-03-01"], env);
+    expect(agents.code, agents.stderr).toBe(0);
+    expect(agents.stdout.split("\n")[1]).toBe("AI agents: 1 view by 1 visitor");
   });
 
   it("an operator sets the beacon's allowed origins and the salt window", async () => {

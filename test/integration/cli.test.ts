@@ -162,6 +162,7 @@ describe("inkwell CLI: a writer runs a job", () => {
       [["bogus", "thing"], {}, 2, /Unknown command: bogus. Commands start with projects, /],
       [["jobs", "get"], { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId }, 2, /^inkwell: Missing job id\nUsage: inkwell jobs get <jobId>$/],
       [["jobs", "list", "--nope"], env, 2, /Unknown option '--nope'/],
+      [["jobs", "list", "--limt", "5"], env, 2, /^inkwell: Unknown option '--limt'; did you mean '--limit'\?/],
       [["jobs", "create", "x"], { INKWELL_API_KEY: key }, 2, /Missing --project/],
       [["jobs", "create", "x"], { INKWELL_PROJECT: projectId }, 2, /No project API key/],
       [["jobs", "create", "   "], env, 1, /400: Invalid request body: prompt: must not be empty/],
@@ -179,6 +180,16 @@ describe("inkwell CLI: a writer runs a job", () => {
       expect(result.code, args.join(" ")).toBe(code);
       expect(result.stderr + result.stdout, args.join(" ")).toMatch(message);
     }
+  });
+
+  it("answers a key of another project in its own flags' words: --project, not the API's path", async () => {
+    const mine = await t.newProject();
+    const other = await t.newProject();
+    const result = await cli(["jobs", "list", "--project", other.projectId], { INKWELL_API_KEY: mine.key });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `inkwell: 403: This API key belongs to project ${mine.projectId}, not ${other.projectId}: use --project ${mine.projectId} (or INKWELL_PROJECT), or a key of ${other.projectId}`,
+    );
   });
 
   it("the installed bin runs the compiled CLI", async () => {

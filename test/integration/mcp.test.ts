@@ -203,14 +203,14 @@ describe("MCP at /mcp: the tools", () => {
     const visitors = await callTool(client, "get_visitors", { pathPrefix: "/guides", limit: 10 });
     expect(visitors.structuredContent).toEqual(visitorsRest);
     expect(visitors.structuredContent.totals).toEqual({ human: 2, ai: 1, bot: 0, total: 3 });
-    expect(firstText(visitors)).toBe("2 human and 1 AI visitors (3 unique) over all time under /guides; 1 pages listed.");
+    expect(firstText(visitors)).toBe("2 human and 1 AI visitors (3 unique) over all time under /guides; 1 page listed.");
 
     const day = at.slice(0, 10);
     const agentsRest = await settled(`/v1/analytics/${project.projectId}/agents?dateFrom=${day}`);
     const agents = await callTool(client, "get_ai_agents", { dateFrom: day });
     expect(agents.structuredContent).toEqual(agentsRest);
     expect(agents.structuredContent.agents.map((a: { agent: string }) => a.agent)).toEqual(["GPTBot"]);
-    expect(firstText(agents)).toMatch(/^1 AI agents, views: GPTBot 1 from \d{4}-\d{2}-\d{2} to now/);
+    expect(firstText(agents)).toMatch(/^1 AI agent, views: GPTBot 1 from \d{4}-\d{2}-\d{2} to now/);
   });
 });
 

@@ -2,6 +2,7 @@ import { agentsQuerySchema, visitorsQuerySchema } from "../../shared/analytics-t
 import { dayRange } from "../http/day-range.js";
 import type { McpTool } from "./mcp-tool.js";
 import { queryToolInput, validQueryArguments } from "./tool-schemas.js";
+import { counted } from "../../shared/counted.js";
 
 // The analytics tools: the visitors export and the AI agents report, as their REST endpoints answer
 // them (docs/analytics/reports.md), read through the same counting pipeline.
@@ -28,7 +29,7 @@ export const analyticsTools: McpTool[] = [
       const { human, ai, total } = report.totals;
       return {
         body: report,
-        text: `${human} human and ${ai} AI visitors (${total} unique) ${rangeText(query)}${query.pathPrefix ? ` under ${query.pathPrefix}` : ""}; ${report.visitors.length} pages listed${report.hasMore ? ", more follow" : ""}.${stillCounting(pending)}`,
+        text: `${human} human and ${ai} AI visitors (${total} unique) ${rangeText(query)}${query.pathPrefix ? ` under ${query.pathPrefix}` : ""}; ${counted(report.visitors.length, "page")} listed${report.hasMore ? ", more follow" : ""}.${stillCounting(pending)}`,
       };
     },
   },
@@ -46,7 +47,7 @@ export const analyticsTools: McpTool[] = [
       const names = report.agents.slice(0, 5).map((agent) => `${agent.agent} ${agent.views}`);
       return {
         body: report,
-        text: `${report.agents.length === 0 ? "No AI agent read the docs" : `${report.agents.length} AI agents${report.hasMore ? " (more follow)" : ""}, views: ${names.join(", ")}${report.agents.length > 5 ? ", …" : ""}`} ${rangeText(query)}.${stillCounting(pending)}`,
+        text: `${report.agents.length === 0 ? "No AI agent read the docs" : `${counted(report.agents.length, "AI agent")}${report.hasMore ? " (more follow)" : ""}, views: ${names.join(", ")}${report.agents.length > 5 ? ", …" : ""}`} ${rangeText(query)}.${stillCounting(pending)}`,
       };
     },
   },

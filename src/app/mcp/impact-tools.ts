@@ -3,6 +3,7 @@ import { impactTotals, jobImpact } from "../impact/job-impact.js";
 import type { McpTool } from "./mcp-tool.js";
 import { jobIdArgument, jobIdOf } from "./job-tools.js";
 import { objectJsonSchema } from "./tool-schemas.js";
+import { counted } from "../../shared/counted.js";
 
 // The closed loop as a tool: what GET …/job/{id}/impact answers (docs/analytics/impact.md).
 
@@ -14,7 +15,7 @@ function describeImpact(impact: JobImpact): string {
   if (!window) return "No window to measure.";
   const { changedPages, site } = impactTotals(impact, i);
   const state = window.after.complete ? "" : ` (${window.after.daysCounted} of its days so far)`;
-  return `Over the ${window.days} days before and after the merge${state}, the ${impact.pages.length} changed pages had ${changedPages.humanVisitors.before} → ${changedPages.humanVisitors.after} people and ${changedPages.aiFailures.before} → ${changedPages.aiFailures.after} AI fetch failures; the whole site ${site.humanVisitors.before} → ${site.humanVisitors.after} people.`;
+  return `Over the ${window.days} days before and after the merge${state}, the ${counted(impact.pages.length, "changed page")} had ${changedPages.humanVisitors.before} → ${changedPages.humanVisitors.after} people and ${changedPages.aiFailures.before} → ${changedPages.aiFailures.after} AI fetch failures; the whole site ${site.humanVisitors.before} → ${site.humanVisitors.after} people.`;
 }
 
 export const impactTools: McpTool[] = [

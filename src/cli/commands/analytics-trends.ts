@@ -4,6 +4,7 @@ import { enc, projectOf, type CommandContext } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
 import { exportCsv, fetchReport, more, printRanged, rangeQuery } from "../report-fetch.js";
+import { counted } from "../../shared/counted.js";
 
 /** An option that must be one of a closed set of words. */
 export function oneOf(ctx: CommandContext, name: "interval" | "metric" | "channel", allowed: readonly string[]): string | undefined {
@@ -47,7 +48,7 @@ export async function referrersCommand(ctx: CommandContext) {
     const { page, rows, nextOffset, range } = await fetchReport<ReferrerPages>(ctx, path, "pages", { channel });
     const pages = rows as ReferrerPages["pages"];
     return printRanged(ctx, range, { ...page, pages }, () => {
-      const head = `People who arrived from ${page.channel}: ${page.totals.visitors} (${page.totals.views} views)`;
+      const head = `People who arrived from ${page.channel}: ${page.totals.visitors} (${counted(page.totals.views, "view")})`;
       return pages.length === 0 ? head : `${head}\n\n${table(["PATH", "VISITORS", "VIEWS"], pages.map((p) => [p.path, p.visitors, p.views]))}${more(page.hasMore, nextOffset)}`;
     });
   }

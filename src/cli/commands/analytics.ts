@@ -8,6 +8,7 @@ import { exportCsv, fetchReport, more, printRanged } from "../report-fetch.js";
 import { REFERRAL_CHANNELS } from "../../shared/analytics-vocabulary.js";
 import { oneOf, referrersCommand, timeseriesCommand } from "./analytics-trends.js";
 import type { NounRuns } from "./command-usage.js";
+import { counted } from "../../shared/counted.js";
 
 type Counts = { human: number; ai: number; bot: number; total: number };
 type Row = { path: string; previous?: Counts } & Counts;
@@ -53,6 +54,8 @@ function readFormatOption(ctx: CommandContext): string | undefined {
   return format;
 }
 
+const viewsBy = (totals: { views: number; visitors: number }) => `${counted(totals.views, "view")} by ${counted(totals.visitors, "visitor")}`;
+
 async function agentsCommand(ctx: CommandContext) {
   const projectId = projectOf(ctx);
   const category = ctx.values.category;
@@ -62,7 +65,7 @@ async function agentsCommand(ctx: CommandContext) {
   const { page, rows, nextOffset, range } = await fetchReport<Agents>(ctx, `/v1/analytics/${enc(projectId)}/agents`, "agents", extra);
   const agents = rows as Agents["agents"];
   printRanged(ctx, range, { totals: page.totals, agents, hasMore: page.hasMore, ...(page.previous ? { previous: page.previous } : {}) }, () => {
-    const head = `AI agents: ${page.totals.views} views by ${page.totals.visitors} visitors${page.previous ? `\nCompared with ${page.previous.dateFrom} up to ${page.previous.dateTo}: ${page.totals.previous?.views ?? 0} views by ${page.totals.previous?.visitors ?? 0} visitors` : ""}`;
+    const head = `AI agents: ${viewsBy(page.totals)}${page.previous ? `\nCompared with ${page.previous.dateFrom} up to ${page.previous.dateTo}: ${viewsBy(page.totals.previous ?? { views: 0, visitors: 0 })}` : ""}`;
     if (agents.length === 0) return `${head}\nNo AI agent read a page in this range.`;
     const compared = page.previous !== undefined;
     const body = table(

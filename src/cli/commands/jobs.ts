@@ -10,6 +10,7 @@ import type { NounRuns } from "./command-usage.js";
 import type { ImpactRanking, JobImpact } from "../../shared/impact-schemas.js";
 import { impactText, rankingText } from "./impact-text.js";
 import { exportCsv, rangeQuery } from "../report-fetch.js";
+import { counted } from "../../shared/counted.js";
 
 /** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
 async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
@@ -40,7 +41,7 @@ const jobFields = (j: AgentJob) =>
     ...(j.progress ? ([["progress", j.progress]] as [string, string][]) : []),
     ...(j.summary ? ([["summary", j.summary]] as [string, string][]) : []),
     ...(j.files.length > 0 ? ([["files", j.files.map((f) => `${f.change} ${f.from ? `${f.from} → ` : ""}${f.path}`).join(", ")]] as [string, string][]) : []),
-    ...(j.validation ? ([["validation", j.validation.passed ? "passed" : `${j.validation.problems.length} problem(s)`]] as [string, string][]) : []),
+    ...(j.validation ? ([["validation", j.validation.passed ? "passed" : counted(j.validation.problems.length, "problem")]] as [string, string][]) : []),
     ...(j.usage ? ([["usage", usageLine(j.usage)]] as [string, string][]) : []),
   ]);
 

@@ -1,4 +1,5 @@
 import type { SkipReason } from "./fields.js";
+import { counted } from "../../shared/counted.js";
 
 /** What an import tells at the end (and `--json` prints as is). */
 export interface ImportSummary {
@@ -25,8 +26,8 @@ export function formatSummary(summary: ImportSummary): string {
   const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0);
   const total = skipped.reduce((sum, [, n]) => sum + n, 0);
   return [
-    `Read ${summary.lines.toLocaleString("en")} lines.`,
-    `Accepted ${summary.accepted.toLocaleString("en")} page views (${(summary.accepted - summary.alreadyImported).toLocaleString("en")} new, ${summary.alreadyImported.toLocaleString("en")} already imported before).`,
+    `Read ${counted(summary.lines, "line")}.`,
+    `Accepted ${counted(summary.accepted, "page view")} (${(summary.accepted - summary.alreadyImported).toLocaleString("en")} new, ${summary.alreadyImported.toLocaleString("en")} already imported before).`,
     `Skipped ${total.toLocaleString("en")}${skipped.length > 0 ? `: ${skipped.map(([reason, n]) => `${reason} ${n.toLocaleString("en")}`).join(", ")}` : ""}.`,
     ...(summary.examples.length > 0 ? ["", "Examples:", ...summary.examples.map((e) => `  - ${e}`)] : []),
   ].join("\n");
@@ -34,7 +35,7 @@ export function formatSummary(summary: ImportSummary): string {
 
 /** One progress line: a bar when the size is known, otherwise counts. */
 export function progressLine(summary: ImportSummary, bytesRead: number, totalBytes: number | null): string {
-  const counts = `${summary.lines.toLocaleString("en")} lines, ${summary.accepted.toLocaleString("en")} accepted (${(summary.accepted - summary.alreadyImported).toLocaleString("en")} new)`;
+  const counts = `${counted(summary.lines, "line")}, ${summary.accepted.toLocaleString("en")} accepted (${(summary.accepted - summary.alreadyImported).toLocaleString("en")} new)`;
   if (!totalBytes) return counts;
   const share = Math.min(1, bytesRead / totalBytes);
   const width = 24;

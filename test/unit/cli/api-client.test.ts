@@ -12,6 +12,13 @@ describe("the CLI's API client", () => {
     await expect(extra.request("GET", "/x", { kind: "project", key: "k" })).rejects.toThrow("409: Conflict\n  - the job is archived");
   });
 
+  it("words a key of another project in the CLI's terms: --project, not the API's path", async () => {
+    const client = answering(403, { error: "This API key belongs to project p_key, not p_asked: use p_key in the path, or a key of p_asked" });
+    await expect(client.request("GET", "/x", { kind: "project", key: "k" })).rejects.toThrow(
+      /^403: This API key belongs to project p_key, not p_asked: use --project p_key \(or INKWELL_PROJECT\), or a key of p_asked$/,
+    );
+  });
+
   it("tells whether the server has a GitHub App, without a credential", async () => {
     expect(await answering(200, { githubApp: { configured: false, setupUrl: "http://localhost:3000/dashboard/github-app" } }).serverInfo()).toEqual({
       githubApp: { configured: false, setupUrl: "http://localhost:3000/dashboard/github-app" },

@@ -12,8 +12,20 @@ describe("the CLI's report range", () => {
   it("refuses, in its own flags' words, what the API would refuse", () => {
     expect(() => cliRange({ to: "2026-01-02", through: "2026-01-01" })).toThrow("Give --to (excluded) or --through (included), not both");
     expect(() => cliRange({ from: "2026-13-01" })).toThrow(/^--from must be a date/);
-    expect(() => cliRange({ from: "2026-01-05", through: "2026-01-04" })).toThrow("--from 2026-01-05 is after --through 2026-01-04: no day is in that range");
-    // --to is excluded: from and to on the same day hold no day.
-    expect(() => cliRange({ from: "2026-01-05", to: "2026-01-05" })).toThrow(/after --to 2026-01-05 \(excluded\)/);
+    expect(() => cliRange({ from: "2026-01-05", through: "2026-01-03" })).toThrow("--from 2026-01-05 is after --through 2026-01-03: no day is in that range");
+    expect(() => cliRange({ from: "2026-01-05", to: "2026-01-04" })).toThrow("--from 2026-01-05 is after --to 2026-01-04 (excluded): no day is in that range");
+  });
+
+  it("sends an empty range (dateFrom = dateTo) as the API takes it, and says why it holds no day", () => {
+    expect(cliRange({ from: "2026-01-05", to: "2026-01-05" })).toEqual({
+      dateFrom: "2026-01-05",
+      dateTo: "2026-01-05",
+      label: "Range: no day (--to 2026-01-05 is excluded; --through 2026-01-05 is that one day)",
+    });
+    expect(cliRange({ from: "2026-01-05", through: "2026-01-04" })).toEqual({
+      dateFrom: "2026-01-05",
+      dateTo: "2026-01-05",
+      label: "Range: no day (--through 2026-01-04 is the day before --from 2026-01-05)",
+    });
   });
 });

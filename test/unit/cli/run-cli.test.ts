@@ -115,10 +115,19 @@ describe("inkwell help and usage errors", () => {
     });
   });
 
+  it.each([
+    ["--limt", "--limit"],
+    ["--Project", "--project"],
+    ["--form", "--from"],
+  ])("exits 2 on an unknown option %s, naming the one most likely meant (%s) as the API does for a parameter", async (typo, meant) => {
+    const result = await run(["analytics", "visitors", typo, "2026-01-01"], { INKWELL_API_KEY: "k", INKWELL_PROJECT: "p" });
+    expect(result).toEqual({ code: 2, stdout: "", stderr: `inkwell: Unknown option '${typo}'; did you mean '${meant}'?\nRun \`inkwell --help\` for every command and option.`, requests: [] });
+  });
+
   it("exits 2 on an unknown option, naming it and where the options are", async () => {
-    const result = await run(["jobs", "list", "--nope"]);
+    const result = await run(["jobs", "list", "--zzzzzzzz"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("inkwell: Unknown option '--nope'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--nope\"\nRun `inkwell --help` for every command and option.");
+    expect(result.stderr).toBe("inkwell: Unknown option '--zzzzzzzz'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--zzzzzzzz\"\nRun `inkwell --help` for every command and option.");
     expect(result.requests).toEqual([]);
   });
 

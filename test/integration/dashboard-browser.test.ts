@@ -689,7 +689,9 @@ describe("dashboard in a real browser", () => {
 
   it("breaks no word of the GitHub App and Setup pages across lines at desktop width", async () => {
     const page = await newPage();
-    await signIn(page);
+    // Run alone (-t), the browser is not signed in yet; in the suite, it is.
+    await page.goto(`${t.url}/dashboard`);
+    if (page.url().includes("/sign-in")) await signIn(page);
     for (const url of [`${t.url}/dashboard/github-app`, `${t.url}/dashboard/projects/${project.projectId}/setup`]) {
       await page.goto(url);
       // Each word of the page's text (code blocks scroll instead of wrapping) must sit on one line.

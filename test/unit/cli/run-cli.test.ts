@@ -14,7 +14,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects list
   projects get <projectId>
   projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]
-  keys create --project ID [--name NAME]
+  keys create --project ID [--name NAME] [--scope views|analytics|jobs|all]…
   keys list --project ID
   keys revoke --project ID <keyId>
   webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened|job.impact]… [--format standard|slack]

@@ -274,7 +274,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: {
             200: { description: "The job context and a token for this repository only.", ...json(claimResponseSchema) },
             400: ERR[400],
-            401: errorResponse("Invalid OIDC token: signature, issuer, audience or expiry."),
+            401: errorResponse("Invalid OIDC token: not a JWT of the configured issuer (refused before the issuer is asked), or its signature, audience or expiry."),
             403: errorResponse("The token's repository is not the job's."),
             404: ERR[404],
             409: errorResponse("The job is not waiting for this run, or another run claimed it."),

@@ -48,7 +48,6 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
     }
     // Apps registered through Probot's manifest flow deliver to the root URL; route those too.
     if (webhooks && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
-      req.url = WEBHOOK_PATH;
       url.pathname = WEBHOOK_PATH;
     }
     let route = "unmatched";
@@ -57,7 +56,7 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
     let reply: Reply;
     let stream: StartedStream | null = null;
     try {
-      const raw = url.pathname === WEBHOOK_PATH && webhooks ? webhooks : mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
+      const raw = url.pathname === WEBHOOK_PATH ? webhooks : mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
       if (raw) {
         route = url.pathname;
         // What every answer carries, set before the endpoint writes its own head (Node merges them).

@@ -14,8 +14,6 @@ export interface LogInput {
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
-// Reads of 1 MiB rather than the stream default of 64 KiB: fewer reads and batches of lines.
-const READ_SIZE = 1 << 20;
 
 /** A file path or `-` for standard input; gzip is recognized by its first two bytes, whatever the name. */
 export function openLogInput(source: string, stdin: () => Readable): LogInput {
@@ -25,7 +23,7 @@ export function openLogInput(source: string, stdin: () => Readable): LogInput {
   else {
     try {
       totalBytes = statSync(source).size;
-      raw = createReadStream(source, { highWaterMark: READ_SIZE });
+      raw = createReadStream(source);
     } catch (error) {
       throw new CliError(`Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`, 2);
     }

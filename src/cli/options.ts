@@ -1,5 +1,4 @@
 import { parseArgs } from "node:util";
-import { nearestName } from "../shared/nearest-name.js";
 
 /**
  * Every option of every command, in one table: parsing is strict (a typo is a usage error, not
@@ -62,19 +61,20 @@ const OPTIONS = {
   instruction: { type: "string" },
 } as const;
 
-/** Throws on an unknown option (naming the one most likely meant, as the API names an unknown parameter's) or a missing option value. */
+/** Throws on an unknown option or a missing option value (withSuggestion words the first). */
 export function parseOptions(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw withSuggestion(error);
-  }
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 }
 
-/** Node's unknown-option error, or, when a long option is a typo of one of ours, that option named instead. */
-function withSuggestion(error: unknown): unknown {
+/**
+ * Node's unknown-option error, or, when a long option is a typo of one of ours, that option named
+ * instead, as the API names an unknown parameter's. The guesser loads only then: a run that parses
+ * loads nothing beyond the usage lines.
+ */
+export async function withSuggestion(error: unknown): Promise<unknown> {
   if ((error as { code?: string }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return error;
   const name = /^Unknown option '--([^']+)'/.exec((error as Error).message)?.[1];
+  const { nearestName } = await import("../shared/nearest-name.js");
   const meant = name ? nearestName(name, Object.keys(OPTIONS)) : null;
   return meant ? new Error(`Unknown option '--${name}'; did you mean '--${meant}'?`) : error;
 }

@@ -4,7 +4,7 @@ import { COMMAND_USAGE, COMMANDS_HELP, NOUN_NAMES, type NounName } from "./comma
 import { findCommand } from "./commands/index.js";
 import { CliError, UsageError } from "./errors.js";
 import { localOperatorToken } from "./local-token.js";
-import { parseOptions } from "./options.js";
+import { parseOptions, withSuggestion } from "./options.js";
 
 export type { CliIo } from "./command-context.js";
 
@@ -32,7 +32,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv);
-  } catch (error) {
+  } catch (thrown) {
+    const error = await withSuggestion(thrown);
     io.stderr(`inkwell: ${error instanceof Error ? error.message : String(error)}\n${HELP_HINT}`);
     return 2;
   }

@@ -6,22 +6,23 @@ import { appendJsonValue, setJsonValue } from "./json-edits.js";
 import { MintlifyConfigError, readMintlifyConfig } from "./mintlify-docs-json.js";
 import { pagePaths } from "./page-paths.js";
 import { docusaurusRedirect, mkdocsRedirect, renamedLine, type RedirectOutcome } from "./redirects.js";
+import { vitepressMove } from "./vitepress-moves.js";
 
 /**
  * What the framework needs when a page moves, so its old URL keeps working: Mintlify, a redirect in
  * docs.json and the navigation entry renamed; Docusaurus, an entry for the client redirects
- * plugin; MkDocs, one in the redirects plugin's map. Where there is no mechanism (VitePress, plain
- * Markdown, a site without the plugin), `none` says why, for the pull request.
+ * plugin; MkDocs, one in the redirects plugin's map; VitePress, which has no redirects, its sidebar
+ * and nav links renamed. Where there is no mechanism (plain Markdown, a site without the plugin),
+ * `none` says why, for the pull request.
  */
 export async function followPageMove(workspace: DocsWorkspace, project: DocsProject, from: string, to: string): Promise<RedirectOutcome> {
   const isPage = (file: string) => project.pageExtensions.includes(path.posix.extname(file));
   if (!isPage(from) || !isPage(to)) return { done: [], changed: [] };
   if (project.framework === "docusaurus") return docusaurusRedirect(workspace, project, from, to);
   if (project.framework === "mkdocs") return mkdocsRedirect(workspace, project, from, to);
+  if (project.framework === "vitepress") return vitepressMove(workspace, project, from, to);
   const [nav] = project.navigationFiles;
-  if (project.framework !== "mintlify" || !nav) {
-    return { none: project.framework === "vitepress" ? "VitePress has no redirects (its rewrites map files to URLs), so the old URL now answers 404" : "plain Markdown has no redirects" };
-  }
+  if (project.framework !== "mintlify" || !nav) return { none: "plain Markdown has no redirects" };
   return mintlifyMove(workspace, project, nav, from, to);
 }
 

@@ -52,6 +52,7 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   const model = siteModel(repoRoot, project);
   const isPage = (file: string) => /\.mdx?$/.test(file);
   const removed = input.branchChanges.flatMap((change) => (change.status === "deleted" ? [change.path] : change.status === "renamed" && change.from ? [change.from] : []));
+  const movedFrom = new Map(input.branchChanges.flatMap((change) => (change.status === "renamed" && change.from ? [[change.path, change.from] as const] : [])));
   const exists = (file: string) => existsSync(path.join(repoRoot, file));
   const cache = new Map<string, Promise<PageAnalysis | null>>();
   const analysis = (file: string) => {
@@ -71,22 +72,33 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     const page = await analysis(file);
     if (!page) continue;
     const found = [...page.problems, ...(await linkProblems(file, page, ctx))];
-    const before = input.readBefore ? await input.readBefore(file) : null;
+    const before = await pageBefore(input, file, movedFrom.get(file));
     if (before === null) {
       problems.push(...found);
       continue;
     }
-    // The page as it was, judged in the same site (the files this branch removed count as there):
-    // what it already had is not the agent's.
-    const old = await analyzePage(file, before, project.framework, model.slugOptions);
+    // The page as it was, where it was, judged in the same site (the files this branch removed count
+    // as there): what it already had is not the agent's; what its move broke (a relative link) is.
+    const { text, at } = before;
+    const old = await analyzePage(at, text, project.framework, model.slugOptions);
     const oldCtx: LinkContext = { ...ctx, exists: (target) => exists(target) || removed.includes(target) };
-    problems.push(...newProblems(found, [...old.problems, ...(await linkProblems(file, old, oldCtx))]));
+    const had = [...old.problems, ...(await linkProblems(at, old, oldCtx))].map((problem) => problem.replaceAll(at, file));
+    problems.push(...newProblems(found, had));
   }
 
   problems.push(...(await linksIntoRemovedPages(removed.filter(isPage), new Set(changedPages), ctx)));
   problems.push(...navigationProblems(input, model));
 
   return { passed: problems.length === 0, problems: problems.slice(0, input.maxProblems ?? MAX_PROBLEMS) };
+}
+
+/** The page as the run found it: at its path, or, moved by this branch, at its old one. */
+async function pageBefore(input: GateInput, file: string, from: string | undefined): Promise<{ text: string; at: string } | null> {
+  if (!input.readBefore) return null;
+  const here = await input.readBefore(file);
+  if (here !== null) return { text: here, at: file };
+  const there = from ? await input.readBefore(from) : null;
+  return there !== null && from ? { text: there, at: from } : null;
 }
 
 async function linkProblems(file: string, page: PageAnalysis, ctx: LinkContext): Promise<string[]> {

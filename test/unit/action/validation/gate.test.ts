@@ -155,6 +155,21 @@ describe("the agent answers only for what its change did", () => {
   });
 });
 
+describe("a moved page", () => {
+  it("keeps the problems it had at its old path as not the agent's; a problem the move makes is", async () => {
+    const repoRoot = repo({ "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guides/moved"] } }), "index.mdx": "# Home\n", "guides/moved.mdx": "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](../index) link.\n" });
+    const project = detectDocsProject(repoRoot);
+    const before = "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](./index) link.\n";
+    const readBefore = async (file: string) => (file === "old.mdx" ? before : null);
+    const result = await runGate({ repoRoot, project, changedThisRun: ["guides/moved.mdx"], branchChanges: [{ path: "guides/moved.mdx", status: "renamed", from: "old.mdx" }], knownNavigationProblems: new Set(), readBefore });
+    expect(result.problems).toEqual([]);
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(`${repoRoot}/guides/moved.mdx`, "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](./index) link.\n");
+    const broken = await runGate({ repoRoot, project, changedThisRun: ["guides/moved.mdx"], branchChanges: [{ path: "guides/moved.mdx", status: "renamed", from: "old.mdx" }], knownNavigationProblems: new Set(), readBefore });
+    expect(broken.problems).toEqual(["guides/moved.mdx:3: link './index' does not resolve to a file in the repository"]);
+  });
+});
+
 describe("what the site's config promised stays", () => {
   it("refuses a change that drops a redirect or the navigation entry of a page that stays; a move's renamed entry is kept", async () => {
     const { configPromises, brokenPromises } = await import("../../../../src/action/validation/config-keeps.js");

@@ -48,7 +48,7 @@ export interface InkwellServerOptions {
   /** An HTTP server already bound by the caller (main.ts binds before opening the store). */
   httpServer?: Server;
   watchdogIntervalMs?: number;
-  /** What the closed loop's reports take as now (tests move it across a merge); default Date.now. */
+  /** What the closed loop's reports and the OIDC keys' failure memory take as now (tests move it); default Date.now. */
   clock?: () => number;
   /** How the OIDC verifier fetches the issuer's keys (tests). */
   oidcFetch?: typeof fetch;

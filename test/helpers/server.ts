@@ -34,7 +34,7 @@ export async function startTestServer(
     watchdogIntervalMs?: number;
     /** Listen on this port (default: any free one). */
     port?: number;
-    /** The server's clock for what is measured from today (a job's impact windows). */
+    /** The server's clock for what is measured from today (a job's impact windows) and how long a failed OIDC key fetch is remembered. */
     clock?: () => number;
     /** Where the server logs (default: silent, or TEST_LOG_LEVEL to stdout). */
     log?: Logger;

@@ -119,7 +119,7 @@ export function createDocsTools(workspace: DocsWorkspace, project: DocsProject, 
       }),
     }),
     move_file: defineTool({
-      description: "Move or rename a file. A redirect from the old URL is added where the framework has one (Mintlify docs.json, Docusaurus client redirects plugin, MkDocs redirects plugin) and Mintlify navigation entries are renamed; the answer says when none was possible.",
+      description: "Move or rename a file. A redirect from the old URL is added where the framework has one (Mintlify docs.json, Docusaurus client redirects plugin, MkDocs redirects plugin) and navigation entries naming the page are renamed (Mintlify, MkDocs nav, VitePress sidebar links); the answer says when no redirect was possible.",
       inputSchema: z.object({ from: filePath, to: filePath, reason }),
       execute: guarded("move_file", async ({ from, to, reason }: { from: string; to: string; reason: string }) => {
         const source = await workspace.resolve(from);

@@ -9,7 +9,7 @@ import { escapeRegExp } from "../../shared/regexp.js";
 
 /**
  * What the gate must know of a site, beyond its pages, to judge links as the framework does
- * (docs/action.md, "What the gate checks"): Mintlify's redirects and OpenAPI-generated pages and
+ * (docs/action.md, "The validation gate"): Mintlify's redirects and OpenAPI-generated pages and
  * the files it ignores; VitePress's `public/` folder and `rewrites`; MkDocs' slug function,
  * snippet base paths and theme folder; which files are no pages (snippets, partials).
  */

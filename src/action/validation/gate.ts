@@ -209,7 +209,7 @@ type Resolution = { file: string | null; anchor: string | null } | undefined;
 /**
  * The repository file a link names, or null when it names none; undefined when it is not checkable
  * (external, code-defined routes, pages a framework generates). Each framework's own resolution:
- * docs/action.md, "What the gate checks".
+ * docs/action.md, "The validation gate".
  */
 function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: LinkContext, raw = false): Resolution {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//") || url.includes("{{") || url.includes("${")) return undefined;

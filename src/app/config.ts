@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_MODEL } from "../shared/api-schemas.js";
 import { describeIssues } from "../shared/zod-issues.js";
-import { parseTrustedProxies } from "./http/client-ip.js";
+import { parseTrustedProxies } from "./http-kit/client-ip.js";
 import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 /** Where GitHub Actions on github.com gets its OIDC tokens from (GHES: your instance's). */

@@ -1,12 +1,12 @@
 import type { BlockList } from "node:net";
-import type { Analytics } from "../analytics/analytics.js";
-import type { Config } from "../config.js";
-import type { ApiKeyVerifier } from "../domain/api-keys.js";
+import type { Analytics } from "./analytics/analytics.js";
+import type { Config } from "./config.js";
+import type { ApiKeyVerifier } from "./domain/api-keys.js";
 import type { Logger } from "pino";
-import type { GitHubApi } from "../github/github-api.js";
-import type { OidcVerifier } from "../github/oidc.js";
-import type { TaskWorker } from "../tasks/task-worker.js";
-import type { Db } from "../store/db.js";
+import type { GitHubApi } from "./github/github-api.js";
+import type { OidcVerifier } from "./github/oidc.js";
+import type { TaskWorker } from "./tasks/task-worker.js";
+import type { Db } from "./store/db.js";
 
 /** What request handlers may use. Built once per process in server.ts. */
 export interface Services {

@@ -1,6 +1,6 @@
 /**
  * Operator API shapes: validation, OpenAPI and CLI types from one place. Request bodies are strict
- * objects: the server refuses a field they do not know (http/body.ts), and the OpenAPI document
+ * objects: the server refuses a field they do not know (http-kit/body.ts), and the OpenAPI document
  * says so (`additionalProperties: false`), both from the same schema.
  */
 import { z } from "zod";

@@ -1,7 +1,7 @@
 import { parseUtcDay } from "../../shared/utc-day.js";
-import { dayToIso, isoToDay } from "../analytics/days.js";
-import type { DayRange } from "../analytics/days.js";
-import { csvFilename } from "./csv.js";
+import { dayToIso, isoToDay } from "./days.js";
+import type { DayRange } from "./days.js";
+import { csvFilename } from "../http-kit/csv.js";
 
 /** A report query's validated dates as whole UTC days (null: open). */
 export function dayRange(query: { dateFrom?: string | undefined; dateTo?: string | undefined }): DayRange {
@@ -9,7 +9,7 @@ export function dayRange(query: { dateFrom?: string | undefined; dateTo?: string
   return { from: day(query.dateFrom), to: day(query.dateTo) };
 }
 
-/** A report's CSV file name: `<report>-<projectId>-<dateFrom or start>-<dateTo or end>.csv` (csv.ts). */
+/** A report's CSV file name: `<report>-<projectId>-<dateFrom or start>-<dateTo or end>.csv` (http-kit/csv.ts). */
 export function rangeCsvFilename(report: string, projectId: string, query: { dateFrom?: string | undefined; dateTo?: string | undefined }): string {
   const { from, to } = dayRange(query);
   return csvFilename([report, projectId, from === null ? "start" : dayToIso(from), to === null ? "end" : dayToIso(to)]);

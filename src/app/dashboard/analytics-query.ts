@@ -6,7 +6,7 @@ import { channelSchema, pathPrefixSchema } from "../../shared/analytics-trend-sc
 import type { ReferralChannel } from "../analytics/ingest/referral.js";
 import { dayToIso, epochDay, isoToDay } from "../analytics/days.js";
 import type { ReportOrder } from "../analytics/reports/visitors-report.js";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../http-kit/http-error.js";
 import { PRESETS, type AnalyticsRangeView } from "./pages/analytics-controls.js";
 import { offsetField, parseFields } from "./request.js";
 

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../package-root.js";
-import { HttpError } from "../http/http-error.js";
-import type { Reply } from "../http/router.js";
+import { HttpError } from "../http-kit/http-error.js";
+import type { Reply } from "../http-kit/router.js";
 
 const ASSET_DIR = path.join(PACKAGE_ROOT, "lib", "dashboard-assets");
 

@@ -1,14 +1,15 @@
 import type { IncomingMessage } from "node:http";
-import { asHttpError } from "../http/error-reply.js";
-import { HttpError } from "../http/http-error.js";
+import { asHttpError } from "../http-kit/error-reply.js";
+import { HttpError } from "../http-kit/http-error.js";
 import { wellFormedIdOf } from "../domain/ids.js";
-import type { Handler, Reply, RequestContext } from "../http/router.js";
-import type { Services } from "../http/services.js";
+import type { Handler, Reply, RequestContext } from "../http-kit/router.js";
+import type { Services } from "../services.js";
 import { DashboardAccess, type ProjectAccess } from "./access.js";
 import { cookieName, serializeCookie } from "./cookies.js";
 import { html } from "./html.js";
 import { layout } from "./layout.js";
-import { cookieValue, htmlReply, isSecure, ownOrigin, readForm, redirect, requireCsrfToken, requireSameOrigin, SESSION_COOKIE } from "./request.js";
+import { isSecure, ownOrigin } from "../http-kit/origin.js";
+import { cookieValue, htmlReply, readForm, redirect, requireCsrfToken, requireSameOrigin, SESSION_COOKIE } from "./request.js";
 import { findSession, operatorTokenHash, type Session } from "./sessions.js";
 import type { Project } from "../domain/projects.js";
 

@@ -2,15 +2,15 @@ import type { AgentPages, Agents, Failures } from "../../shared/analytics-schema
 import type { ReadFormat } from "../../shared/analytics-vocabulary.js";
 import type { Referrers, Timeseries } from "../../shared/analytics-trend-schemas.js";
 import type { PathCounts } from "../analytics/reports/report-rows.js";
-import { csvFields, csvFilename, csvReply, type CsvColumns } from "../http/csv.js";
-import type { Reply } from "../http/router.js";
-import { countingHeader } from "../http/counting-header.js";
+import { csvFields, csvFilename, csvReply, type CsvColumns } from "../http-kit/csv.js";
+import type { Reply } from "../http-kit/router.js";
+import { countingHeader } from "../http-kit/counting-header.js";
 import type { Project } from "../domain/projects.js";
 import { projectLabel } from "./layout.js";
 import type { AnalyticsQuery } from "./analytics-query.js";
 
 /**
- * The dashboard's CSV downloads, one per table, through the shared writer (http/csv.ts: RFC 4180,
+ * The dashboard's CSV downloads, one per table, through the shared writer (http-kit/csv.ts: RFC 4180,
  * formula-safe, streamed). Each has the page's range and filters and every row, not one page.
  */
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../http-kit/http-error.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
 const tokenResponseSchema = z.union([

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { safeEqualSecret } from "../domain/api-keys.js";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../http-kit/http-error.js";
 import { cookieName, serializeCookie } from "./cookies.js";
 import { cookieValue, safeNext } from "./request.js";
 import { randomToken } from "./sessions.js";

@@ -1,12 +1,10 @@
 import type { IncomingMessage } from "node:http";
-import type { BlockList } from "node:net";
 import { z } from "zod";
 import { describeIssues } from "../../shared/zod-issues.js";
 import { safeEqualSecret } from "../domain/api-keys.js";
-import { HttpError } from "../http/http-error.js";
-import { readBody } from "../http/body.js";
-import { isTrustedPeer } from "../http/client-ip.js";
-import type { Reply } from "../http/router.js";
+import { HttpError } from "../http-kit/http-error.js";
+import { readBody } from "../http-kit/body.js";
+import type { Reply } from "../http-kit/router.js";
 import { cookieName, readCookies } from "./cookies.js";
 import type { SafeHtml } from "./html.js";
 
@@ -48,21 +46,6 @@ export const redirect = (location: string, headers: Record<string, string | stri
   raw: { contentType: "text/plain; charset=utf-8", content: "" },
   headers: { ...PAGE_HEADERS, Location: location, ...headers },
 });
-
-/** Whether the browser reached us over HTTPS: PUBLIC_URL says so, the socket is TLS, or a trusted proxy says so. */
-export function isSecure(req: IncomingMessage, publicUrl: string | undefined, trustedProxies: BlockList): boolean {
-  if (publicUrl) return publicUrl.startsWith("https:");
-  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  const proto = req.headers["x-forwarded-proto"];
-  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase();
-  return first === "https" && isTrustedPeer(req, trustedProxies);
-}
-
-/** The origin the browser uses for this server. */
-export function ownOrigin(req: IncomingMessage, publicUrl: string | undefined, secure: boolean): string {
-  if (publicUrl) return new URL(publicUrl).origin;
-  return `${secure ? "https" : "http"}://${req.headers.host ?? "localhost"}`;
-}
 
 export function cookieValue(req: IncomingMessage, base: string, secure: boolean): string | undefined {
   return readCookies(req).get(cookieName(base, secure));

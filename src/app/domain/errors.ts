@@ -1,6 +1,6 @@
 /**
  * What went wrong, in the domain's words. The domain never chooses an HTTP status: the edge
- * (`http/error-reply.ts`) maps each kind to one, and webhook and task code catch the kind they
+ * (`http-kit/error-reply.ts`) maps each kind to one, and webhook and task code catch the kind they
  * expect. Messages are written for the person who sent the request and are safe to show them.
  */
 export abstract class DomainError extends Error {

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Probot } from "probot";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import { readBody, refuseDeclaredOversize } from "../http/body.js";
-import { HttpError } from "../http/http-error.js";
+import { readBody, refuseDeclaredOversize } from "../http-kit/body.js";
+import { HttpError } from "../http-kit/http-error.js";
 import { EVENTS } from "./github-events.js";
 import { toQueuedEvent, type QueuedEvent } from "./webhook-events.js";
 

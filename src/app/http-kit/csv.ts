@@ -5,7 +5,7 @@ import type { Reply } from "./router.js";
  * CSV exports of reports (docs/analytics/reports.md): RFC 4180 (quoted only when needed, CRLF line ends),
  * UTF-8 without a byte order mark, a header row, one line per row and nothing else (no totals line),
  * and safe to open in a spreadsheet. Rows stream from an async iterable (a report's batched
- * all-rows query) through request-handler.ts, which writes them as the client takes them.
+ * all-rows query) through http/request-handler.ts, which writes them as the client takes them.
  */
 
 /** What a cell shows: text, a number, or nothing (an empty cell). */

@@ -11,7 +11,7 @@ export interface Reply {
   raw?: { contentType: string; content: string | Uint8Array };
   /**
    * A body too big to hold (CSV exports): written chunk by chunk as the client takes them, with
-   * its own content type (request-handler.ts). An error before the first chunk is an error reply.
+   * its own content type (http/request-handler.ts). An error before the first chunk is an error reply.
    */
   stream?: { contentType: string; chunks: AsyncIterable<string | Uint8Array> };
 }

@@ -3,7 +3,7 @@ import type { ApiKeyVerifier } from "../domain/api-keys.js";
 import { bearerToken, requireScope, safeEqualSecret } from "../domain/api-keys.js";
 import { ForbiddenError, UnauthenticatedError } from "../domain/errors.js";
 import { routeScope } from "./route-scopes.js";
-import type { RequestContext } from "./router.js";
+import type { RequestContext } from "../http-kit/router.js";
 
 /**
  * The `:projectId` of the path, once the request's key is shown to belong to it (401, then 403) and

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { WEBHOOK_PATH, type WebhookEndpoint } from "../github/webhook-middleware.js";
-import { asHttpError } from "./error-reply.js";
-import { HttpError } from "./http-error.js";
-import type { Reply, Router } from "./router.js";
+import { asHttpError } from "../http-kit/error-reply.js";
+import { HttpError } from "../http-kit/http-error.js";
+import type { Reply, Router } from "../http-kit/router.js";
 
 /** A client that takes no part of a streamed reply for this long is cut off (it holds the reply's cursor). */
 const STREAM_STALL_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { ImpactRanking, JobImpact, ReaderNumbersView } from "../../shared/impact-schemas.js";
-import { csvFields, type CsvColumns } from "../http/csv.js";
+import { csvFields, type CsvColumns } from "../http-kit/csv.js";
 
 /** One line of a job's impact as CSV: a page's (or the site's) numbers over one side of one window. */
 export interface ImpactRow {

@@ -1,5 +1,5 @@
 import { agentsQuerySchema, visitorsQuerySchema } from "../../shared/analytics-trend-schemas.js";
-import { dayRange } from "../http/day-range.js";
+import { dayRange } from "../analytics/day-range.js";
 import type { McpTool } from "./mcp-tool.js";
 import { queryToolInput, validQueryArguments } from "./tool-schemas.js";
 import { counted } from "../../shared/counted.js";

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { readJson } from "../http/body.js";
-import { HttpError } from "../http/http-error.js";
-import type { Services } from "../http/services.js";
+import { readJson } from "../http-kit/body.js";
+import { HttpError } from "../http-kit/http-error.js";
+import type { Services } from "../services.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import { buildMcpServer } from "./mcp-server.js";
 import { mcpUnauthorized } from "./protected-resource.js";

@@ -3,7 +3,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { requireScope } from "../domain/api-keys.js";
-import { asHttpError } from "../http/error-reply.js";
+import { asHttpError } from "../http-kit/error-reply.js";
 import { analyticsTools } from "./analytics-tools.js";
 import { jobTools } from "./job-tools.js";
 import { impactTools } from "./impact-tools.js";

@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { KeyScope, NeededScope } from "../../shared/key-scopes.js";
 import type { JsonSchema } from "../http/openapi-parts.js";
-import type { Services } from "../http/services.js";
+import type { Services } from "../services.js";
 
 /** What a tool runs with: the project of the request's key (never one the arguments name). */
 export interface ToolContext {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isSecure, ownOrigin } from "../dashboard/request.js";
+import { isSecure, ownOrigin } from "../http-kit/origin.js";
 import { bearerToken } from "../domain/api-keys.js";
 import type { UnauthenticatedError } from "../domain/errors.js";
-import { HttpError } from "../http/http-error.js";
-import type { Services } from "../http/services.js";
+import { HttpError } from "../http-kit/http-error.js";
+import type { Services } from "../services.js";
 
 // MCP clients meet a 401 by reading WWW-Authenticate and the protected-resource metadata it points
 // at (RFC 9728), as MCP's authorization spec has them do, before they try OAuth. Inkwell takes

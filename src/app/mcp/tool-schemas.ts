@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { invalid, refuseUnknownFields } from "../http/body.js";
+import { invalid, refuseUnknownFields } from "../http-kit/body.js";
 import type { JsonSchema } from "../http/openapi-parts.js";
 
 type ObjectSchema = JsonSchema & { type: "object" };

@@ -3,9 +3,9 @@ import { createAutomation, deleteAutomation, fireScheduleNow, getAutomation, lis
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { checkSourceLink } from "../../github/source-link.js";
 import { requireAdmin } from "../auth.js";
-import { readJson, validate } from "../body.js";
-import type { RequestContext, Router } from "../router.js";
-import type { Services } from "../services.js";
+import { readJson, validate } from "../../http-kit/body.js";
+import type { RequestContext, Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 /** The operator API for a project's automations: source repositories, issues, schedules. */
 export function registerAdminAutomationRoutes(router: Router, services: Services): void {

@@ -1,8 +1,8 @@
 import { SNAPSHOT_MEDIA_TYPE, SNAPSHOT_PATH } from "../../store/snapshot.js";
 import { requireAdmin } from "../auth.js";
-import { HttpError } from "../http-error.js";
-import type { Router } from "../router.js";
-import type { Services } from "../services.js";
+import { HttpError } from "../../http-kit/http-error.js";
+import type { Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 /**
  * The store's own backup: a consistent snapshot of the embedded store while the service runs

@@ -3,9 +3,9 @@ import { wellFormedIdOf } from "../../domain/ids.js";
 import { listDeliveries, redeliver } from "../../project-webhooks/deliveries.js";
 import { createWebhook, deleteWebhook, listWebhooks } from "../../project-webhooks/endpoints.js";
 import { requireAdmin } from "../auth.js";
-import { queryObject, readJson, validate } from "../body.js";
-import type { RequestContext, Router } from "../router.js";
-import type { Services } from "../services.js";
+import { queryObject, readJson, validate } from "../../http-kit/body.js";
+import type { RequestContext, Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 /** The operator API for a project's webhook endpoints and their delivery log. */
 export function registerAdminWebhookRoutes(router: Router, services: Services): void {

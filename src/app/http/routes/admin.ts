@@ -1,14 +1,14 @@
 import { createKeySchema, createProjectSchema, updateProjectSchema, type AgentRangeListView, type ProjectView } from "../../../shared/admin-schemas.js";
 import type { AgentRangeList } from "../../analytics/classify/agent-ranges.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
-import { HttpError } from "../http-error.js";
+import { HttpError } from "../../http-kit/http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { createProject, getProject, listProjects, parseRepository, updateAllowedModels, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";
 import { registerAdminStoreRoutes } from "./admin-store.js";
-import { readJson, validate } from "../body.js";
-import type { RequestContext, Router } from "../router.js";
-import type { Services } from "../services.js";
+import { readJson, validate } from "../../http-kit/body.js";
+import type { RequestContext, Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 const rangeListView = (list: AgentRangeList): AgentRangeListView => ({
   id: list.source.id,

@@ -5,9 +5,9 @@ import { listJobRuns } from "../../domain/jobs/run-history.js";
 import { runTranscript } from "../../domain/jobs/transcripts.js";
 import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
 import { authorizedProject } from "../auth.js";
-import { queryObject, readJson, validate, validHeader } from "../body.js";
-import type { RequestContext, Router } from "../router.js";
-import type { Services } from "../services.js";
+import { queryObject, readJson, validate, validHeader } from "../../http-kit/body.js";
+import type { RequestContext, Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 /** The agent-job API. Handlers parse and authorize; the domain module does the work. */
 export function registerAgentJobRoutes(router: Router, services: Services): void {

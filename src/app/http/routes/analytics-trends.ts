@@ -8,18 +8,18 @@ import {
   type Timeseries,
 } from "../../../shared/analytics-trend-schemas.js";
 import { dayToIso, epochDay } from "../../analytics/days.js";
-import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../csv.js";
+import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
 import { intervalsOf, timeseriesReport } from "../../analytics/reports/timeseries.js";
 import { firstCountedDay } from "../../analytics/reports/compared-periods.js";
 import { referrerPagesReport, referrersReport } from "../../analytics/reports/referral-reports.js";
 import { EVERY_ROW } from "../../analytics/reports/report-rows.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { authorizedProject } from "../auth.js";
-import { queryObject, validate } from "../body.js";
-import { reportHeaders } from "../counting-header.js";
-import { dayRange, rangeCsvFilename } from "../day-range.js";
-import type { Router } from "../router.js";
-import type { Services } from "../services.js";
+import { queryObject, validate } from "../../http-kit/body.js";
+import { reportHeaders } from "../../http-kit/counting-header.js";
+import { dayRange, rangeCsvFilename } from "../../analytics/day-range.js";
+import type { Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 const DEFAULT_SPAN_DAYS = 30;
 

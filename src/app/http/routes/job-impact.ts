@@ -1,15 +1,15 @@
 import { impactRankingQuerySchema, jobImpactQuerySchema } from "../../../shared/impact-schemas.js";
 import { impactRanking, MAX_RANKED_JOBS } from "../../impact/impact-ranking.js";
-import { dayRange, rangeCsvFilename } from "../day-range.js";
+import { dayRange, rangeCsvFilename } from "../../analytics/day-range.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { jobImpact } from "../../impact/job-impact.js";
 import { IMPACT_COLUMNS, impactRows, RANKING_COLUMNS } from "../../impact/impact-rows.js";
 import { authorizedProject } from "../auth.js";
-import { queryObject, validate } from "../body.js";
-import { reportHeaders } from "../counting-header.js";
-import { csvFilename, csvHeader, csvReply, requestedPage, wantsCsv } from "../csv.js";
-import type { Router } from "../router.js";
-import type { Services } from "../services.js";
+import { queryObject, validate } from "../../http-kit/body.js";
+import { reportHeaders } from "../../http-kit/counting-header.js";
+import { csvFilename, csvHeader, csvReply, requestedPage, wantsCsv } from "../../http-kit/csv.js";
+import type { Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 /** The closed loop (docs/analytics/impact.md): what a merged job's change did for its pages' readers. */
 export function registerJobImpactRoutes(router: Router, services: Services): void {

@@ -1,5 +1,5 @@
-import type { Router } from "../router.js";
-import type { Services } from "../services.js";
+import type { Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 import { buildOpenApiDocument } from "../openapi.js";
 import { setupGuide } from "../../github/setup-guide.js";
 

@@ -5,9 +5,9 @@ import { InvalidInputError, NotConfiguredError, UnauthenticatedError, UpstreamEr
 import { claimRun, heartbeat, refuseRun, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { storeTranscript } from "../../domain/jobs/transcripts.js";
 import { appSetupUrl } from "../../github/app-urls.js";
-import { readJson, validate } from "../body.js";
-import type { RequestContext, Router } from "../router.js";
-import type { Services } from "../services.js";
+import { readJson, validate } from "../../http-kit/body.js";
+import type { RequestContext, Router } from "../../http-kit/router.js";
+import type { Services } from "../../services.js";
 
 /** A transcript of 1,000 entries of up to 2,000 characters, as JSON, with room to spare. */
 const MAX_TRANSCRIPT_BODY_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { epochDay } from "../../../../src/app/analytics/days.js";
 import { MAX_RANGE_DAYS, parseAnalyticsQuery } from "../../../../src/app/dashboard/analytics-query.js";
-import { HttpError } from "../../../../src/app/http/http-error.js";
+import { HttpError } from "../../../../src/app/http-kit/http-error.js";
 
 const TODAY = epochDay(Date.UTC(2026, 2, 15));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dailyColumns, PAGE_COLUMNS } from "../../../../src/app/dashboard/csv-exports.js";
-import { csvChunks } from "../../../../src/app/http/csv.js";
+import { csvChunks } from "../../../../src/app/http-kit/csv.js";
 
 const text = async (chunks: AsyncIterable<string>) => {
   let out = "";

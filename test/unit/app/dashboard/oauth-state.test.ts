@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { decodeOAuthState, encodeOAuthState, startOAuthState, verifyOAuthState } from "../../../../src/app/dashboard/oauth-state.js";
-import { HttpError } from "../../../../src/app/http/http-error.js";
+import { HttpError } from "../../../../src/app/http-kit/http-error.js";
 
 const withCookie = (cookie: string | undefined) => ({ headers: cookie === undefined ? {} : { cookie } }) as IncomingMessage;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { clientIp, parseTrustedProxies } from "../../../../src/app/http/client-ip.js";
+import { clientIp, parseTrustedProxies } from "../../../../src/app/http-kit/client-ip.js";
 
 const request = (peer: string, xff?: string) => ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { "x-forwarded-for": xff } }) as unknown as IncomingMessage;
 

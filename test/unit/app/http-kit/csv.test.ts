@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { csvCell, csvChunks, csvFields, csvFilename, csvHeader, csvLine, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../../../../src/app/http/csv.js";
+import { csvCell, csvChunks, csvFields, csvFilename, csvHeader, csvLine, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../../../../src/app/http-kit/csv.js";
 import { parseCsv } from "../../../helpers/csv.js";
 
 const collect = async (chunks: AsyncIterable<string | Uint8Array>) => {

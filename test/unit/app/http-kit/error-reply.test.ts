@@ -11,8 +11,8 @@ import {
   UnauthenticatedError,
   UpstreamError,
 } from "../../../../src/app/domain/errors.js";
-import { asHttpError } from "../../../../src/app/http/error-reply.js";
-import { HttpError } from "../../../../src/app/http/http-error.js";
+import { asHttpError } from "../../../../src/app/http-kit/error-reply.js";
+import { HttpError } from "../../../../src/app/http-kit/http-error.js";
 
 describe("domain errors at the HTTP edge", () => {
   it.each([

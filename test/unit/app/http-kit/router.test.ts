@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../../../../src/app/http/http-error.js";
-import { Router, type Handler } from "../../../../src/app/http/router.js";
+import { HttpError } from "../../../../src/app/http-kit/http-error.js";
+import { Router, type Handler } from "../../../../src/app/http-kit/router.js";
 
 const named = (name: string): Handler => async () => ({ status: 200, body: name });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { validate } from "../../../../src/app/http/body.js";
-import { HttpError } from "../../../../src/app/http/http-error.js";
-import { isClosed, unknownFields } from "../../../../src/app/http/unknown-fields.js";
+import { validate } from "../../../../src/app/http-kit/body.js";
+import { HttpError } from "../../../../src/app/http-kit/http-error.js";
+import { isClosed, unknownFields } from "../../../../src/app/http-kit/unknown-fields.js";
 
 const reportQuery = z.object({ dateFrom: z.string().optional(), dateTo: z.string().optional(), limit: z.coerce.number().optional(), pathPrefix: z.string().optional() });
 const projectPatch = z

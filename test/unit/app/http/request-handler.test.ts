@@ -2,10 +2,10 @@ import { createServer, request, type IncomingMessage, type Server } from "node:h
 import { connect, type AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { readBody } from "../../../../src/app/http/body.js";
-import { HttpError } from "../../../../src/app/http/http-error.js";
+import { readBody } from "../../../../src/app/http-kit/body.js";
+import { HttpError } from "../../../../src/app/http-kit/http-error.js";
 import { createRequestHandler } from "../../../../src/app/http/request-handler.js";
-import { Router, type Reply } from "../../../../src/app/http/router.js";
+import { Router, type Reply } from "../../../../src/app/http-kit/router.js";
 
 /** Stream replies (router.ts `stream`): what the client sees, and how the source is read and closed. */
 

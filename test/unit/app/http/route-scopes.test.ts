@@ -3,7 +3,7 @@ import type { KeyIdentity } from "../../../../src/app/domain/api-keys.js";
 import { MissingScopeError } from "../../../../src/app/domain/errors.js";
 import { buildOpenApiDocument } from "../../../../src/app/http/openapi.js";
 import { ROUTE_SCOPES, routeScope } from "../../../../src/app/http/route-scopes.js";
-import { Router } from "../../../../src/app/http/router.js";
+import { Router } from "../../../../src/app/http-kit/router.js";
 import { registerAdminAutomationRoutes } from "../../../../src/app/http/routes/admin-automations.js";
 import { registerAdminWebhookRoutes } from "../../../../src/app/http/routes/admin-webhooks.js";
 import { registerAdminRoutes } from "../../../../src/app/http/routes/admin.js";
@@ -13,7 +13,7 @@ import { registerAnalyticsRoutes } from "../../../../src/app/http/routes/analyti
 import { registerJobImpactRoutes } from "../../../../src/app/http/routes/job-impact.js";
 import { registerMetaRoutes } from "../../../../src/app/http/routes/meta.js";
 import { registerRunnerRoutes } from "../../../../src/app/http/routes/runner.js";
-import type { Services } from "../../../../src/app/http/services.js";
+import type { Services } from "../../../../src/app/services.js";
 import { MCP_TOOLS } from "../../../../src/app/mcp/mcp-server.js";
 import { NEEDED_SCOPES, type KeyScope, type NeededScope } from "../../../../src/shared/key-scopes.js";
 

@@ -8,10 +8,10 @@ import { layout } from "../../../dashboard/layout.js";
 import { agentBody, agentsBody } from "../../../dashboard/pages/agents.js";
 import { htmlReply } from "../../../dashboard/request.js";
 import type { Db } from "../../../store/db.js";
-import type { CsvColumns } from "../../csv.js";
-import { HttpError } from "../../http-error.js";
-import { countingHeader } from "../../counting-header.js";
-import type { Router } from "../../router.js";
+import type { CsvColumns } from "../../../http-kit/csv.js";
+import { HttpError } from "../../../http-kit/http-error.js";
+import { countingHeader } from "../../../http-kit/counting-header.js";
+import type { Router } from "../../../http-kit/router.js";
 import { OPERATOR_COLUMNS } from "../analytics.js";
 import { operatorRatios } from "../../../analytics/reports/operator-ratios.js";
 

@@ -11,8 +11,8 @@ import { AI_KIND_COLUMNS, dailyColumns, dashboardCsv, PAGE_COLUMNS, REFERRER_COL
 import { layout } from "../../../dashboard/layout.js";
 import { analyticsBody } from "../../../dashboard/pages/analytics.js";
 import { htmlReply } from "../../../dashboard/request.js";
-import { countingHeader } from "../../counting-header.js";
-import type { Router } from "../../router.js";
+import { countingHeader } from "../../../http-kit/counting-header.js";
+import type { Router } from "../../../http-kit/router.js";
 
 /** Like the API's `limit`. */
 const ROWS_PER_PAGE = 50;

@@ -10,8 +10,8 @@ import { layout, projectPath } from "../../../dashboard/layout.js";
 import { automationsBody } from "../../../dashboard/pages/automations.js";
 import { htmlReply, parseFields, redirect } from "../../../dashboard/request.js";
 import { randomToken } from "../../../dashboard/sessions.js";
-import type { Router } from "../../router.js";
-import { countingHeader } from "../../counting-header.js";
+import type { Router } from "../../../http-kit/router.js";
+import { countingHeader } from "../../../http-kit/counting-header.js";
 
 /** A project's automations and its readers' suggestions on the dashboard. */
 export function registerAutomationPages(router: Router, dashboard: DashboardController): void {

@@ -16,8 +16,8 @@ import {
 } from "../../../github/app-registration.js";
 import { appInstallUrl, APP_SETUP_PATH } from "../../../github/app-urls.js";
 import { checkPublicUrl, tunnelRecipe } from "../../../github/public-url-check.js";
-import { HttpError } from "../../http-error.js";
-import type { Router } from "../../router.js";
+import { HttpError } from "../../../http-kit/http-error.js";
+import type { Router } from "../../../http-kit/router.js";
 import { describeIssues } from "../../../../shared/zod-issues.js";
 
 const requireOperator = (r: SignedInRequest) => {

@@ -1,7 +1,7 @@
 import { DashboardAssets } from "../../../dashboard/assets.js";
 import { DashboardController } from "../../../dashboard/controller.js";
-import type { Router } from "../../router.js";
-import type { Services } from "../../services.js";
+import type { Router } from "../../../http-kit/router.js";
+import type { Services } from "../../../services.js";
 import { registerAgentPages } from "./agents.js";
 import { registerAutomationPages } from "./automations.js";
 import { registerAnalyticsPages } from "./analytics.js";

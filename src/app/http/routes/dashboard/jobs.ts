@@ -14,14 +14,14 @@ import { listJobRuns } from "../../../domain/jobs/run-history.js";
 import { runTranscript } from "../../../domain/jobs/transcripts.js";
 import { htmlReply, offsetField, parseFields, redirect } from "../../../dashboard/request.js";
 import { randomToken, type DashboardUser } from "../../../dashboard/sessions.js";
-import type { Router } from "../../router.js";
+import type { Router } from "../../../http-kit/router.js";
 import { jobImpact } from "../../../impact/job-impact.js";
 import { IMPACT_COLUMNS, impactRows, RANKING_COLUMNS } from "../../../impact/impact-rows.js";
 import { impactRanking, MAX_RANKED_JOBS } from "../../../impact/impact-ranking.js";
 import { impactRankingBody } from "../../../dashboard/pages/impact-ranking.js";
 import { rankingFields } from "../../../../shared/impact-schemas.js";
-import { csvFilename, csvReply } from "../../csv.js";
-import { countingHeader } from "../../counting-header.js";
+import { csvFilename, csvReply } from "../../../http-kit/csv.js";
+import { countingHeader } from "../../../http-kit/counting-header.js";
 
 const JOBS_PER_PAGE = 25;
 

@@ -9,7 +9,7 @@ import { keysBody, revokeConfirmBody, scopeField } from "../../../dashboard/page
 import { KEY_SCOPES } from "../../../../shared/key-scopes.js";
 import { htmlReply, parseFields, redirect } from "../../../dashboard/request.js";
 import { MCP_PATH } from "../../../mcp/mcp-endpoint.js";
-import type { Router } from "../../router.js";
+import type { Router } from "../../../http-kit/router.js";
 
 const keyIdOf = (params: Record<string, string>) => wellFormedIdOf(params.keyId, "API key");
 

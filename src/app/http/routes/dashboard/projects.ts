@@ -2,7 +2,7 @@ import type { DashboardController } from "../../../dashboard/controller.js";
 import { layout, projectPath } from "../../../dashboard/layout.js";
 import { projectsBody } from "../../../dashboard/pages/projects.js";
 import { htmlReply, redirect } from "../../../dashboard/request.js";
-import type { Router } from "../../router.js";
+import type { Router } from "../../../http-kit/router.js";
 
 /** The dashboard's home, the projects the user can see; a bare project path opens its keys. */
 export function registerProjectPages(router: Router, dashboard: DashboardController): void {

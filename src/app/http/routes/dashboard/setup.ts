@@ -10,7 +10,7 @@ import { APP_SETUP_PATH, appInstallUrl } from "../../../github/app-urls.js";
 import { checkPublicUrl } from "../../../github/public-url-check.js";
 import { setupGuide } from "../../../github/setup-guide.js";
 import { packageVersion } from "../../../version.js";
-import type { Router } from "../../router.js";
+import type { Router } from "../../../http-kit/router.js";
 
 /** A project's setup: install the App (or the operator's steps without one), the workflow file, the beacon. */
 export function registerSetupPage(router: Router, dashboard: DashboardController): void {

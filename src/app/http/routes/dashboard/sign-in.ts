@@ -9,8 +9,8 @@ import { OAUTH_STATE_COOKIE, startOAuthState, verifyOAuthState } from "../../../
 import { signInBody } from "../../../dashboard/pages/sign-in.js";
 import { cookieValue, htmlReply, LOGIN_COOKIE, readForm, redirect, requireCsrfToken, requireSameOrigin, safeNext, SESSION_COOKIE } from "../../../dashboard/request.js";
 import { createSession, endSession, pruneSessions, randomToken, type DashboardUser } from "../../../dashboard/sessions.js";
-import { HttpError } from "../../http-error.js";
-import type { Router } from "../../router.js";
+import { HttpError } from "../../../http-kit/http-error.js";
+import type { Router } from "../../../http-kit/router.js";
 
 /** How long the sign-in form's CSRF token lasts: the visitor has no session yet to carry one. */
 const LOGIN_COOKIE_SECONDS = 3600;

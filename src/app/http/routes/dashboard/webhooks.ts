@@ -8,7 +8,7 @@ import { layout, projectPath } from "../../../dashboard/layout.js";
 import { eventField, webhooksBody } from "../../../dashboard/pages/webhooks.js";
 import { htmlReply, parseFields, redirect } from "../../../dashboard/request.js";
 import type { CreatedWebhookView } from "../../../../shared/webhook-schemas.js";
-import type { Router } from "../../router.js";
+import type { Router } from "../../../http-kit/router.js";
 
 const DELIVERIES_SHOWN = 10;
 

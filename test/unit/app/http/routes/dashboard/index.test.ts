@@ -1,8 +1,8 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { registerDashboardRoutes } from "../../../../../../src/app/http/routes/dashboard/index.js";
-import { Router } from "../../../../../../src/app/http/router.js";
-import type { Services } from "../../../../../../src/app/http/services.js";
+import { Router } from "../../../../../../src/app/http-kit/router.js";
+import type { Services } from "../../../../../../src/app/services.js";
 
 // Registration touches no database or GitHub: only the config the sections read up front.
 const services = {

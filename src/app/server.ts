@@ -25,7 +25,7 @@ import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerJobImpactRoutes } from "./http/routes/job-impact.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
 import { registerAnalyticsTrendRoutes } from "./http/routes/analytics-trends.js";
-import { registerDashboardRoutes } from "./http/routes/dashboard/index.js";
+import { registerDashboardRoutes } from "./dashboard/routes.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
 import { registerRunnerRoutes } from "./http/routes/runner.js";
 import type { Services } from "./services.js";

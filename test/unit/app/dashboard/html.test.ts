@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { codeAndLinks, html, httpUrl, jsonScript, linkified, raw } from "../../../../src/app/dashboard/html.js";
 import { safeNext } from "../../../../src/app/dashboard/request.js";
-import { workflowFor } from "../../../../src/app/dashboard/pages/setup.js";
+import { workflowFor } from "../../../../src/app/dashboard/setup/page.js";
 
 describe("html template", () => {
   it("escapes every interpolated value unless it is already safe markup", () => {

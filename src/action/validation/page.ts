@@ -85,6 +85,7 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   try {
     const tree = processor.parse(unfolded) as unknown as Root;
     collect(tree, { anchors, links, idsByLine, slugger, framework });
+    if (rules.mdx1) links.push(...mdx1Imports(tree, unfolded));
     await processor.run(tree as never, { path: file, value: unfolded } as never);
   } catch (error) {
     const failure = error as { line?: number; column?: number; reason?: string; message?: string };
@@ -103,6 +104,31 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   }
   links.push(...includes(text, framework));
   return { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
+}
+
+/**
+ * MDX 1 (Docusaurus 2) takes a top-level block that starts with `import` or `export` as ES module
+ * code; read as Markdown it is a paragraph, so its imports of local files are taken from there.
+ */
+function mdx1Imports(tree: Root, text: string): PageLink[] {
+  const links: PageLink[] = [];
+  for (const node of tree.children) {
+    if (node.type !== "paragraph" || !node.position) continue;
+    const block = text.slice(node.position.start.offset, node.position.end.offset);
+    if (/^(?:import|export)\s/.test(block)) links.push(...localImports(block, node.position.start.line));
+  }
+  return links;
+}
+
+/** The imports of local files (a snippet, a partial) in ES module code starting at `firstLine`: each must name a file that exists. */
+function localImports(code: string, firstLine: number): PageLink[] {
+  const links: PageLink[] = [];
+  for (const match of code.matchAll(/\bfrom\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)) {
+    const source = match[1] ?? match[2] ?? "";
+    const line = firstLine + code.slice(0, match.index).split("\n").length - 1;
+    if (/^(\.{1,2}\/|\/|@site\/)/.test(source)) links.push({ url: source, line, kind: "import" });
+  }
+  return links;
 }
 
 /**
@@ -250,13 +276,8 @@ function collect(tree: Root, into: Collector): void {
     else if (node.type === "linkReference" || node.type === "imageReference") referenced.add(node.identifier);
     else if (node.type === "image") links.push({ url: node.url, line, kind: "asset" });
     else if (node.type === "html") collectHtml(node.value, line, into);
-    else if (node.type === "mdxjsEsm") {
-      // An import of a local file (a snippet, a partial) must name one that exists.
-      for (const match of node.value.matchAll(/\bfrom\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)) {
-        const source = match[1] ?? match[2] ?? "";
-        if (/^(\.{1,2}\/|\/|@site\/)/.test(source)) links.push({ url: source, line, kind: "import" });
-      }
-    } else if (node.type === "mdxJsxFlowElement" || node.type === "mdxJsxTextElement") {
+    else if (node.type === "mdxjsEsm") links.push(...localImports(node.value, line));
+    else if (node.type === "mdxJsxFlowElement" || node.type === "mdxJsxTextElement") {
       const attributes = new Map<string, string>();
       for (const attribute of node.attributes) if (attribute.type === "mdxJsxAttribute" && typeof attribute.value === "string") attributes.set(attribute.name, attribute.value);
       const href = attributes.get("href");

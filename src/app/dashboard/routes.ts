@@ -15,7 +15,7 @@ import { registerSignInRoutes } from "./sign-in/routes.js";
 
 /**
  * The dashboard (issue 6): server-rendered pages under /dashboard; each state change is a
- * CSRF-checked form post. One file per section, like the page modules in dashboard/pages/.
+ * CSRF-checked form post. Each section is a folder here, its routes (`routes.ts`) beside its page (`page.ts`).
  */
 export function registerDashboardRoutes(router: Router, services: Services): void {
   const dashboard = new DashboardController(services);

@@ -77,7 +77,7 @@ export interface RangeFormOptions {
 
 /**
  * The date range picker of the analytics pages: presets, or From and To. The form also sends the
- * preset it shows, so applying other filters with unchanged dates keeps "Last N days" (analytics-query.ts).
+ * preset it shows, so applying other filters with unchanged dates keeps "Last N days" (query.ts).
  */
 export function rangeForm(base: string, range: AnalyticsRangeView, options: RangeFormOptions = {}): SafeHtml {
   const link = (days: number) => `${base}?${new URLSearchParams([["days", String(days)], ...(options.links ?? [])])}`;

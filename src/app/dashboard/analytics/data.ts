@@ -14,7 +14,7 @@ import type { AnalyticsQuery } from "./query.js";
 
 export type Counts = Omit<Visitors["totals"], "previous">;
 
-/** What the analytics page shows (pages/analytics.ts), read by readAnalyticsPage. */
+/** What the analytics page shows (page.ts), read by readAnalyticsPage. */
 export interface AnalyticsData {
   /** The site's distinct visitors, or the section's under a path prefix (every format). */
   totals: Counts;

@@ -1,7 +1,7 @@
 /** Generated traffic with a known answer: the brute-force side of the analytics exactness tests. */
 import { readFileSync } from "node:fs";
 import type { ReadFormat } from "../../src/shared/analytics-vocabulary.js";
-import { DAY_MS } from "../../src/app/analytics/days.js";
+import { DAY_MS } from "../../src/shared/epoch-days.js";
 
 export const USER_AGENTS = {
   human: [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, dayToIso, epochDay } from "../../src/app/analytics/days.js";
+import { DAY_MS, dayToIso, epochDay } from "../../src/shared/epoch-days.js";
 import { parseCsv } from "../helpers/csv.js";
 import { Visitor } from "../helpers/visitor.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";

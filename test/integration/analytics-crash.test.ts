@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { epochDay, windowOf } from "../../src/app/analytics/days.js";
+import { epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import { processStore, startServerProcess, type ProcessStore, type ServerProcess } from "../helpers/process.js";
 import { storeKind } from "../helpers/store.js";
 import { volume } from "../helpers/tier.js";

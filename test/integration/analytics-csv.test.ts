@@ -1,7 +1,7 @@
 import { request, type IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dayToIso, epochDay } from "../../src/app/analytics/days.js";
+import { dayToIso, epochDay } from "../../src/shared/epoch-days.js";
 import { EXPORT_BATCH_ROWS } from "../../src/app/analytics/reports/report-rows.js";
 import type { Db, Queryable } from "../../src/app/store/db.js";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";

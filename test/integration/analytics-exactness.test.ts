@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SaltWindow } from "../../src/shared/analytics-vocabulary.js";
-import { dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
+import { dayToIso, epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import {
   bruteForceAgentPages,

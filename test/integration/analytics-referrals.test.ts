@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
+import { DAY_MS, dayToIso, epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { random } from "../helpers/traffic.js";
 import { parseCsv } from "../helpers/csv.js";

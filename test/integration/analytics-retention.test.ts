@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analytics } from "../../src/app/analytics/analytics.js";
-import { DAY_MS, epochDay, windowOf } from "../../src/app/analytics/days.js";
+import { DAY_MS, epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import { createProject } from "../../src/app/domain/projects.js";
 import { openTestStore, type TestStore } from "../helpers/store.js";
 import { signedRequestOf } from "../../src/app/analytics/classify/web-bot-auth.js";

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, windowOf } from "../../src/app/analytics/days.js";
+import { DAY_MS, windowOf } from "../../src/shared/epoch-days.js";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import { reportRun } from "../../src/app/domain/jobs/runs.js";
 import { storeTranscript } from "../../src/app/domain/jobs/transcripts.js";

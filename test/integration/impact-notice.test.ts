@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { archiveJob, attachPullRequest } from "../../src/app/domain/jobs/commands.js";
 import { impactNoticeOf } from "../../src/app/domain/jobs/merges.js";
-import { DAY_MS, epochDay } from "../../src/app/analytics/days.js";
+import { DAY_MS, epochDay } from "../../src/shared/epoch-days.js";
 import { impactNotice } from "../../src/app/impact/job-impact.js";
 import type { JobImpact } from "../../src/shared/impact-schemas.js";
 import { drainTasks } from "../helpers/drain.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachPullRequest, archiveJob } from "../../src/app/domain/jobs/commands.js";
-import { DAY_MS, dayToIso, epochDay, windowOf } from "../../src/app/analytics/days.js";
+import { DAY_MS, dayToIso, epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import type { FileChange } from "../../src/shared/job-outcome-schemas.js";
 import type { JobImpact, ReaderNumbersView } from "../../src/shared/impact-schemas.js";
 import { parseCsv } from "../helpers/csv.js";

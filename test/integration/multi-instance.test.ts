@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { epochDay, windowOf } from "../../src/app/analytics/days.js";
+import { epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import { installationCreated, issueComment, pullRequest } from "../fixtures/webhooks.js";
 import { Cluster, pool, type Answer } from "../helpers/cluster.js";
 import { eventually, SLOW_DEADLINE_MS } from "../helpers/eventually.js";

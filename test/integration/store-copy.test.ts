@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { epochDay } from "../../src/app/analytics/days.js";
+import { epochDay } from "../../src/shared/epoch-days.js";
 import { countRows, readCatalog } from "../../src/app/store/catalog.js";
 import { openPgliteDb } from "../../src/app/store/pglite-db.js";
 import { openPostgresDb } from "../../src/app/store/postgres-db.js";

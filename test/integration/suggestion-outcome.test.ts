@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { archiveJob, attachPullRequest } from "../../src/app/domain/jobs/commands.js";
-import { DAY_MS, dayToIso, epochDay } from "../../src/app/analytics/days.js";
+import { DAY_MS, dayToIso, epochDay } from "../../src/shared/epoch-days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Visitor } from "../helpers/visitor.js";
 

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { DayRange } from "./days.js";
+import type { DayRange } from "../../shared/epoch-days.js";
 import type { Visitors } from "../../shared/api-schemas.js";
 import type { AgentPages, Agents, Failures, Views } from "../../shared/analytics-schemas.js";
 import { agentDailyViews, agentIdByName, agentPagesReport, agentsReport, failuresReport, formatSplit, type AgentReportOptions } from "./reports/agent-reports.js";

@@ -1,6 +1,6 @@
 import { parseUtcDay } from "../../shared/utc-day.js";
-import { dayToIso, isoToDay } from "./days.js";
-import type { DayRange } from "./days.js";
+import { dayToIso, isoToDay } from "../../shared/epoch-days.js";
+import type { DayRange } from "../../shared/epoch-days.js";
 import { csvFilename } from "../http-kit/csv.js";
 
 /** A report query's validated dates as whole UTC days (null: open). */

@@ -1,5 +1,5 @@
 import type { Queryable } from "../store/db.js";
-import { DAY_MS, epochDay } from "./days.js";
+import { DAY_MS, epochDay } from "../../shared/epoch-days.js";
 
 export interface RetentionPolicy {
   rawRetentionDays: number;

@@ -1,5 +1,5 @@
 import type { ImpactOrder, ImpactRanking } from "../../shared/impact-schemas.js";
-import { DAY_MS, type DayRange } from "../analytics/days.js";
+import { DAY_MS, type DayRange } from "../../shared/epoch-days.js";
 import { mergedJobs } from "../domain/jobs/merges.js";
 import type { Queryable } from "../store/db.js";
 import { impactTotals, measureJob } from "./job-impact.js";

@@ -1,8 +1,8 @@
 import type { AgentJob } from "../../shared/api-schemas.js";
 import type { ImpactNotice, ImpactTotals, JobImpact } from "../../shared/impact-schemas.js";
 import type { FileChange } from "../../shared/job-outcome-schemas.js";
-import { dayToIso, epochDay } from "../analytics/days.js";
-import { IMPACT_WINDOW_DAYS, impactWindows, type ImpactWindow } from "../analytics/impact-windows.js";
+import { dayToIso, epochDay } from "../../shared/epoch-days.js";
+import { IMPACT_WINDOW_DAYS, impactWindows, type ImpactWindow } from "../domain/jobs/impact-windows.js";
 import { impactNumbers, type ImpactPeriod, type ReaderNumbers } from "../analytics/reports/page-impact.js";
 import { jobWithMerge } from "../domain/jobs/merges.js";
 import type { Queryable } from "../store/db.js";

@@ -1,5 +1,5 @@
 import type { AgentJob } from "../../shared/api-schemas.js";
-import { epochDay } from "../analytics/days.js";
+import { epochDay } from "../../shared/epoch-days.js";
 import { impactNumbers } from "../analytics/reports/page-impact.js";
 import { latestSuggestedJobs } from "../domain/jobs/merges.js";
 import type { Queryable } from "../store/db.js";

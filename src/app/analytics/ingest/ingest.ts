@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../../store/db.js";
 import { classifyHit } from "../classify/classify.js";
 import type { SaltWindow } from "../../../shared/analytics-vocabulary.js";
-import { DAY_MS, epochDay, windowOf, type DayWindow } from "../days.js";
+import { DAY_MS, epochDay, windowOf, type DayWindow } from "../../../shared/epoch-days.js";
 import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "../classify/traffic-class.js";
 import type { PageIds } from "./page-ids.js";

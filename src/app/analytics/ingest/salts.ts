@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Queryable } from "../../store/db.js";
-import { DAY_MS, type DayWindow } from "../days.js";
+import { DAY_MS, type DayWindow } from "../../../shared/epoch-days.js";
 
 /** A window's secret outlives the window, and its last use, by this long (docs/architecture.md, "Analytics"). */
 export const SALT_GRACE_MS = 48 * 3_600_000;

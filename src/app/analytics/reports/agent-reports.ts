@@ -1,5 +1,5 @@
 import type { AgentPages, Agents, Failures } from "../../../shared/analytics-schemas.js";
-import type { DayRange } from "../days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { Db, Queryable } from "../../store/db.js";
 import { queryInBatches } from "../../store/query-batches.js";

@@ -1,7 +1,7 @@
 import { InvalidInputError } from "../../domain/errors.js";
 import type { Queryable } from "../../store/db.js";
-import { dayToIso, epochDay } from "../days.js";
-import type { DayRange } from "../days.js";
+import { dayToIso, epochDay } from "../../../shared/epoch-days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 
 /** A bounded whole-day range: `from` inclusive, `to` exclusive, epoch days. */
 export interface BoundedRange {

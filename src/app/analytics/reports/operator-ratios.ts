@@ -1,5 +1,5 @@
 import type { Queryable } from "../../store/db.js";
-import type { DayRange } from "../days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 import { AI_OPERATOR_NAMES, AI_OPERATOR_OF_AGENT } from "../classify/ai-operators.generated.js";
 import { aiOperatorOfSource } from "../ingest/referral.js";
 import { IS_SOURCE_GROUP, OPERATOR_GROUP_PREFIX, SOURCE_GROUP_PREFIX } from "../rollup/referral-groups.js";

@@ -1,5 +1,5 @@
 import { monthsAndDays } from "../rollup/month-sums.js";
-import type { DayRange } from "../days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 
 /**
  * SQL over a daily counter table and its monthly sums (month-sums.ts) that reads each row of a

@@ -1,7 +1,7 @@
 import type { Queryable } from "../../store/db.js";
 import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import { FORMAT_CODE } from "../ingest/read-format.js";
-import { dayToIso, type DayRange } from "../days.js";
+import { dayToIso, type DayRange } from "../../../shared/epoch-days.js";
 import type { BoundedRange } from "./compared-periods.js";
 
 // The distinct-visitor counters (rollup/reach.ts) a range of days adds up from, as SQL the visitors,

@@ -1,5 +1,5 @@
 import type { ReferrerPages, Referrers } from "../../../shared/analytics-trend-schemas.js";
-import type { DayRange } from "../days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 import type { Queryable } from "../../store/db.js";
 import { isPageSql, underPrefixSql } from "../rollup/page-sections.js";
 import { channelGroup, IS_SOURCE_GROUP, SOURCE_GROUP_PREFIX, sourceIdsOf } from "../rollup/referral-groups.js";

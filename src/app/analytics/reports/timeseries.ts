@@ -1,7 +1,7 @@
 import type { Timeseries } from "../../../shared/analytics-trend-schemas.js";
 import type { TimeseriesInterval, TimeseriesMetric } from "../../../shared/analytics-vocabulary.js";
 import type { Queryable } from "../../store/db.js";
-import { dayToIso, windowOf } from "../days.js";
+import { dayToIso, windowOf } from "../../../shared/epoch-days.js";
 import { windowParts } from "./reach-sql.js";
 import { counts } from "./report-rows.js";
 import { previousPeriod, type BoundedRange } from "./compared-periods.js";

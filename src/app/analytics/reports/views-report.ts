@@ -4,7 +4,7 @@ import { queryInBatches } from "../../store/query-batches.js";
 import { FORMAT_CODE } from "../ingest/read-format.js";
 import { CLASS_CODE } from "../classify/traffic-class.js";
 import { binder, FORMAT_TABLES, periodRowsSql, REFERRAL_TABLES, VIEWS_TABLES } from "./period-rows.js";
-import type { DayRange } from "../days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 import { periodsOf, type BoundedRange } from "./compared-periods.js";
 import { prefixPageIds } from "../rollup/page-sections.js";
 import { sourceIdsOf } from "../rollup/referral-groups.js";

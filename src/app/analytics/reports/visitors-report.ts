@@ -2,7 +2,7 @@ import type { Visitors } from "../../../shared/api-schemas.js";
 import type { Db, Queryable } from "../../store/db.js";
 import { queryInBatches } from "../../store/query-batches.js";
 import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
-import type { DayRange } from "../days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 import { periodsOf } from "./compared-periods.js";
 import { isPageSql, NO_PATH_ID, prefixFilter, prefixPathId, underPrefixSql } from "../rollup/page-sections.js";
 import { channelGroup } from "../rollup/referral-groups.js";

@@ -1,4 +1,4 @@
-import { monthStartOf } from "../days.js";
+import { monthStartOf } from "../../../shared/epoch-days.js";
 import { NO_PREVIOUS_DAY, pairDeltas } from "./reach.js";
 import { entry, SITE_PATH_ID } from "./plan.js";
 import type { ChunkView } from "./plan-types.js";

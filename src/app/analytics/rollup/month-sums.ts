@@ -1,5 +1,5 @@
-import { monthStartOf, windowOf } from "../days.js";
-import type { DayRange } from "../days.js";
+import { monthStartOf, windowOf } from "../../../shared/epoch-days.js";
+import type { DayRange } from "../../../shared/epoch-days.js";
 
 /**
  * Counters per calendar month beside the daily ones (views per page, per page and format, a

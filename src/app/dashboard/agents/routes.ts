@@ -1,6 +1,6 @@
 import { agentNameSchema } from "../../../shared/analytics-schemas.js";
 import { agentDailyViews, agentIdByName, agentPageRows, agentRows, failureRows, formatSplit } from "../../analytics/reports/agent-reports.js";
-import { dayToIso } from "../../analytics/days.js";
+import { dayToIso } from "../../../shared/epoch-days.js";
 import { analyticsQueryOf } from "../analytics/query.js";
 import type { DashboardController, SignedInRequest } from "../controller.js";
 import { AGENT_COLUMNS, AGENT_DAY_COLUMNS, AGENT_PAGE_COLUMNS, dashboardCsv, FAILURE_COLUMNS, FORMAT_COLUMNS } from "../analytics/csv-exports.js";

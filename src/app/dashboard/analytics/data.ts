@@ -1,6 +1,6 @@
 import type { Visitors } from "../../../shared/api-schemas.js";
 import type { Referrers, Timeseries } from "../../../shared/analytics-trend-schemas.js";
-import { dayToIso } from "../../analytics/days.js";
+import { dayToIso } from "../../../shared/epoch-days.js";
 import { prefixTotals } from "../../analytics/reports/prefix-totals.js";
 import { referrerPagesReport, referrersReport } from "../../analytics/reports/referral-reports.js";
 import { visitorsReport } from "../../analytics/reports/visitors-report.js";

@@ -1,4 +1,4 @@
-import { dayToIso, isoToDay } from "../../analytics/days.js";
+import { dayToIso, isoToDay } from "../../../shared/epoch-days.js";
 import type { Counts } from "./data.js";
 import { html, jsonScript, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";

@@ -4,7 +4,7 @@ import { readFormatSchema } from "../../../shared/api-schemas.js";
 import { parseUtcDay } from "../../../shared/utc-day.js";
 import { channelSchema, pathPrefixSchema } from "../../../shared/analytics-trend-schemas.js";
 import type { ReferralChannel } from "../../analytics/ingest/referral.js";
-import { dayToIso, epochDay, isoToDay } from "../../analytics/days.js";
+import { dayToIso, epochDay, isoToDay } from "../../../shared/epoch-days.js";
 import type { ReportOrder } from "../../analytics/reports/visitors-report.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import { PRESETS, type AnalyticsRangeView } from "./controls.js";

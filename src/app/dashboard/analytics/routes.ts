@@ -1,4 +1,4 @@
-import { dayToIso, isoToDay } from "../../analytics/days.js";
+import { dayToIso, isoToDay } from "../../../shared/epoch-days.js";
 import { referrersReport } from "../../analytics/reports/referral-reports.js";
 import { visitorRows } from "../../analytics/reports/visitors-report.js";
 import { aiCategoryViews } from "../../analytics/reports/views-report.js";

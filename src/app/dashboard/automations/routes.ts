@@ -1,4 +1,4 @@
-import { epochDay } from "../../analytics/days.js";
+import { epochDay } from "../../../shared/epoch-days.js";
 import { readerSuggestions } from "../../analytics/reports/suggestions.js";
 import { suggestionOutcomes } from "../../impact/suggestion-outcomes.js";
 import { createAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";

@@ -1,6 +1,6 @@
 import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { ImpactNotice } from "../../../shared/impact-schemas.js";
-import { firstWindowEnd } from "../../analytics/impact-windows.js";
+import { firstWindowEnd } from "./impact-windows.js";
 import { queueJobEvent } from "../../project-webhooks/deliveries.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";

@@ -7,7 +7,7 @@ import {
   type Referrers,
   type Timeseries,
 } from "../../../shared/analytics-trend-schemas.js";
-import { dayToIso, epochDay } from "../../analytics/days.js";
+import { dayToIso, epochDay } from "../../../shared/epoch-days.js";
 import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
 import { intervalsOf, timeseriesReport } from "../../analytics/reports/timeseries.js";
 import { firstCountedDay } from "../../analytics/reports/compared-periods.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changedPages } from "../../../../src/app/impact/job-impact.js";
-import { firstWindowEnd, impactWindows } from "../../../../src/app/analytics/impact-windows.js";
+import { firstWindowEnd, impactWindows } from "../../../../src/app/domain/jobs/impact-windows.js";
 
 describe("a PR's changed pages", () => {
   it("keeps added, modified, moved and deleted pages at their site paths; the rest are other files", () => {

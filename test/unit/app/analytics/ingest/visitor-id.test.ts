@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayToIso, epochDay, isoToDay, windowOf } from "../../../../../src/app/analytics/days.js";
+import { dayToIso, epochDay, isoToDay, windowOf } from "../../../../../src/shared/epoch-days.js";
 import { normalizePagePath } from "../../../../../src/app/analytics/ingest/page-path.js";
 import { normalizeIp, visitorId } from "../../../../../src/app/analytics/ingest/visitor-id.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { epochDay } from "../../../../../src/app/analytics/days.js";
+import { epochDay } from "../../../../../src/shared/epoch-days.js";
 import { monthlySums, monthsAndDays, wholeMonths } from "../../../../../src/app/analytics/rollup/month-sums.js";
 import { AGENT_PAGES, DAILY_REFERRALS, DAILY_VIEWS, FORMAT_VIEWS } from "../../../../../src/app/analytics/rollup/tables.js";
 

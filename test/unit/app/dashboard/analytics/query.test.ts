@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { epochDay } from "../../../../../src/app/analytics/days.js";
+import { epochDay } from "../../../../../src/shared/epoch-days.js";
 import { MAX_RANGE_DAYS, parseAnalyticsQuery } from "../../../../../src/app/dashboard/analytics/query.js";
 import { HttpError } from "../../../../../src/app/http-kit/http-error.js";
 

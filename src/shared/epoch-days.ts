@@ -1,4 +1,4 @@
-import type { SaltWindow } from "../../shared/analytics-vocabulary.js";
+import type { SaltWindow } from "./analytics-vocabulary.js";
 
 /**
  * Analytics counts whole UTC days. A day is stored as its epoch-day number (days since

@@ -1,4 +1,4 @@
-import { DAY_MS, epochDay } from "./days.js";
+import { DAY_MS, epochDay } from "../../../shared/epoch-days.js";
 
 /** The lengths, in days, of the windows a merged change is measured over (docs/analytics/impact.md). */
 export const IMPACT_WINDOW_DAYS = [7, 14, 28] as const;

@@ -8,7 +8,7 @@
 // sent round-robin through that many server processes on one database, and printed side by side.
 // BENCH_KEEP_SCHEMA=1 keeps the PostgreSQL schema; BENCH_QUERY_ONLY_SCHEMA=<schema> re-times the
 // reports on it (migrating it first); BENCH_REPORTS narrows which.
-import { DAY_MS, dayToIso, epochDay, type DayRange } from "../src/app/analytics/days.js";
+import { DAY_MS, dayToIso, epochDay, type DayRange } from "../src/shared/epoch-days.js";
 import { DEFAULT_ORDER, visitorsReport } from "../src/app/analytics/reports/visitors-report.js";
 import { viewsReport } from "../src/app/analytics/reports/views-report.js";
 import type { Db } from "../src/app/store/db.js";

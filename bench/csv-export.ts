@@ -7,7 +7,7 @@
 // so the export is measured, not the counting. A second export reads slowly (BENCH_SLOW_KBPS,
 // default 2,000 KB/s, for BENCH_SLOW_SECONDS, default 5): memory must stay flat while the client lags.
 import { readFileSync } from "node:fs";
-import { epochDay } from "../src/app/analytics/days.js";
+import { epochDay } from "../src/shared/epoch-days.js";
 import { call, setUpStore, startServer, TOKEN } from "./bench-server.js";
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 100_000);

@@ -2,7 +2,7 @@
 // 90 days through the batch API, then p50/p95 of each page as a signed-in browser loads it.
 // Scale: BENCH_VIEWS (default 200,000; visitors = views / 10, 2,000 pages), BENCH_STORES
 // (default "pglite,postgres"), BENCH_DATABASE_URL / TEST_DATABASE_URL for PostgreSQL.
-import { DAY_MS, epochDay } from "../src/app/analytics/days.js";
+import { DAY_MS, epochDay } from "../src/shared/epoch-days.js";
 import { call, setUpStore, startServer, timeIt, TOKEN } from "./bench-server.js";
 import { percentile } from "./percentile.js";
 

@@ -1,40 +1,10 @@
-import type { AgentJob } from "../../shared/api-schemas.js";
 import type { WebhookDeliveryView } from "../../shared/webhook-schemas.js";
 import type { WebhookEvent } from "../../shared/job-vocabulary.js";
-import type { ImpactNotice } from "../../shared/impact-schemas.js";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
-import { enqueueTask } from "../tasks/tasks.js";
 import { notFound } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
+import { queueDeliverySend } from "../domain/jobs/job-webhooks.js";
 import { webhookOf, type WebhookRow } from "./endpoints.js";
-
-export const WEBHOOK_DELIVERY_TASK = "webhook_delivery";
-
-/** What a `standard` endpoint receives (Standard Webhooks' recommended `{type, timestamp, data}`). */
-export interface WebhookPayload {
-  type: WebhookEvent;
-  timestamp: string;
-  /** The job; `job.impact` adds the first week's result as `impact`. */
-  data: AgentJob & { impact?: ImpactNotice };
-}
-
-const queueSend = (tx: Queryable, deliveryId: string) => enqueueTask(tx, WEBHOOK_DELIVERY_TASK, `webhook:${deliveryId}`, { deliveryId });
-
-/**
- * Called in the transaction that changes the job: one delivery per endpoint of the project that
- * takes this event, each sent (and retried) by the task worker after commit.
- */
-export async function queueJobEvent(tx: Queryable, projectId: string, event: WebhookEvent, job: AgentJob, extra: { impact?: ImpactNotice } = {}): Promise<void> {
-  const endpoints = await tx.query<{ id: string; events: string }>(`SELECT id, events FROM project_webhooks WHERE project_id = $1 AND deleted_at IS NULL`, [projectId]);
-  const payload: WebhookPayload = { type: event, timestamp: new Date().toISOString(), data: { ...job, ...extra } };
-  for (const endpoint of endpoints) {
-    if (!endpoint.events.split(",").includes(event)) continue;
-    const id = newId();
-    await tx.query(`INSERT INTO webhook_deliveries (id, webhook_id, event, payload) VALUES ($1, $2, $3, $4)`, [id, endpoint.id, event, JSON.stringify(payload)]);
-    await queueSend(tx, id);
-  }
-}
 
 export interface DeliveryToSend {
   id: string;
@@ -104,6 +74,6 @@ export async function redeliver(tx: Queryable, projectId: string, webhookId: str
   await webhookOf(tx, projectId, webhookId);
   const rows = await tx.query<DeliveryRow>(`UPDATE webhook_deliveries SET state = 'pending' WHERE id = $1 AND webhook_id = $2 RETURNING *`, [deliveryId, webhookId]);
   if (!rows[0]) throw notFound("Delivery");
-  await queueSend(tx, deliveryId);
+  await queueDeliverySend(tx, deliveryId);
   return toDeliveryView(rows[0]);
 }

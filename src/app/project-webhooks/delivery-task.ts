@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { deliveryToSend, recordAttempt, WEBHOOK_DELIVERY_TASK } from "./deliveries.js";
+import { WEBHOOK_DELIVERY_TASK } from "../domain/jobs/job-webhooks.js";
+import { deliveryToSend, recordAttempt } from "./deliveries.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import { postToDestination, RefusedDestinationError } from "./destination.js";

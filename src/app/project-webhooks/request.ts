@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
-import type { DeliveryToSend, WebhookPayload } from "./deliveries.js";
+import type { WebhookPayload } from "../domain/jobs/job-webhooks.js";
+import type { DeliveryToSend } from "./deliveries.js";
 import { impactLine } from "../impact/impact-line.js";
 
 export interface OutgoingRequest {

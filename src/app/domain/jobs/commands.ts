@@ -9,7 +9,7 @@ import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
 import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
 import type { WebhookEvent } from "../../../shared/job-vocabulary.js";
 import { skipPendingTask } from "../../tasks/tasks.js";
-import { queueJobEvent } from "../../project-webhooks/deliveries.js";
+import { queueJobEvent } from "./job-webhooks.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";

@@ -1,7 +1,7 @@
 import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { ImpactNotice } from "../../../shared/impact-schemas.js";
 import { firstWindowEnd } from "./impact-windows.js";
-import { queueJobEvent } from "../../project-webhooks/deliveries.js";
+import { queueJobEvent } from "./job-webhooks.js";
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
 import { enqueueTask } from "../../tasks/tasks.js";

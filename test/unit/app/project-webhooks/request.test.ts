@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import type { DeliveryToSend, WebhookPayload } from "../../../../src/app/project-webhooks/deliveries.js";
+import type { WebhookPayload } from "../../../../src/app/domain/jobs/job-webhooks.js";
+import type { DeliveryToSend } from "../../../../src/app/project-webhooks/deliveries.js";
 import { slackMessage, webhookRequest } from "../../../../src/app/project-webhooks/request.js";
 import type { AgentJob } from "../../../../src/shared/api-schemas.js";
 

@@ -205,13 +205,13 @@ async function readyChecker(): Promise<{ checker: LinkChecker; line: string } | 
 }
 
 /** Runs the checker on the site as the Action does (run-validation.ts), files made repository-relative, and matches it with the gate's link problems. */
-async function checkSite(checker: LinkChecker, repoRoot: string, project: DocsProject, problems: string[]): Promise<CheckerRun | null> {
+async function checkSite(checker: LinkChecker, repoRoot: string, project: DocsProject, problems: string[], pages: string[]): Promise<CheckerRun | null> {
   const check = frameworkCheckFor(project);
   if (!check) return null;
   const started = performance.now();
   const found = await checker.check(path.join(repoRoot, check.siteDir));
   const elapsed = (performance.now() - started) / 1000;
-  const roundSeconds = await timeCheckerRound(checker, path.join(repoRoot, check.siteDir));
+  const roundSeconds = await timeCheckerRound(checker, path.join(repoRoot, check.siteDir), pages[0] ? path.join(repoRoot, pages[0]) : null);
   const broken = found.map((link) => ({ ...link, file: path.posix.join(check.siteDir, link.file) }));
   const checkerKeys = new Set(broken.map((link) => linkKey(link.file, link.link)));
   const gateLinks = problems.filter((p) => LINK_KINDS.has(classify(p)));
@@ -227,11 +227,9 @@ async function checkSite(checker: LinkChecker, repoRoot: string, project: DocsPr
   return { version: checker.version, seconds: elapsed, roundSeconds, broken, gateOnly, checkerOnly };
 }
 
-/** The checker's second round: a page at the site's root edited (a repair round's change), then put back. */
-async function timeCheckerRound(checker: LinkChecker, siteRoot: string): Promise<number> {
-  const page = readdirSync(siteRoot).find((file) => file.endsWith(".mdx"));
-  if (!page) return 0;
-  const file = path.join(siteRoot, page);
+/** The checker's second round: one page edited (a repair round's change), then put back. */
+async function timeCheckerRound(checker: LinkChecker, siteRoot: string, file: string | null): Promise<number> {
+  if (!file) return 0;
   const before = readFileSync(file, "utf8");
   writeFileSync(file, `${before}\n\nEdited in a repair round.\n`);
   const started = performance.now();
@@ -348,7 +346,7 @@ if (mintlify.length) {
   if ("error" in ready) findings.push(`Mintlify's checker could not be had, so no Mintlify problem counts as confirmed: ${ready.error}`);
   else {
     console.log(`  ${ready.line}`);
-    for (const site of mintlify) site.checker = await checkSite(ready.checker, path.join(corpus.dir, site.source.name), site.gate.project, site.gate.problems);
+    for (const site of mintlify) site.checker = await checkSite(ready.checker, path.join(corpus.dir, site.source.name), site.gate.project, site.gate.problems, site.gate.pages);
   }
 }
 

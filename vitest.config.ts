@@ -25,7 +25,7 @@ const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/sc
 /** The committed dist/ run as GitHub's runner runs it (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
 const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts"];
 /** The agent on real public docs sites from bench/real-docs (a 1,116-page site's gate per round): full tier. */
-const REAL_SITES = ["test/scenarios/action/real-docs.test.ts", "test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
+const REAL_SITES = ["test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
 
 const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number; isolate?: boolean } = {}): TestProjectInlineConfiguration => ({
   test: {

@@ -38,8 +38,9 @@ describe("the suite's tiers (vitest.config.ts)", () => {
     const full = await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
     expect([...full.keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "postgres", "browser", "cluster"]);
     // The agent on real sites is a soak of its own: only the full tier runs it.
-    expect(full.get("real-sites")?.include).toEqual(["test/scenarios/action/real-docs.test.ts"]);
-    expect(full.get("scenarios")?.exclude).toContain("test/scenarios/action/real-docs.test.ts");
+    const realSites = ["test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
+    expect(full.get("real-sites")?.include).toEqual(realSites);
+    expect(full.get("scenarios")?.exclude).toEqual(expect.arrayContaining(realSites));
     expect(full.get("browser")).toMatchObject({ include: expect.arrayContaining([BROWSER_FILE]), env: { INKWELL_TEST_STORE: "pglite" } });
     expect(full.get("cluster")).toMatchObject({ include: expect.arrayContaining([CLUSTER_FILE]), env: { INKWELL_TEST_STORE: "postgres" }, maxWorkers: 1, sequence: { groupOrder: 1 } });
     expect(full.get("bundle")?.include).toContain(BUNDLE_FILE);

@@ -3,7 +3,7 @@ import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBo
 import { IdempotencyKeyReusedError } from "../domain/errors.js";
 import { wellFormedIdOf } from "../domain/ids.js";
 import { appSetupUrl } from "../github/app-urls.js";
-import { addMessage, cancelJob, createJob } from "../domain/jobs/commands.js";
+import { cancel, sendMessage, startJob } from "../domain/jobs/entrance.js";
 import { getJob, listJobs } from "../domain/jobs/queries.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
 import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments } from "./tool-schemas.js";
@@ -14,7 +14,6 @@ import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments }
 export const jobIdArgument = z.object({ id: z.string().meta({ description: "The job's id (from create_job or list_jobs)." }) });
 const LIST_FIELDS = ["status", "limit", "offset"] as const;
 
-const limitsOf = ({ services }: ToolContext) => ({ defaultRateLimitPerHour: services.config.rateLimitPerHour });
 
 /** The id argument; a malformed one names no job (not found), as in a REST path. */
 export function jobIdOf(args: Record<string, unknown>): string {
@@ -47,13 +46,10 @@ export const jobTools: McpTool[] = [
     async run(args, ctx) {
       const { idempotencyKey, prompt, ...options } = validArguments(createJobInput, args);
       const { services, projectId } = ctx;
-      const { job, replayed } = await services.db
-        .transaction((tx) => createJob(tx, { projectId, prompt, idempotencyKey: idempotencyKey ?? null, options }, limitsOf(ctx)))
-        .catch((error: unknown) => {
+      const { job, replayed } = await startJob(services, { projectId, prompt, idempotencyKey: idempotencyKey ?? null, options }).catch((error: unknown) => {
           // The domain words it for REST's header; here the key is an argument.
           throw error instanceof IdempotencyKeyReusedError ? new IdempotencyKeyReusedError(error.message.replace(/Idempotency-Key/g, "idempotencyKey")) : error;
         });
-      if (!replayed) services.tasks.kick();
       return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}${services.github ? "" : noAppWarning(services.config)}` };
     },
   },
@@ -81,8 +77,7 @@ export const jobTools: McpTool[] = [
       const { id, prompt } = validArguments(messageInput, args);
       const jobId = wellFormedIdOf(id, "Job");
       const { services, projectId } = ctx;
-      const { job, dispatched } = await services.db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limitsOf(ctx)));
-      if (dispatched) services.tasks.kick();
+      const { job, dispatched } = await sendMessage(services, { projectId, jobId, prompt, source: "api" });
       return { body: job, text: `${dispatched ? "Sent; a new run starts." : "Queued for the job's next run."} ${describeJob(job)}` };
     },
   },
@@ -109,8 +104,7 @@ export const jobTools: McpTool[] = [
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
     async run(args, { services, projectId }) {
       const jobId = jobIdOf(args);
-      const { job, cancelled } = await services.db.transaction((tx) => cancelJob(tx, { projectId, jobId, cause: "api" }));
-      services.tasks.kick();
+      const { job, cancelled } = await cancel(services, { projectId, jobId, cause: "api" });
       return { body: job, text: `${cancelled ? "Cancelled." : "Not active, so nothing to cancel."} ${describeJob(job)}` };
     },
   },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jobStatusSchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { JOB_TRIGGER_TYPES } from "../../../shared/job-vocabulary.js";
 import { wellFormedAttemptOf, wellFormedIdOf } from "../../domain/ids.js";
-import { addMessage, cancelJob, createJob } from "../../domain/jobs/commands.js";
+import { cancel, sendMessage, startJob } from "../../domain/jobs/entrance.js";
 import { firstPrompts, listJobMessages } from "../../domain/jobs/messages.js";
 import { getJobWithEvents, listJobs } from "../../domain/jobs/queries.js";
 import type { DashboardController, SignedInRequest } from "../controller.js";
@@ -51,8 +51,7 @@ const jobPath = (projectId: string, jobId: string) => `${projectPath(projectId, 
 
 /** A project's jobs: the list with its create form, a job's page, its polled live fragment, and follow-ups. */
 export function registerJobPages(router: Router, dashboard: DashboardController): void {
-  const { db, config, tasks, clock } = dashboard.services;
-  const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
+  const { db, config, clock } = dashboard.services;
 
   const jobView = async (r: SignedInRequest) => {
     const { project, access } = await dashboard.project(r);
@@ -81,14 +80,14 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
       const { idempotencyKey, suggestion } = parseFields(createFields, { idempotencyKey: form.idempotencyKey || undefined, suggestion: form.suggestion || undefined });
       const suggested = suggestion === undefined ? undefined : suggestionTrigger(project.id, suggestion, config.publicUrl ?? null);
-      const { job, replayed } = await db.transaction((tx) =>
-        createJob(
-          tx,
-          { projectId: project.id, prompt, idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null, source: "dashboard", author: authorOf(r.session.user), trigger: suggested },
-          limits,
-        ),
-      );
-      if (!replayed) tasks.kick();
+      const { job } = await startJob(dashboard.services, {
+        projectId: project.id,
+        prompt,
+        idempotencyKey: idempotencyKey ? `dashboard:${idempotencyKey}` : null,
+        source: "dashboard",
+        author: authorOf(r.session.user),
+        trigger: suggested,
+      });
       return redirect(`${jobPath(project.id, job.id)}?notice=job-created`);
     }),
   );
@@ -171,8 +170,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { project } = await dashboard.project(r, "write");
       const jobId = jobIdOf(r.ctx.params);
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
-      const { dispatched } = await db.transaction((tx) => addMessage(tx, { projectId: project.id, jobId, prompt, source: "dashboard", author: authorOf(r.session.user) }, limits));
-      if (dispatched) tasks.kick();
+      await sendMessage(dashboard.services, { projectId: project.id, jobId, prompt, source: "dashboard", author: authorOf(r.session.user) });
       return redirect(`${jobPath(project.id, jobId)}?notice=message-sent`);
     }),
   );
@@ -183,8 +181,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
     dashboard.action(async (r) => {
       const { project } = await dashboard.project(r, "write");
       const jobId = jobIdOf(r.ctx.params);
-      await db.transaction((tx) => cancelJob(tx, { projectId: project.id, jobId, cause: "dashboard", author: authorOf(r.session.user) }));
-      tasks.kick();
+      await cancel(dashboard.services, { projectId: project.id, jobId, cause: "dashboard", author: authorOf(r.session.user) });
       return redirect(`${jobPath(project.id, jobId)}?notice=job-cancelled`);
     }),
   );

@@ -1,6 +1,6 @@
 import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { wellFormedAttemptOf, wellFormedIdOf } from "../../domain/ids.js";
-import { addMessage, cancelJob, createJob } from "../../domain/jobs/commands.js";
+import { cancel, sendMessage, startJob } from "../../domain/jobs/entrance.js";
 import { listJobRuns } from "../../domain/jobs/run-history.js";
 import { runTranscript } from "../../domain/jobs/transcripts.js";
 import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
@@ -11,8 +11,7 @@ import type { Services } from "../../services.js";
 
 /** The agent-job API. Handlers parse and authorize; the domain module does the work. */
 export function registerAgentJobRoutes(router: Router, services: Services): void {
-  const { db, verifier, config, tasks } = services;
-  const limits = { defaultRateLimitPerHour: config.rateLimitPerHour };
+  const { db, verifier, config } = services;
 
   const authorize = (ctx: RequestContext) => authorizedProject(verifier, ctx);
   const jobIdOf = (ctx: RequestContext) => wellFormedIdOf(ctx.params.id, "Job");
@@ -21,8 +20,7 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
     const projectId = await authorize(ctx);
     const idempotencyKey = validHeader(idempotencyKeySchema, ctx.req, "Idempotency-Key") ?? null;
     const { prompt, ...options } = validate(createJobBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    const { job, replayed } = await db.transaction((tx) => createJob(tx, { projectId, prompt, idempotencyKey, options }, limits));
-    if (!replayed) tasks.kick();
+    const { job, replayed } = await startJob(services, { projectId, prompt, idempotencyKey, options });
     const headers: Record<string, string> = replayed ? { "Idempotent-Replayed": "true" } : {};
     return { status: 201, body: job, headers };
   });
@@ -41,8 +39,7 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
     const projectId = await authorize(ctx);
     const jobId = jobIdOf(ctx);
     const { prompt } = validate(promptBodySchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    const { job, dispatched } = await db.transaction((tx) => addMessage(tx, { projectId, jobId, prompt, source: "api" }, limits));
-    if (dispatched) tasks.kick();
+    const { job } = await sendMessage(services, { projectId, jobId, prompt, source: "api" });
     return { status: 200, body: job };
   });
 
@@ -59,8 +56,7 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
   router.on("POST", "/v2/agent/:projectId/job/:id/cancel", async (ctx) => {
     const projectId = await authorize(ctx);
     const jobId = jobIdOf(ctx);
-    const { job } = await db.transaction((tx) => cancelJob(tx, { projectId, jobId, cause: "api" }));
-    tasks.kick();
+    const { job } = await cancel(services, { projectId, jobId, cause: "api" });
     return { status: 200, body: job };
   });
 

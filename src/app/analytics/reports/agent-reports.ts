@@ -3,6 +3,7 @@ import type { DayRange } from "../../../shared/epoch-days.js";
 import { READ_FORMATS, type AiCategory, type ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { Db, Queryable } from "../../store/db.js";
 import { queryInBatches } from "../../store/query-batches.js";
+import { csvFields, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
 import { FORMAT_CODE } from "../ingest/read-format.js";
 import { previousDates, windowParts } from "./reach-sql.js";
 import { EXPORT_BATCH_ROWS, type Page } from "./report-rows.js";
@@ -86,7 +87,7 @@ export async function agentsReport(db: Queryable, projectId: string, asked: DayR
      SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
             COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
      UNION ALL
-     (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_COLUMNS}
+     (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_SELECT}
       FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2})
      ORDER BY rank`,
     [...params, page.limit + 1, page.offset],
@@ -107,7 +108,7 @@ export async function* agentRows(db: Db, projectId: string, asked: DayRange, opt
   const { range, previous } = await periodsOf(db, projectId, asked, options);
   const { sql, params } = await agentsQuery(db, projectId, range, options);
   const before = previous === undefined ? null : await agentsBefore(db, projectId, previous, options);
-  for await (const batch of queryInBatches<AgentRow>(db, `WITH ${sql} SELECT ${AGENT_COLUMNS} FROM agents ORDER BY ${AGENTS_ORDER}`, params, batchRows)) {
+  for await (const batch of queryInBatches<AgentRow>(db, `WITH ${sql} SELECT ${AGENT_SELECT} FROM agents ORDER BY ${AGENTS_ORDER}`, params, batchRows)) {
     yield* batch.map((row) => withPrevious(agentOf(row), before));
   }
 }
@@ -118,7 +119,7 @@ type AgentsBefore = { byName: Map<string, AgentNumbers>; totals: { views: number
 /** Every agent's numbers over the previous period, by name, and their totals: agents are few (one row per known crawler or assistant). */
 async function agentsBefore(db: Queryable, projectId: string, previous: DayRange, options: AgentReportOptions): Promise<AgentsBefore> {
   const { sql, params } = await agentsQuery(db, projectId, previous, options);
-  const rows = await db.query<AgentRow>(`WITH ${sql} SELECT ${AGENT_COLUMNS} FROM agents`, params);
+  const rows = await db.query<AgentRow>(`WITH ${sql} SELECT ${AGENT_SELECT} FROM agents`, params);
   const byName = new Map(rows.map((row) => [row.agent as string, { views: Number(row.views), visitors: Number(row.visitors), pages: Number(row.pages) }]));
   let views = 0;
   let visitors = 0;
@@ -168,7 +169,7 @@ async function agentsQuery(db: Queryable, projectId: string, range: DayRange, op
      )`;
   return { sql, params };
 }
-const AGENT_COLUMNS = `name AS agent, operator, category, verified, spoofed, unverifiable, views, visitors, pages`;
+const AGENT_SELECT = `name AS agent, operator, category, verified, spoofed, unverifiable, views, visitors, pages`;
 const AGENTS_ORDER = `views DESC, name COLLATE "C"`;
 
 const agentOf = (r: AgentRow) => ({
@@ -271,3 +272,17 @@ export async function agentDailyViews(db: Queryable, projectId: string, agentId:
   for (let day = range.from; day < range.to; day++) days.push({ day, views: Number(byDay.get(day)?.views ?? 0), spoofed: Number(byDay.get(day)?.spoofed ?? 0) });
   return days;
 }
+
+/** The CSV columns of the agent reports: the JSON rows' fields in order; an agent's verification counts in columns of their own, a failure's agents joined by "; ". */
+export const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
+  ...csvFields<Agents["agents"][number]>("agent", "operator", "category"),
+  ["verified", (a) => a.verification.verified],
+  ["spoofed", (a) => a.verification.spoofed],
+  ["unverifiable", (a) => a.verification.unverifiable],
+  ...csvFields<Agents["agents"][number]>("views", "visitors", "pages"),
+];
+export const COMPARED_AGENT_COLUMNS = withPreviousFields(AGENT_COLUMNS, "views", "visitors", "pages");
+export const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
+export const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
+export const FORMAT_COLUMNS: CsvColumns<{ format: ReadFormat; human: number; ai: number; bot: number }> = csvFields("format", "human", "ai", "bot");
+export const AGENT_DAY_COLUMNS: CsvColumns<{ date: string; views: number; spoofed: number }> = csvFields("date", "views", "spoofed");

@@ -1,4 +1,5 @@
 import type { Queryable } from "../../store/db.js";
+import { csvFields, type CsvColumns } from "../../http-kit/csv.js";
 import type { DayRange } from "../../../shared/epoch-days.js";
 import { AI_OPERATOR_NAMES, AI_OPERATOR_OF_AGENT } from "../classify/ai-operators.generated.js";
 import { aiOperatorOfSource } from "../ingest/referral.js";
@@ -87,3 +88,6 @@ async function operatorPeople(db: Queryable, projectId: string, range: DayRange)
   );
   return new Map(rows.map((row) => [row.operator, Number(row.human)]));
 }
+
+/** The CSV columns of the operator ratios. */
+export const OPERATOR_COLUMNS: CsvColumns<OperatorRatio> = csvFields("operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson");

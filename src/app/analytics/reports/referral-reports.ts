@@ -1,6 +1,7 @@
 import type { ReferrerPages, Referrers } from "../../../shared/analytics-trend-schemas.js";
 import type { DayRange } from "../../../shared/epoch-days.js";
 import type { Queryable } from "../../store/db.js";
+import { csvFields, type CsvColumns } from "../../http-kit/csv.js";
 import { isPageSql, underPrefixSql } from "../rollup/page-sections.js";
 import { channelGroup, IS_SOURCE_GROUP, SOURCE_GROUP_PREFIX, sourceIdsOf } from "../rollup/referral-groups.js";
 import { channelOfSource, type ReferralChannel } from "../ingest/referral.js";
@@ -111,3 +112,7 @@ async function arrivalsOf(db: Queryable, projectId: string, range: DayRange, sou
   const byPage = new Map(rows.filter((row) => row.path_id !== null).map((row) => [row.path_id as number, Number(row.views)]));
   return { byPage, total: rows.reduce((sum, row) => sum + Number(row.views), 0) };
 }
+
+/** The CSV columns of the referral reports. */
+export const REFERRER_COLUMNS: CsvColumns<Referrers["referrers"][number]> = csvFields("source", "channel", "visitors", "views");
+export const REFERRER_PAGE_COLUMNS: CsvColumns<ReferrerPages["pages"][number]> = csvFields("path", "visitors", "views");

@@ -1,5 +1,6 @@
 import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { ReferralChannel } from "../ingest/referral.js";
+import { csvFields, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
 
 // What the per-page reports answer with: paging, counts as numbers, the previous period beside them.
 
@@ -72,3 +73,8 @@ export function shape<T>(
   const paths = rows.filter((r) => !r.site).map((r) => ({ path: r.path as string, ...countsOf(r, compared) }));
   return build(paths.slice(0, page.limit), paths.length > page.limit, countsOf(site, compared));
 }
+
+/** The CSV columns of the page reports (visitors, views): a row's own counts. */
+export const PAGE_COUNT_COLUMNS: CsvColumns<PathCounts> = csvFields("path", "human", "ai", "bot", "total");
+/** With compare=previous, the previous period's counts after the row's own. */
+export const COMPARED_PAGE_COUNT_COLUMNS = withPreviousFields(PAGE_COUNT_COLUMNS, "human", "ai", "bot", "total");

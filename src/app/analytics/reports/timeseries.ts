@@ -1,6 +1,7 @@
 import type { Timeseries } from "../../../shared/analytics-trend-schemas.js";
 import type { TimeseriesInterval, TimeseriesMetric } from "../../../shared/analytics-vocabulary.js";
 import type { Queryable } from "../../store/db.js";
+import { csvFields, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
 import { dayToIso, windowOf } from "../../../shared/epoch-days.js";
 import { windowParts } from "./reach-sql.js";
 import { counts } from "./report-rows.js";
@@ -132,3 +133,7 @@ export async function visitorsPerInterval(db: Queryable, projectId: string, inte
     [projectId, pathId, parts.map((p) => p.slot), parts.map((p) => p.windowStart), parts.map((p) => p.from), parts.map((p) => p.to)],
   );
 }
+
+/** The CSV columns of the time series: a point's counts; with compare=previous, the previous period's after them. */
+export const TIMESERIES_COLUMNS: CsvColumns<Timeseries["series"][number]> = csvFields("date", "human", "ai", "bot", "total");
+export const COMPARED_TIMESERIES_COLUMNS = withPreviousFields(TIMESERIES_COLUMNS, "human", "ai", "bot", "total");

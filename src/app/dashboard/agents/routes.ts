@@ -1,9 +1,21 @@
 import { agentNameSchema } from "../../../shared/analytics-schemas.js";
-import { agentDailyViews, agentIdByName, agentPageRows, agentRows, failureRows, formatSplit } from "../../analytics/reports/agent-reports.js";
+import {
+  AGENT_COLUMNS,
+  AGENT_DAY_COLUMNS,
+  AGENT_PAGE_COLUMNS,
+  agentDailyViews,
+  agentIdByName,
+  agentPageRows,
+  agentRows,
+  FAILURE_COLUMNS,
+  failureRows,
+  FORMAT_COLUMNS,
+  formatSplit,
+} from "../../analytics/reports/agent-reports.js";
 import { dayToIso } from "../../../shared/epoch-days.js";
 import { analyticsQueryOf } from "../analytics/query.js";
 import type { DashboardController, SignedInRequest } from "../controller.js";
-import { AGENT_COLUMNS, AGENT_DAY_COLUMNS, AGENT_PAGE_COLUMNS, dashboardCsv, FAILURE_COLUMNS, FORMAT_COLUMNS } from "../analytics/csv-exports.js";
+import { dashboardCsv } from "../analytics/csv-exports.js";
 import { layout } from "../layout.js";
 import { agentBody, agentsBody } from "./page.js";
 import { htmlReply } from "../request.js";
@@ -12,8 +24,7 @@ import type { CsvColumns } from "../../http-kit/csv.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import { countingHeader } from "../../http-kit/counting-header.js";
 import type { Router } from "../../http-kit/router.js";
-import { OPERATOR_COLUMNS } from "../../http/routes/analytics.js";
-import { operatorRatios } from "../../analytics/reports/operator-ratios.js";
+import { OPERATOR_COLUMNS, operatorRatios } from "../../analytics/reports/operator-ratios.js";
 
 /** Agents the page lists; the API pages through the rest. */
 const AGENTS_SHOWN = 100;

@@ -1,5 +1,5 @@
 import { dayToIso, isoToDay } from "../../../shared/epoch-days.js";
-import { referrersReport } from "../../analytics/reports/referral-reports.js";
+import { REFERRER_COLUMNS, referrersReport } from "../../analytics/reports/referral-reports.js";
 import { visitorRows } from "../../analytics/reports/visitors-report.js";
 import { aiCategoryViews } from "../../analytics/reports/views-report.js";
 import { EVERY_ROW } from "../../analytics/reports/report-rows.js";
@@ -7,7 +7,7 @@ import { timeseriesReport } from "../../analytics/reports/timeseries.js";
 import { aiArrivalsByPage, readAnalyticsPage } from "./data.js";
 import { analyticsQueryOf } from "./query.js";
 import type { DashboardController } from "../controller.js";
-import { AI_KIND_COLUMNS, dailyColumns, dashboardCsv, PAGE_COLUMNS, REFERRER_COLUMNS, type DailyRow, type PageRow } from "./csv-exports.js";
+import { AI_KIND_COLUMNS, dailyColumns, dashboardCsv, PAGE_COLUMNS, type DailyRow, type PageRow } from "./csv-exports.js";
 import { layout } from "../layout.js";
 import { analyticsBody } from "./page.js";
 import { htmlReply } from "../request.js";

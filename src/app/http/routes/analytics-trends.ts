@@ -1,17 +1,9 @@
-import {
-  MAX_TIMESERIES_POINTS,
-  referrerPagesQuerySchema,
-  referrersQuerySchema,
-  timeseriesQuerySchema,
-  type ReferrerPages,
-  type Referrers,
-  type Timeseries,
-} from "../../../shared/analytics-trend-schemas.js";
+import { MAX_TIMESERIES_POINTS, referrerPagesQuerySchema, referrersQuerySchema, timeseriesQuerySchema } from "../../../shared/analytics-trend-schemas.js";
 import { dayToIso, epochDay } from "../../../shared/epoch-days.js";
-import { comparedHeaderPattern, csvFields, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
-import { intervalsOf, timeseriesReport } from "../../analytics/reports/timeseries.js";
+import { comparedHeaderPattern, csvFilename, csvHeader, csvReply, requestedPage, wantsCsv } from "../../http-kit/csv.js";
+import { COMPARED_TIMESERIES_COLUMNS, intervalsOf, TIMESERIES_COLUMNS, timeseriesReport } from "../../analytics/reports/timeseries.js";
 import { firstCountedDay } from "../../analytics/reports/compared-periods.js";
-import { referrerPagesReport, referrersReport } from "../../analytics/reports/referral-reports.js";
+import { REFERRER_COLUMNS, REFERRER_PAGE_COLUMNS, referrerPagesReport, referrersReport } from "../../analytics/reports/referral-reports.js";
 import { EVERY_ROW } from "../../analytics/reports/report-rows.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { authorizedProject } from "../auth.js";
@@ -24,15 +16,10 @@ import type { Services } from "../../services.js";
 const DEFAULT_SPAN_DAYS = 30;
 
 
-type Point = Timeseries["series"][number];
-const TIMESERIES_COLUMNS: CsvColumns<Point> = csvFields("date", "human", "ai", "bot", "total");
-const TIMESERIES_COMPARED_COLUMNS = withPreviousFields(TIMESERIES_COLUMNS, "human", "ai", "bot", "total");
-const REFERRER_COLUMNS: CsvColumns<Referrers["referrers"][number]> = csvFields("source", "channel", "visitors", "views");
-const REFERRER_PAGE_COLUMNS: CsvColumns<ReferrerPages["pages"][number]> = csvFields("path", "visitors", "views");
 
 /** The header lines of the CSV answers, for the OpenAPI document (the time series' previous columns come with compare=previous). */
 export const TREND_CSV_HEADERS = {
-  timeseries: comparedHeaderPattern(TIMESERIES_COLUMNS, TIMESERIES_COMPARED_COLUMNS),
+  timeseries: comparedHeaderPattern(TIMESERIES_COLUMNS, COMPARED_TIMESERIES_COLUMNS),
   referrers: csvHeader(REFERRER_COLUMNS),
   referrerPages: csvHeader(REFERRER_PAGE_COLUMNS),
 };
@@ -56,7 +43,7 @@ export function registerAnalyticsTrendRoutes(router: Router, services: Services)
       return timeseriesReport(db, projectId, range, query);
     });
     if (wantsCsv(ctx.req, query.output)) {
-      const columns = report.previous ? TIMESERIES_COMPARED_COLUMNS : TIMESERIES_COLUMNS;
+      const columns = report.previous ? COMPARED_TIMESERIES_COLUMNS : TIMESERIES_COLUMNS;
       return csvReply(report.series, columns, { filename: csvFilename(["timeseries", projectId, dayToIso(range.from), dayToIso(range.to)]), headers: reportHeaders(pending) });
     }
     return { status: 200, body: report, headers: reportHeaders(pending) };

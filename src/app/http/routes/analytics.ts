@@ -1,4 +1,4 @@
-import { operatorRatios, type OperatorRatio } from "../../analytics/reports/operator-ratios.js";
+import { OPERATOR_COLUMNS, operatorRatios } from "../../analytics/reports/operator-ratios.js";
 import { agentNameSchema, agentPagesQuerySchema, operatorRatiosQuerySchema, beaconEventSchema, failuresQuerySchema, hitBatchSchema, hitSchema } from "../../../shared/analytics-schemas.js";
 import { agentsQuerySchema, viewsQuerySchema, visitorsQuerySchema } from "../../../shared/analytics-trend-schemas.js";
 import { describeIssues } from "../../../shared/zod-issues.js";
@@ -9,13 +9,12 @@ import { referrerHost } from "../../analytics/ingest/referral.js";
 import { dayRange, rangeCsvFilename } from "../../analytics/day-range.js";
 import { DEFAULT_ORDER, visitorRows } from "../../analytics/reports/visitors-report.js";
 import { viewRows } from "../../analytics/reports/views-report.js";
-import type { PathCounts } from "../../analytics/reports/report-rows.js";
-import { agentIdByName, agentPageRows, agentRows, failureRows } from "../../analytics/reports/agent-reports.js";
+import { COMPARED_PAGE_COUNT_COLUMNS, PAGE_COUNT_COLUMNS } from "../../analytics/reports/report-rows.js";
+import { AGENT_COLUMNS, AGENT_PAGE_COLUMNS, agentIdByName, agentPageRows, agentRows, COMPARED_AGENT_COLUMNS, FAILURE_COLUMNS, failureRows } from "../../analytics/reports/agent-reports.js";
 import { notFound } from "../../domain/errors.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import type { Db, Queryable } from "../../store/db.js";
-import type { AgentPages, Agents, Failures } from "../../../shared/analytics-schemas.js";
-import { comparedHeaderPattern, csvFields, csvHeader, csvReply, requestedPage, wantsCsv, withPreviousFields, type CsvColumns } from "../../http-kit/csv.js";
+import { comparedHeaderPattern, csvHeader, csvReply, requestedPage, wantsCsv, type CsvColumns } from "../../http-kit/csv.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import { authorizedProject } from "../auth.js";
 import { queryObject, readJson, validate } from "../../http-kit/body.js";
@@ -172,27 +171,12 @@ type RangeQuery = { dateFrom?: string | undefined; dateTo?: string | undefined; 
 
 /** A report's answer depends on its Accept header (JSON or CSV). */
 
-/** Each report's CSV columns: its JSON rows' fields in order; an agent's verification counts in columns of their own, a failure's agents joined by "; ". */
-const PAGE_COUNTS: CsvColumns<PathCounts> = csvFields("path", "human", "ai", "bot", "total");
-/** With compare=previous, the previous period's counts after the row's own. */
-const COMPARED_PAGE_COUNTS = withPreviousFields(PAGE_COUNTS, "human", "ai", "bot", "total");
-const pageColumns = (query: { compare?: "previous" | undefined }) => (query.compare ? COMPARED_PAGE_COUNTS : PAGE_COUNTS);
-const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
-  ...csvFields<Agents["agents"][number]>("agent", "operator", "category"),
-  ["verified", (a) => a.verification.verified],
-  ["spoofed", (a) => a.verification.spoofed],
-  ["unverifiable", (a) => a.verification.unverifiable],
-  ...csvFields<Agents["agents"][number]>("views", "visitors", "pages"),
-];
-const COMPARED_AGENT_COLUMNS = withPreviousFields(AGENT_COLUMNS, "views", "visitors", "pages");
-const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");
-export const OPERATOR_COLUMNS: CsvColumns<OperatorRatio> = csvFields("operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson");
-const FAILURE_COLUMNS: CsvColumns<Failures["failures"][number]> = [...csvFields<Failures["failures"][number]>("path", "status", "views"), ["agents", (f) => f.agents.join("; ")]];
+const pageColumns = (query: { compare?: "previous" | undefined }) => (query.compare ? COMPARED_PAGE_COUNT_COLUMNS : PAGE_COUNT_COLUMNS);
 
 /** The header line of each report's CSV, for the OpenAPI document. */
 export const CSV_HEADERS = {
-  visitors: comparedHeaderPattern(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
-  views: comparedHeaderPattern(PAGE_COUNTS, COMPARED_PAGE_COUNTS),
+  visitors: comparedHeaderPattern(PAGE_COUNT_COLUMNS, COMPARED_PAGE_COUNT_COLUMNS),
+  views: comparedHeaderPattern(PAGE_COUNT_COLUMNS, COMPARED_PAGE_COUNT_COLUMNS),
   agents: comparedHeaderPattern(AGENT_COLUMNS, COMPARED_AGENT_COLUMNS),
   agentPages: csvHeader(AGENT_PAGE_COLUMNS),
   failures: csvHeader(FAILURE_COLUMNS),

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Fails when modules under a directory import each other in a cycle, type-only imports and
-// re-exports included (docs/architecture.md: the layers only point one way). Run by `npm run lint`.
-// Usage: node scripts/check-import-cycles.mjs [dir=src]
+// Fails when modules under a directory import each other in a cycle, or when a module imports from
+// a layer above its own (docs/architecture.md, "Layers": the list there is what this reads), type-only
+// imports and re-exports included. Run by `npm run lint`.
+// Usage: node scripts/check-import-cycles.mjs [dir=src] [--layers FILE]
+// Without arguments it checks src/ against docs/architecture.md; with a dir, layers only with --layers
+// (each path in the list is relative to the folder that holds dir).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -105,21 +108,103 @@ export function cyclePath(graph, component) {
   return component;
 }
 
+/**
+ * The layers of a "## Layers" section, lowest first: each numbered item starts with its paths in
+ * backticks, comma-separated (a folder ends in `/`); what follows them is prose.
+ */
+export function readLayers(markdown) {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => /^## Layers\s*$/.test(line));
+  if (start === -1) throw new Error('no "## Layers" section');
+  const layers = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith("## ")) break;
+    const item = /^\d+\.\s+((?:`[^`]+`(?:,\s*)?)+)/.exec(line);
+    if (item) layers.push([...item[1].matchAll(/`([^`]+)`/g)].map((match) => match[1]));
+  }
+  if (layers.length === 0) throw new Error('the "## Layers" section lists no layers');
+  return layers;
+}
+
+/** The index of the layer holding `file` (the longest entry that names it or a folder above it); -1 in none. */
+export function layerOf(file, layers, base) {
+  let found = -1;
+  let longest = -1;
+  layers.forEach((entries, index) => {
+    for (const entry of entries) {
+      const full = path.resolve(base, entry);
+      const holds = entry.endsWith("/") ? file.startsWith(full + path.sep) : file === full;
+      if (holds && full.length > longest) {
+        found = index;
+        longest = full.length;
+      }
+    }
+  });
+  return found;
+}
+
+/** Imports that point up the list, and modules that no layer holds. */
+export function layerFaults(graph, layers, base) {
+  const upward = [];
+  const unplaced = [];
+  for (const [file, targets] of graph) {
+    const from = layerOf(file, layers, base);
+    if (from === -1) {
+      unplaced.push(file);
+      continue;
+    }
+    for (const target of targets) {
+      const to = layerOf(target, layers, base);
+      if (to > from) upward.push({ file, target, from, to });
+    }
+  }
+  return { upward, unplaced: unplaced.sort() };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const dir = path.resolve(root, process.argv[2] ?? "src");
+  const args = process.argv.slice(2);
+  const flag = args.indexOf("--layers");
+  const layersFile = flag === -1 ? (args.length === 0 ? path.join(root, "docs/architecture.md") : undefined) : path.resolve(args[flag + 1] ?? "");
+  const positional = args.filter((_, i) => flag === -1 || (i !== flag && i !== flag + 1));
+  const dir = path.resolve(root, positional[0] ?? "src");
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     console.error(`check-import-cycles: ${dir} is not a directory`);
     process.exit(2);
   }
-  const graph = importGraph(dir);
-  const cycles = importCycles(graph);
-  if (cycles.length === 0) process.exit(0);
   const name = (file) => path.relative(root, file);
-  console.error(`${cycles.length} import cycle${cycles.length === 1 ? "" : "s"} in ${name(dir)} (type-only imports count: move the shared part into a module both can import):`);
-  for (const component of cycles) {
-    console.error(`\n  ${cyclePath(graph, component).map(name).join("\n    → ")}`);
-    if (component.length > 2) console.error(`  (${component.length} modules in this knot: ${component.map(name).join(", ")})`);
+  const graph = importGraph(dir);
+  let failed = false;
+  const cycles = importCycles(graph);
+  if (cycles.length > 0) {
+    failed = true;
+    console.error(`${cycles.length} import cycle${cycles.length === 1 ? "" : "s"} in ${name(dir)} (type-only imports count: move the shared part into a module both can import):`);
+    for (const component of cycles) {
+      console.error(`\n  ${cyclePath(graph, component).map(name).join("\n    → ")}`);
+      if (component.length > 2) console.error(`  (${component.length} modules in this knot: ${component.map(name).join(", ")})`);
+    }
   }
-  process.exit(1);
+  if (layersFile !== undefined) {
+    let layers;
+    try {
+      layers = readLayers(readFileSync(layersFile, "utf8"));
+    } catch (error) {
+      console.error(`check-import-cycles: ${name(layersFile)}: ${error.message}`);
+      process.exit(2);
+    }
+    const base = path.dirname(dir);
+    const { upward, unplaced } = layerFaults(graph, layers, base);
+    const where = `${name(layersFile)}, "Layers"`;
+    if (upward.length > 0) {
+      failed = true;
+      console.error(`${upward.length} import${upward.length === 1 ? "" : "s"} up the layers of ${where} (type-only imports count: move what both need down, or the importer up):`);
+      for (const { file, target, from, to } of upward) console.error(`  ${name(file)} (layer ${from + 1}) → ${name(target)} (layer ${to + 1})`);
+    }
+    if (unplaced.length > 0) {
+      failed = true;
+      console.error(`${unplaced.length} module${unplaced.length === 1 ? " is" : "s are"} in no layer of ${where}: add the folder or file to the list:`);
+      for (const file of unplaced) console.error(`  ${name(file)}`);
+    }
+  }
+  process.exit(failed ? 1 : 0);
 }

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ESM script without type declarations
-import { cyclePath, importCycles, importGraph } from "../../../scripts/check-import-cycles.mjs";
+import { cyclePath, importCycles, importGraph, layerFaults, readLayers } from "../../../scripts/check-import-cycles.mjs";
 
 type Graph = Map<string, string[]>;
 
@@ -52,10 +52,43 @@ describe("check-import-cycles", () => {
     expect(names(path.resolve("src"), importCycles(importGraph(path.resolve("src"))))).toEqual([]);
   });
 
+  describe("the layers of docs/architecture.md", () => {
+    const LAYERS = `# Architecture\n\n## Layers\n\nLowest first:\n\n1. \`src/store/\`: rows.\n2. \`src/domain/\`, \`src/rules.ts\`\n3. \`src/http/\`: the \`edge\`.\n\n## Request paths\n\n1. \`src/not-a-layer/\`\n`;
+
+    it("reads each numbered item's leading paths, lowest first, and stops at the next section", () => {
+      expect(readLayers(LAYERS)).toEqual([["src/store/"], ["src/domain/", "src/rules.ts"], ["src/http/"]]);
+      expect(() => readLayers("# Architecture\n")).toThrow(/no "## Layers" section/);
+    });
+
+    it("finds an import up the list, a type-only one included, and a module no layer holds", () => {
+      const root = tree({
+        "src/store/rows.ts": `import type { Rule } from "../rules.js";\nexport type Row = Rule[];\n`,
+        "src/rules.ts": `export type Rule = string;\n`,
+        "src/domain/jobs.ts": `import type { Row } from "../store/rows.js";\nimport { edge } from "../http/edge.js";\nexport const jobs: Row = [edge];\n`,
+        "src/http/edge.ts": `export const edge = "x";\n`,
+        "src/http/routes.ts": `import { jobs } from "../domain/jobs.js";\nexport const routes = jobs;\n`,
+        "src/stray.ts": `export const stray = 1;\n`,
+      });
+      const rel = (file: string) => path.relative(root, file);
+      const { upward, unplaced } = layerFaults(importGraph(path.join(root, "src")), readLayers(LAYERS), root);
+      expect(upward.map(({ file, target, from, to }: { file: string; target: string; from: number; to: number }) => [rel(file), rel(target), from, to]).sort()).toEqual([
+        ["src/domain/jobs.ts", "src/http/edge.ts", 1, 2],
+        ["src/store/rows.ts", "src/rules.ts", 0, 1],
+      ]);
+      expect(unplaced.map(rel)).toEqual(["src/stray.ts"]);
+    });
+
+    it("src/ keeps them: no import points up, and every module is in a layer", () => {
+      const { upward, unplaced } = layerFaults(importGraph(path.resolve("src")), readLayers(readFileSync("docs/architecture.md", "utf8")), path.resolve("."));
+      expect(upward).toEqual([]);
+      expect(unplaced).toEqual([]);
+    });
+  });
+
   describe("as run by npm run lint", () => {
-    const run = (dir: string) => {
+    const run = (...args: string[]) => {
       try {
-        return { code: 0, stderr: execFileSync(process.execPath, ["scripts/check-import-cycles.mjs", dir], { encoding: "utf8", stdio: "pipe" }) };
+        return { code: 0, stderr: execFileSync(process.execPath, ["scripts/check-import-cycles.mjs", ...args], { encoding: "utf8", stdio: "pipe" }) };
       } catch (error) {
         const failed = error as { status: number; stderr: string };
         return { code: failed.status, stderr: failed.stderr };
@@ -68,6 +101,25 @@ describe("check-import-cycles", () => {
       expect(code).toBe(1);
       expect(stderr).toMatch(/^1 import cycle in .*type-only imports count: move the shared part into a module both can import/);
       expect(stderr).toMatch(/x\.ts\n\s+→ .*y\.ts\n\s+→ .*x\.ts/);
+    });
+
+    it("exits 1 on an upward type-only import, naming both modules and their layers", () => {
+      const root = tree({
+        "layers.md": "## Layers\n\n1. `src/domain/`\n2. `src/http/`\n",
+        "src/domain/jobs.ts": `import type { Reply } from "../http/reply.js";\nexport type Job = Reply;\n`,
+        "src/http/reply.ts": `export type Reply = { status: number };\n`,
+      });
+      const { code, stderr } = run(path.join(root, "src"), "--layers", path.join(root, "layers.md"));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^1 import up the layers of .*layers\.md, "Layers" \(type-only imports count/);
+      expect(stderr).toMatch(/src\/domain\/jobs\.ts \(layer 1\) → .*src\/http\/reply\.ts \(layer 2\)/);
+      // The same tree with the layers the other way round is accepted.
+      writeFileSync(path.join(root, "layers.md"), "## Layers\n\n1. `src/http/`\n2. `src/domain/`\n");
+      expect(run(path.join(root, "src"), "--layers", path.join(root, "layers.md"))).toEqual({ code: 0, stderr: "" });
+    });
+
+    it("checks src/ against docs/architecture.md when run without arguments, as lint runs it", () => {
+      expect(run()).toEqual({ code: 0, stderr: "" });
     });
 
     it("exits 0 on a tree without cycles, and 2 on a directory that is not there", () => {

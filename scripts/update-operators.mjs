@@ -1,6 +1,6 @@
 // npm run update:operators — which company operates each AI answer engine people arrive from, and
 // each AI agent that reads the docs, so the agents report can set an operator's crawling against the
-// people its answers send (docs/analytics/agents.md, "Crawl-to-referral ratio").
+// people its answers send (docs/analytics/reports.md, "Crawl-to-referral ratio per AI operator").
 //
 // The companies' domains come from v2fly/domain-list-community (one list per company, e.g.
 // `openai`: openai.com, chatgpt.com…; vendor/operators/SOURCES.md). A host is the company's whose

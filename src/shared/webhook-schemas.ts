@@ -1,4 +1,4 @@
-/** Project webhooks (docs/architecture.md, "Webhooks"): the operator API's shapes and what receivers get. */
+/** Project webhooks (docs/architecture.md, "Project webhooks"): the operator API's shapes and what receivers get. */
 import { z } from "zod";
 import { queryInt } from "./api-schemas.js";
 import { isStorableText, STORABLE_TEXT_ERROR, stringExpected } from "./stored-values.js";

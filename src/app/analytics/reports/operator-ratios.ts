@@ -9,7 +9,7 @@ import { partParams, visitorsPerPathSql, windowParts } from "./reach-sql.js";
 
 type Num = number | string;
 
-/** One AI operator's crawling set against the people its answers sent (docs/analytics/agents.md). */
+/** One AI operator's crawling set against the people its answers sent (docs/analytics/reports.md, "Crawl-to-referral ratio per AI operator"). */
 export interface OperatorRatio {
   /** The operator's key (its company list in ai-operators.generated.ts, or a registrable domain). */
   operator: string;

@@ -32,7 +32,7 @@ function what(automation: Automation): SafeHtml {
 
 function automationRows(view: AutomationsView): SafeHtml {
   if (view.automations.length === 0) {
-    return html`<p>No automations yet. The operator adds them with the CLI, e.g. <code>inkwell automations create ${view.project.id} --source acme/api --label docs</code> (see docs/automations.md).</p>`;
+    return html`<p>No automations yet. The operator adds them with the CLI, e.g. <code>inkwell automations create --project ${view.project.id} --source acme/api --label docs</code> (see docs/automations.md).</p>`;
   }
   const base = projectPath(view.project.id, "automations");
   return html`<div class="table-wrap"><table id="automations-table">

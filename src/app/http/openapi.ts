@@ -1,9 +1,9 @@
-import { createdWebhookSchema, createWebhookSchema, deliveryListQuerySchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookSchema } from "../../shared/webhook-schemas.js";
-import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema, transcriptRequestSchema } from "../../shared/runner-schemas.js";
 import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
 import { automationPaths } from "./openapi-automations.js";
+import { runnerPaths } from "./openapi-runner.js";
+import { webhookPaths } from "./openapi-webhooks.js";
 import { projectKeyScheme, withKeyScopes } from "./openapi-scopes.js";
 import { impactRankingQuerySchema, impactRankingSchema, jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
 import { IMPACT_CSV_HEADER, RANKING_CSV_HEADER } from "./routes/job-impact.js";
@@ -222,92 +222,8 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "The revoked key.", ...json(apiKeySchema) }, 401: ERR[401], 404: ERR[404] },
         },
       },
-      "/admin/projects/{id}/webhooks": {
-        post: {
-          operationId: "createWebhook",
-          summary: "Send this project's job events to a URL (Standard Webhooks signatures, or Slack messages)",
-          security: operator,
-          parameters: [pathParam("id", "Project id.")],
-          requestBody: { required: true, ...json(createWebhookSchema) },
-          responses: { 201: { description: "The endpoint with its signing secret, shown only here.", ...json(createdWebhookSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 413: ERR[413] },
-        },
-        get: {
-          operationId: "listWebhooks",
-          security: operator,
-          parameters: [pathParam("id", "Project id.")],
-          responses: { 200: { description: "Endpoints without secrets.", content: { "application/json": { schema: { type: "object", properties: { webhooks: { type: "array", items: ref(webhookSchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
-        },
-      },
-      "/admin/projects/{id}/webhooks/{webhookId}": {
-        delete: {
-          operationId: "deleteWebhook",
-          summary: "Stop sending to an endpoint (attempts still pending end)",
-          security: operator,
-          parameters: [pathParam("id", "Project id."), pathParam("webhookId", "Webhook id.")],
-          responses: { 204: { description: "Deleted." }, 401: ERR[401], 404: ERR[404] },
-        },
-      },
-      "/admin/projects/{id}/webhooks/{webhookId}/deliveries": {
-        get: {
-          operationId: "listWebhookDeliveries",
-          summary: "The endpoint's delivery log, newest first: state, attempts, last status",
-          security: operator,
-          parameters: [pathParam("id", "Project id."), pathParam("webhookId", "Webhook id."), ...queryParameters(deliveryListQuerySchema)],
-          responses: { 200: { description: "Deliveries.", ...json(webhookDeliveryListSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404] },
-        },
-      },
-      "/admin/projects/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
-        post: {
-          operationId: "redeliverWebhook",
-          summary: "Send one delivery again now (same webhook-id), whatever its state",
-          security: operator,
-          parameters: [pathParam("id", "Project id."), pathParam("webhookId", "Webhook id."), pathParam("deliveryId", "Delivery id.")],
-          responses: { 202: { description: "Queued.", ...json(webhookDeliverySchema) }, 401: ERR[401], 404: ERR[404] },
-        },
-      },
-      "/v1/runner/claim": {
-        post: {
-          operationId: "claimRun",
-          summary: "The Action takes a job: context and a repository-scoped token (one run per job)",
-          security: [{ runnerToken: [] }],
-          requestBody: { required: true, ...json(claimRequestSchema) },
-          responses: {
-            200: { description: "The job context and a token for this repository only.", ...json(claimResponseSchema) },
-            400: ERR[400],
-            401: errorResponse("Invalid OIDC token: not a JWT of the configured issuer (refused before the issuer is asked), or its signature, audience or expiry."),
-            403: errorResponse("The token's repository is not the job's."),
-            404: ERR[404],
-            409: errorResponse("The job is not waiting for this run, or another run claimed it."),
-            503: ERR[503],
-          },
-        },
-      },
-      "/v1/runner/heartbeat": {
-        post: {
-          operationId: "runHeartbeat",
-          security: [{ runnerToken: [] }],
-          requestBody: { required: true, ...json(heartbeatRequestSchema) },
-          responses: { 200: { description: "Whether to go on.", ...json(heartbeatResponseSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 503: ERR[503] },
-        },
-      },
-      "/v1/runner/transcript": {
-        post: {
-          operationId: "sendRunTranscript",
-          summary: "The Action sends its run's transcript (before its report); stored gzip-compressed, at most 1 MiB a run",
-          security: [{ runnerToken: [] }],
-          requestBody: { required: true, ...json(transcriptRequestSchema) },
-          responses: { 200: { description: "Stored.", content: { "application/json": { schema: { type: "object", properties: { stored: { type: "boolean" }, bytes: { type: "integer" }, elided: { type: "integer" } } } } } }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413], 503: ERR[503] },
-        },
-      },
-      "/v1/runner/report": {
-        post: {
-          operationId: "reportRun",
-          summary: "The run's result; idempotent per run attempt",
-          security: [{ runnerToken: [] }],
-          requestBody: { required: true, ...json(reportRequestSchema) },
-          responses: { 200: { description: "The job after the report.", ...json(agentJobSchema) }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 503: ERR[503] },
-        },
-      },
+      ...webhookPaths(),
+      ...runnerPaths(),
       "/healthz": {
         get: { operationId: "health", security: [], responses: { 200: { description: "The store answers." }, 503: { description: "The store does not answer." } } },
       },

@@ -32,7 +32,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
 
   const authorize = (ctx: RequestContext) => authorizedProject(verifier, ctx);
 
-  /** A report's CSV (csv.ts): every row of the range in the report's order, or the page the query names, read in batches. */
+  /** A report's CSV (http-kit/csv.ts): every row of the range in the report's order, or the page the query names, read in batches. */
   const csvExport = async <Row>(ctx: RequestContext, report: string, projectId: string, query: RangeQuery, columns: CsvColumns<Row>, read: (db: Db) => AsyncIterable<Row> | Promise<AsyncIterable<Row>>): Promise<Reply> => {
     const { rows, pending } = await analytics.freshRows(read);
     return csvReply(rows, columns, { filename: rangeCsvFilename(report, projectId, query), page: requestedPage(ctx.url, query), headers: reportHeaders(pending) });

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { detectDocsProject, docusaurusDocIds, listPageFiles, type DocsProject } from "../../src/action/docs/framework.js";
+import { detectDocsProject, docusaurusDocIds, listPageFiles, vitepressConfigFiles, type DocsProject } from "../../src/action/docs/framework.js";
 import { siteModel } from "../../src/action/docs/site-model.js";
 import { analyzePage } from "../../src/action/validation/page.js";
 import { escapeRegExp } from "../../src/shared/regexp.js";
@@ -65,7 +65,7 @@ export async function planSite(siteDir: string): Promise<SitePlan> {
   const pages = listPageFiles(siteDir, project.docsDir, project.pageExtensions).filter((file) => model.isPage(file) && !/(^|\/)(index|README)\.mdx?$/i.test(file));
   const docIds = project.framework === "docusaurus" ? new Map([...docusaurusDocIds(siteDir, project)].map(([id, file]) => [file, id])) : new Map<string, string>();
   const texts = new Map(pages.map((file) => [file, readFileSync(path.join(siteDir, file), "utf8")]));
-  const navFiles = project.framework === "vitepress" ? vitepressConfigs(siteDir, project) : project.navigationFiles.slice(0, 1);
+  const navFiles = project.framework === "vitepress" ? vitepressConfigFiles(siteDir, project) : project.navigationFiles.slice(0, 1);
 
   /** The ways a navigation file may name a page, each with how it would name another. */
   const namings = (navFile: string, navText: string): ((file: string) => string)[] => {
@@ -140,13 +140,6 @@ export function navigationEdit(plan: SitePlan): { path: string; find: string; re
   if (/\}\s*$/.test(added) && !added.includes("\n")) added = `${added.trimEnd()},`;
   if (/\n\s*\}\s*$/.test(added)) added = `${added.trimEnd()},`;
   return { path: navigation.file, find: navigation.block, replace: `${added}\n${navigation.block}` };
-}
-
-/** VitePress config files that may hold its sidebar: `.vitepress/` (theme aside) and locale folders' config files. */
-function vitepressConfigs(siteDir: string, project: DocsProject): string[] {
-  const configDir = path.posix.dirname(project.configFile ?? path.posix.join(project.docsDir, ".vitepress/config.ts"));
-  const scripts = [".ts", ".mts", ".js", ".mjs"];
-  return [...new Set([...listPageFiles(siteDir, configDir, scripts).filter((file) => !file.startsWith(`${configDir}/theme/`)), ...listPageFiles(siteDir, project.docsDir, scripts).filter((file) => /(^|\/)config\.[mc]?[jt]s$/.test(file))])];
 }
 
 /** Whether a link's anchor names a heading of its target as the heading reads (letters and digits compared, so no slug function decides). */

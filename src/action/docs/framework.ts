@@ -107,6 +107,16 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
   return null;
 }
 
+/**
+ * The files a VitePress site's navigation may be written in: everything under `.vitepress/` but the
+ * theme, and the locale folders' `config.*` (a sidebar per language, per path).
+ */
+export function vitepressConfigFiles(repoRoot: string, project: DocsProject): string[] {
+  const configDir = path.posix.dirname(project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".vitepress/config.ts"));
+  const localeConfigs = listPageFiles(repoRoot, project.docsDir, [".ts", ".mts", ".js", ".mjs"]).filter((config) => /(^|\/)config\.[mc]?[jt]s$/.test(config));
+  return [...new Set([...listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)), ...localeConfigs])];
+}
+
 /** The pages a Mintlify config's navigation lists, repository-relative without extension. */
 export const mintlifyNavigationPages = (config: MintlifyConfig) => config.navigation.map((entry) => path.posix.join(path.posix.dirname(config.configFile), entry.page.replace(/^\/+/, "")));
 

@@ -1,13 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { escapeRegExp } from "../../shared/regexp.js";
 import type { DocsWorkspace } from "../sandbox/workspace.js";
-import type { DocsProject } from "./framework.js";
+import { vitepressConfigFiles, type DocsProject } from "./framework.js";
 import { renamedLine, type RedirectOutcome } from "./redirects.js";
 import { siteModel } from "./site-model.js";
 
 const NO_REDIRECTS = "VitePress has no redirects (its rewrites map files to URLs), so the old URL now answers 404";
-const CONFIG_FILE = /\.(?:[cm]?[jt]s)$/;
 
 /**
  * VitePress: its navigation is code (`themeConfig.sidebar` and `nav`, often split across locale
@@ -22,7 +21,7 @@ export async function vitepressMove(workspace: DocsWorkspace, project: DocsProje
   const [oldUrl, newUrl] = [url(from), url(to)];
   const texts = new Map<string, string>();
   let renamed = 0;
-  for (const file of configFiles(workspace.repoRoot, project)) {
+  for (const file of vitepressConfigFiles(workspace.repoRoot, project)) {
     const text = readFileSync(path.join(workspace.repoRoot, file), "utf8");
     const bases = [...text.matchAll(/\bbase\s*:\s*(['"`])([^'"`]*)\1/g)].map((match) => match[2] as string);
     // Each way the file may name the page, with how to name the new one: absolute, then relative to each base.
@@ -43,24 +42,4 @@ export async function vitepressMove(workspace: DocsWorkspace, project: DocsProje
     for (const [file, text] of texts) await workspace.write(file, text);
   });
   return { done: [renamedLine(renamed, changed.join(", ")), `added no redirect: ${NO_REDIRECTS}`], changed };
-}
-
-/** The config and the files beside it that may hold its navigation: `.vitepress/` (theme aside) and the locale folders' config files. */
-function configFiles(repoRoot: string, project: DocsProject): string[] {
-  const found = new Set(project.configFile ? [project.configFile] : []);
-  const vitepressDir = path.posix.join(project.docsDir, ".vitepress");
-  const scan = (dir: string, depth: number) => {
-    if (!existsSync(path.join(repoRoot, dir))) return;
-    for (const entry of readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
-      const file = path.posix.join(dir, entry.name);
-      if (entry.isDirectory() && depth > 0 && !["node_modules", "theme", "public", "dist", "cache"].includes(entry.name) && !entry.name.startsWith(".")) scan(file, depth - 1);
-      else if (entry.isFile() && CONFIG_FILE.test(entry.name) && !entry.name.endsWith(".d.ts")) found.add(file);
-    }
-  };
-  scan(vitepressDir, 2);
-  // Locale configs (`<lang>/config.ts`) and a config split beside the docs (`config.ts`).
-  for (const dir of [project.docsDir, ...readdirSync(path.join(repoRoot, project.docsDir), { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules").map((entry) => path.posix.join(project.docsDir, entry.name))]) {
-    for (const name of ["config.ts", "config.mts", "config.js", "config.mjs"]) if (existsSync(path.join(repoRoot, dir, name))) found.add(path.posix.join(dir, name));
-  }
-  return [...found].filter((file) => /\b(?:sidebar|nav|link)\b/.test(readFileSync(path.join(repoRoot, file), "utf8")));
 }

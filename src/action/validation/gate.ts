@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ChangedFile } from "../git.js";
-import { listPageFiles, navigationPages, pageExists, type DocsProject } from "../docs/framework.js";
+import { listPageFiles, navigationPages, pageExists, vitepressConfigFiles, type DocsProject } from "../docs/framework.js";
 import { siteRoutes, type SiteRoutes } from "../docs/site-routes.js";
 import { mintlifyConfigProblems } from "./mintlify-config.js";
 import { analyzePage, type PageAnalysis, type PageLink } from "./page.js";
@@ -180,9 +180,7 @@ function isReachable(repoRoot: string, project: DocsProject, model: SiteModel, n
   if (project.framework !== "vitepress") return quoted(id);
   // VitePress sidebars may sit in several config files (one per language) and name a page by a path
   // under a `base`: a quoted link ending in the page's path, with or without its extension.
-  const configDir = path.posix.dirname(nav);
-  const localeConfigs = listPageFiles(repoRoot, project.docsDir, [".ts", ".mts", ".js", ".mjs"]).filter((config) => /(^|\/)config\.[mc]?[jt]s$/.test(config));
-  const texts = [...new Set([...listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)), ...localeConfigs])].map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
+  const texts = vitepressConfigFiles(repoRoot, project).map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
   // A sidebar group's `base` joins its items' `link`s (`base: '/reference/default-theme-'` + `link: 'badge'`).
   const url = `/${model.rewrite?.toUrl(file) ?? id}`.replace(/\/index$/, "/");
   const forms = new Set([url, `${url}.md`, `${url}.html`, url.endsWith("/") ? url : `${url}/`]);

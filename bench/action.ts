@@ -13,7 +13,8 @@ import { runAgentRound, userMessage, type AgentSession } from "../src/action/age
 import { ChangeJournal, createDocsTools, type ToolStats } from "../src/action/agent/tools.js";
 import { detectDocsProject } from "../src/action/docs/framework.js";
 import { DocsWorkspace } from "../src/action/sandbox/workspace.js";
-import { runGate, navigationProblems } from "../src/action/validation/gate.js";
+import { runGate } from "../src/action/validation/gate.js";
+import { navigationProblems } from "../src/action/validation/navigation-check.js";
 import { checkout, startActionHarness } from "../test/helpers/action-harness.js";
 import { steps } from "../test/helpers/fake-model.js";
 import { benchDocsRepo, benchPagePath } from "./docs-repo.js";

@@ -6,7 +6,8 @@ import type { RunPhases } from "../phases.js";
 import { withCheckCommand } from "./check-command.js";
 import { brokenPromises, configPromises } from "./config-keeps.js";
 import { brokenLinkProblems, frameworkCheckFor, writtenLines, type FrameworkCheck, type RunChange } from "./framework-check.js";
-import { navigationProblems, runGate, type GateResult } from "./gate.js";
+import { runGate, type GateResult } from "./gate.js";
+import { navigationProblems } from "./navigation-check.js";
 import type { PreparedLinkChecker } from "./link-checker.js";
 
 /** As many problems as a report carries (the runner protocol's limit). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { writeRepo } from "../../../helpers/temp-repo.js";
 import { detectDocsProject } from "../../../../src/action/docs/framework.js";
-import { navigationProblems, runGate } from "../../../../src/action/validation/gate.js";
+import { runGate } from "../../../../src/action/validation/gate.js";
+import { navigationProblems } from "../../../../src/action/validation/navigation-check.js";
 import { analyzePage } from "../../../../src/action/validation/page.js";
 
 const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-gate-");

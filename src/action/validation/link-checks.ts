@@ -1,0 +1,220 @@
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { mintlifyCleanId, safeDecode } from "../docs/anchors.js";
+import { listPageFiles, type DocsProject } from "../docs/framework.js";
+import { redirectMatches } from "../docs/mintlify-docs-json.js";
+import { hasFiles, type SiteModel } from "../docs/site-model.js";
+import type { SiteRoutes } from "../docs/site-routes.js";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
+import type { PageAnalysis, PageLink } from "./page.js";
+
+/**
+ * A page's links judged as its framework resolves them (docs/action.md, "The validation gate"):
+ * each names a file, or an anchor its target has, and none points at a page the branch removed.
+ */
+export async function linkProblems(file: string, page: PageAnalysis, ctx: LinkContext): Promise<string[]> {
+  const problems: string[] = [];
+  for (const link of page.links) {
+    const problem = await checkLink(file, link, ctx);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+export interface LinkContext {
+  repoRoot: string;
+  project: DocsProject;
+  model: SiteModel;
+  exists: (file: string) => boolean;
+  analysis: (file: string) => Promise<PageAnalysis | null>;
+  /** How absolute site links map to pages, where the framework's routes can be read (Docusaurus, MkDocs). */
+  routes: SiteRoutes | null;
+}
+
+type Resolution = { file: string | null; anchor: string | null } | undefined;
+
+/**
+ * The repository file a link names, or null when it names none; undefined when it is not checkable
+ * (external, code-defined routes, pages a framework generates). Each framework's own resolution:
+ * docs/action.md, "The validation gate".
+ */
+function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: LinkContext, raw = false): Resolution {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("//") || url.includes("{{") || url.includes("${")) return undefined;
+  const [beforeHash = "", anchor = null] = url.split("#", 2) as [string, string?];
+  const target = safeDecode(beforeHash.split("?")[0] ?? "");
+  if (target === "") return { file: from, anchor };
+  const { project, model } = ctx;
+  const dir = path.posix.dirname(from);
+  const firstFile = (candidates: string[]) => candidates.find((candidate) => ctx.exists(candidate) && isFile(ctx.repoRoot, candidate)) ?? null;
+  if (kind === "include") {
+    // pymdownx.snippets looks in its base paths; VitePress reads `@/` from its source folder, else from the page.
+    const bases = project.framework === "mkdocs" ? model.snippetBases.map((base) => path.posix.join(base, target)) : [target.startsWith("@/") ? path.posix.join(project.docsDir, target.slice(2)) : path.posix.join(dir, target)];
+    return { file: firstFile(bases), anchor: null };
+  }
+  if (kind === "import") {
+    const base = target.startsWith("@site/") ? path.posix.join(model.siteDir, target.slice("@site/".length)) : target.startsWith("/") ? path.posix.join(model.siteDir, target) : path.posix.join(dir, target);
+    const extensions = [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"];
+    return { file: firstFile([base, ...extensions.map((ext) => `${base}${ext}`), ...extensions.map((ext) => `${base}/index${ext}`)]), anchor: null };
+  }
+  const pageCandidates = (base: string) => {
+    const clean = withoutTrailingSlashes(base).replace(/\.html$/, "");
+    return [clean, ...project.pageExtensions.map((ext) => `${clean}${ext}`), ...project.pageExtensions.map((ext) => `${clean}/index${ext}`), `${clean}/README.md`];
+  };
+  const inRootFolders = () => model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, target)));
+
+  switch (project.framework) {
+    case "mintlify": {
+      // link-rot: `./x` from the page's folder; `/x` and a bare `x` from the site's root; any extension; a folder resolves.
+      const bases = target.startsWith("/") ? [path.posix.join(model.siteDir, target)] : target.startsWith(".") ? [path.posix.join(dir, target)] : [path.posix.join(model.siteDir, target), path.posix.join(dir, target)];
+      for (const base of bases) {
+        const file = firstFile(pageCandidates(base));
+        if (file) return { file, anchor };
+        if (hasFiles(ctx.repoRoot, base)) return { file: base, anchor: null };
+      }
+      // A page's site path has no `index` (`/cli/index` is served as `/cli`), as a redirect's source names it.
+      const sitePath = path.posix.join("/", path.posix.relative(model.siteDir, bases[0] as string)).replace(/\/index$/, "") || "/";
+      if (model.mintlify?.redirects.some((redirect) => redirectMatches(redirect.source, sitePath))) return undefined;
+      // Pages Mintlify generates from OpenAPI specs: its own checker knows them.
+      if (model.mintlify?.openapi) return undefined;
+      return { file: null, anchor };
+    }
+    case "docusaurus": {
+      if (target.startsWith("/") && !/\.mdx?$/i.test(target)) {
+        if (inRootFolders() || model.redirectSources.has(withoutTrailingSlashes(target))) return undefined;
+        const file = ctx.routes?.fileFor(target);
+        return file === undefined ? undefined : { file, anchor };
+      }
+      if (/\.mdx?$/i.test(target)) {
+        // @docusaurus/utils resolveMarkdownLinkPathname: `./x.md` from the page's folder only; a bare
+        // `x.md` from the page's folder, then the docs' content folder, then the site's.
+        const roots = docusaurusContentRoots(from, ctx);
+        const bases = target.startsWith("/") ? [...roots, model.siteDir].map((root) => path.posix.join(root, target)) : target.startsWith(".") ? [path.posix.join(dir, target)] : [dir, ...roots, model.siteDir].map((root) => path.posix.join(root, target));
+        return { file: firstFile(bases), anchor };
+      }
+      const relative = path.posix.join(dir, target);
+      const byFile = firstFile([...pageCandidates(relative), relative, `${withoutTrailingSlashes(relative)}/${path.posix.basename(withoutTrailingSlashes(relative))}.md`]);
+      if (byFile) return { file: byFile, anchor };
+      // A link without .md is a URL: relative to the page's own URL (`configuration` from /docs/cli is /docs/configuration).
+      const route = ctx.routes?.routeOf?.(from);
+      if (route && ctx.routes) {
+        const file = ctx.routes.fileFor(path.posix.join(path.posix.dirname(route), target));
+        return file === undefined ? undefined : { file, anchor };
+      }
+      return { file: null, anchor };
+    }
+    case "vitepress": {
+      if (target.startsWith("/") && inRootFolders()) return undefined;
+      // Relative links resolve from the page's rewritten place; the result maps back through the rewrites.
+      const pageUrl = model.rewrite ? model.rewrite.toUrl(from) : path.posix.relative(project.docsDir, from).replace(/\.md$/, "");
+      const url = target.startsWith("/") ? target : path.posix.join("/", path.posix.dirname(pageUrl), target);
+      const clean = withoutTrailingSlashes(url).replace(/\.(html|md)$/, "") || "/index";
+      const rewritten = model.rewrite?.toFile(clean);
+      if (rewritten) return { file: rewritten, anchor };
+      return { file: firstFile(pageCandidates(path.posix.join(project.docsDir, clean))) ?? firstFile([path.posix.join(project.docsDir, url)]), anchor };
+    }
+    case "mkdocs": {
+      if (raw && !target.startsWith("/")) {
+        // MkDocs leaves raw HTML alone: the browser resolves it from the page's directory URL (`a/b.md` is `/a/b/`).
+        const page = path.posix.relative(project.docsDir, from).replace(/(^|\/)(index|README)\.md$/, "$1").replace(/\.md$/, "/");
+        const served = path.posix.normalize(path.posix.join(project.docsDir, page, target));
+        const file = firstFile([...pageCandidates(served), served]) ?? (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, path.posix.relative(project.docsDir, served)))) ? served : null);
+        return file ? { file, anchor } : { file: null, anchor };
+      }
+      // MkDocs validates only relative links to files (`absolute_links` and `unrecognized_links` are info).
+      if (target.startsWith("/")) {
+        if (inRootFolders()) return undefined;
+        const file = ctx.routes?.fileFor(target);
+        return file === undefined ? undefined : { file, anchor };
+      }
+      const base = path.posix.normalize(path.posix.join(dir, target));
+      if (!path.posix.extname(base) || target.endsWith("/")) {
+        const file = firstFile(pageCandidates(base));
+        return file ? { file, anchor } : undefined;
+      }
+      if (firstFile([base])) return { file: base, anchor };
+      const docsRelative = path.posix.relative(project.docsDir, base);
+      if (model.themeFiles.has(docsRelative)) return undefined;
+      if (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, docsRelative)))) return undefined;
+      return { file: null, anchor };
+    }
+    default: {
+      if (target.startsWith("/")) return undefined; // Plain Markdown has no known site layout.
+      return { file: firstFile(pageCandidates(path.posix.join(dir, target))), anchor };
+    }
+  }
+}
+
+/** Docusaurus' content folders for a page: its version's (versioned_docs/version-x), or the docs folder. */
+function docusaurusContentRoots(from: string, ctx: LinkContext): string[] {
+  const versioned = /^(.*?versioned_docs\/version-[^/]+)\//.exec(from)?.[1];
+  const localized = /^(.*?i18n\/[^/]+\/docusaurus-plugin-content-docs[^/]*\/[^/]+)\//.exec(from)?.[1];
+  return [...(localized ? [localized] : []), ...(versioned ? [versioned] : []), ctx.project.docsDir];
+}
+
+const isFile = (repoRoot: string, file: string) => {
+  try {
+    return statSync(path.join(repoRoot, file)).isFile();
+  } catch {
+    return false;
+  }
+};
+
+async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promise<string | null> {
+  const { url, line, kind } = link;
+  const resolved = resolveLink(from, url, kind, ctx, link.raw);
+  if (!resolved) return null;
+  if (!resolved.file) {
+    const what = kind === "asset" ? "image" : kind === "page" ? "link" : kind;
+    return `${from}:${line}: ${what} '${url}' does not resolve to a file in the repository`;
+  }
+  if (!resolved.anchor || !/\.mdx?$/.test(resolved.file)) return null;
+  const target = await ctx.analysis(resolved.file);
+  if (!target || target.problems.length > 0 || target.generated || !ctx.model.anchorsKnown) return null;
+  const anchors = await anchorsWithImports(resolved.file, target, ctx);
+  const wanted = ctx.project.framework === "mintlify" ? mintlifyCleanId(resolved.anchor) : safeDecode(resolved.anchor);
+  if (!anchors.has(wanted) && !anchors.has(resolved.anchor)) {
+    return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
+  }
+  return null;
+}
+
+/** A page's anchors with those of the pages it imports (a partial's or snippet's headings are the page's). */
+async function anchorsWithImports(file: string, page: PageAnalysis, ctx: LinkContext): Promise<Set<string>> {
+  const imports = page.links.filter((link) => link.kind === "import" || link.kind === "include");
+  if (imports.length === 0) return page.anchors;
+  const all = new Set(page.anchors);
+  for (const link of imports) {
+    const resolved = resolveLink(file, link.url, link.kind, ctx);
+    const imported = resolved?.file ? await ctx.analysis(resolved.file) : null;
+    for (const anchor of imported?.anchors ?? []) all.add(anchor);
+  }
+  return all;
+}
+
+/** Unchanged pages whose links pointed at a page the branch deleted or moved. */
+export async function linksIntoRemovedPages(removed: string[], alreadyChecked: Set<string>, ctx: LinkContext): Promise<string[]> {
+  if (removed.length === 0) return [];
+  const stems = removed.map((file) => path.posix.basename(file).replace(/\.mdx?$/, ""));
+  const problems: string[] = [];
+  const pages = listPageFiles(ctx.repoRoot, ctx.project.docsDir);
+  for (const file of pages) {
+    if (alreadyChecked.has(file)) continue;
+    const text = readFileSync(path.join(ctx.repoRoot, file), "utf8");
+    if (!stems.some((stem) => text.includes(stem))) continue;
+    const page = await ctx.analysis(file);
+    for (const link of page?.links ?? []) {
+      const resolved = resolveLink(file, link.url, link.kind, ctx, link.raw);
+      if (resolved && resolved.file === null && removed.some((gone) => pointsAt(file, link.url, gone, ctx.project))) {
+        problems.push(`${file}:${link.line}: links to '${link.url}', which this change removed: update the link`);
+      }
+    }
+  }
+  return problems;
+}
+
+function pointsAt(from: string, url: string, removed: string, project: DocsProject): boolean {
+  const target = withoutTrailingSlashes(url.split("#")[0] ?? "");
+  const gone = removed.replace(/\.mdx?$/, "");
+  const base = target.startsWith("/") ? path.posix.join(path.posix.dirname(project.navigationFiles[0] ?? project.docsDir), target) : path.posix.join(path.posix.dirname(from), target);
+  return base.replace(/\.mdx?$/, "") === gone;
+}

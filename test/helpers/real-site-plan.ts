@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { detectDocsProject, docusaurusDocIds, listPageFiles, vitepressConfigFiles, type DocsProject } from "../../src/action/docs/framework.js";
-import { siteModel } from "../../src/action/docs/site-model.js";
+import { siteModel, vitepressBases, vitepressUrl } from "../../src/action/docs/site-model.js";
+import { safeDecode } from "../../src/action/docs/anchors.js";
 import { analyzePage } from "../../src/action/validation/page.js";
 import { escapeRegExp } from "../../src/shared/regexp.js";
 
@@ -70,8 +71,8 @@ export async function planSite(siteDir: string): Promise<SitePlan> {
   /** The ways a navigation file may name a page, each with how it would name another. */
   const namings = (navFile: string, navText: string): ((file: string) => string)[] => {
     if (project.framework === "vitepress") {
-      const url = (file: string) => `/${model.rewrite?.toUrl(file) ?? stem(path.posix.relative(model.siteDir, file))}`;
-      const bases = [...navText.matchAll(/\bbase\s*:\s*['"`](\/[^'"`]*)['"`]/g)].map((match) => match[1] as string);
+      const url = (file: string) => vitepressUrl(model, file);
+      const bases = vitepressBases(navText).filter((base) => base.startsWith("/"));
       return [url, ...bases.map((base) => (file: string) => (url(file).startsWith(base) ? url(file).slice(base.length) : ""))];
     }
     const relativeTo = (from: string, keep: boolean) => (file: string) => (keep ? path.posix.relative(from, file) : stem(path.posix.relative(from, file)));
@@ -157,13 +158,6 @@ function namesAHeading(siteDir: string, siteRoot: string, from: string, link: st
   });
 }
 
-const safeDecode = (text: string) => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};
 
 /**
  * For a site whose writers never link to another page's heading (Mintlify's help-center template):

@@ -194,6 +194,14 @@ function rootFolders(repoRoot: string, project: DocsProject, config: string): st
   return [];
 }
 
+/** The URL path VitePress serves a page at: through `rewrites`, from the site's folder, an index page as its folder's path. */
+export function vitepressUrl(model: SiteModel, file: string): string {
+  return `/${model.rewrite?.toUrl(file) ?? path.posix.relative(model.siteDir, file).replace(/\.mdx?$/, "")}`.replace(/\/index$/, "/");
+}
+
+/** The `base:`s a VitePress config file declares: a sidebar group's base joins its items' `link`s (`'/reference/default-theme-'` + `'badge'`). */
+export const vitepressBases = (configText: string): string[] => [...configText.matchAll(/\bbase\s*:\s*['"`]([^'"`]*)['"`]/g)].map((match) => match[1] as string);
+
 /**
  * VitePress `rewrites` (a literal object of `'from': 'to'` path patterns in the config; `:param`
  * and `:param*` as in its docs), as functions both ways between page files and URL paths.

@@ -4,7 +4,7 @@ import { escapeRegExp } from "../../shared/regexp.js";
 import type { DocsWorkspace } from "../sandbox/workspace.js";
 import { vitepressConfigFiles, type DocsProject } from "./framework.js";
 import { renamedLine, type RedirectOutcome } from "./redirects.js";
-import { siteModel } from "./site-model.js";
+import { siteModel, vitepressBases, vitepressUrl } from "./site-model.js";
 
 const NO_REDIRECTS = "VitePress has no redirects (its rewrites map files to URLs), so the old URL now answers 404";
 
@@ -17,13 +17,12 @@ const NO_REDIRECTS = "VitePress has no redirects (its rewrites map files to URLs
  */
 export async function vitepressMove(workspace: DocsWorkspace, project: DocsProject, from: string, to: string): Promise<RedirectOutcome> {
   const model = siteModel(workspace.repoRoot, project);
-  const url = (file: string) => `/${model.rewrite ? model.rewrite.toUrl(file) : path.posix.relative(model.siteDir, file).replace(/\.md$/, "")}`.replace(/(^|\/)index$/, "$1");
-  const [oldUrl, newUrl] = [url(from), url(to)];
+  const [oldUrl, newUrl] = [vitepressUrl(model, from), vitepressUrl(model, to)];
   const texts = new Map<string, string>();
   let renamed = 0;
   for (const file of vitepressConfigFiles(workspace.repoRoot, project)) {
     const text = readFileSync(path.join(workspace.repoRoot, file), "utf8");
-    const bases = [...text.matchAll(/\bbase\s*:\s*(['"`])([^'"`]*)\1/g)].map((match) => match[2] as string);
+    const bases = vitepressBases(text);
     // Each way the file may name the page, with how to name the new one: absolute, then relative to each base.
     const names: [string, string][] = [[oldUrl, newUrl], ...bases.filter((base) => base.startsWith("/") && oldUrl.startsWith(base) && newUrl.startsWith(base)).map((base) => [oldUrl.slice(base.length), newUrl.slice(base.length)] as [string, string])];
     let edited = text;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { navigationPages, pageExists, vitepressConfigFiles, type DocsProject } from "../docs/framework.js";
-import { siteModel, type SiteModel } from "../docs/site-model.js";
+import { siteModel, vitepressBases, vitepressUrl, type SiteModel } from "../docs/site-model.js";
 import type { ChangedFile } from "../git.js";
 import { escapeRegExp } from "../../shared/regexp.js";
 import { mintlifyConfigProblems } from "./mintlify-config.js";
@@ -79,11 +79,11 @@ function isReachable(repoRoot: string, project: DocsProject, model: SiteModel, n
   // under a `base`: a quoted link ending in the page's path, with or without its extension.
   const texts = vitepressConfigFiles(repoRoot, project).map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
   // A sidebar group's `base` joins its items' `link`s (`base: '/reference/default-theme-'` + `link: 'badge'`).
-  const url = `/${model.rewrite?.toUrl(file) ?? id}`.replace(/\/index$/, "/");
+  const url = vitepressUrl(model, file);
   const forms = new Set([url, `${url}.md`, `${url}.html`, url.endsWith("/") ? url : `${url}/`]);
   return texts.some((config) => {
     if ([...forms].some((form) => quoted(form, config))) return true;
-    const bases = ["", ...[...config.matchAll(/\bbase\s*:\s*['"`]([^'"`]*)['"`]/g)].map((match) => match[1] as string)];
+    const bases = ["", ...vitepressBases(config)];
     const links = [...config.matchAll(/\blink\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string);
     return links.some((link) => bases.some((base) => forms.has(link.startsWith("/") ? link : `${base}${link}`)));
   });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { navigationPages } from "../../../src/action/docs/framework.js";
-import { siteModel } from "../../../src/action/docs/site-model.js";
+import { siteModel, vitepressBases, vitepressUrl } from "../../../src/action/docs/site-model.js";
 import { configPromises } from "../../../src/action/validation/config-keeps.js";
 import { checkout, git, startActionHarness, type ActionHarness } from "../../helpers/action-harness.js";
 import { lastUserText, steps, type ChatRequest } from "../../helpers/fake-model.js";
@@ -89,11 +89,11 @@ describe.each(corpusSources().map((source) => [source.name, source] as const))("
     if (project.framework === "vitepress") {
       // Its navigation is code: no `link:` may still lead to the old URL (absolutely, or under its file's `base:`).
       const model = siteModel(siteDir, project);
-      const oldUrl = `/${model.rewrite?.toUrl(from) ?? stem(path.posix.relative(model.siteDir, from))}`;
+      const oldUrl = vitepressUrl(model, from);
       const configs = git(after, "ls-files", "*.ts", "*.mts", "*.js", "*.mjs").split("\n").filter((file) => file && !file.includes("node_modules"));
       const stale = configs.flatMap((file) => {
         const text = readFileSync(path.join(after, file), "utf8");
-        const bases = ["", ...[...text.matchAll(/\bbase\s*:\s*['"`](\/[^'"`]*)['"`]/g)].map((match) => match[1] as string)];
+        const bases = ["", ...vitepressBases(text).filter((base) => base.startsWith("/"))];
         const links = [...text.matchAll(/\blink\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string);
         return links.filter((link) => bases.some((base) => (link.startsWith("/") ? link : `${base}${link}`).replace(/\.(md|html)$/, "") === oldUrl)).map((link) => `${file}: ${link}`);
       });

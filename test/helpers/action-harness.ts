@@ -90,7 +90,7 @@ let installations = 500;
  * The Inkwell service (real, with its GitHub faked by nock), an OIDC issuer, a scripted model
  * server, GitHub's REST API for the Action and a bare git remote seeded from a fixture docs repo.
  */
-export async function startActionHarness(fixture: Fixture, script: Script): Promise<ActionHarness> {
+export async function startActionHarness(fixture: Fixture, script: Script, options: { env?: Record<string, string> } = {}): Promise<ActionHarness> {
   isolateGitHub();
   // The server's PUBLIC_URL is its own loopback address, so the real Action (a child process) can use it as inkwell-url and OIDC audience.
   const port = await freePort();
@@ -99,7 +99,7 @@ export async function startActionHarness(fixture: Fixture, script: Script): Prom
   const repository = `acme/${typeof fixture === "string" ? fixture : fixture.name}-docs-${installationId}`;
   const repositoryId = 70_000 + installationId;
   const issuer = await startOidcIssuer();
-  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_HEARTBEAT_SECONDS: "5" }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
+  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_HEARTBEAT_SECONDS: "5", ...options.env }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
   nockAppAuth(installationId);
   const repoReply = { id: repositoryId, full_name: repository, default_branch: "main", archived: false };
   nock(GITHUB_API).persist().get(`/repos/${repository}`).reply(200, repoReply);

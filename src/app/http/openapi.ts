@@ -136,6 +136,15 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
         },
       },
+      "/v2/agent/{projectId}/job/{id}/approve": {
+        post: {
+          operationId: "approveJobPlan",
+          summary: "Approve the plan a job waits with (`waitingFor: approval`): the run that carries it out starts. To change the plan instead, send a message.",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          responses: { 200: { description: "The job, working again (`waitingFor` null).", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: errorResponse("The job is not waiting for a plan's approval (the message says what it is doing).") },
+        },
+      },
       "/v2/agent/{projectId}/jobs": {
         get: {
           operationId: "listJobs",

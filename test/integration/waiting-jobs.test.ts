@@ -1,0 +1,221 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { archiveExpiredWaits } from "../../src/app/domain/jobs/watchdog.js";
+import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
+import { drainTasks } from "../helpers/drain.js";
+import { lastUserText, steps, type ChatRequest } from "../helpers/fake-model.js";
+import { ADMIN_TOKEN } from "../helpers/server.js";
+
+// Plans to approve and questions to answer (docs/jobs.md, "Plans and questions"): the Action's real
+// run against the real service, once per store, with a scripted model.
+
+const PAGE = "---\ntitle: Retries\n---\n\nHow retries work.\n";
+const PLAN = "- Add guides/retries.mdx: a page on retries, because the webhooks guide mentions them without explaining.\n- Change docs.json: list the new page.";
+const planning = (plan = PLAN) =>
+  steps({ tools: [{ name: "list_files", args: {} }] }, { tools: [{ name: "submit_plan", args: { plan } }] });
+const carryOut = () =>
+  steps(
+    { tools: [{ name: "write_file", args: { path: "guides/retries.mdx", content: PAGE, reason: "The page the plan adds." } }] },
+    { tools: [{ name: "edit_file", args: { path: "docs.json", find: '"pages": ["guides/webhooks"]', replace: '"pages": ["guides/webhooks", "guides/retries"]', reason: "Lists it." } }] },
+    { text: "Add a page on retries\n\nAs planned." },
+  );
+const toolNames = (request: ChatRequest | undefined) => (request?.tools ?? []).map((tool) => tool.function.name);
+const branchPushed = (h: ActionHarness, jobId: string) => git(h.remote, "branch", "--list", `inkwell/${jobId}`) !== "";
+
+/** The fields the seed's contract knows: a client written against it alone parses jobs with this. */
+const seedJob = z.object({
+  id: z.string(),
+  status: z.enum(["active", "completed", "archived", "failed"]),
+  source: z.object({ repository: z.string(), ref: z.string() }),
+  model: z.string(),
+  prLink: z.string().nullable(),
+  createdAt: z.string(),
+  archivedAt: z.string().nullable(),
+});
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+async function startReceiver() {
+  const received: Delivery[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+let h: ActionHarness;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let secret: string;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  // The receiver listens on loopback, which only the operator's setting allows.
+  h = await startActionHarness("mintlify", steps({ text: "unused" }), { env: { INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true" } });
+  const created = await h.server.call("POST", `/admin/projects/${h.projectId}/webhooks`, { token: ADMIN_TOKEN, body: { url: receiver.url } });
+  expect(created.body.events).toEqual(expect.arrayContaining(["job.created", "job.run_started", "job.waiting", "job.run_finished"]));
+  secret = created.body.secret;
+});
+afterAll(async () => {
+  await h.close();
+  await receiver.close();
+});
+
+const api = (method: string, path: string, body?: unknown) => h.server.call(method, `/v2/agent/${h.projectId}${path}`, { token: h.apiKey, ...(body === undefined ? {} : { body }) });
+
+/** The verified deliveries about one job, in the order they were sent. */
+async function deliveriesOf(jobId: string): Promise<Array<{ type: string; data: Record<string, any> }>> {
+  await drainTasks(h.server);
+  return receiver.received
+    .map((delivery) => new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, any> })
+    .filter((payload) => payload.data.id === jobId);
+}
+
+describe("plans to approve", () => {
+  it("the first run reads and plans, pushes nothing and waits as active; approving runs the plan and opens the PR; a seed client sees active, then completed", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Explain retries", { planApproval: true });
+    const outcome = await h.run(dispatched);
+    expect(outcome.status).toBe("waiting");
+    // The planning run could only read, plan and ask.
+    expect(toolNames(h.model.requests.at(-1))).toEqual(expect.arrayContaining(["list_files", "read_file", "submit_plan", "ask_question"]));
+    expect(toolNames(h.model.requests.at(-1))).not.toContain("write_file");
+    const waiting = await h.job(dispatched.jobId);
+    expect(waiting).toMatchObject({ status: "active", waitingFor: "approval", plan: PLAN, question: null, planApproval: true, prLink: null });
+    expect(seedJob.parse(waiting).status).toBe("active");
+    expect(branchPushed(h, dispatched.jobId)).toBe(false);
+    expect(h.github.pulls.some((pr) => pr.head === `inkwell/${dispatched.jobId}`)).toBe(false);
+
+    h.model.setScript(carryOut());
+    const approved = await api("POST", `/job/${dispatched.jobId}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: "active", waitingFor: null, plan: PLAN });
+    const second = await h.run({ jobId: dispatched.jobId, runAttempt: 2 });
+    expect(second.status).toBe("completed");
+    expect(lastUserText(h.model.requests.at(-3) as ChatRequest)).toContain(`The user approved this plan. Carry it out now:\n<plan>\n${PLAN}`);
+    const done = await h.job(dispatched.jobId);
+    expect(seedJob.parse(done)).toMatchObject({ status: "completed", prLink: expect.stringMatching(/\/pull\/\d+$/) });
+    expect(done).toMatchObject({ waitingFor: null, plan: PLAN });
+    expect(git(h.remote, "show", `inkwell/${dispatched.jobId}:guides/retries.mdx`)).toBe(PAGE.trim());
+    expect((await h.events(dispatched.jobId)).map((event) => event.type)).toEqual(expect.arrayContaining(["waiting", "plan_approved", "run_succeeded"]));
+
+    // Every step announced, each event once, signed: created, run 1 started, finished waiting, waiting; approval's run 2 started and finished, completed.
+    const deliveries = await deliveriesOf(dispatched.jobId);
+    expect(deliveries.map((d) => `${d.type}${d.data.run ? ` ${d.data.run.attempt}${d.data.run.outcome ? ` ${d.data.run.outcome}` : ""}` : ""}`)).toEqual([
+      "job.created",
+      "job.run_started 1",
+      "job.run_finished 1 waiting",
+      "job.waiting",
+      "job.run_started 2",
+      "job.run_finished 2 completed",
+      "job.pull_request_opened",
+      "job.completed",
+    ]);
+    expect(deliveries.find((d) => d.type === "job.waiting")?.data).toMatchObject({ waitingFor: "approval", plan: PLAN });
+    expect(new Set(receiver.received.map((d) => d.headers["webhook-id"])).size).toBe(receiver.received.length);
+  });
+
+  it("a message revises the plan, which is shown again; approving a job that waits for no approval is a 409", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Explain retries, again", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+
+    const revised = `${PLAN}\n- Move guides/webhooks.mdx to guides/events/webhooks.mdx.`;
+    h.model.setScript(planning(revised));
+    const next = await h.followUp(dispatched.jobId, "Also move the webhooks page under events/");
+    expect(next.runAttempt).toBe(2);
+    expect((await h.run(next)).status).toBe("waiting");
+    const sent = lastUserText(h.model.requests.at(-2) as ChatRequest);
+    expect(sent).toContain(`Your previous plan:\n<plan>\n${PLAN}`);
+    expect(sent).toContain("Also move the webhooks page under events/");
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });
+    expect(branchPushed(h, dispatched.jobId)).toBe(false);
+
+    const plain = await h.createJob("No plan for this one");
+    const refused = await api("POST", `/job/${plain.jobId}/approve`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/not waiting for a plan's approval \(it is active\)/);
+  });
+
+  it("the project's setting makes every job plan first; a job may say otherwise", async () => {
+    const patched = await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: true, waitLimitDays: 3 } } });
+    expect(patched.body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });
+    try {
+      expect((await api("POST", "/job", { prompt: "Plan by default" })).body.planApproval).toBe(true);
+      expect((await api("POST", "/job", { prompt: "Not this one", planApproval: false })).body.planApproval).toBe(false);
+    } finally {
+      await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false, waitLimitDays: 14 } } });
+    }
+  });
+});
+
+describe("questions to answer", () => {
+  it("the agent asks instead of guessing; the job waits with the question; a message answers it and the next run has both", async () => {
+    h.model.setScript(steps({ tools: [{ name: "ask_question", args: { question: "Should retries cover webhooks only, or the API too?" } }] }));
+    const dispatched = await h.createJob("Document retries");
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "answer", question: "Should retries cover webhooks only, or the API too?", plan: null });
+    expect(branchPushed(h, dispatched.jobId)).toBe(false);
+
+    h.model.setScript(carryOut());
+    const next = await h.followUp(dispatched.jobId, "Webhooks only.");
+    expect((await h.run(next)).status).toBe("completed");
+    const sent = lastUserText(h.model.requests.at(-3) as ChatRequest);
+    expect(sent).toMatch(/You asked the user:\n<question>\nShould retries cover webhooks only, or the API too\?\n<\/question>\nTheir answer:[\s\S]*Webhooks only\./);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "completed", waitingFor: null, question: null, prLink: expect.any(String) });
+  });
+
+  it("one question per run by default: a second is refused to the agent; maxQuestions 0 offers no tool", async () => {
+    h.model.setScript(
+      steps({
+        tools: [
+          { name: "ask_question", args: { question: "First?" } },
+          { name: "ask_question", args: { question: "Second?" } },
+        ],
+      }),
+    );
+    const dispatched = await h.createJob("Two questions");
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    expect((await h.job(dispatched.jobId)).question).toBe("First?");
+
+    h.model.setScript(carryOut());
+    const none = await h.createJob("No questions", { maxQuestions: 0 });
+    expect((await h.run(none)).status).toBe("completed");
+    expect(toolNames(h.model.requests.at(-1))).not.toContain("ask_question");
+  });
+});
+
+describe("time limits and cancelling", () => {
+  it("a job waiting past the project's limit is archived with the reason (clock injected); a message then gets 409", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Plan and forget", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    const day = 86_400_000;
+    expect(await archiveExpiredWaits(h.server.store.db, new Date(Date.now() + 13 * day))).not.toContain(dispatched.jobId);
+    expect((await h.job(dispatched.jobId)).status).toBe("active");
+    expect(await archiveExpiredWaits(h.server.store.db, new Date(Date.now() + 15 * day))).toContain(dispatched.jobId);
+    const archived = await h.job(dispatched.jobId);
+    expect(archived).toMatchObject({ status: "archived", waitingFor: null, archivedAt: expect.any(String), error: expect.stringContaining("waited more than 14 day(s) for approval of its plan") });
+    expect((await api("POST", `/job/${dispatched.jobId}/message`, { prompt: "Approve" })).status).toBe(409);
+    expect((await deliveriesOf(dispatched.jobId)).at(-1)?.type).toBe("job.archived");
+  });
+
+  it("cancelling a waiting job fails it and it waits no more", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Plan and cancel", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    const cancelled = await api("POST", `/job/${dispatched.jobId}/cancel`);
+    expect(cancelled.body).toMatchObject({ status: "failed", waitingFor: null, error: expect.stringMatching(/^Cancelled by an API key/) });
+    expect((await api("POST", `/job/${dispatched.jobId}/approve`)).status).toBe(409);
+  });
+});

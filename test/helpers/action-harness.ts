@@ -61,6 +61,8 @@ export interface ActionHarness {
   server: TestServer;
   model: Awaited<ReturnType<typeof startFakeModel>>;
   github: Awaited<ReturnType<typeof startFakeGitHubRest>>;
+  /** Comments the service posted on issues and pull requests (tracking comments, replies), in order. */
+  issueComments: Array<{ path: string; body: string }>;
   remote: string;
   repository: string;
   /** The App's installation on the docs repository. */
@@ -103,9 +105,13 @@ export async function startActionHarness(fixture: Fixture, script: Script, optio
   nockAppAuth(installationId);
   const repoReply = { id: repositoryId, full_name: repository, default_branch: "main", archived: false };
   nock(GITHUB_API).persist().get(`/repos/${repository}`).reply(200, repoReply);
-  nock(GITHUB_API).persist().post(`/repos/${repository}/issues/1/comments`).reply(201, { id: 1 });
+  const issueComments: Array<{ path: string; body: string }> = [];
+  const postComment = (uri: string, body: { body: string }) => (issueComments.push({ path: uri, body: body.body }), { id: 1 });
   nock(GITHUB_API).persist().patch(/\/repos\/.+\/issues\/comments\/\d+/).reply(200, { id: 1 });
-  nock(GITHUB_API).persist().post(/\/repos\/.+\/issues\/\d+\/comments/).reply(201, { id: 1 });
+  nock(GITHUB_API)
+    .persist()
+    .post(/\/repos\/.+\/issues\/\d+\/comments/)
+    .reply(201, (uri, body) => postComment(uri, body as { body: string }));
   const dispatches: Array<{ job_id: string; run_attempt: number }> = [];
   nock(GITHUB_API)
     .persist()
@@ -145,6 +151,7 @@ export async function startActionHarness(fixture: Fixture, script: Script, optio
     server,
     model,
     github,
+    issueComments,
     remote,
     repository,
     installationId,

@@ -3,7 +3,10 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import nock from "nock";
 import { archiveExpiredWaits } from "../../src/app/domain/jobs/watchdog.js";
+import { issueComment, issueCommentOnIssue } from "../fixtures/webhooks.js";
+import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
 import { drainTasks } from "../helpers/drain.js";
 import { lastUserText, steps, type ChatRequest } from "../helpers/fake-model.js";
@@ -217,5 +220,69 @@ describe("time limits and cancelling", () => {
     const cancelled = await api("POST", `/job/${dispatched.jobId}/cancel`);
     expect(cancelled.body).toMatchObject({ status: "failed", waitingFor: null, error: expect.stringMatching(/^Cancelled by an API key/) });
     expect((await api("POST", `/job/${dispatched.jobId}/approve`)).status).toBe(409);
+  });
+});
+
+describe("on GitHub: the plan or question posted where the job's people talk, and replies there", () => {
+  const permission = (login: string, level: string) =>
+    nock(GITHUB_API).get(`/repos/${h.repository}/collaborators/${login}/permission`).reply(200, { permission: level, role_name: level, user: { login } });
+  const jobOfIssue = async (issue: number) =>
+    ((await api("GET", "/jobs?limit=50")).body.jobs as Array<Record<string, any>>).find((job) => job.trigger.url === `https://github.com/${h.repository}/issues/${issue}`);
+
+  it("a plan for an issue's job is posted on the issue; /inkwell approve from a non-member or a bot is ignored, from a writer it approves", async () => {
+    expect((await h.server.call("POST", `/admin/projects/${h.projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "issues", label: "inkwell" } })).status).toBe(201);
+    await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: true } } });
+    try {
+      permission("writer", "write");
+      await deliver(h.server.url, "issue_comment", issueCommentOnIssue(h.repository, h.installationId, 31, { id: 3101, body: "@inkwell-docs explain retries", login: "writer" }));
+      await drainTasks(h.server);
+      const job = (await jobOfIssue(31)) as Record<string, any>;
+      expect(job.planApproval).toBe(true);
+      h.model.setScript(planning());
+      expect((await h.run({ jobId: job.id, runAttempt: 1 })).status).toBe("waiting");
+      await drainTasks(h.server);
+      const posted = h.issueComments.filter((comment) => comment.path === `/repos/${h.repository}/issues/31/comments`).at(-1);
+      expect(posted?.body).toContain(`Inkwell job \`${job.id}\` has a plan and waits for its approval`);
+      expect(posted?.body).toContain("> - Add guides/retries.mdx");
+      expect(posted?.body).toContain("Reply `/inkwell approve` to carry it out");
+
+      // A reader (no write access) and a bot: nothing moves.
+      permission("reader", "read");
+      await deliver(h.server.url, "issue_comment", issueCommentOnIssue(h.repository, h.installationId, 31, { id: 3102, body: "/inkwell approve", login: "reader" }));
+      const bot = issueCommentOnIssue(h.repository, h.installationId, 31, { id: 3103, body: "/inkwell approve", login: "helper[bot]" });
+      await deliver(h.server.url, "issue_comment", { ...bot, comment: { ...bot.comment, user: { ...bot.comment.user, type: "Bot" } }, sender: { ...bot.sender, type: "Bot" } });
+      await drainTasks(h.server);
+      expect(await h.job(job.id)).toMatchObject({ status: "active", waitingFor: "approval" });
+
+      permission("writer", "write");
+      await deliver(h.server.url, "issue_comment", issueCommentOnIssue(h.repository, h.installationId, 31, { id: 3104, body: "/inkwell approve", login: "writer" }));
+      await drainTasks(h.server);
+      expect(await h.job(job.id)).toMatchObject({ status: "active", waitingFor: null, plan: PLAN });
+      expect((await h.events(job.id)).find((event) => event.type === "plan_approved")).toMatchObject({ cause: "comment", detail: "by @writer" });
+      h.model.setScript(carryOut());
+      expect((await h.run({ jobId: job.id, runAttempt: 2 })).status).toBe("completed");
+      expect((await h.job(job.id)).prLink).toMatch(/\/pull\/\d+$/);
+    } finally {
+      await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false } } });
+    }
+  });
+
+  it("a question on a job with a PR is posted on the PR, and a writer's reply there answers it", async () => {
+    h.model.setScript(carryOut());
+    const dispatched = await h.createJob("Explain retries on the PR");
+    expect((await h.run(dispatched)).status).toBe("completed");
+    const prNumber = Number((await h.job(dispatched.jobId)).prLink.split("/").at(-1));
+    h.model.setScript(steps({ tools: [{ name: "ask_question", args: { question: "Keep the old anchor #retries?" } }] }));
+    expect((await h.run(await h.followUp(dispatched.jobId, "Rename the retries section"))).status).toBe("waiting");
+    await drainTasks(h.server);
+    expect(h.issueComments.filter((comment) => comment.path === `/repos/${h.repository}/issues/${prNumber}/comments`).at(-1)?.body).toContain("> Keep the old anchor #retries?");
+
+    permission("writer", "write");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3201, body: "/inkwell Yes, keep it.", login: "writer" }, h.installationId));
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: null });
+    h.model.setScript(steps({ text: "Rename the retries section\n\nKept the anchor." }));
+    expect((await h.run({ jobId: dispatched.jobId, runAttempt: 3 })).status).toBe("completed");
+    expect(lastUserText(h.model.requests.at(-1) as ChatRequest)).toMatch(/Keep the old anchor #retries\?[\s\S]*Their answer:[\s\S]*Yes, keep it\./);
   });
 });

@@ -6,7 +6,7 @@ import { queryOne } from "../../store/db.js";
 import { enqueueTask } from "../../tasks/tasks.js";
 import { ConflictError, notFound } from "../errors.js";
 import { recordEvent, type EventCause } from "./job-events.js";
-import { toAgentJob, type JobRow } from "./job-record.js";
+import { issueNumberIn, SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
 import { enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { queueJobEvent } from "./job-webhooks.js";
 
@@ -48,7 +48,7 @@ export async function startWaiting(tx: Queryable, row: JobRow, waiting: Waiting)
   await recordEvent(tx, row.id, "waiting", "active", "active", "runner", waiting.for === "approval" ? "for approval of its plan" : "for an answer to its question");
   await queueTrackingUpdate(tx, after);
   await queueJobEvent(tx, row.project_id, "job.waiting", toAgentJob(after));
-  await enqueueTask(tx, WAITING_COMMENT_TASK, `waiting:${row.id}:${row.run_attempt}`, { jobId: row.id, runAttempt: row.run_attempt });
+  if (row.pr_number !== null || row.trigger_type === "issue") await enqueueTask(tx, WAITING_COMMENT_TASK, `waiting:${row.id}:${row.run_attempt}`, { jobId: row.id, runAttempt: row.run_attempt });
   return after;
 }
 
@@ -91,3 +91,31 @@ export async function approvePlan(tx: Queryable, input: ApprovePlanInput): Promi
 }
 
 const describeWaiting = (waitingFor: WaitingFor | null) => (waitingFor === "answer" ? ", waiting for an answer" : waitingFor === null ? "" : ", waiting for approval");
+
+/** What the comment announcing a wait says and where it goes: the job's PR, else the issue it came from. null once the job no longer waits from that run. */
+export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: number) {
+  const row = await queryOne<JobInRepositoryRow>(db, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1`, [jobId]);
+  if (!row || row.status !== "active" || row.waiting_for === null || row.run_attempt !== runAttempt) return null;
+  const job = toJobInRepository(row);
+  const issueNumber = job.prNumber ?? issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository);
+  if (issueNumber === null || job.installationId === null) return null;
+  return {
+    jobId: job.id,
+    projectId: job.projectId,
+    waitingFor: row.waiting_for,
+    text: (row.waiting_for === "approval" ? row.plan : row.question) ?? "",
+    installationId: job.installationId,
+    repoFullName: job.repoFullName,
+    issueNumber,
+  };
+}
+
+/** The job a pull request or the issue it came from belongs to, for `/inkwell approve` there; null when none is open. */
+export async function jobToApproveOn(db: Queryable, repoFullName: string, issueNumber: number): Promise<{ id: string; projectId: string } | null> {
+  const rows = await db.query<JobInRepositoryRow>(
+    `${SELECT_JOB_IN_REPOSITORY} WHERE p.repo_full_name = $1 AND j.status = 'active' AND (j.pr_number = $2 OR (j.trigger_type = 'issue' AND lower(j.trigger_url) = lower(j.repository) || '/issues/' || $2::text))
+     ORDER BY j.created_at DESC LIMIT 1`,
+    [repoFullName.toLowerCase(), issueNumber],
+  );
+  return rows[0] ? { id: rows[0].id, projectId: rows[0].project_id } : null;
+}

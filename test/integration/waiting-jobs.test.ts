@@ -8,6 +8,7 @@ import { archiveExpiredWaits } from "../../src/app/domain/jobs/watchdog.js";
 import { issueComment, issueCommentOnIssue } from "../fixtures/webhooks.js";
 import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
+import { cliFor } from "../helpers/cli.js";
 import { drainTasks } from "../helpers/drain.js";
 import { lastUserText, steps, type ChatRequest } from "../helpers/fake-model.js";
 import { ADMIN_TOKEN } from "../helpers/server.js";
@@ -284,5 +285,32 @@ describe("on GitHub: the plan or question posted where the job's people talk, an
     h.model.setScript(steps({ text: "Rename the retries section\n\nKept the anchor." }));
     expect((await h.run({ jobId: dispatched.jobId, runAttempt: 3 })).status).toBe("completed");
     expect(lastUserText(h.model.requests.at(-1) as ChatRequest)).toMatch(/Keep the old anchor #retries\?[\s\S]*Their answer:[\s\S]*Yes, keep it\./);
+  });
+});
+
+describe("the CLI", () => {
+  it("jobs create --plan-approval, jobs get and jobs watch show the plan the job waits with, jobs approve carries it out", async () => {
+    const cli = cliFor(h.server);
+    const env = { INKWELL_API_KEY: h.apiKey, INKWELL_PROJECT: h.projectId };
+    const created = await cli(["jobs", "create", "--plan-approval", "--json", "Explain retries from the CLI"], env);
+    expect(created.code).toBe(0);
+    const jobId = JSON.parse(created.stdout).id as string;
+    await drainTasks(h.server);
+    h.model.setScript(planning());
+    expect((await h.run({ jobId, runAttempt: 1 })).status).toBe("waiting");
+
+    const shown = await cli(["jobs", "get", jobId], env);
+    expect(shown.stdout).toMatch(new RegExp(`waiting for:\\s+approval of its plan \\(inkwell jobs approve ${jobId}`));
+    expect(shown.stdout).toContain("- Add guides/retries.mdx");
+
+    const watching = cli(["jobs", "watch", jobId, "--interval", "1"], env);
+    const approved = await cli(["jobs", "approve", jobId], env);
+    expect(approved.stdout).toContain(`Approved the plan; job ${jobId} carries it out now`);
+    h.model.setScript(carryOut());
+    expect((await h.run({ jobId, runAttempt: 2 })).status).toBe("completed");
+    const watched = await watching;
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toMatch(/active {2}waiting for approval of its plan[\s\S]*    - Add guides\/retries\.mdx[\s\S]*completed {2}https:/);
+    expect((await cli(["jobs", "approve", jobId], env)).code).not.toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { issueComment, issueCommentOnIssue } from "../fixtures/webhooks.js";
 import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
 import { cliFor } from "../helpers/cli.js";
+import { callTool, connectMcp, firstText } from "../helpers/mcp-client.js";
 import { drainTasks } from "../helpers/drain.js";
 import { lastUserText, steps, type ChatRequest } from "../helpers/fake-model.js";
 import { ADMIN_TOKEN } from "../helpers/server.js";
@@ -312,5 +313,35 @@ describe("the CLI", () => {
     expect(watched.code).toBe(0);
     expect(watched.stdout).toMatch(/active {2}waiting for approval of its plan[\s\S]*    - Add guides\/retries\.mdx[\s\S]*completed {2}https:/);
     expect((await cli(["jobs", "approve", jobId], env)).code).not.toBe(0);
+  });
+});
+
+describe("MCP", () => {
+  it("get_job says what the job waits for; approve_plan carries the plan out; send_message answers a question", async () => {
+    const client = await connectMcp(h.server.url, h.apiKey);
+    try {
+      h.model.setScript(planning());
+      const dispatched = await h.createJob("Explain retries through MCP", { planApproval: true });
+      expect((await h.run(dispatched)).status).toBe("waiting");
+      const polled = await callTool(client, "get_job", { id: dispatched.jobId });
+      expect(polled.structuredContent).toMatchObject({ status: "active", waitingFor: "approval", plan: PLAN });
+      expect(firstText(polled)).toContain("It waits for approval of its plan (approve_plan carries it out; send_message revises it):\n- Add guides/retries.mdx");
+      const approved = await callTool(client, "approve_plan", { id: dispatched.jobId });
+      expect(approved.structuredContent).toMatchObject({ status: "active", waitingFor: null });
+      expect(firstText(approved)).toMatch(/^Approved; the run that carries out the plan starts\./);
+      const again = await callTool(client, "approve_plan", { id: dispatched.jobId });
+      expect(again.isError).toBe(true);
+      expect(firstText(again)).toMatch(/not waiting for a plan's approval/);
+
+      h.model.setScript(steps({ tools: [{ name: "ask_question", args: { question: "Which page?" } }] }));
+      const asking = await h.createJob("Fix the page");
+      expect((await h.run(asking)).status).toBe("waiting");
+      expect(firstText(await callTool(client, "get_job", { id: asking.jobId }))).toContain("It waits for an answer to its question (send_message answers it):\nWhich page?");
+      const answered = await callTool(client, "send_message", { id: asking.jobId, prompt: "The quickstart." });
+      expect(answered.structuredContent).toMatchObject({ status: "active", waitingFor: null });
+      expect(firstText(answered)).toMatch(/^Sent; a new run starts\./);
+    } finally {
+      await client.close();
+    }
   });
 });

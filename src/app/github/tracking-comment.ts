@@ -30,7 +30,8 @@ function duration(ms: number): string {
 
 /** The one comment Inkwell keeps on a job's PR, edited in place. Pure: tested on its own. */
 export function renderTrackingComment(view: TrackingView): string {
-  const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${HEADLINE[view.status]}`, ""];
+  const headline = view.waiting ? (view.waiting.for === "approval" ? "✋ Waiting for approval of its plan" : "✋ Waiting for an answer") : HEADLINE[view.status];
+  const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${headline}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
     lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(shownInstruction(m)), "");
@@ -54,9 +55,14 @@ export function renderTrackingComment(view: TrackingView): string {
     if (report?.model) facts.push(`**Model**: ${report.model}`);
     if (facts.length > 0) lines.push(facts.join(" · "));
   }
+  if (view.waiting) {
+    const [label, reply] =
+      view.waiting.for === "approval" ? ["**Plan**", "Reply `/inkwell approve` to carry it out, or say what to change."] : ["**Question**", "Reply `/inkwell <your answer>` to answer it."];
+    lines.push("", label, quote(view.waiting.text, 4_000), "", reply);
+  }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
   if (view.impact) lines.push("", `**Impact**: ${impactLine(view.impact)}`);
-  if (view.status === "active") lines.push("", "_This comment updates as the agent works._");
+  if (view.status === "active" && !view.waiting) lines.push("", "_This comment updates as the agent works._");
   return lines.join("\n").trim() + "\n";
 }
 

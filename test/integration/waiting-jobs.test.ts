@@ -10,6 +10,7 @@ import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
 import { cliFor } from "../helpers/cli.js";
 import { callTool, connectMcp, firstText } from "../helpers/mcp-client.js";
+import { Visitor } from "../helpers/visitor.js";
 import { drainTasks } from "../helpers/drain.js";
 import { lastUserText, steps, type ChatRequest } from "../helpers/fake-model.js";
 import { ADMIN_TOKEN } from "../helpers/server.js";
@@ -343,5 +344,37 @@ describe("MCP", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("the dashboard's job page", () => {
+  it("shows the plan with Approve, which carries it out; shows a question with a box whose answer starts the next run", async () => {
+    const browser = new Visitor(h.server.url);
+    await browser.signInAsOperator();
+    h.model.setScript(planning());
+    const planned = await h.createJob("Explain retries on the dashboard", { planApproval: true });
+    expect((await h.run(planned)).status).toBe("waiting");
+    const pagePath = `/dashboard/projects/${h.projectId}/jobs/${planned.jobId}`;
+    const page = await browser.get(pagePath);
+    expect(page.text).toContain('id="job-waiting" data-waiting-for="approval"');
+    expect(page.text).toContain("- Add guides/retries.mdx: a page on retries");
+    expect(page.text).toContain(`action="${pagePath}/approve"`);
+    const approved = await browser.post(`${pagePath}/approve`, { csrf: await browser.csrf(pagePath) });
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get("location")).toBe(`${pagePath}?notice=plan-approved`);
+    expect(await h.job(planned.jobId)).toMatchObject({ status: "active", waitingFor: null });
+    expect((await h.events(planned.jobId)).find((event) => event.type === "plan_approved")).toMatchObject({ cause: "dashboard" });
+    expect((await browser.get(pagePath)).text).not.toContain('id="job-waiting"');
+
+    h.model.setScript(steps({ tools: [{ name: "ask_question", args: { question: "Which <b>version</b>?" } }] }));
+    const asking = await h.createJob("Fix the versions page");
+    expect((await h.run(asking)).status).toBe("waiting");
+    const askingPath = `/dashboard/projects/${h.projectId}/jobs/${asking.jobId}`;
+    const question = await browser.get(askingPath);
+    expect(question.text).toContain("Which &lt;b&gt;version&lt;/b&gt;?");
+    expect(question.text).toContain('<label for="answer">Your answer</label>');
+    const answered = await browser.post(`${askingPath}/messages`, { csrf: await browser.csrf(askingPath), prompt: "2.x" });
+    expect(answered.status).toBe(303);
+    expect(await h.job(asking.jobId)).toMatchObject({ status: "active", waitingFor: null });
   });
 });

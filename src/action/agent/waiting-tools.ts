@@ -7,7 +7,7 @@ import { defineTool, toolGuard, type ToolStats } from "./tools.js";
 export type Waiting = NonNullable<Extract<ReportRequest, { outcome: "completed" }>["waiting"]>;
 
 /**
- * What the agent leaves for the user when it stops to wait (docs/jobs.md, "Plans and questions"):
+ * What the agent leaves for the user when it stops to wait (docs/api.md, "Plans and questions"):
  * a plan to approve, or its questions. Either ends the run after the turn that made it, with
  * nothing pushed.
  */

@@ -18,7 +18,7 @@ export interface Project {
   installationId: number | null;
   installationSuspended: boolean;
   analytics: { saltWindow: SaltWindow; allowedOrigins: string[]; markdownAsPage: boolean };
-  /** How its jobs start and how long one may wait for the user (docs/jobs.md, "Plans and questions"). */
+  /** How its jobs start and how long one may wait for the user (docs/api.md, "Plans and questions"). */
   jobs: JobSettings;
   createdAt: string;
   updatedAt: string;

@@ -4,7 +4,7 @@ import { csrfField } from "../layout.js";
 import type { Session } from "../sessions.js";
 
 /**
- * What a waiting job asks of the people on its page (docs/jobs.md, "Plans and questions"): its plan
+ * What a waiting job asks of the people on its page (docs/api.md, "Plans and questions"): its plan
  * with Approve (a follow-up below revises it), or its question with a box for the answer.
  */
 export function waitingSection(job: AgentJob, base: string, session: Session, canWrite: boolean): SafeHtml | string {

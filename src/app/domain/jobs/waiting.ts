@@ -11,7 +11,7 @@ import { enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { queueJobEvent } from "./job-webhooks.js";
 
 /**
- * Jobs that wait for the user between runs (docs/jobs.md, "Plans and questions"). A waiting job
+ * Jobs that wait for the user between runs (docs/api.md, "Plans and questions"). A waiting job
  * stays `active`, so a client that knows only the four statuses keeps polling it; `waiting_for`
  * says what it waits for, and the next run starts when it is approved or answered.
  */

@@ -4,6 +4,7 @@ import { analyticsPaths } from "./openapi-analytics.js";
 import { automationPaths } from "./openapi-automations.js";
 import { runnerPaths } from "./openapi-runner.js";
 import { webhookPaths } from "./openapi-webhooks.js";
+import { webhookEvents } from "./openapi-webhook-events.js";
 import { projectKeyScheme, withKeyScopes } from "./openapi-scopes.js";
 import { impactRankingQuerySchema, impactRankingSchema, jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
 import { IMPACT_CSV_HEADER, RANKING_CSV_HEADER } from "./routes/job-impact.js";
@@ -237,6 +238,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         get: { operationId: "health", security: [], responses: { 200: { description: "The store answers." }, 503: { description: "The store does not answer." } } },
       },
     })),
+    webhooks: webhookEvents(),
   };
 }
 

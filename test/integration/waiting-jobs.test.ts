@@ -312,7 +312,7 @@ describe("the CLI", () => {
     expect((await h.run({ jobId, runAttempt: 2 })).status).toBe("completed");
     const watched = await watching;
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toMatch(/active {2}waiting for approval of its plan[\s\S]*    - Add guides\/retries\.mdx[\s\S]*completed {2}https:/);
+    expect(watched.stdout).toMatch(/active {2}waiting for approval of its plan[\s\S]* {4}- Add guides\/retries\.mdx[\s\S]*completed {2}https:/);
     expect((await cli(["jobs", "approve", jobId], env)).code).not.toBe(0);
   });
 });

@@ -5,10 +5,9 @@ import { queryOne } from "../../store/db.js";
 import { ConflictError, IdempotencyKeyReusedError, InvalidInputError, JobArchivedError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
-import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
+import { recordEvent, type EventCause } from "./job-events.js";
 import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
 import type { WebhookEvent } from "../../../shared/job-vocabulary.js";
-import { skipPendingTask } from "../../tasks/tasks.js";
 import { queueJobEvent } from "./job-webhooks.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
@@ -183,7 +182,7 @@ export async function startNextRun(tx: Queryable, row: JobRow, cause: EventCause
   return toAgentJob(next);
 }
 
-async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
+export async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
   const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [jobId, projectId]);
   if (!row) throw notFound("Job");
   return row;
@@ -249,41 +248,6 @@ export async function attachPullRequest(tx: Queryable, jobId: string, pr: { numb
   }
   return rows.length > 0;
 }
-
-export interface CancelJobInput {
-  projectId: string;
-  jobId: string;
-  cause: EventCause;
-  /** The GitHub login of who cancelled (dashboard user, PR commenter); null for API keys and the operator. */
-  author?: string | null;
-  /** A `stop` PR comment (or review) cancels once, however often GitHub delivers it. */
-  origin?: FollowUpOrigin;
-}
-
-/**
- * Stops an active job: it becomes `failed` with who cancelled as its error; a dispatch not yet
- * sent is skipped, and a running Action learns it at its next heartbeat and stops without pushing.
- * Idempotent: a job that is not active is returned as it is (`cancelled: false`).
- */
-export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{ job: AgentJob; cancelled: boolean }> {
-  const row = await lockJob(tx, input.projectId, input.jobId);
-  const who = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}`;
-  const origin = input.origin;
-  const from = origin ? (origin.kind === "comment" ? `comment ${origin.commentId}` : origin.kind === "review" ? `review ${origin.reviewId}` : origin.key) : null;
-  const detail = from === null ? who : `${who} (${from})`;
-  if (row.status !== "active" || (from !== null && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
-  const job = await applyTrigger(tx, {
-    jobId: row.id,
-    trigger: "cancelled",
-    cause: input.cause,
-    error: `Cancelled ${who}; nothing more was pushed. Send a message to continue on the same branch.`,
-    detail,
-  });
-  await skipPendingTask(tx, dispatchTaskRow(row.id, row.run_attempt)[1], "the job was cancelled");
-  return { job: job as AgentJob, cancelled: true };
-}
-
-const CANCELLED_BY: Partial<Record<EventCause, string>> = { api: "an API key", dashboard: "the operator on the dashboard", operator: "the operator" };
 
 /** GitHub accepted the dispatch of this run attempt. */
 export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number): Promise<void> {

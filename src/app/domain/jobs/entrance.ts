@@ -1,6 +1,7 @@
 import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { Db } from "../../store/db.js";
-import { addMessage, cancelJob, createJob, type AddMessageInput, type CancelJobInput, type CreateJobInput } from "./commands.js";
+import { cancelJob, type CancelJobInput } from "./cancel.js";
+import { addMessage, createJob, type AddMessageInput, type CreateJobInput } from "./commands.js";
 import { approvePlan, type ApprovePlanInput } from "./waiting.js";
 
 /**

@@ -55,7 +55,7 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
     ),
     reactionTask(github),
     issueReplyTask(github),
-    trackingCommentTask(db, github),
+    trackingCommentTask(db, github, config.command),
     waitingCommentTask(db, github, config.command),
   ];
 }

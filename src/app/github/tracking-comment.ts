@@ -29,7 +29,7 @@ function duration(ms: number): string {
 }
 
 /** The one comment Inkwell keeps on a job's PR, edited in place. Pure: tested on its own. */
-export function renderTrackingComment(view: TrackingView): string {
+export function renderTrackingComment(view: TrackingView, command = "/inkwell"): string {
   const headline = view.waiting ? (view.waiting.for === "approval" ? "✋ Waiting for approval of its plan" : "✋ Waiting for an answer") : HEADLINE[view.status];
   const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${headline}`, ""];
   lines.push("**Instructions**", "");
@@ -57,7 +57,7 @@ export function renderTrackingComment(view: TrackingView): string {
   }
   if (view.waiting) {
     const [label, reply] =
-      view.waiting.for === "approval" ? ["**Plan**", "Reply `/inkwell approve` to carry it out, or say what to change."] : ["**Question**", "Reply `/inkwell <your answer>` to answer it."];
+      view.waiting.for === "approval" ? ["**Plan**", `Reply \`${command} approve\` to carry it out, or say what to change.`] : ["**Question**", `Reply \`${command} <your answer>\` to answer it.`];
     lines.push("", label, quote(view.waiting.text, 4_000), "", reply);
   }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
@@ -69,7 +69,7 @@ export function renderTrackingComment(view: TrackingView): string {
 const payloadSchema = z.object({ jobId: z.string() });
 
 /** The `tracking_comment` task: render the job's state and write it to its PR. */
-export function trackingCommentTask(db: Db, github: GitHubApi): TaskDefinition {
+export function trackingCommentTask(db: Db, github: GitHubApi, command: string): TaskDefinition {
   return defineTask({
     kind: TRACKING_TASK,
     payload: payloadSchema,
@@ -77,7 +77,7 @@ export function trackingCommentTask(db: Db, github: GitHubApi): TaskDefinition {
       const state = await trackingCommentState(db, jobId);
       if ("skipped" in state) return state;
       const { view, target } = state;
-      const id = await github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, renderTrackingComment(view));
+      const id = await github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, renderTrackingComment(view, command));
       if (id !== target.commentId) await recordTrackingComment(db, jobId, id);
       return { ok: true };
     },

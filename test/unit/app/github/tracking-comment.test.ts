@@ -58,5 +58,7 @@ describe("tracking comment", () => {
     const question = renderTrackingComment({ ...base, waiting: { for: "answer", text: "Which version?" } });
     expect(question).toMatch(/### Inkwell · ✋ Waiting for an answer/);
     expect(question).toContain("**Question**\n> Which version?\n\nReply `/inkwell <your answer>` to answer it.");
+    // The operator's own command (INKWELL_COMMAND) is the one the comment names.
+    expect(renderTrackingComment({ ...base, waiting: { for: "approval", text: "x" } }, "/docs-bot")).toContain("Reply `/docs-bot approve` to carry it out");
   });
 });

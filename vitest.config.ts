@@ -27,11 +27,12 @@ const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/act
 /** The agent on real public docs sites from bench/real-docs (a 1,116-page site's gate per round): full tier. */
 const REAL_SITES = ["test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
 
-const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number; isolate?: boolean } = {}): TestProjectInlineConfiguration => ({
+const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number; isolate?: boolean; setupFiles?: string[] } = {}): TestProjectInlineConfiguration => ({
   test: {
     name,
     include,
-    ...(extra.isolate === false ? { isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] } : {}),
+    ...(extra.isolate === false ? { isolate: false } : {}),
+    ...(extra.setupFiles ? { setupFiles: extra.setupFiles } : {}),
     ...(extra.exclude ? { exclude: extra.exclude } : {}),
     ...(extra.store ? { env: { INKWELL_TEST_STORE: extra.store } } : {}),
     ...(extra.maxWorkers ? { maxWorkers: extra.maxWorkers } : {}),
@@ -63,11 +64,11 @@ export default defineConfig({
     projects: [
       // Unit files share a worker's module cache (half the project's time was imports); they start no servers and leave no state behind.
       project("unit", ["test/unit/**/*.test.ts"], { isolate: false }),
-      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES], isolate: false }),
+      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES], isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] }),
       ...(full ? [project("real-sites", REAL_SITES)] : []),
       ...(full || process.env.INKWELL_TEST_BUNDLE === "1" ? [project("bundle", BUNDLE)] : []),
       ...stores.flatMap((store) => [
-        project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER, ...OWN_WORKER], store, isolate: false }),
+        project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER, ...OWN_WORKER], store, isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] }),
         project(`${store}-own-worker`, OWN_WORKER, { store }),
       ]),
       ...(full ? [project("browser", BROWSER, { store: "pglite" })] : []),

@@ -36,7 +36,8 @@ describe("the suite's tiers (vitest.config.ts)", () => {
     // The quick tier's files share their worker's modules (imports were a third of an integration file's time), and nock is cleaned after each.
     const shared = [...quick].filter(([, p]) => p.isolate === false);
     expect(shared.map(([name]) => name)).toEqual(["unit", "scenarios", "pglite", "postgres"]);
-    for (const [, p] of shared) expect(p.setupFiles).toEqual(["test/helpers/shared-worker-cleanup.ts"]);
+    // Servers' files see nock loaded and cleaned after each; unit files start no server and keep their own edge (a stream's backpressure is tested there).
+    for (const [name, p] of shared) expect(p.setupFiles).toEqual(name === "unit" ? undefined : ["test/helpers/shared-worker-cleanup.ts"]);
     expect([...(await projects({ TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "pglite", "pglite-own-worker"]);
   });
 

@@ -1,13 +1,12 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { MAX_ROBOTS_BYTES } from "../../../shared/robots-schemas.js";
 import { guardedLookup, literalRefusal, type OutboundPurpose } from "../../outbound-guard.js";
 
 /** The same guard, and the same operator setting, as project webhooks (outbound-guard.ts). */
 export const ROBOTS_FETCHES: OutboundPurpose = { what: "robots.txt fetches go", allowSetting: "INKWELL_WEBHOOKS_ALLOW_PRIVATE" };
 const robotsLookup = guardedLookup(ROBOTS_FETCHES);
 
-/** RFC 9309 2.5: crawlers parse at least 500 KiB; a larger file is refused rather than judged in part. */
-export const MAX_ROBOTS_BYTES = 500 * 1024;
 /** RFC 9309 2.3.1.2: follow at least five consecutive redirects. */
 const MAX_REDIRECTS = 5;
 

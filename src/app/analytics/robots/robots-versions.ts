@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Queryable } from "../../store/db.js";
 import { ConflictError, InvalidInputError } from "../../domain/errors.js";
 import { RobotsRules, type ContentSignals } from "./robots-rules.js";
-import { MAX_ROBOTS_BYTES } from "./robots-fetch.js";
+import { MAX_ROBOTS_BYTES } from "../../../shared/robots-schemas.js";
 
 /** Where a version came from: the site's URL, the docs repository, or sent through the API. */
 export type RobotsSource = "fetch" | "repository" | "api";

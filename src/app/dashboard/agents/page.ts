@@ -43,10 +43,10 @@ ${
   agents.length === 0
     ? html`<p>No AI agent read a page in this range.</p>`
     : html`${csvLink(csvOf(view, "agents.csv"), "every agent of this range", "agents-csv")}<div class="table-wrap"><table id="agents-table">
-<thead><tr><th scope="col">Agent</th><th scope="col">Operator</th><th scope="col">Kind</th><th scope="col" class="num">Views</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Verified</th><th scope="col" class="num">Spoofed</th></tr></thead>
+<thead><tr><th scope="col">Agent</th><th scope="col">Operator</th><th scope="col">Kind</th><th scope="col" class="num">Views</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Verified</th><th scope="col" class="num">Spoofed</th><th scope="col" class="num">Disallowed by robots.txt</th></tr></thead>
 <tbody>${agents.map(
         (a) =>
-          html`<tr><td><a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}">${a.agent}</a></td><td>${a.operator}</td><td>${a.category}</td><td class="num">${number(a.views)}</td><td class="num">${number(a.visitors)}</td><td class="num">${number(a.pages)}</td><td class="num">${a.verification.unverifiable > 0 && a.verification.verified === 0 ? "unverifiable" : percent(a.verification.verified, a.verification.verified + a.verification.unverifiable + a.verification.spoofed)}</td><td class="num">${number(a.verification.spoofed)}</td></tr>`,
+          html`<tr><td><a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}">${a.agent}</a></td><td>${a.operator}</td><td>${a.category}</td><td class="num">${number(a.views)}</td><td class="num">${number(a.visitors)}</td><td class="num">${number(a.pages)}</td><td class="num">${a.verification.unverifiable > 0 && a.verification.verified === 0 ? "unverifiable" : percent(a.verification.verified, a.verification.verified + a.verification.unverifiable + a.verification.spoofed)}</td><td class="num">${number(a.verification.spoofed)}</td><td class="num">${number(a.robotsDisallowed)}</td></tr>`,
       )}</tbody>
 </table></div>${view.agents.hasMore ? html`<p class="help">The ${agents.length} agents with the most views; the CSV, the API and the CLI (inkwell analytics agents --all) list every one.</p>` : ""}`
 }

@@ -82,13 +82,15 @@ const get = (path: string) => t.call("GET", `/v1/analytics/${project.projectId}/
 
 describe("robots.txt compliance", () => {
   for (const [from, to] of [
+    // Open: every row from the monthly sums (reports/period-rows.ts).
+    [null, null],
     [firstDay, firstDay + 5],
     [firstDay + 2, firstDay + 4],
     [firstDay, firstDay + 1],
-  ] as const) {
-    it(`matches the brute force per agent and per disallowed page over ${to - from} days from day ${from - firstDay}`, async () => {
-      const expected = bruteForce(from, to);
-      const range = `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}`;
+  ] as const satisfies readonly (readonly [number, number] | readonly [null, null])[]) {
+    it(`matches the brute force per agent and per disallowed page over ${from === null ? "an open range" : `${to - from} days from day ${from - firstDay}`}`, async () => {
+      const expected = bruteForce(from ?? -Infinity, to ?? Infinity);
+      const range = from === null ? "" : `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}`;
       const report = (await get(`robots?${range}&limit=250`)).body;
       const byAgent = Object.fromEntries(report.agents.map((a: Tally & { agent: string }) => [a.agent, { allowed: a.allowed, disallowed: a.disallowed, unknown: a.unknown, robotsReads: a.robotsReads }]));
       expect(byAgent).toEqual(Object.fromEntries([...expected.agents].map(([name, { operator: _operator, ...tally }]) => [name, tally])));

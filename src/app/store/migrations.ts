@@ -992,6 +992,18 @@ CREATE TABLE analytics_robots_disallowed (
   last_seen bigint NOT NULL,
   PRIMARY KEY (project_id, day, agent_id, path_id, version_id)
 );
+-- The same per calendar month (month_start: its first epoch day): a range's whole months cost a row per key.
+CREATE TABLE analytics_monthly_robots_disallowed (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  version_id integer NOT NULL,
+  views bigint NOT NULL,
+  first_seen bigint NOT NULL,
+  last_seen bigint NOT NULL,
+  PRIMARY KEY (project_id, month_start, agent_id, path_id, version_id)
+);
 `,
   },
 ];

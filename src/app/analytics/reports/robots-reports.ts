@@ -6,6 +6,9 @@ import { csvFields, type CsvColumns } from "../../http-kit/csv.js";
 import { RobotsRules } from "../robots/robots-rules.js";
 import { robotsBodies } from "../robots/robots-versions.js";
 import { EXPORT_BATCH_ROWS, type Page } from "./report-rows.js";
+import { binder, periodRowsSql, type CountedTables } from "./period-rows.js";
+
+const ROBOTS_DISALLOWED_TABLES: CountedTables = { daily: "analytics_robots_disallowed", monthly: "analytics_monthly_robots_disallowed" };
 
 /**
  * AI agents' compliance with robots.txt over whole UTC days (docs/analytics/robots.md): the verdicts
@@ -76,27 +79,36 @@ export async function robotsOperatorsReport(db: Queryable, projectId: string, ra
 
 type DisallowedRow = { agent: string; operator: string; path: string; version_id: number; effective_at: Date | string; views: Num; first_seen: Num; last_seen: Num };
 
-/** Disallowed views per agent (of agent $4 when given), page and version over the range, most first. */
-const DISALLOWED_SQL = `
+/**
+ * Disallowed views per agent (of agent $2 when given), page and version over the range, most
+ * first: whole months from the monthly rows, the other days from the daily ones (period-rows.ts).
+ */
+function disallowedQuery(projectId: string, range: DayRange, agentId: number | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [projectId, agentId];
+  const rows = periodRowsSql(ROBOTS_DISALLOWED_TABLES, "agent_id, path_id, version_id, views, first_seen, last_seen", "AND ($2::int IS NULL OR agent_id = $2)", { range }, binder(params));
+  const sql = `
   WITH d AS (
     SELECT agent_id, path_id, version_id, sum(views) AS views, min(first_seen) AS first_seen, max(last_seen) AS last_seen
-    FROM analytics_robots_disallowed WHERE project_id = $1 AND ${IN_RANGE} AND ($4::int IS NULL OR agent_id = $4)
-    GROUP BY agent_id, path_id, version_id
+    FROM (${rows}) r GROUP BY agent_id, path_id, version_id
   )
   SELECT a.name AS agent, a.operator, ap.path, d.version_id, v.effective_at, d.views, d.first_seen, d.last_seen
   FROM d JOIN analytics_agents a ON a.id = d.agent_id JOIN analytics_paths ap ON ap.id = d.path_id JOIN robots_versions v ON v.id = d.version_id
   ORDER BY d.views DESC, a.name COLLATE "C", ap.path COLLATE "C", d.version_id`;
+  return { sql, params };
+}
 
 /** The disallowed pages with the rule that disallowed each (read again from its version: only the rows shown are parsed). */
 export async function robotsDisallowedReport(db: Queryable, projectId: string, range: DayRange, page: Page, agentId: number | null): Promise<RobotsDisallowed> {
-  const rows = await db.query<DisallowedRow>(`${DISALLOWED_SQL} LIMIT $5 OFFSET $6`, [projectId, range.from, range.to, agentId, page.limit + 1, page.offset]);
+  const { sql, params } = disallowedQuery(projectId, range, agentId);
+  const rows = await db.query<DisallowedRow>(`${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit + 1, page.offset]);
   const disallowed = await withRules(db, rows.slice(0, page.limit));
   return { disallowed, hasMore: rows.length > page.limit };
 }
 
 /** Every row of the disallowed report, in its order (exports). */
 export async function* robotsDisallowedRows(db: Db, projectId: string, range: DayRange, agentId: number | null, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<RobotsDisallowed["disallowed"][number]> {
-  for await (const batch of queryInBatches<DisallowedRow>(db, DISALLOWED_SQL, [projectId, range.from, range.to, agentId], batchRows)) yield* await withRules(db, batch);
+  const { sql, params } = disallowedQuery(projectId, range, agentId);
+  for await (const batch of queryInBatches<DisallowedRow>(db, sql, params, batchRows)) yield* await withRules(db, batch);
 }
 
 async function withRules(db: Queryable, rows: readonly DisallowedRow[]): Promise<RobotsDisallowed["disallowed"]> {

@@ -5,7 +5,9 @@ import { robotsBodies, robotsTimelines } from "../robots/robots-versions.js";
 import { entry } from "./plan.js";
 import type { ChunkView } from "./plan-types.js";
 import type { DailyRobotsViews, RobotsDisallowedViews } from "./robots-rows.js";
-import { DAILY_ROBOTS, ROBOTS_DISALLOWED, upsertRows } from "./tables.js";
+import { DAILY_ROBOTS, MONTHLY_ROBOTS_DISALLOWED, ROBOTS_DISALLOWED, upsertRows } from "./tables.js";
+import type { Monthly } from "./month-sums.js";
+import { monthStartOf } from "../../../shared/epoch-days.js";
 
 /**
  * AI agents' views judged against the robots.txt in force at each view's time (robots/robots-rules.ts),
@@ -65,6 +67,7 @@ export class RobotsJudge {
     }
     await upsertRows(tx, DAILY_ROBOTS, [...daily.values()]);
     await upsertRows(tx, ROBOTS_DISALLOWED, [...disallowed.values()]);
+    await upsertRows(tx, MONTHLY_ROBOTS_DISALLOWED, monthlyDisallowed(disallowed.values()));
   }
 
   /** Reads the versions, names and paths the chunk needs and the caches lack. */
@@ -84,6 +87,19 @@ export class RobotsJudge {
       for (const row of rows) this.#paths.set(Number(row.id), row.path);
     }
   }
+}
+
+/** Disallowed rows per calendar month: views summed, first and last seen the earliest and latest (monthlySums only adds). */
+function monthlyDisallowed(daily: Iterable<RobotsDisallowedViews>): Monthly<RobotsDisallowedViews>[] {
+  const months = new Map<string, Monthly<RobotsDisallowedViews>>();
+  for (const { day, ...row } of daily) {
+    const monthStart = monthStartOf(day);
+    const month = entry(months, `${row.projectId}\n${monthStart}\n${row.agentId}\n${row.pathId}\n${row.versionId}`, () => ({ ...row, monthStart, views: 0 }));
+    month.views += row.views;
+    month.firstSeen = Math.min(month.firstSeen, row.firstSeen);
+    month.lastSeen = Math.max(month.lastSeen, row.lastSeen);
+  }
+  return [...months.values()];
 }
 
 /** The version in force at `at` (the last to take effect at or before it), or NO_VERSION. */

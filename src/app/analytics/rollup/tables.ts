@@ -176,13 +176,18 @@ export const DAILY_ROBOTS = planTable<DailyRobotsViews>(
   [["views", "views", "bigint"]],
 );
 
+const SEEN = [
+  ["views", "views", "bigint"],
+  ["firstSeen", "first_seen", "bigint", "least"],
+  ["lastSeen", "last_seen", "bigint", "greatest"],
+] as const;
+
 /** The disallowed views per page and version, with when they were first and last seen. */
-export const ROBOTS_DISALLOWED = planTable<RobotsDisallowedViews>(
-  "analytics_robots_disallowed",
-  [PROJECT, DAY, AGENT, PATH, ["versionId", "version_id", "int"]],
-  [
-    ["views", "views", "bigint"],
-    ["firstSeen", "first_seen", "bigint", "least"],
-    ["lastSeen", "last_seen", "bigint", "greatest"],
-  ],
+export const ROBOTS_DISALLOWED = planTable<RobotsDisallowedViews>("analytics_robots_disallowed", [PROJECT, DAY, AGENT, PATH, ["versionId", "version_id", "int"]], SEEN);
+
+/** The same per calendar month. */
+export const MONTHLY_ROBOTS_DISALLOWED = planTable<Monthly<RobotsDisallowedViews>>(
+  "analytics_monthly_robots_disallowed",
+  [PROJECT, MONTH, AGENT, PATH, ["versionId", "version_id", "int"]],
+  SEEN,
 );

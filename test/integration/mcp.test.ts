@@ -49,14 +49,14 @@ const rawPost = (body: unknown, headers: Record<string, string> = {}) =>
 describe("MCP at /mcp: the tools", () => {
   it("lists the eight tools, each with an object input schema and no output schema, reads marked read-only and cancel destructive", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["cancel_job", "create_job", "get_ai_agents", "get_job", "get_job_impact", "get_visitors", "list_jobs", "send_message"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["cancel_job", "create_job", "get_ai_agents", "get_job", "get_job_impact", "get_robots_compliance", "get_visitors", "list_jobs", "send_message"]);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.outputSchema, tool.name).toBeUndefined();
       expect(tool.description?.length, tool.name).toBeGreaterThan(20);
     }
     const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
-    for (const read of ["get_job", "get_job_impact", "list_jobs", "get_visitors", "get_ai_agents"]) expect(annotations[read]?.readOnlyHint, read).toBe(true);
+    for (const read of ["get_job", "get_job_impact", "list_jobs", "get_visitors", "get_ai_agents", "get_robots_compliance"]) expect(annotations[read]?.readOnlyHint, read).toBe(true);
     for (const write of ["create_job", "send_message", "cancel_job"]) expect(annotations[write]?.readOnlyHint, write).toBe(false);
     expect(annotations.cancel_job?.destructiveHint).toBe(true);
     expect(annotations.create_job?.destructiveHint).toBe(false);

@@ -77,7 +77,7 @@ describe("MCP at /mcp: the tools", () => {
       return answer;
     };
     const { tools } = await (await connectWith(project.key, watched)).listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(9);
     expect(bodies).toHaveLength(1);
     const bytes = Buffer.byteLength(bodies[0]!);
     expect(bytes, `tools/list is ${bytes} bytes`).toBeLessThanOrEqual(12 * 1024);

@@ -3,6 +3,7 @@ import type { Queryable } from "../../store/db.js";
 import { ConflictError, InvalidInputError } from "../../domain/errors.js";
 import { RobotsRules, type ContentSignals } from "./robots-rules.js";
 import { MAX_ROBOTS_BYTES } from "../../../shared/robots-schemas.js";
+import { epochDay } from "../../../shared/epoch-days.js";
 
 /** Where a version came from: the site's URL, the docs repository, or sent through the API. */
 export type RobotsSource = "fetch" | "repository" | "api";
@@ -36,12 +37,15 @@ export interface NewRobotsVersion {
   source: RobotsSource;
   effectiveAt: Date;
   origin?: string | null | undefined;
+  /** A time given by the sender (not the moment it arrives): refused once views since that day are counted. */
+  backdated?: boolean | undefined;
 }
 
 /**
  * Records a version unless its body is the one already in force then (a fetch that found the same
- * file, the same file sent twice). Versions only move forward: one taking effect before the latest
- * would change the judgement of views already counted against the latest (docs/analytics/robots.md).
+ * file, the same file sent twice). Versions only move forward: one taking effect before the latest,
+ * or a backdated one on or before a day whose agents' views are counted, would change the judgement
+ * of views already counted (docs/analytics/robots.md), so it is refused.
  */
 export async function addRobotsVersion(tx: Queryable, projectId: string, version: NewRobotsVersion): Promise<{ version: RobotsVersion; created: boolean }> {
   if (Buffer.byteLength(version.body) > MAX_ROBOTS_BYTES) throw new InvalidInputError(`robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes`, [{ field: "body", message: `at most ${MAX_ROBOTS_BYTES} bytes` }]);
@@ -55,12 +59,21 @@ export async function addRobotsVersion(tx: Queryable, projectId: string, version
   if (latest && new Date(latest.effective_at).getTime() > version.effectiveAt.getTime()) {
     throw new ConflictError(`a robots.txt version takes effect later (${new Date(latest.effective_at).toISOString()}): versions are added in time order`);
   }
+  if (version.backdated && (await countedSince(tx, projectId, epochDay(version.effectiveAt.getTime())))) {
+    throw new ConflictError(`AI agents' views since ${version.effectiveAt.toISOString().slice(0, 10)} are already counted against the versions known then: send a version when it takes effect, or with a time before the views it should judge`);
+  }
   const [row] = await tx.query<VersionRow>(
     `INSERT INTO robots_versions (project_id, effective_at, source, body, origin) VALUES ($1, $2, $3, $4, $5)
      RETURNING id, effective_at, source, origin, body`,
     [projectId, version.effectiveAt.toISOString(), version.source, version.body, version.origin ?? null],
   );
   return { version: versionOf(row as VersionRow), created: true };
+}
+
+/** Whether any AI agent's view on or after `day` was judged already (rollup/robots-plan.ts). */
+async function countedSince(tx: Queryable, projectId: string, day: number): Promise<boolean> {
+  const rows = await tx.query(`SELECT 1 FROM analytics_daily_robots WHERE project_id = $1 AND day >= $2 LIMIT 1`, [projectId, day]);
+  return rows.length > 0;
 }
 
 /** The project's versions, the latest first. */

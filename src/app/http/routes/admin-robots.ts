@@ -25,7 +25,7 @@ export function registerAdminRobotsRoutes(router: Router, services: Services): v
     const projectId = await projectOf(ctx);
     const input = validate(robotsVersionInputSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const effectiveAt = input.effectiveAt === undefined ? new Date(clock()) : new Date(input.effectiveAt);
-    const { version, created } = await db.transaction((tx) => addRobotsVersion(tx, projectId, { body: input.body, source: "api", effectiveAt }));
+    const { version, created } = await db.transaction((tx) => addRobotsVersion(tx, projectId, { body: input.body, source: "api", effectiveAt, backdated: input.effectiveAt !== undefined }));
     return { status: created ? 201 : 200, body: version };
   });
 

@@ -22,8 +22,9 @@ export function registerAdminRobotsRoutes(router: Router, services: Services): v
   };
 
   router.on("POST", "/admin/projects/:id/robots/versions", async (ctx) => {
-    const projectId = await projectOf(ctx);
+    requireAdmin(ctx.req, adminToken);
     const input = validate(robotsVersionInputSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const projectId = await projectOf(ctx);
     const effectiveAt = input.effectiveAt === undefined ? new Date(clock()) : new Date(input.effectiveAt);
     const { version, created } = await db.transaction((tx) => addRobotsVersion(tx, projectId, { body: input.body, source: "api", effectiveAt, backdated: input.effectiveAt !== undefined }));
     return { status: created ? 201 : 200, body: version };
@@ -35,8 +36,9 @@ export function registerAdminRobotsRoutes(router: Router, services: Services): v
   });
 
   router.on("PUT", "/admin/projects/:id/robots/source", async (ctx) => {
-    const projectId = await projectOf(ctx);
+    requireAdmin(ctx.req, adminToken);
     const input = validate(robotsSourceInputSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const projectId = await projectOf(ctx);
     const refused = await checkDestination(input.url, config.webhooksAllowPrivate, ROBOTS_FETCHES);
     if (refused) throw new InvalidInputError(refused, [{ field: "url", message: refused }]);
     await setRobotsSource(db, projectId, input, new Date(clock()));

@@ -25,6 +25,7 @@ export type RobotsFetch = { ok: true; body: string; url: string } | { ok: false;
  */
 export async function fetchRobotsTxt(url: string, options: RobotsFetchOptions): Promise<RobotsFetch> {
   const signal = AbortSignal.timeout(options.timeoutMs);
+  if (!URL.canParse(url)) return { ok: false, status: null, error: "not a URL" };
   let target = new URL(url);
   for (let hop = 0; ; hop++) {
     if (target.protocol !== "http:" && target.protocol !== "https:") return { ok: false, status: null, error: `not an http(s) URL: ${target.protocol}` };
@@ -41,6 +42,7 @@ export async function fetchRobotsTxt(url: string, options: RobotsFetchOptions): 
     if (status >= 300 && status < 400 && location) {
       res.resume();
       if (hop >= MAX_REDIRECTS) return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects` };
+      if (!URL.canParse(location, target)) return { ok: false, status, error: "a redirect to no URL" };
       target = new URL(location, target);
       continue;
     }

@@ -42,7 +42,7 @@ export async function fetchRobotsTxt(url: string, options: RobotsFetchOptions): 
     if (status >= 300 && status < 400 && location) {
       res.resume();
       if (hop >= MAX_REDIRECTS) return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects` };
-      if (!URL.canParse(location, target)) return { ok: false, status, error: "a redirect to no URL" };
+      if (!URL.canParse(location, target.href)) return { ok: false, status, error: "a redirect to no URL" };
       target = new URL(location, target);
       continue;
     }

@@ -7,6 +7,7 @@ import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
+import { waitingCommentTask } from "./github/waiting-comment.js";
 import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.js";
 import type { Db } from "./store/db.js";
 import type { TaskDefinition } from "./tasks/task-definition.js";
@@ -54,6 +55,7 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
     ),
     reactionTask(github),
     issueReplyTask(github),
-    trackingCommentTask(db, github),
+    trackingCommentTask(db, github, config.command),
+    waitingCommentTask(db, github, config.command),
   ];
 }

@@ -17,6 +17,7 @@ const OPTIONS = {
   "rate-limit": { type: "string" },
   "prompt-file": { type: "string" },
   "idempotency-key": { type: "string" },
+  "plan-approval": { type: "boolean" },
   status: { type: "string" },
   limit: { type: "string" },
   offset: { type: "string" },

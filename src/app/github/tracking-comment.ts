@@ -29,8 +29,9 @@ function duration(ms: number): string {
 }
 
 /** The one comment Inkwell keeps on a job's PR, edited in place. Pure: tested on its own. */
-export function renderTrackingComment(view: TrackingView): string {
-  const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${HEADLINE[view.status]}`, ""];
+export function renderTrackingComment(view: TrackingView, command = "/inkwell"): string {
+  const headline = view.waiting ? (view.waiting.for === "approval" ? "✋ Waiting for approval of its plan" : "✋ Waiting for an answer") : HEADLINE[view.status];
+  const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${headline}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
     lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(shownInstruction(m)), "");
@@ -54,16 +55,21 @@ export function renderTrackingComment(view: TrackingView): string {
     if (report?.model) facts.push(`**Model**: ${report.model}`);
     if (facts.length > 0) lines.push(facts.join(" · "));
   }
+  if (view.waiting) {
+    const [label, reply] =
+      view.waiting.for === "approval" ? ["**Plan**", `Reply \`${command} approve\` to carry it out, or say what to change.`] : ["**Question**", `Reply \`${command} <your answer>\` to answer it.`];
+    lines.push("", label, quote(view.waiting.text, 4_000), "", reply);
+  }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
   if (view.impact) lines.push("", `**Impact**: ${impactLine(view.impact)}`);
-  if (view.status === "active") lines.push("", "_This comment updates as the agent works._");
+  if (view.status === "active" && !view.waiting) lines.push("", "_This comment updates as the agent works._");
   return lines.join("\n").trim() + "\n";
 }
 
 const payloadSchema = z.object({ jobId: z.string() });
 
 /** The `tracking_comment` task: render the job's state and write it to its PR. */
-export function trackingCommentTask(db: Db, github: GitHubApi): TaskDefinition {
+export function trackingCommentTask(db: Db, github: GitHubApi, command: string): TaskDefinition {
   return defineTask({
     kind: TRACKING_TASK,
     payload: payloadSchema,
@@ -71,7 +77,7 @@ export function trackingCommentTask(db: Db, github: GitHubApi): TaskDefinition {
       const state = await trackingCommentState(db, jobId);
       if ("skipped" in state) return state;
       const { view, target } = state;
-      const id = await github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, renderTrackingComment(view));
+      const id = await github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, renderTrackingComment(view, command));
       if (id !== target.commentId) await recordTrackingComment(db, jobId, id);
       return { ok: true };
     },

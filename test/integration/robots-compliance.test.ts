@@ -2,6 +2,7 @@ import robotsParserModule from "robots-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS, dayToIso, epochDay } from "../../src/shared/epoch-days.js";
 import { parseCsv } from "../helpers/csv.js";
+import { Visitor } from "../helpers/visitor.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { volume } from "../helpers/tier.js";
 import { generateTraffic, wireHit, type GeneratedHit } from "../helpers/traffic.js";
@@ -141,5 +142,36 @@ describe("robots.txt compliance", () => {
     const same = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: VERSIONS[2]!.body } });
     expect(same.status).toBe(200);
     expect((await t.call("GET", `/v1/analytics/${project.projectId}/robots`, {})).status).toBe(401);
+  });
+  it("the dashboard drills down from the agents page's compliance column to an agent's disallowed pages, rules and versions, with its CSV", async () => {
+    const expected = bruteForce(firstDay, firstDay + 5);
+    const [agent, tally] = [...expected.agents].sort((a, b) => b[1].disallowed - a[1].disallowed)[0]!;
+    expect(tally.disallowed).toBeGreaterThan(0);
+    const visitor = new Visitor(t.url);
+    await visitor.signInAsOperator();
+    const range = `from=${dayToIso(firstDay)}&to=${dayToIso(firstDay + 4)}`;
+    const agents = await visitor.get(`/dashboard/projects/${project.projectId}/agents?${range}`);
+    expect(agents.status).toBe(200);
+    const drill = `/dashboard/projects/${project.projectId}/agents/${encodeURIComponent(agent)}?${range}#robots-heading`;
+    expect(agents.text).toContain(`<a href="${drill.replaceAll("&", "&amp;")}">${tally.disallowed.toLocaleString("en-US")}</a>`);
+
+    const page = await visitor.get(drill.replace(/#.*$/, ""));
+    expect(page.status).toBe(200);
+    const dd = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page.text)?.[1];
+    expect([dd("robots-allowed"), dd("robots-disallowed"), dd("robots-unknown")]).toEqual([tally.allowed, tally.disallowed, tally.unknown].map((n) => n.toLocaleString("en-US")));
+    expect(dd("robots-reads")).toBe(tally.robotsReads > 0 ? `yes, ${tally.robotsReads.toLocaleString("en-US")} times` : "no");
+    const api = (await get(`robots/disallowed?agent=${encodeURIComponent(agent)}&dateFrom=${dayToIso(firstDay)}&dateTo=${dayToIso(firstDay + 5)}&limit=250`)).body.disallowed;
+    const table = /<table id="agent-robots-table">[\s\S]*?<\/table>/.exec(page.text)?.[0] ?? "";
+    const rows = [...table.matchAll(/<tr><td class="path">([^<]*)<\/td><td><code>([^<]*)<\/code> <span class="muted">line (\d+)<\/span><\/td><td>([^<]*)<\/td><td class="num">([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    expect(rows).toEqual(
+      api.map((r: { path: string; rule: string; line: number; versionEffectiveAt: string; views: number; firstSeen: string; lastSeen: string }) => [r.path, r.rule, String(r.line), r.versionEffectiveAt, r.views.toLocaleString("en-US"), r.firstSeen, r.lastSeen]),
+    );
+    expect(rows.reduce((n, r) => n + Number(r[4]!.replaceAll(",", "")), 0)).toBe(tally.disallowed);
+
+    const csv = await visitor.get(`/dashboard/projects/${project.projectId}/agents/${encodeURIComponent(agent)}/robots-disallowed.csv?${range}`);
+    expect(csv.status).toBe(200);
+    const apiCsv = (await get(`robots/disallowed?agent=${encodeURIComponent(agent)}&dateFrom=${dayToIso(firstDay)}&dateTo=${dayToIso(firstDay + 5)}&output=csv`)).body as string;
+    expect(parseCsv(csv.text)).toEqual(parseCsv(apiCsv));
+    expect((await visitor.get(`/dashboard/projects/${project.projectId}/agents/NoSuchAgent/robots-disallowed.csv?${range}`)).status).toBe(404);
   });
 });

@@ -65,6 +65,12 @@ export async function* robotsComplianceRows(db: Db, projectId: string, range: Da
   for await (const batch of queryInBatches<AgentRow>(db, sql, [projectId, range.from, range.to], batchRows)) yield* batch.map(agentOf);
 }
 
+/** One agent's verdicts over the range (zeros when it has none): the drill-down's summary, and whether it read robots.txt at all. */
+export async function robotsAgentCompliance(db: Queryable, projectId: string, range: DayRange, agentId: number): Promise<RobotsCompliance["totals"]> {
+  const [row] = await db.query<Counts>(`SELECT ${VERDICT_SUMS} FROM analytics_daily_robots WHERE project_id = $1 AND ${IN_RANGE} AND agent_id = $4`, [projectId, range.from, range.to, agentId]);
+  return row ? countsOf(row) : { allowed: 0, disallowed: 0, unknown: 0, robotsReads: 0 };
+}
+
 /** The compliance report per operator: its agents' verdicts added up, most disallowed first. */
 export async function robotsOperatorsReport(db: Queryable, projectId: string, range: DayRange, page: Page): Promise<RobotsOperators> {
   const rows = await db.query<Counts & { operator: string; agents: Num }>(

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Analytics } from "./analytics/analytics.js";
+import { fetchDueRobots } from "./analytics/robots/robots-sources.js";
 import { fireDueSchedule } from "./domain/automations/schedules.js";
 import { archiveExpiredWaits, failStalledJobs } from "./domain/jobs/watchdog.js";
 import type { Db } from "./store/db.js";
@@ -16,7 +17,13 @@ export interface BackgroundDutiesDeps {
   rateLimitPerHour: number;
   /** How often this instance looks for due schedules (every instance does; each firing happens once). */
   scheduleScanMs?: number;
+  /** robots.txt fetches: the outbound guard's setting (webhooks') and the clock. */
+  robots: { allowPrivate: boolean; clock: () => number };
 }
+
+/** How often due robots.txt fetches are looked for, and how long one may take. */
+const ROBOTS_SCAN_MS = 60_000;
+const ROBOTS_TIMEOUT_MS = 10_000;
 
 /** Firings taken in one scan at most: a backlog (after downtime) drains over a few scans, not in one burst. */
 const FIRINGS_PER_SCAN = 20;
@@ -32,7 +39,7 @@ const UPKEEP_INTERVAL_MS = 24 * 3_600_000;
  * schedules, counting views left in the inbox, analytics retention, and on PGlite its vacuum. Each duty is driven from the store, so a restart
  * re-arms it with nothing to remember. Returns a function that stops the timers.
  */
-export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes, watchdogIntervalMs, rateLimitPerHour, scheduleScanMs = 1_000 }: BackgroundDutiesDeps): () => void {
+export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes, watchdogIntervalMs, rateLimitPerHour, scheduleScanMs = 1_000, robots }: BackgroundDutiesDeps): () => void {
   const watchdog = setInterval(() => {
     failStalledJobs(db, jobTimeoutMinutes)
       .then((ids) => {
@@ -80,8 +87,14 @@ export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMin
   firstRetention.unref();
   const retention = setInterval(prune, RETENTION_INTERVAL_MS);
   retention.unref();
+  const robotsSchedule = { now: () => new Date(robots.clock()), allowPrivate: robots.allowPrivate, timeoutMs: ROBOTS_TIMEOUT_MS };
+  const robotsFetches = setInterval(() => {
+    fetchDueRobots(db, robotsSchedule).catch((error: unknown) => log.error({ err: error }, "robots.txt fetch pass failed; retried at the next scan"));
+  }, ROBOTS_SCAN_MS);
+  robotsFetches.unref();
   const upkeep = db.kind === "pglite" ? startEmbeddedUpkeep(db, log) : () => {};
   return () => {
+    clearInterval(robotsFetches);
     clearInterval(watchdog);
     clearInterval(schedules);
     clearInterval(retention);

@@ -20,10 +20,12 @@ import { protectedResourceEndpoints } from "./mcp/protected-resource.js";
 import { Router } from "./http-kit/router.js";
 import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
+import { registerAdminRobotsRoutes } from "./http/routes/admin-robots.js";
 import { registerAdminAutomationRoutes } from "./http/routes/admin-automations.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerJobImpactRoutes } from "./http/routes/job-impact.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
+import { registerRobotsReportRoutes } from "./http/routes/analytics-robots.js";
 import { registerAnalyticsTrendRoutes } from "./http/routes/analytics-trends.js";
 import { registerDashboardRoutes } from "./dashboard/routes.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
@@ -139,11 +141,13 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
   registerAdminWebhookRoutes(router, services);
+  registerAdminRobotsRoutes(router, services);
   registerAdminAutomationRoutes(router, services);
   registerAgentJobRoutes(router, services);
   registerJobImpactRoutes(router, services);
   registerRunnerRoutes(router, services, options.version);
   registerAnalyticsRoutes(router, services);
+  registerRobotsReportRoutes(router, services);
   registerAnalyticsTrendRoutes(router, services);
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
@@ -167,7 +171,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     async listen(port, host) {
       if (!server.listening) await bindHttpServer(server, port, host);
       await tasks.start();
-      stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000, rateLimitPerHour: config.rateLimitPerHour });
+      stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000, rateLimitPerHour: config.rateLimitPerHour, robots: { allowPrivate: config.webhooksAllowPrivate, clock } });
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
       return { port: actualPort, url: `http://${host && host !== "0.0.0.0" && host !== "::" ? host : "127.0.0.1"}:${actualPort}` };

@@ -139,6 +139,7 @@ export const agentsSchema = z
         views: z.int().min(0).meta({ description: "Views counted as this agent's (verified + unverifiable)." }),
         visitors: z.int().min(0),
         pages: z.int().min(0).meta({ description: "Distinct pages it read." }),
+        robotsDisallowed: z.int().min(0).meta({ description: "Its views of pages the robots.txt in force at the time disallowed for it (the robots report has the rest: docs/analytics/robots.md)." }),
         previous: z
           .object({ views: z.int().min(0), visitors: z.int().min(0), pages: z.int().min(0) })
           .optional()

@@ -9,7 +9,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "./job-vocabulary.js";
 // A path may not start with two slashes (or a backslash, which URLs read as one): `https://a//b` reads
 // as a second host to many HTTP stacks, and no receiver means it.
 const HTTP_URL = /^https?:\/\/[^\s/?#@\\]+(?:\/(?:[^\s/\\]\S*)?|[?#]\S*)?$/;
-const httpUrl = z
+export const httpUrl = z
   .string(stringExpected)
   .max(2_000, { error: "must be at most 2000 characters" })
   .refine((url) => HTTP_URL.test(url), { error: "must be an http(s) URL" })

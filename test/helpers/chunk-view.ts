@@ -6,6 +6,7 @@ export const chunkView = (windowStart: number, windowDay: number, options: Parti
   projectId: "project-1",
   windowStart,
   day: windowStart + windowDay,
+  at: (windowStart + windowDay) * 86_400_000,
   pathId: 7,
   visitor: "42",
   trafficClass: CLASS_CODE.human,

@@ -267,6 +267,8 @@ export function bruteForceAgents(hits: GeneratedHit[], from: number | null, to: 
     views: rest.verification.verified + rest.verification.unverifiable,
     visitors: visitors.size,
     pages: pages.size,
+    // Generated traffic comes with no robots.txt: nothing is disallowed (robots-compliance.test.ts judges).
+    robotsDisallowed: 0,
   }));
   rows.sort((a, b) => b.views - a.views || byteOrder(a.agent, b.agent));
   return {

@@ -69,8 +69,8 @@ const shown = (value: string | number) => (typeof value === "string" && /^[=+\-@
 const REPORTS = {
   counts: { header: ["path", "human", "ai", "bot", "total"], cells: (r: any) => [r.path, r.human, r.ai, r.bot, r.total] },
   agents: {
-    header: ["agent", "operator", "category", "verified", "spoofed", "unverifiable", "views", "visitors", "pages"],
-    cells: (a: any) => [a.agent, a.operator, a.category, a.verification.verified, a.verification.spoofed, a.verification.unverifiable, a.views, a.visitors, a.pages],
+    header: ["agent", "operator", "category", "verified", "spoofed", "unverifiable", "views", "visitors", "pages", "robotsDisallowed"],
+    cells: (a: any) => [a.agent, a.operator, a.category, a.verification.verified, a.verification.spoofed, a.verification.unverifiable, a.views, a.visitors, a.pages, a.robotsDisallowed],
   },
   pages: { header: ["path", "views", "visitors", "failed"], cells: (p: any) => [p.path, p.views, p.visitors, p.failed] },
   failures: { header: ["path", "status", "views", "agents"], cells: (f: any) => [f.path, f.status, f.views, f.agents.join("; ")] },

@@ -144,7 +144,7 @@ describe("inkwell analytics visitors|views", () => {
     expect(viewsCompared.stdout).toContain("Compared with 2025-03-01 up to 2025-03-08: 2");
     expect(viewsCompared.stdout).toMatch(/\/docs\/a\s+1\s+0\s+1\s+0\s+1/);
     const agentsCsv = await cli(["analytics", "agents", ...range, "--compare", "--csv"], env);
-    expect(agentsCsv.stdout.split("\r\n")[0]).toBe("agent,operator,category,verified,spoofed,unverifiable,views,visitors,pages,previous_views,previous_visitors,previous_pages");
+    expect(agentsCsv.stdout.split("\r\n")[0]).toBe("agent,operator,category,verified,spoofed,unverifiable,views,visitors,pages,robotsDisallowed,previous_views,previous_visitors,previous_pages");
     const badChannel = await cli(["analytics", "visitors", "--channel", "email"], env);
     expect(badChannel.code).toBe(2);
     expect(badChannel.stderr).toContain("--channel must be one of ai, search, social, direct, other");

@@ -23,7 +23,7 @@ describe("dashboard sessions and CSRF (operator sign-in)", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/projects/${project.projectId}/analytics?days=7`)}`);
     // The CSV downloads too: no table leaves without a session.
-    for (const csv of ["analytics.csv?path=/docs", "analytics/referrers.csv?channel=ai", "analytics/daily.csv?compare=previous", "analytics/ai-kinds.csv", "agents.csv", "agents/failures.csv", "agents/GPTBot/pages.csv"]) {
+    for (const csv of ["analytics.csv?path=/docs", "analytics/referrers.csv?channel=ai", "analytics/daily.csv?compare=previous", "analytics/ai-kinds.csv", "agents.csv", "agents/failures.csv", "agents/GPTBot/pages.csv", "agents/GPTBot/robots-disallowed.csv"]) {
       const download = await v.get(`/dashboard/projects/${project.projectId}/${csv}`);
       expect(download.status, csv).toBe(303);
       expect(download.headers.get("location"), csv).toMatch(/^\/dashboard\/sign-in\?next=/);

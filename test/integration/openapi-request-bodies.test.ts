@@ -68,7 +68,7 @@ describe("request bodies: closed in the OpenAPI document exactly where the serve
     const all = operations();
     expect(all.length).toBeGreaterThanOrEqual(13);
     const refusing = all.filter(({ schema }) => closed(resolve(schema))).map(({ op }) => op.operationId);
-    expect(refusing.sort()).toEqual(["createApiKey", "createAutomation", "createProject", "createWebhook", "updateAutomation", "updateProject"]);
+    expect(refusing.sort()).toEqual(["addRobotsVersion", "createApiKey", "createAutomation", "createProject", "createWebhook", "setRobotsSource", "updateAutomation", "updateProject"]);
   });
 
   it("each object of each body: refused with a 400 naming the field when closed, let through when open", async () => {

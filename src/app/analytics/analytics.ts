@@ -10,6 +10,7 @@ import { ingestPageViews, type IngestResult, type PageView } from "./ingest/inge
 import { DEFAULT_ORDER, visitorsReport } from "./reports/visitors-report.js";
 import { viewsReport } from "./reports/views-report.js";
 import { operatorRatios } from "./reports/operator-ratios.js";
+import { robotsAgentCompliance, robotsDisallowedReport } from "./reports/robots-reports.js";
 import type { Page, PageReportOptions } from "./reports/report-rows.js";
 import { pruneAnalytics, type Pruned } from "./retention.js";
 import { AnalyticsRollup } from "./rollup/rollup.js";
@@ -178,8 +179,13 @@ export class Analytics {
   async agentOverview(projectId: string, agent: string, range: { from: number; to: number }, page: Page) {
     const agentId = await this.#agentId(agent);
     const pending = !(await this.#caughtUp());
-    const [pages, daily] = await Promise.all([agentPagesReport(this.db, projectId, agentId, range, page), agentDailyViews(this.db, projectId, agentId, range)]);
-    return { pages, daily, pending };
+    const [pages, daily, robots, disallowed] = await Promise.all([
+      agentPagesReport(this.db, projectId, agentId, range, page),
+      agentDailyViews(this.db, projectId, agentId, range),
+      robotsAgentCompliance(this.db, projectId, range, agentId),
+      robotsDisallowedReport(this.db, projectId, range, page, agentId),
+    ]);
+    return { pages, daily, robots: { totals: robots, ...disallowed }, pending };
   }
 
   /** The id of the agent of this name; 404 when no view ever claimed it. */

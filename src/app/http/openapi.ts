@@ -1,6 +1,7 @@
 import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
+import { robotsPaths } from "./openapi-robots.js";
 import { automationPaths } from "./openapi-automations.js";
 import { runnerPaths } from "./openapi-runner.js";
 import { webhookPaths } from "./openapi-webhooks.js";
@@ -156,6 +157,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         },
       },
       ...analyticsPaths(),
+      ...robotsPaths(),
       ...automationPaths(),
       "/admin/projects": {
         post: {

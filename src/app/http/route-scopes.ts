@@ -38,6 +38,11 @@ export const ROUTE_SCOPES: Readonly<Record<string, RouteScope>> = {
   "GET /v1/analytics/:projectId/timeseries": analytics("read analytics"),
   "GET /v1/analytics/:projectId/referrers": analytics("read analytics"),
   "GET /v1/analytics/:projectId/referrers/pages": analytics("read analytics"),
+  "GET /v1/analytics/:projectId/robots": analytics("read analytics"),
+  "GET /v1/analytics/:projectId/robots/operators": analytics("read analytics"),
+  "GET /v1/analytics/:projectId/robots/disallowed": analytics("read analytics"),
+  "GET /v1/analytics/:projectId/robots/changes": analytics("read analytics"),
+  "GET /v1/analytics/:projectId/robots/versions": analytics("read analytics"),
 };
 
 /** The scope a route needs; a HEAD is its GET. Undefined: no key may call it (the caller refuses). */

@@ -5,11 +5,12 @@ import type { Logger } from "pino";
 import { requireScope } from "../domain/api-keys.js";
 import { asHttpError } from "../http-kit/error-reply.js";
 import { analyticsTools } from "./analytics-tools.js";
+import { robotsTools } from "./robots-tools.js";
 import { jobTools } from "./job-tools.js";
 import { impactTools } from "./impact-tools.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
 
-export const MCP_TOOLS: readonly McpTool[] = [...jobTools, ...impactTools, ...analyticsTools];
+export const MCP_TOOLS: readonly McpTool[] = [...jobTools, ...impactTools, ...analyticsTools, ...robotsTools];
 
 // A server is built per request; the validator it would otherwise build each time (an Ajv instance,
 // for elicitation, which these tools never use) is made once.

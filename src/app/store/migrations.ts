@@ -956,4 +956,77 @@ UPDATE project_webhooks SET events = events || ',job.created,job.run_started,job
 WHERE events = 'job.completed,job.failed,job.archived,job.pull_request_opened,job.impact';
 `,
   },
+  {
+    version: 34,
+    name: "robots.txt history (every version with the time it took effect and its source, the fetches from the site's URL and their outcome) and AI agents' views judged against the version in force: per agent, version and verdict per day, and the disallowed pages with first and last seen",
+    sql: `
+CREATE TABLE robots_versions (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  effective_at timestamptz NOT NULL,
+  source text NOT NULL CHECK (source IN ('fetch', 'repository', 'api')),
+  body text NOT NULL,
+  -- The commit or URL it came from, when there is one.
+  origin text,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX robots_versions_in_force ON robots_versions (project_id, effective_at DESC, id DESC);
+-- Where and how often the site's robots.txt is fetched (one per project), and when next.
+CREATE TABLE robots_sources (
+  project_id text PRIMARY KEY REFERENCES projects (id),
+  url text NOT NULL,
+  every_minutes integer NOT NULL CHECK (every_minutes > 0),
+  next_fetch_at timestamptz NOT NULL
+);
+CREATE INDEX robots_sources_due ON robots_sources (next_fetch_at);
+-- Every fetch and its outcome: a failure is recorded, never fatal.
+CREATE TABLE robots_fetches (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  fetched_at timestamptz NOT NULL,
+  url text NOT NULL,
+  outcome text NOT NULL CHECK (outcome IN ('new_version', 'unchanged', 'failed')),
+  status integer,
+  error text,
+  version_id integer REFERENCES robots_versions (id)
+);
+CREATE INDEX robots_fetches_recent ON robots_fetches (project_id, fetched_at DESC, id DESC);
+-- AI agents' views (spoofed claims excluded) per day, agent, version in force (0: none known yet)
+-- and verdict (rollup/robots-plan.ts: 0 unknown, 1 allowed, 2 disallowed, 3 a read of robots.txt).
+CREATE TABLE analytics_daily_robots (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  agent_id integer NOT NULL,
+  version_id integer NOT NULL,
+  verdict smallint NOT NULL,
+  views bigint NOT NULL,
+  PRIMARY KEY (project_id, day, agent_id, version_id, verdict)
+);
+-- The disallowed views per page: the drill-down to paths and rules, first and last seen.
+CREATE TABLE analytics_robots_disallowed (
+  project_id text NOT NULL,
+  day integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  version_id integer NOT NULL,
+  views bigint NOT NULL,
+  -- Epoch milliseconds.
+  first_seen bigint NOT NULL,
+  last_seen bigint NOT NULL,
+  PRIMARY KEY (project_id, day, agent_id, path_id, version_id)
+);
+-- The same per calendar month (month_start: its first epoch day): a range's whole months cost a row per key.
+CREATE TABLE analytics_monthly_robots_disallowed (
+  project_id text NOT NULL,
+  month_start integer NOT NULL,
+  agent_id integer NOT NULL,
+  path_id integer NOT NULL,
+  version_id integer NOT NULL,
+  views bigint NOT NULL,
+  first_seen bigint NOT NULL,
+  last_seen bigint NOT NULL,
+  PRIMARY KEY (project_id, month_start, agent_id, path_id, version_id)
+);
+`,
+  },
 ];

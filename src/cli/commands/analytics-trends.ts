@@ -7,7 +7,7 @@ import { exportCsv, fetchReport, more, printRanged, rangeQuery } from "../report
 import { counted } from "../../shared/counted.js";
 
 /** An option that must be one of a closed set of words. */
-export function oneOf(ctx: CommandContext, name: "interval" | "metric" | "channel", allowed: readonly string[]): string | undefined {
+export function oneOf(ctx: CommandContext, name: "interval" | "metric" | "channel" | "by", allowed: readonly string[]): string | undefined {
   const value = ctx.values[name];
   if (value !== undefined && !allowed.includes(value)) throw new CliError(`--${name} must be one of ${allowed.join(", ")}`, 2);
   return value;

@@ -8,6 +8,7 @@ import { exportCsv, fetchReport, more, printRanged } from "../report-fetch.js";
 import { REFERRAL_CHANNELS } from "../../shared/analytics-vocabulary.js";
 import { oneOf, referrersCommand, timeseriesCommand } from "./analytics-trends.js";
 import type { NounRuns } from "./command-usage.js";
+import { robotsCommand, robotsVersionsCommand } from "./analytics-robots.js";
 import { counted } from "../../shared/counted.js";
 
 type Counts = { human: number; ai: number; bot: number; total: number };
@@ -120,6 +121,10 @@ export const analytics: NounRuns<"analytics"> = {
   "agent-pages": agentPagesCommand,
 
   failures: failuresCommand,
+
+  robots: robotsCommand,
+
+  "robots-versions": robotsVersionsCommand,
 
   timeseries: timeseriesCommand,
 

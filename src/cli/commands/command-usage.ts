@@ -37,6 +37,10 @@ export const COMMAND_USAGE = {
     run: "automations run --project ID <automationId>",
     delete: "automations delete --project ID <automationId>",
   },
+  robots: {
+    add: "robots add --project ID <FILE|-> [--effective-at ISO-TIME]   a robots.txt version (default: in force from now)",
+    source: "robots source --project ID [<url> [--every MINUTES] | --remove]   fetch the site's robots.txt on a schedule; without a URL, the setting and latest fetches",
+  },
   agents: {
     ranges: "agents ranges",
     refresh: "agents refresh   (the server fetches each list from its operator; needs internet)",
@@ -59,6 +63,8 @@ export const COMMAND_USAGE = {
     agents: "analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--path-prefix /docs] [--compare] [--limit N] [--offset N] [--all | --csv]",
     "agent-pages": "analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
     failures: "analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]",
+    robots: "analytics robots   [--from DAY] [--through DAY | --to DAY] [--by agent|operator|page|version] [--agent NAME] [--limit N] [--offset N] [--all | --csv]   AI agents' views judged against the robots.txt in force then",
+    "robots-versions": "analytics robots-versions [--limit N] [--offset N]",
     timeseries: "analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]",
     referrers: "analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]",
     import: `analytics import --format ${LOG_FORMATS.join("|")} [--log-format STRING] [--field NAME=KEY]… [--max-rejected N|P%] [--follow [--state FILE] [--interval SECONDS]] <FILE|->`,
@@ -80,7 +86,7 @@ export type NounRuns<Noun extends NounName> = Record<keyof (typeof COMMAND_USAGE
 
 /** The help groups nouns by the credential they need; a noun missing here can be neither run nor seen. */
 export const HELP_GROUPS: readonly { heading: string; nouns: readonly NounName[] }[] = [
-  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: ["projects", "keys", "webhooks", "automations", "agents"] },
+  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: ["projects", "keys", "webhooks", "automations", "agents", "robots"] },
   { heading: "Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", nouns: ["jobs"] },
   { heading: "Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", nouns: ["analytics"] },
   { heading: "Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):", nouns: ["store"] },

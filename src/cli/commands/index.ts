@@ -7,6 +7,7 @@ const MODULES: { [Noun in NounName]: () => Promise<NounRuns<Noun>> } = {
   webhooks: async () => (await import("./webhooks.js")).webhooks,
   automations: async () => (await import("./automations.js")).automations,
   agents: async () => (await import("./agents.js")).agents,
+  robots: async () => (await import("./robots.js")).robots,
   jobs: async () => (await import("./jobs.js")).jobs,
   analytics: async () => (await import("./analytics.js")).analytics,
   store: async () => (await import("./store.js")).store,

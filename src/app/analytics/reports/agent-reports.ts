@@ -10,6 +10,7 @@ import { EXPORT_BATCH_ROWS, type Page } from "./report-rows.js";
 import { periodsOf } from "./compared-periods.js";
 import { NO_PATH_ID, prefixFilter, prefixPageIds, prefixPathId } from "../rollup/page-sections.js";
 import { SITE_PATH_ID } from "../rollup/plan.js";
+import { VERDICT_CODE } from "../rollup/robots-plan.js";
 import { AGENT_PAGE_TABLES, binder, periodRowsSql } from "./period-rows.js";
 
 type Num = string | number;
@@ -85,7 +86,7 @@ export async function agentsReport(db: Queryable, projectId: string, asked: DayR
   const rows = await db.query<AgentRow & { site: boolean }>(
     `WITH ${sql}
      SELECT true AS site, 0::bigint AS rank, NULL AS agent, NULL AS operator, NULL AS category, 0 AS verified, 0 AS spoofed, 0 AS unverifiable,
-            COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages FROM agents
+            COALESCE(sum(views), 0) AS views, COALESCE(sum(visitors), 0) AS visitors, 0 AS pages, 0 AS robots_disallowed FROM agents
      UNION ALL
      (SELECT false, row_number() OVER (ORDER BY ${AGENTS_ORDER}), ${AGENT_SELECT}
       FROM agents ORDER BY ${AGENTS_ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2})
@@ -135,7 +136,7 @@ function withPrevious(agent: Agents["agents"][number], before: AgentsBefore | nu
   return before === null ? agent : { ...agent, previous: before.byName.get(agent.agent) ?? { views: 0, visitors: 0, pages: 0 } };
 }
 
-type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num };
+type AgentRow = { agent: string | null; operator: string | null; category: string | null; verified: Num; spoofed: Num; unverifiable: Num; views: Num; visitors: Num; pages: Num; robots_disallowed: Num };
 
 /**
  * `agents`: each agent's claims, visitors and pages read over the range, of one category when
@@ -156,20 +157,26 @@ async function agentsQuery(db: Queryable, projectId: string, range: DayRange, op
        FROM analytics_daily_agents WHERE project_id = $1 AND ${IN_RANGE} GROUP BY agent_id`
       : `SELECT agent_id, sum(verified) AS verified, sum(spoofed) AS spoofed, sum(views) - sum(verified) AS unverifiable
        FROM (${periodRowsSql(AGENT_PAGE_TABLES, "agent_id, views, verified, spoofed", "AND path_id = ANY ($8::int[])", { range }, binder(params))}) c GROUP BY agent_id`;
+  // The compliance column (reports/robots-reports.ts): views robots.txt disallowed; under a prefix, of its pages.
+  const disallowed =
+    prefix === null
+      ? `SELECT agent_id, sum(views) AS views FROM analytics_daily_robots WHERE project_id = $1 AND ${IN_RANGE} AND verdict = ${VERDICT_CODE.disallowed} GROUP BY agent_id`
+      : `SELECT agent_id, sum(views) AS views FROM analytics_robots_disallowed WHERE project_id = $1 AND ${IN_RANGE} AND path_id = ANY ($8::int[]) GROUP BY agent_id`;
   const sql = `${reachedSql("#.path_id = $9::int", "true")},
      claims AS (${claims}),
      visitors AS (SELECT agent_id, sum(visitors) AS visitors FROM reached GROUP BY agent_id),
      pages AS (${PAGES_READ_SQL}),
+     disallowed AS (${disallowed}),
      agents AS MATERIALIZED (
        SELECT a.name, a.operator, a.category, c.verified, c.spoofed, c.unverifiable, c.verified + c.unverifiable AS views,
-              COALESCE(v.visitors, 0) AS visitors, COALESCE(pg.pages, 0) AS pages
+              COALESCE(v.visitors, 0) AS visitors, COALESCE(pg.pages, 0) AS pages, COALESCE(d.views, 0) AS robots_disallowed
        FROM claims c JOIN analytics_agents a ON a.id = c.agent_id
-       LEFT JOIN visitors v ON v.agent_id = c.agent_id LEFT JOIN pages pg ON pg.agent_id = c.agent_id
+       LEFT JOIN visitors v ON v.agent_id = c.agent_id LEFT JOIN pages pg ON pg.agent_id = c.agent_id LEFT JOIN disallowed d ON d.agent_id = c.agent_id
        WHERE $7::text IS NULL OR a.category = $7
      )`;
   return { sql, params };
 }
-const AGENT_SELECT = `name AS agent, operator, category, verified, spoofed, unverifiable, views, visitors, pages`;
+const AGENT_SELECT = `name AS agent, operator, category, verified, spoofed, unverifiable, views, visitors, pages, robots_disallowed`;
 const AGENTS_ORDER = `views DESC, name COLLATE "C"`;
 
 const agentOf = (r: AgentRow) => ({
@@ -180,6 +187,7 @@ const agentOf = (r: AgentRow) => ({
   views: Number(r.views),
   visitors: Number(r.visitors),
   pages: Number(r.pages),
+  robotsDisallowed: Number(r.robots_disallowed),
 });
 
 /** The id of the agent of this name, if any view ever claimed it. */
@@ -279,7 +287,7 @@ export const AGENT_COLUMNS: CsvColumns<Agents["agents"][number]> = [
   ["verified", (a) => a.verification.verified],
   ["spoofed", (a) => a.verification.spoofed],
   ["unverifiable", (a) => a.verification.unverifiable],
-  ...csvFields<Agents["agents"][number]>("views", "visitors", "pages"),
+  ...csvFields<Agents["agents"][number]>("views", "visitors", "pages", "robotsDisallowed"),
 ];
 export const COMPARED_AGENT_COLUMNS = withPreviousFields(AGENT_COLUMNS, "views", "visitors", "pages");
 export const AGENT_PAGE_COLUMNS: CsvColumns<AgentPages["pages"][number]> = csvFields("path", "views", "visitors", "failed");

@@ -6,6 +6,8 @@ import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./agent-ro
 /** One inbox view, its path already resolved to an id. */
 export interface ChunkView {
   projectId: string;
+  /** The view's time, epoch milliseconds (which robots.txt version was in force: robots-plan.ts). */
+  at: number;
   /** Epoch day of the view. */
   day: number;
   /** Epoch day its salt window starts on (bit 0 of its masks). */

@@ -3,6 +3,7 @@ import type { Db, Queryable } from "../../store/db.js";
 import { recordset } from "../recordset.js";
 import type { ChunkView } from "./plan-types.js";
 import { countChunk } from "./chunk.js";
+import { RobotsJudge } from "./robots-plan.js";
 import { SectionLookup } from "./page-sections.js";
 import type { ClassCode } from "../classify/traffic-class.js";
 
@@ -24,6 +25,8 @@ export const ROLLUP_PARTITIONS = 16;
 
 interface InboxRow {
   project_id: string;
+  /** The view's time, epoch milliseconds. */
+  at_ms: number;
   day: number;
   window_start: number;
   window_end: number;
@@ -63,6 +66,7 @@ export class AnalyticsRollup {
   /** Where this process starts its passes: instances spread over the partitions instead of queueing on the same one. */
   readonly #firstPartition = Math.floor(Math.random() * ROLLUP_PARTITIONS);
   readonly #sections = new SectionLookup();
+  readonly #robots = new RobotsJudge();
 
   constructor(
     private readonly db: Db,
@@ -198,6 +202,7 @@ export class AnalyticsRollup {
       await recordWindows(tx, rows);
       const views = rows.map((row): ChunkView => ({
         projectId: row.project_id,
+        at: Number(row.at_ms),
         day: row.day,
         windowStart: row.window_start,
         pathId: row.path_id,
@@ -212,6 +217,7 @@ export class AnalyticsRollup {
         groupIds: row.referral_ids ? row.referral_ids.split(",").map(Number) : NO_GROUPS,
       }));
       await countChunk(tx, views, await this.#sections.of(tx, views.map((view) => view.pathId)));
+      await this.#robots.count(tx, views);
       return { counted: rows.length, busy };
     });
   }
@@ -246,7 +252,7 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
        INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category, agent_id, verification, format, status)
        SELECT project_id, at, path_id, visitor, class, category, agent_id, verification, format, status FROM taken WHERE $3
      )
-     SELECT project_id, day, window_start, window_end, path_id, visitor::text AS visitor, class, category, agent_id, verification, format, status, source_id, referral_ids FROM taken`,
+     SELECT project_id, (extract(epoch FROM at) * 1000)::float8 AS at_ms, day, window_start, window_end, path_id, visitor::text AS visitor, class, category, agent_id, verification, format, status, source_id, referral_ids FROM taken`,
     [limit, partitions, keepRawEvents],
   );
 }

@@ -3,6 +3,7 @@ import type { DailyReferrals, DailyScopeViews } from "./group-plan.js";
 import type { Monthly } from "./month-sums.js";
 import type { AgentFirstVisits, AgentPageMonth, AgentReturns } from "./agent-plan.js";
 import type { DailyAgentPages, DailyAgentViews, DailyFailures } from "./agent-rows.js";
+import type { DailyRobotsViews, RobotsDisallowedViews } from "./robots-rows.js";
 import type { DailyCategoryViews, DailyFormatViews, DailyViews, FirstVisits, Returns, WindowReach } from "./plan-types.js";
 
 /**
@@ -13,8 +14,9 @@ import type { DailyCategoryViews, DailyFormatViews, DailyViews, FirstVisits, Ret
  */
 
 type SqlType = "text" | "smallint" | "int" | "bigint";
-/** A field of the planned rows, the column it is stored in, and the type JSON is read as. */
-type Column<Row> = readonly [field: keyof Row & string, column: string, type: SqlType];
+type Combine = "+" | "|" | "least" | "greatest";
+/** A field of the planned rows, the column it is stored in, the type JSON is read as, and (a value's) how it combines with the stored one when not the table's. */
+type Column<Row> = readonly [field: keyof Row & string, column: string, type: SqlType, combine?: Combine];
 
 export interface PlanTable<Row> {
   /** The rows' fields this table stores (typed by them, so that only its rows can be written to it). */
@@ -30,7 +32,9 @@ export interface PlanTable<Row> {
  */
 function planTable<Row>(table: string, key: readonly Column<Row>[], values: readonly Column<Row>[], combine: "+" | "|" = "+"): PlanTable<Row> {
   const columns = [...key, ...values];
-  const set = values.map(([, column]) => `${column} = t.${column} ${combine} excluded.${column}`);
+  const set = values.map(([, column, , own = combine]) =>
+    own === "least" || own === "greatest" ? `${column} = ${own}(t.${column}, excluded.${column})` : `${column} = t.${column} ${own} excluded.${column}`,
+  );
   return {
     fields: columns.map(([field]) => field),
     keyFields: key.map(([field]) => field),
@@ -164,3 +168,26 @@ export const FORMAT_WINDOW_REACH = planTable<WindowReach>("analytics_format_wind
 export const FORMAT_FIRST_VISITS = planTable<FirstVisits>("analytics_format_first_visits", [PROJECT, WINDOW, FORMAT, WINDOW_DAY, PATH], REACH);
 
 export const FORMAT_RETURNS = planTable<Returns>("analytics_format_returns", [PROJECT, WINDOW, FORMAT, WINDOW_DAY, ["previousWindowDay", "prev", "int"], PATH], REACH);
+
+/** AI agents' views per day, version of robots.txt in force and verdict (rollup/robots-plan.ts). */
+export const DAILY_ROBOTS = planTable<DailyRobotsViews>(
+  "analytics_daily_robots",
+  [PROJECT, DAY, AGENT, ["versionId", "version_id", "int"], ["verdict", "verdict", "smallint"]],
+  [["views", "views", "bigint"]],
+);
+
+const SEEN = [
+  ["views", "views", "bigint"],
+  ["firstSeen", "first_seen", "bigint", "least"],
+  ["lastSeen", "last_seen", "bigint", "greatest"],
+] as const;
+
+/** The disallowed views per page and version, with when they were first and last seen. */
+export const ROBOTS_DISALLOWED = planTable<RobotsDisallowedViews>("analytics_robots_disallowed", [PROJECT, DAY, AGENT, PATH, ["versionId", "version_id", "int"]], SEEN);
+
+/** The same per calendar month. */
+export const MONTHLY_ROBOTS_DISALLOWED = planTable<Monthly<RobotsDisallowedViews>>(
+  "analytics_monthly_robots_disallowed",
+  [PROJECT, MONTH, AGENT, PATH, ["versionId", "version_id", "int"]],
+  SEEN,
+);

@@ -1,4 +1,5 @@
 import type { AgentPages, Agents, Failures } from "../../../shared/analytics-schemas.js";
+import type { RobotsCompliance, RobotsDisallowed } from "../../../shared/robots-schemas.js";
 import type { ReadFormat } from "../../../shared/analytics-vocabulary.js";
 import type { Project } from "../../domain/projects.js";
 import { html, type SafeHtml } from "../html.js";
@@ -43,10 +44,10 @@ ${
   agents.length === 0
     ? html`<p>No AI agent read a page in this range.</p>`
     : html`${csvLink(csvOf(view, "agents.csv"), "every agent of this range", "agents-csv")}<div class="table-wrap"><table id="agents-table">
-<thead><tr><th scope="col">Agent</th><th scope="col">Operator</th><th scope="col">Kind</th><th scope="col" class="num">Views</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Verified</th><th scope="col" class="num">Spoofed</th></tr></thead>
+<thead><tr><th scope="col">Agent</th><th scope="col">Operator</th><th scope="col">Kind</th><th scope="col" class="num">Views</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Verified</th><th scope="col" class="num">Spoofed</th><th scope="col" class="num">Disallowed by robots.txt</th></tr></thead>
 <tbody>${agents.map(
         (a) =>
-          html`<tr><td><a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}">${a.agent}</a></td><td>${a.operator}</td><td>${a.category}</td><td class="num">${number(a.views)}</td><td class="num">${number(a.visitors)}</td><td class="num">${number(a.pages)}</td><td class="num">${a.verification.unverifiable > 0 && a.verification.verified === 0 ? "unverifiable" : percent(a.verification.verified, a.verification.verified + a.verification.unverifiable + a.verification.spoofed)}</td><td class="num">${number(a.verification.spoofed)}</td></tr>`,
+          html`<tr><td><a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}">${a.agent}</a></td><td>${a.operator}</td><td>${a.category}</td><td class="num">${number(a.views)}</td><td class="num">${number(a.visitors)}</td><td class="num">${number(a.pages)}</td><td class="num">${a.verification.unverifiable > 0 && a.verification.verified === 0 ? "unverifiable" : percent(a.verification.verified, a.verification.verified + a.verification.unverifiable + a.verification.spoofed)}</td><td class="num">${number(a.verification.spoofed)}</td><td class="num">${a.robotsDisallowed > 0 ? html`<a href="${base}/${encodeURIComponent(a.agent)}?${rangeQuery(view.range)}#robots-heading">${number(a.robotsDisallowed)}</a>` : number(a.robotsDisallowed)}</td></tr>`,
       )}</tbody>
 </table></div>${view.agents.hasMore ? html`<p class="help">The ${agents.length} agents with the most views; the CSV, the API and the CLI (inkwell analytics agents --all) list every one.</p>` : ""}`
 }
@@ -96,7 +97,34 @@ export interface AgentView {
   agent: string;
   pages: AgentPages;
   daily: { date: string; views: number; spoofed: number }[];
+  robots: { totals: RobotsCompliance["totals"] } & RobotsDisallowed;
   pending: boolean;
+}
+
+/** The agent's verdicts against robots.txt and the pages it was disallowed, each with the rule as written and its version. */
+function agentRobotsSection(view: AgentView, base: string): SafeHtml {
+  const { robots } = view;
+  return html`<section aria-labelledby="robots-heading">
+<h2 id="robots-heading">robots.txt</h2>
+<p class="help">Each view judged against the robots.txt in force at its time, for ${view.agent}'s product token; views before the first known version are unknown, never disallowed.</p>
+<dl class="totals">
+<div><dt>Allowed</dt><dd id="robots-allowed">${number(robots.totals.allowed)}</dd></div>
+<div><dt>Disallowed</dt><dd id="robots-disallowed">${number(robots.totals.disallowed)}</dd></div>
+<div><dt>Unknown</dt><dd id="robots-unknown">${number(robots.totals.unknown)}</dd></div>
+<div><dt>Fetched robots.txt</dt><dd id="robots-reads">${robots.totals.robotsReads > 0 ? `yes, ${number(robots.totals.robotsReads)} times` : "no"}</dd></div>
+</dl>
+${
+  robots.disallowed.length === 0
+    ? html`<p>robots.txt disallowed none of the pages ${view.agent} read in this range.</p>`
+    : html`${csvLink(`${base}/robots-disallowed.csv?${rangeQuery(view.range)}`, `every page robots.txt disallowed ${view.agent} in this range`, "agent-robots-csv")}<div class="table-wrap"><table id="agent-robots-table">
+<thead><tr><th scope="col">Page</th><th scope="col">Rule</th><th scope="col">Version in force since</th><th scope="col" class="num">Views</th><th scope="col">First seen</th><th scope="col">Last seen</th></tr></thead>
+<tbody>${robots.disallowed.map(
+        (d) =>
+          html`<tr><td class="path">${d.path}</td><td><code>${d.rule ?? ""}</code>${d.line === null ? "" : html` <span class="muted">line ${d.line}</span>`}</td><td>${d.versionEffectiveAt}</td><td class="num">${number(d.views)}</td><td>${d.firstSeen}</td><td>${d.lastSeen}</td></tr>`,
+      )}</tbody>
+</table></div>${robots.hasMore ? html`<p class="help">The ${robots.disallowed.length} pages with the most disallowed views; the CSV has every one.</p>` : ""}`
+}
+</section>`;
 }
 
 /** One agent: its views per day (and spoofed claims of its name), and the pages it read. */
@@ -123,5 +151,6 @@ ${csvLink(`${base}/daily.csv?${rangeQuery(view.range)}`, "every day of this rang
 <thead><tr><th scope="col">Day</th><th scope="col" class="num">Views</th><th scope="col" class="num">Spoofed claims</th></tr></thead>
 <tbody>${view.daily.map((d) => html`<tr><td>${d.date}</td><td class="num">${number(d.views)}</td><td class="num">${number(d.spoofed)}</td></tr>`)}</tbody>
 </table></div>
-</section>`;
+</section>
+${agentRobotsSection(view, base)}`;
 }

@@ -25,6 +25,7 @@ import { HttpError } from "../../http-kit/http-error.js";
 import { countingHeader } from "../../http-kit/counting-header.js";
 import type { Router } from "../../http-kit/router.js";
 import { OPERATOR_COLUMNS, operatorRatios } from "../../analytics/reports/operator-ratios.js";
+import { ROBOTS_DISALLOWED_COLUMNS, robotsDisallowedRows } from "../../analytics/reports/robots-reports.js";
 
 /** Agents the page lists; the API pages through the rest. */
 const AGENTS_SHOWN = 100;
@@ -86,7 +87,7 @@ export function registerAgentPages(router: Router, dashboard: DashboardControlle
       const query = analyticsQueryOf(r.ctx.url);
       const overview = await analytics.agentOverview(project.id, agent, query.days, { limit: PAGES_SHOWN, offset: 0 });
       const daily = overview.daily.map(({ day, ...counts }) => ({ date: dayToIso(day), ...counts }));
-      const body = agentBody({ project, range: query.range, agent, pages: overview.pages, daily, pending: overview.pending });
+      const body = agentBody({ project, range: query.range, agent, pages: overview.pages, daily, robots: overview.robots, pending: overview.pending });
       return htmlReply(200, layout({ title: agent, session: r.session, project: { project, access, tab: "agents" }, body }), countingHeader(overview.pending));
     }),
   );
@@ -96,6 +97,11 @@ export function registerAgentPages(router: Router, dashboard: DashboardControlle
     "GET",
     "/dashboard/projects/:projectId/agents/:agent/pages.csv",
     csv(agentTable("pages"), AGENT_PAGE_COLUMNS, async (db, projectId, days, r) => agentPageRows(db, projectId, await knownAgent(db, agentName(r)), days)),
+  );
+  router.on(
+    "GET",
+    "/dashboard/projects/:projectId/agents/:agent/robots-disallowed.csv",
+    csv(agentTable("robots-disallowed"), ROBOTS_DISALLOWED_COLUMNS, async (db, projectId, days, r) => robotsDisallowedRows(db, projectId, days, await knownAgent(db, agentName(r)))),
   );
   router.on(
     "GET",

@@ -10,6 +10,8 @@ import { registerAdminRoutes } from "../../../../src/app/http/routes/admin.js";
 import { registerAgentJobRoutes } from "../../../../src/app/http/routes/agent-jobs.js";
 import { registerAnalyticsTrendRoutes } from "../../../../src/app/http/routes/analytics-trends.js";
 import { registerAnalyticsRoutes } from "../../../../src/app/http/routes/analytics.js";
+import { registerRobotsReportRoutes } from "../../../../src/app/http/routes/analytics-robots.js";
+import { registerAdminRobotsRoutes } from "../../../../src/app/http/routes/admin-robots.js";
 import { registerJobImpactRoutes } from "../../../../src/app/http/routes/job-impact.js";
 import { registerMetaRoutes } from "../../../../src/app/http/routes/meta.js";
 import { registerRunnerRoutes } from "../../../../src/app/http/routes/runner.js";
@@ -34,6 +36,8 @@ function apiRouter(identity: KeyIdentity): Router {
   registerRunnerRoutes(router, services, "0.0.0");
   registerAnalyticsRoutes(router, services);
   registerAnalyticsTrendRoutes(router, services);
+  registerRobotsReportRoutes(router, services);
+  registerAdminRobotsRoutes(router, services);
   return router;
 }
 
@@ -94,6 +98,7 @@ describe("key scopes of the routes (http/route-scopes.ts)", () => {
       get_job_impact: "GET /v2/agent/:projectId/job/:id/impact",
       get_visitors: "GET /v1/analytics/:projectId/visitors",
       get_ai_agents: "GET /v1/analytics/:projectId/agents",
+      get_robots_compliance: "GET /v1/analytics/:projectId/robots",
     };
     expect(MCP_TOOLS.map((tool) => tool.name).sort()).toEqual(Object.keys(routeOfTool).sort());
     for (const tool of MCP_TOOLS) expect(tool.scope, tool.name).toBe(ROUTE_SCOPES[routeOfTool[tool.name] as string]?.scope);

@@ -1,0 +1,23 @@
+// The counter rows robots-plan.ts writes (tables.ts stores them).
+
+/** AI agents' views per day, robots.txt version in force (0: none yet) and verdict (VERDICT_CODE). */
+export interface DailyRobotsViews {
+  projectId: string;
+  day: number;
+  agentId: number;
+  versionId: number;
+  verdict: number;
+  views: number;
+}
+
+export interface RobotsDisallowedViews {
+  projectId: string;
+  day: number;
+  agentId: number;
+  pathId: number;
+  versionId: number;
+  views: number;
+  /** Epoch milliseconds. */
+  firstSeen: number;
+  lastSeen: number;
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DAY_MS, epochDay } from "../../src/shared/epoch-days.js";
+import { cliFor } from "../helpers/cli.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { publishedAddress, USER_AGENTS } from "../helpers/traffic.js";
+
+// The robots.txt commands end to end: an operator sends versions (a file from stdin, a time), a
+// docs team reads who obeyed them, per agent, per page with the rule, and as CSV.
+let t: TestServer;
+let cli: ReturnType<typeof cliFor>;
+let env: Record<string, string>;
+let projectId: string;
+const day = epochDay(Date.now()) - 2;
+const at = (hour: number) => new Date(day * DAY_MS + hour * 3_600_000).toISOString();
+const gptbot = USER_AGENTS.ai[1] as string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  cli = cliFor(t);
+  const project = await t.newProject("acme/cli-robots");
+  projectId = project.projectId;
+  env = { INKWELL_API_KEY: project.key, INKWELL_PROJECT: projectId };
+});
+afterAll(() => t.close());
+
+describe("inkwell robots and inkwell analytics robots", () => {
+  it("adds a version from stdin at a time, then reports the views after it", async () => {
+    const body = "User-agent: GPTBot\nDisallow: /private\n";
+    const added = await cli(["robots", "add", "--project", projectId, "-", "--effective-at", at(2), "--json"], {}, body);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ source: "api", effectiveAt: at(2), bytes: body.length, body });
+    const hits = [1, 3, 5, 7].map((hour, i) => ({ timestamp: at(hour), path: i % 2 === 0 ? "/private/a" : "/public", ip: publishedAddress("openai-gptbot", i).ip, userAgent: gptbot }));
+    expect((await t.call("POST", `/v1/analytics/${projectId}/hits`, { token: env.INKWELL_API_KEY, body: { hits } })).body.rejected).toEqual([]);
+
+    const report = await cli(["analytics", "robots", "--json"], env);
+    expect(report.code, report.stderr).toBe(0);
+    // 01:00 came before any version: unknown; 05:00 read /private/a under it: disallowed.
+    expect(JSON.parse(report.stdout).agents).toEqual([{ agent: "GPTBot", operator: expect.any(String), category: "crawler", allowed: 2, disallowed: 1, unknown: 1, robotsReads: 0 }]);
+
+    const pages = await cli(["analytics", "robots", "--by", "page"], env);
+    expect(pages.code, pages.stderr).toBe(0);
+    expect(pages.stdout).toMatch(/GPTBot\s+\/private\/a\s+Disallow: \/private\s+\d+\s+1/);
+    const csv = await cli(["analytics", "robots", "--by", "page", "--agent", "GPTBot", "--csv"], env);
+    expect(csv.stdout.split("\r\n")[0]).toBe("agent,operator,path,versionId,versionEffectiveAt,rule,line,views,firstSeen,lastSeen");
+
+    const versions = await cli(["analytics", "robots-versions"], env);
+    expect(versions.stdout).toMatch(new RegExp(`api\\s+${body.length}`));
+    const source = await cli(["robots", "source", "--project", projectId]);
+    expect(source.stdout).toMatch(/Not fetched from the site/);
+    // Backdating over views already counted is refused: they were judged against the versions known then.
+    const late = await cli(["robots", "add", "--project", projectId, "-", "--effective-at", at(4)], {}, "User-agent: *\nDisallow: /\n");
+    expect(late.code).not.toBe(0);
+    expect(late.stderr).toMatch(/already counted/);
+    const refused = await cli(["robots", "source", "--project", projectId, `${t.url}/robots.txt`]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/loopback address: robots.txt fetches go to public addresses only/);
+  });
+});

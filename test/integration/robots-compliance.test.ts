@@ -1,0 +1,177 @@
+import robotsParserModule from "robots-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DAY_MS, dayToIso, epochDay } from "../../src/shared/epoch-days.js";
+import { parseCsv } from "../helpers/csv.js";
+import { Visitor } from "../helpers/visitor.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+import { volume } from "../helpers/tier.js";
+import { generateTraffic, wireHit, type GeneratedHit } from "../helpers/traffic.js";
+
+// AI agents' views judged against the robots.txt in force at each view's time, over real HTTP,
+// against a brute force over generated traffic: versions changing mid-day, groups for several
+// tokens, wildcards, `$`, Allow/Disallow ties, a period before any version, reads of robots.txt,
+// spoofed claims left out. The brute force asks robots-parser directly, view by view.
+const robotsParser = robotsParserModule as unknown as (url: string, body: string) => { isAllowed(url: string, ua: string): boolean | undefined };
+
+const firstDay = epochDay(Date.now()) - 8;
+const VERSIONS = [
+  { at: (firstDay + 1) * DAY_MS + 12 * 3_600_000, body: "User-agent: GPTBot\nDisallow: /docs/page-1\nAllow: /docs/page-1$\n\nUser-agent: *\nDisallow: /docs/page-2*\nDisallow: /*.txt$\n" },
+  {
+    at: (firstDay + 2) * DAY_MS + 3 * 3_600_000 + 17_000,
+    body: "User-agent: gptbot\nUser-agent: PerplexityBot\nDisallow: /docs/\nAllow: /docs/page-3\n\nUser-agent: meta-externalagent\nDisallow: /\nAllow: /docs/page-5\nDisallow: /docs/page-5\n\nUser-agent: *\nAllow: /\n",
+  },
+  { at: (firstDay + 3) * DAY_MS + 18 * 3_600_000 + 30 * 60_000, body: "User-agent: *\nDisallow: /docs/page-1   # old\nDisallow: /llms.txt$\nContent-Signal: ai-train=no, search=yes\n" },
+];
+
+let t: TestServer;
+let project: { projectId: string; key: string };
+let hits: GeneratedHit[];
+let versionIds: number[];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  project = await t.newProject("acme/robots", { analytics: { saltWindow: "month" } });
+  const generated = generateTraffic({ seed: 52, people: 80, paths: 8, firstDay, days: 5, views: volume(2_000, 30_000, "ROBOTS_VIEWS") });
+  // Every tenth AI or spoofed claim also fetched robots.txt (a script's text read is a bot's, not an assistant's: traffic.ts).
+  const robotsReads = generated
+    .filter((hit, i) => hit.agent !== null && i % 10 === 0)
+    .map((hit) => ({ ...hit, path: "/robots.txt", page: "/robots.txt", format: "text" as const, ...(hit.agent?.name === "markdown fetch (curl)" ? { kind: "bot" as const, agent: null } : {}) }));
+  hits = [...generated, ...robotsReads];
+  versionIds = [];
+  for (const version of VERSIONS) {
+    const sent = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: version.body, effectiveAt: new Date(version.at).toISOString() } });
+    expect(sent.status).toBe(201);
+    versionIds.push(sent.body.id);
+  }
+  for (let i = 0; i < hits.length; i += 1_000) {
+    const answer = await t.call("POST", `/v1/analytics/${project.projectId}/hits`, { token: project.key, body: { hits: hits.slice(i, i + 1_000).map(wireHit) } });
+    expect(answer.body.rejected).toEqual([]);
+  }
+}, 600_000);
+afterAll(() => t.close());
+
+type Tally = { allowed: number; disallowed: number; unknown: number; robotsReads: number };
+
+/** The verdicts of every AI view (not spoofed) in [from, to) days, per agent, and the disallowed views per agent, page and version. */
+function bruteForce(from: number, to: number) {
+  const agents = new Map<string, Tally & { operator: string }>();
+  const disallowed = new Map<string, { agent: string; path: string; versionId: number; views: number; firstSeen: number; lastSeen: number }>();
+  for (const hit of hits) {
+    const at = Date.parse(hit.timestamp);
+    const day = epochDay(at);
+    if (hit.kind !== "ai" || hit.agent === null || day < from || day >= to) continue;
+    const tally = agents.get(hit.agent.name) ?? { operator: hit.agent.operator, allowed: 0, disallowed: 0, unknown: 0, robotsReads: 0 };
+    agents.set(hit.agent.name, tally);
+    const index = VERSIONS.findLastIndex((v) => v.at <= at);
+    if (hit.page === "/robots.txt") tally.robotsReads++;
+    else if (index < 0) tally.unknown++;
+    else if (robotsParser("http://s.invalid/robots.txt", VERSIONS[index]!.body).isAllowed(`http://s.invalid${hit.page}`, hit.agent.name) !== false) tally.allowed++;
+    else {
+      tally.disallowed++;
+      const key = `${hit.agent.name} ${hit.page} ${index}`;
+      const row = disallowed.get(key) ?? { agent: hit.agent.name, path: hit.page, versionId: versionIds[index]!, views: 0, firstSeen: at, lastSeen: at };
+      row.views++;
+      row.firstSeen = Math.min(row.firstSeen, at);
+      row.lastSeen = Math.max(row.lastSeen, at);
+      disallowed.set(key, row);
+    }
+  }
+  return { agents, disallowed };
+}
+
+const get = (path: string) => t.call("GET", `/v1/analytics/${project.projectId}/${path}`, { token: project.key });
+
+describe("robots.txt compliance", () => {
+  for (const [from, to] of [
+    // Open: every row from the monthly sums (reports/period-rows.ts).
+    [null, null],
+    [firstDay, firstDay + 5],
+    [firstDay + 2, firstDay + 4],
+    [firstDay, firstDay + 1],
+  ] as const satisfies readonly (readonly [number, number] | readonly [null, null])[]) {
+    it(`matches the brute force per agent and per disallowed page over ${from === null ? "an open range" : `${to - from} days from day ${from - firstDay}`}`, async () => {
+      const expected = bruteForce(from ?? -Infinity, to ?? Infinity);
+      const range = from === null ? "" : `dateFrom=${dayToIso(from)}&dateTo=${dayToIso(to)}`;
+      const report = (await get(`robots?${range}&limit=250`)).body;
+      const byAgent = Object.fromEntries(report.agents.map((a: Tally & { agent: string }) => [a.agent, { allowed: a.allowed, disallowed: a.disallowed, unknown: a.unknown, robotsReads: a.robotsReads }]));
+      expect(byAgent).toEqual(Object.fromEntries([...expected.agents].map(([name, { operator: _operator, ...tally }]) => [name, tally])));
+      const sum = (field: keyof Tally) => [...expected.agents.values()].reduce((n, a) => n + a[field], 0);
+      expect(report.totals).toEqual({ allowed: sum("allowed"), disallowed: sum("disallowed"), unknown: sum("unknown"), robotsReads: sum("robotsReads") });
+
+      const rows = (await get(`robots/disallowed?${range}&limit=250`)).body.disallowed;
+      const shown = rows.map((r: { agent: string; path: string; versionId: number; views: number; firstSeen: string; lastSeen: string }) => ({ ...r, firstSeen: Date.parse(r.firstSeen), lastSeen: Date.parse(r.lastSeen) }));
+      const want = [...expected.disallowed.values()].sort((a, b) => b.views - a.views || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : a.versionId - b.versionId));
+      expect(shown.map(({ agent, path, versionId, views, firstSeen, lastSeen }: (typeof want)[number]) => ({ agent, path, versionId, views, firstSeen, lastSeen }))).toEqual(want);
+    });
+  }
+
+  it("names the rule as written and the version, and the before and after of each version", async () => {
+    const rows = (await get("robots/disallowed?agent=GPTBot&limit=250")).body.disallowed;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.agent).toBe("GPTBot");
+      const index = versionIds.indexOf(row.versionId);
+      expect(row.versionEffectiveAt).toBe(new Date(VERSIONS[index]!.at).toISOString());
+      expect(VERSIONS[index]!.body.split("\n")[row.line - 1]?.replace(/#.*$/, "").trim()).toBe(row.rule);
+      expect(row.rule).toMatch(/^Disallow: /);
+    }
+    const changes = (await get("robots/changes")).body;
+    expect(changes.versions.map((v: { versionId: number }) => v.versionId)).toEqual([...versionIds].reverse());
+    const all = bruteForce(firstDay, firstDay + 5);
+    const underLast = changes.versions[0].agents.reduce((n: number, a: Tally) => n + a.disallowed + a.allowed, 0);
+    const beforeFirst = changes.versions.at(-1).agents.reduce((n: number, a: { before: Tally }) => n + a.before.unknown, 0);
+    expect(beforeFirst).toBe([...all.agents.values()].reduce((n, a) => n + a.unknown, 0));
+    expect(underLast).toBeGreaterThan(0);
+  });
+
+  it("pages, exports the same rows as CSV, lists versions with their source and content signals, and refuses a version out of order", async () => {
+    const all = (await get("robots?limit=250")).body.agents;
+    const first = (await get("robots?limit=1")).body;
+    expect(first).toMatchObject({ agents: [all[0]], hasMore: all.length > 1 });
+    const csv = parseCsv((await get("robots?output=csv")).body as string);
+    expect(csv[0]).toEqual(["agent", "operator", "category", "allowed", "disallowed", "unknown", "robotsReads"]);
+    expect(csv.slice(1).map((r) => [r[0], Number(r[4])])).toEqual(all.map((a: { agent: string; disallowed: number }) => [a.agent, a.disallowed]));
+    const disallowedCsv = parseCsv((await get("robots/disallowed?output=csv")).body as string);
+    expect(disallowedCsv[0]).toEqual(["agent", "operator", "path", "versionId", "versionEffectiveAt", "rule", "line", "views", "firstSeen", "lastSeen"]);
+
+    const versions = (await get("robots/versions")).body;
+    expect(versions.versions.map((v: { id: number; source: string }) => [v.id, v.source])).toEqual([...versionIds].reverse().map((id) => [id, "api"]));
+    expect(versions.versions[0].contentSignals).toEqual([{ userAgents: ["*"], line: 4, aiTrain: false, search: true }]);
+    const late = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: "User-agent: *\nDisallow: /\n", effectiveAt: new Date(VERSIONS[0]!.at).toISOString() } });
+    expect(late.status).toBe(409);
+    const same = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: VERSIONS[2]!.body } });
+    expect(same.status).toBe(200);
+    expect((await t.call("GET", `/v1/analytics/${project.projectId}/robots`, {})).status).toBe(401);
+  });
+  it("the dashboard drills down from the agents page's compliance column to an agent's disallowed pages, rules and versions, with its CSV", async () => {
+    const expected = bruteForce(firstDay, firstDay + 5);
+    const [agent, tally] = [...expected.agents].sort((a, b) => b[1].disallowed - a[1].disallowed)[0]!;
+    expect(tally.disallowed).toBeGreaterThan(0);
+    const visitor = new Visitor(t.url);
+    await visitor.signInAsOperator();
+    const range = `from=${dayToIso(firstDay)}&to=${dayToIso(firstDay + 4)}`;
+    const agents = await visitor.get(`/dashboard/projects/${project.projectId}/agents?${range}`);
+    expect(agents.status).toBe(200);
+    const drill = `/dashboard/projects/${project.projectId}/agents/${encodeURIComponent(agent)}?${range}#robots-heading`;
+    expect(agents.text).toContain(`<a href="${drill.replaceAll("&", "&amp;")}">${tally.disallowed.toLocaleString("en-US")}</a>`);
+
+    const page = await visitor.get(drill.replace(/#.*$/, ""));
+    expect(page.status).toBe(200);
+    const dd = (id: string) => new RegExp(`<dd id="${id}">([^<]*)</dd>`).exec(page.text)?.[1];
+    expect([dd("robots-allowed"), dd("robots-disallowed"), dd("robots-unknown")]).toEqual([tally.allowed, tally.disallowed, tally.unknown].map((n) => n.toLocaleString("en-US")));
+    expect(dd("robots-reads")).toBe(tally.robotsReads > 0 ? `yes, ${tally.robotsReads.toLocaleString("en-US")} times` : "no");
+    const api = (await get(`robots/disallowed?agent=${encodeURIComponent(agent)}&dateFrom=${dayToIso(firstDay)}&dateTo=${dayToIso(firstDay + 5)}&limit=250`)).body.disallowed;
+    const table = /<table id="agent-robots-table">[\s\S]*?<\/table>/.exec(page.text)?.[0] ?? "";
+    const rows = [...table.matchAll(/<tr><td class="path">([^<]*)<\/td><td><code>([^<]*)<\/code> <span class="muted">line (\d+)<\/span><\/td><td>([^<]*)<\/td><td class="num">([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    expect(rows).toEqual(
+      api.map((r: { path: string; rule: string; line: number; versionEffectiveAt: string; views: number; firstSeen: string; lastSeen: string }) => [r.path, r.rule, String(r.line), r.versionEffectiveAt, r.views.toLocaleString("en-US"), r.firstSeen, r.lastSeen]),
+    );
+    expect(rows.reduce((n, r) => n + Number(r[4]!.replaceAll(",", "")), 0)).toBe(tally.disallowed);
+
+    const csv = await visitor.get(`/dashboard/projects/${project.projectId}/agents/${encodeURIComponent(agent)}/robots-disallowed.csv?${range}`);
+    expect(csv.status).toBe(200);
+    const apiCsv = (await get(`robots/disallowed?agent=${encodeURIComponent(agent)}&dateFrom=${dayToIso(firstDay)}&dateTo=${dayToIso(firstDay + 5)}&output=csv`)).body as string;
+    expect(parseCsv(csv.text)).toEqual(parseCsv(apiCsv));
+    expect((await visitor.get(`/dashboard/projects/${project.projectId}/agents/NoSuchAgent/robots-disallowed.csv?${range}`)).status).toBe(404);
+  });
+});

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import nock from "nock";
-import { archiveExpiredWaits } from "../../src/app/domain/jobs/watchdog.js";
+import { archiveExpiredWaits, failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
 import { issueComment, issueCommentOnIssue } from "../fixtures/webhooks.js";
 import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
@@ -223,6 +223,35 @@ describe("time limits and cancelling", () => {
     const cancelled = await api("POST", `/job/${dispatched.jobId}/cancel`);
     expect(cancelled.body).toMatchObject({ status: "failed", waitingFor: null, error: expect.stringMatching(/^Cancelled by an API key/) });
     expect((await api("POST", `/job/${dispatched.jobId}/approve`)).status).toBe(409);
+  });
+});
+
+describe("every run announced once", () => {
+  it("a run lost to the watchdog, a run cancelled before its report and a run that reported each get exactly one job.run_finished; late reports add none", async () => {
+    const db = h.server.store.db;
+    const runner = h.client();
+    const first = await h.createJob("Every run announced");
+    await runner.claim({ ...first, workflowRunId: 9101 });
+    await db.query(`UPDATE jobs SET last_activity_at = now() - interval '2 hours' WHERE id = $1`, [first.jobId]);
+    expect(await failStalledJobs(db, 60)).toEqual([first.jobId]);
+    await runner.report({ ...first, outcome: "completed", pr: null });
+
+    const second = await h.followUp(first.jobId, "Try again");
+    await runner.claim({ ...second, workflowRunId: 9102 });
+    expect((await api("POST", `/job/${first.jobId}/cancel`)).body.status).toBe("failed");
+    await runner.report({ ...second, outcome: "failed", error: "stopped" });
+
+    h.model.setScript(steps({ text: "Nothing to change\n\nThe docs already say this." }));
+    const third = await h.followUp(first.jobId, "Once more");
+    expect((await h.run(third)).status).toBe("completed");
+    await runner.report({ ...third, outcome: "completed", pr: null });
+
+    const finished = (await deliveriesOf(first.jobId)).filter((d) => d.type === "job.run_finished").map((d) => d.data.run);
+    expect(finished).toEqual([
+      { attempt: 1, outcome: "failed", reported: false },
+      { attempt: 2, outcome: "cancelled", reported: false },
+      { attempt: 3, outcome: "completed", reported: true },
+    ]);
   });
 });
 

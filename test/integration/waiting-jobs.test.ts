@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import nock from "nock";
 import { archiveExpiredWaits, failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
-import { issueComment, issueCommentOnIssue } from "../fixtures/webhooks.js";
+import { issueComment, issueCommentOnIssue, pullRequest } from "../fixtures/webhooks.js";
 import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
 import { cliFor } from "../helpers/cli.js";
@@ -299,6 +299,44 @@ describe("on GitHub: the plan or question posted where the job's people talk, an
     }
   });
 
+  it("a job with a PR revised by a comment there posts its revised plan on the PR; /inkwell approve on the PR from a non-member or a bot is ignored, from a writer it approves", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Explain retries, with a PR", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    // Someone opened a PR from the job's branch while it waited: the job has a PR before its plan is approved.
+    const prNumber = 3300;
+    const opened = pullRequest("opened", h.repository, prNumber, `inkwell/${dispatched.jobId}`);
+    await deliver(h.server.url, "pull_request", { ...opened, installation: { ...opened.installation, id: h.installationId } });
+    await drainTasks(h.server);
+    expect((await h.job(dispatched.jobId)).prLink).toMatch(new RegExp(`/pull/${prNumber}$`));
+
+    const revised = `${PLAN}\n- Move guides/webhooks.mdx to guides/events/webhooks.mdx.`;
+    permission("writer", "write");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3301, body: "/inkwell Also move the webhooks page.", login: "writer" }, h.installationId));
+    await drainTasks(h.server);
+    h.model.setScript(planning(revised));
+    expect((await h.run({ jobId: dispatched.jobId, runAttempt: 2 })).status).toBe("waiting");
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });
+    const posted = h.issueComments.filter((comment) => comment.path === `/repos/${h.repository}/issues/${prNumber}/comments`).at(-1);
+    expect(posted?.body).toContain("> - Move guides/webhooks.mdx to guides/events/webhooks.mdx.");
+
+    permission("reader", "read");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3302, body: "/inkwell approve", login: "reader" }, h.installationId));
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3303, body: "/inkwell approve", login: "helper[bot]", type: "Bot" }, h.installationId));
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval" });
+
+    permission("writer", "write");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3304, body: "/inkwell approve", login: "writer" }, h.installationId));
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: null, plan: revised });
+    expect((await h.events(dispatched.jobId)).filter((event) => event.type === "plan_approved")).toEqual([expect.objectContaining({ cause: "comment", detail: "by @writer" })]);
+    // The run approving started carries the revised plan (the claim's context says so).
+    const claimed = await h.client().claim({ jobId: dispatched.jobId, runAttempt: 3, workflowRunId: 9301 });
+    expect(claimed.job).toMatchObject({ stage: "work", plan: revised, prNumber });
+  });
+
   it("a question on a job with a PR is posted on the PR, and a writer's reply there answers it", async () => {
     h.model.setScript(carryOut());
     const dispatched = await h.createJob("Explain retries on the PR");
@@ -343,6 +381,33 @@ describe("the CLI", () => {
     expect(watched.code).toBe(0);
     expect(watched.stdout).toMatch(/active {2}waiting for approval of its plan[\s\S]* {4}- Add guides\/retries\.mdx[\s\S]*completed {2}https:/);
     expect((await cli(["jobs", "approve", jobId], env)).code).not.toBe(0);
+  });
+});
+
+describe("the CLI's settings", () => {
+  it("jobs create --max-questions sets the job's question budget; projects update --plan-approval, --no-plan-approval and --wait-limit-days set the project's", async () => {
+    const cli = cliFor(h.server);
+    const env = { INKWELL_API_KEY: h.apiKey, INKWELL_PROJECT: h.projectId };
+    const created = await cli(["jobs", "create", "--max-questions", "0", "--json", "Explain retries, no questions"], env);
+    expect(created.code).toBe(0);
+    const jobId = JSON.parse(created.stdout).id as string;
+    await drainTasks(h.server);
+    expect((await h.client().claim({ jobId, runAttempt: 1, workflowRunId: 9401 })).job).toMatchObject({ maxQuestions: 0, stage: "work" });
+    expect((await cli(["jobs", "create", "--max-questions", "many", "Explain"], env)).code).toBe(2);
+
+    const admin = { INKWELL_ADMIN_TOKEN: ADMIN_TOKEN };
+    try {
+      const updated = await cli(["projects", "update", h.projectId, "--plan-approval", "--wait-limit-days", "3"], admin);
+      expect(updated.code).toBe(0);
+      expect(updated.stdout).toMatch(/jobs:?\s+plan first and wait for approval; waiting archived after 3 day\(s\)/);
+      expect((await h.server.call("GET", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN })).body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });
+      const off = await cli(["projects", "update", h.projectId, "--no-plan-approval", "--json"], admin);
+      expect(JSON.parse(off.stdout).jobs).toEqual({ planApproval: false, waitLimitDays: 3 });
+      expect((await cli(["projects", "update", h.projectId, "--plan-approval", "--no-plan-approval"], admin)).code).toBe(2);
+      expect((await cli(["projects", "update", h.projectId, "--wait-limit-days", "0"], admin)).code).not.toBe(0);
+    } finally {
+      await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false, waitLimitDays: 14 } } });
+    }
   });
 });
 

@@ -447,8 +447,16 @@ describe("the dashboard's job page", () => {
     await browser.signInAsOperator();
     h.model.setScript(planning());
     const planned = await h.createJob("Explain retries on the dashboard", { planApproval: true });
-    expect((await h.run(planned)).status).toBe("waiting");
     const pagePath = `/dashboard/projects/${h.projectId}/jobs/${planned.jobId}`;
+    // A page open before the job waits: its live fragment (polled, swapped in place) then says so, with the plan and a link to the forms, and holds no form a poll could wipe.
+    expect((await browser.get(`${pagePath}/live`)).text).not.toContain("job-waiting-notice");
+    expect((await h.run(planned)).status).toBe("waiting");
+    const live = (await browser.get(`${pagePath}/live`)).text;
+    expect(live).toContain('id="job-waiting-notice" data-waiting-for="approval"');
+    expect(live).toContain("- Add guides/retries.mdx: a page on retries");
+    expect(live).toContain(`href="${pagePath}?waiting=approval#job-waiting"`);
+    expect(live).not.toMatch(/<form|<textarea/);
+    expect((await browser.get(`${pagePath}?waiting=approval`)).text).toContain('id="job-waiting" data-waiting-for="approval"');
     const page = await browser.get(pagePath);
     expect(page.text).toContain('id="job-waiting" data-waiting-for="approval"');
     expect(page.text).toContain("- Add guides/retries.mdx: a page on retries");
@@ -466,6 +474,7 @@ describe("the dashboard's job page", () => {
     const askingPath = `/dashboard/projects/${h.projectId}/jobs/${asking.jobId}`;
     const question = await browser.get(askingPath);
     expect(question.text).toContain("Which &lt;b&gt;version&lt;/b&gt;?");
+    expect((await browser.get(`${askingPath}/live`)).text).toMatch(/data-waiting-for="answer">[\s\S]*Answer it<\/a>[\s\S]*Which &lt;b&gt;version&lt;\/b&gt;\?/);
     expect(question.text).toContain('<label for="answer">Your answer</label>');
     const answered = await browser.post(`${askingPath}/messages`, { csrf: await browser.csrf(askingPath), prompt: "2.x" });
     expect(answered.status).toBe(303);

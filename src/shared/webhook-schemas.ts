@@ -72,7 +72,11 @@ export const webhookPayloadSchema = z
       run: z
         .object({
           attempt: z.int(),
-          outcome: z.enum(["completed", "failed", "waiting"]).optional().meta({ description: "job.run_finished only: how the run ended (waiting: it stopped for a plan's approval or an answer)." }),
+          outcome: z
+            .enum(["completed", "failed", "waiting", "cancelled"])
+            .optional()
+            .meta({ description: "job.run_finished only: how the run ended (waiting: it stopped for a plan's approval or an answer; cancelled: it was stopped, or its PR closed, before it reported)." }),
+          reported: z.boolean().optional().meta({ description: "job.run_finished only: false when the run ended without its report (lost to the heartbeat watchdog, a workflow run that failed, a failed dispatch, a cancel)." }),
         })
         .optional()
         .meta({ description: "job.run_started and job.run_finished only: which run." }),
@@ -85,7 +89,7 @@ export const WEBHOOK_EVENT_MEANINGS: Record<(typeof WEBHOOK_EVENTS)[number], str
   "job.created": "A job was created (API, dashboard, MCP, a comment, an automation).",
   "job.run_started": "A workflow run claimed the job; data.run.attempt is the run.",
   "job.waiting": "The job waits for the user: data.waitingFor is approval (data.plan) or answer (data.question). It stays active.",
-  "job.run_finished": "A run reported, once per run; data.run.outcome is completed, failed or waiting.",
+  "job.run_finished": "A run ended, exactly once per run: it reported, or it was lost or stopped (data.run.reported false); data.run.outcome is completed, failed, waiting or cancelled.",
   "job.completed": "The job completed (prLink set when files changed).",
   "job.failed": "The job failed, cancels included (data.error says why).",
   "job.archived": "The job's pull request was merged or closed, or it waited past the project's limit (data.error says so).",

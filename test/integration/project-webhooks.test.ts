@@ -179,7 +179,8 @@ describe("project webhooks", () => {
     const sent = receiver.received.slice(before);
     const message = sent.find((r) => !r.headers["webhook-id"]);
     expect(JSON.parse(message?.body ?? "{}")).toEqual({ text: `:x: Inkwell job \`${jobId}\` on acme/hooks failed\n> Cancelled by an API key; nothing more was pushed. Send a message to continue on the same branch.` });
-    expect(sent.filter((r) => r.headers["webhook-id"])).toHaveLength(1);
+    // The standard endpoint takes every event: the job's failure and the end of its run (cancelled before its report).
+    expect(sent.filter((r) => r.headers["webhook-id"]).map((r) => JSON.parse(r.body).type).sort()).toEqual(["job.failed", "job.run_finished"]);
 
     expect((await admin("DELETE", `/webhooks/${webhookId}`)).status).toBe(204);
     expect((await admin("GET", `/webhooks/${webhookId}/deliveries`)).status).toBe(404);

@@ -4,8 +4,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import nock from "nock";
-import { archiveExpiredWaits } from "../../src/app/domain/jobs/watchdog.js";
-import { issueComment, issueCommentOnIssue } from "../fixtures/webhooks.js";
+import { archiveExpiredWaits, failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
+import { issueComment, issueCommentOnIssue, pullRequest } from "../fixtures/webhooks.js";
 import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
 import { cliFor } from "../helpers/cli.js";
@@ -226,6 +226,35 @@ describe("time limits and cancelling", () => {
   });
 });
 
+describe("every run announced once", () => {
+  it("a run lost to the watchdog, a run cancelled before its report and a run that reported each get exactly one job.run_finished; late reports add none", async () => {
+    const db = h.server.store.db;
+    const runner = h.client();
+    const first = await h.createJob("Every run announced");
+    await runner.claim({ ...first, workflowRunId: 9101 });
+    await db.query(`UPDATE jobs SET last_activity_at = now() - interval '2 hours' WHERE id = $1`, [first.jobId]);
+    expect(await failStalledJobs(db, 60)).toEqual([first.jobId]);
+    await runner.report({ ...first, outcome: "completed", pr: null });
+
+    const second = await h.followUp(first.jobId, "Try again");
+    await runner.claim({ ...second, workflowRunId: 9102 });
+    expect((await api("POST", `/job/${first.jobId}/cancel`)).body.status).toBe("failed");
+    await runner.report({ ...second, outcome: "failed", error: "stopped" });
+
+    h.model.setScript(steps({ text: "Nothing to change\n\nThe docs already say this." }));
+    const third = await h.followUp(first.jobId, "Once more");
+    expect((await h.run(third)).status).toBe("completed");
+    await runner.report({ ...third, outcome: "completed", pr: null });
+
+    const finished = (await deliveriesOf(first.jobId)).filter((d) => d.type === "job.run_finished").map((d) => d.data.run);
+    expect(finished).toEqual([
+      { attempt: 1, outcome: "failed", reported: false },
+      { attempt: 2, outcome: "cancelled", reported: false },
+      { attempt: 3, outcome: "completed", reported: true },
+    ]);
+  });
+});
+
 describe("on GitHub: the plan or question posted where the job's people talk, and replies there", () => {
   const permission = (login: string, level: string) =>
     nock(GITHUB_API).get(`/repos/${h.repository}/collaborators/${login}/permission`).reply(200, { permission: level, role_name: level, user: { login } });
@@ -268,6 +297,44 @@ describe("on GitHub: the plan or question posted where the job's people talk, an
     } finally {
       await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false } } });
     }
+  });
+
+  it("a job with a PR revised by a comment there posts its revised plan on the PR; /inkwell approve on the PR from a non-member or a bot is ignored, from a writer it approves", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Explain retries, with a PR", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    // Someone opened a PR from the job's branch while it waited: the job has a PR before its plan is approved.
+    const prNumber = 3300;
+    const opened = pullRequest("opened", h.repository, prNumber, `inkwell/${dispatched.jobId}`);
+    await deliver(h.server.url, "pull_request", { ...opened, installation: { ...opened.installation, id: h.installationId } });
+    await drainTasks(h.server);
+    expect((await h.job(dispatched.jobId)).prLink).toMatch(new RegExp(`/pull/${prNumber}$`));
+
+    const revised = `${PLAN}\n- Move guides/webhooks.mdx to guides/events/webhooks.mdx.`;
+    permission("writer", "write");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3301, body: "/inkwell Also move the webhooks page.", login: "writer" }, h.installationId));
+    await drainTasks(h.server);
+    h.model.setScript(planning(revised));
+    expect((await h.run({ jobId: dispatched.jobId, runAttempt: 2 })).status).toBe("waiting");
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });
+    const posted = h.issueComments.filter((comment) => comment.path === `/repos/${h.repository}/issues/${prNumber}/comments`).at(-1);
+    expect(posted?.body).toContain("> - Move guides/webhooks.mdx to guides/events/webhooks.mdx.");
+
+    permission("reader", "read");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3302, body: "/inkwell approve", login: "reader" }, h.installationId));
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3303, body: "/inkwell approve", login: "helper[bot]", type: "Bot" }, h.installationId));
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval" });
+
+    permission("writer", "write");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3304, body: "/inkwell approve", login: "writer" }, h.installationId));
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: null, plan: revised });
+    expect((await h.events(dispatched.jobId)).filter((event) => event.type === "plan_approved")).toEqual([expect.objectContaining({ cause: "comment", detail: "by @writer" })]);
+    // The run approving started carries the revised plan (the claim's context says so).
+    const claimed = await h.client().claim({ jobId: dispatched.jobId, runAttempt: 3, workflowRunId: 9301 });
+    expect(claimed.job).toMatchObject({ stage: "work", plan: revised, prNumber });
   });
 
   it("a question on a job with a PR is posted on the PR, and a writer's reply there answers it", async () => {
@@ -317,6 +384,33 @@ describe("the CLI", () => {
   });
 });
 
+describe("the CLI's settings", () => {
+  it("jobs create --max-questions sets the job's question budget; projects update --plan-approval, --no-plan-approval and --wait-limit-days set the project's", async () => {
+    const cli = cliFor(h.server);
+    const env = { INKWELL_API_KEY: h.apiKey, INKWELL_PROJECT: h.projectId };
+    const created = await cli(["jobs", "create", "--max-questions", "0", "--json", "Explain retries, no questions"], env);
+    expect(created.code).toBe(0);
+    const jobId = JSON.parse(created.stdout).id as string;
+    await drainTasks(h.server);
+    expect((await h.client().claim({ jobId, runAttempt: 1, workflowRunId: 9401 })).job).toMatchObject({ maxQuestions: 0, stage: "work" });
+    expect((await cli(["jobs", "create", "--max-questions", "many", "Explain"], env)).code).toBe(2);
+
+    const admin = { INKWELL_ADMIN_TOKEN: ADMIN_TOKEN };
+    try {
+      const updated = await cli(["projects", "update", h.projectId, "--plan-approval", "--wait-limit-days", "3"], admin);
+      expect(updated.code).toBe(0);
+      expect(updated.stdout).toMatch(/jobs:?\s+plan first and wait for approval; waiting archived after 3 day\(s\)/);
+      expect((await h.server.call("GET", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN })).body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });
+      const off = await cli(["projects", "update", h.projectId, "--no-plan-approval", "--json"], admin);
+      expect(JSON.parse(off.stdout).jobs).toEqual({ planApproval: false, waitLimitDays: 3 });
+      expect((await cli(["projects", "update", h.projectId, "--plan-approval", "--no-plan-approval"], admin)).code).toBe(2);
+      expect((await cli(["projects", "update", h.projectId, "--wait-limit-days", "0"], admin)).code).not.toBe(0);
+    } finally {
+      await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false, waitLimitDays: 14 } } });
+    }
+  });
+});
+
 describe("MCP", () => {
   it("get_job says what the job waits for; approve_plan carries the plan out; send_message answers a question", async () => {
     const client = await connectMcp(h.server.url, h.apiKey);
@@ -353,8 +447,16 @@ describe("the dashboard's job page", () => {
     await browser.signInAsOperator();
     h.model.setScript(planning());
     const planned = await h.createJob("Explain retries on the dashboard", { planApproval: true });
-    expect((await h.run(planned)).status).toBe("waiting");
     const pagePath = `/dashboard/projects/${h.projectId}/jobs/${planned.jobId}`;
+    // A page open before the job waits: its live fragment (polled, swapped in place) then says so, with the plan and a link to the forms, and holds no form a poll could wipe.
+    expect((await browser.get(`${pagePath}/live`)).text).not.toContain("job-waiting-notice");
+    expect((await h.run(planned)).status).toBe("waiting");
+    const live = (await browser.get(`${pagePath}/live`)).text;
+    expect(live).toContain('id="job-waiting-notice" data-waiting-for="approval"');
+    expect(live).toContain("- Add guides/retries.mdx: a page on retries");
+    expect(live).toContain(`href="${pagePath}?waiting=approval#job-waiting"`);
+    expect(live).not.toMatch(/<form|<textarea/);
+    expect((await browser.get(`${pagePath}?waiting=approval`)).text).toContain('id="job-waiting" data-waiting-for="approval"');
     const page = await browser.get(pagePath);
     expect(page.text).toContain('id="job-waiting" data-waiting-for="approval"');
     expect(page.text).toContain("- Add guides/retries.mdx: a page on retries");
@@ -372,6 +474,7 @@ describe("the dashboard's job page", () => {
     const askingPath = `/dashboard/projects/${h.projectId}/jobs/${asking.jobId}`;
     const question = await browser.get(askingPath);
     expect(question.text).toContain("Which &lt;b&gt;version&lt;/b&gt;?");
+    expect((await browser.get(`${askingPath}/live`)).text).toMatch(/data-waiting-for="answer">[\s\S]*Answer it<\/a>[\s\S]*Which &lt;b&gt;version&lt;\/b&gt;\?/);
     expect(question.text).toContain('<label for="answer">Your answer</label>');
     const answered = await browser.post(`${askingPath}/messages`, { csrf: await browser.csrf(askingPath), prompt: "2.x" });
     expect(answered.status).toBe(303);

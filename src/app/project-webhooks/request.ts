@@ -39,14 +39,14 @@ const HEADLINES: Record<WebhookPayload["type"], [icon: string, what: string]> = 
   "job.run_finished": [":checkered_flag:", "finished run"],
 };
 
-const RUN_ENDS = { completed: "completed", failed: "failed", waiting: "stopped to wait for you" } as const;
+const RUN_ENDS = { completed: "completed", failed: "failed", waiting: "stopped to wait for you", cancelled: "cancelled" } as const;
 
 /** A readable Slack message: what happened to which job of which repository, the PR, and the summary or error. */
 export function slackMessage(payload: WebhookPayload): { text: string } {
   const job = payload.data;
   const [icon, what] = HEADLINES[payload.type];
   const repository = job.source.repository.replace(/^https?:\/\/[^/]+\//, "");
-  const run = job.run ? ` ${job.run.attempt}${job.run.outcome ? ` (${RUN_ENDS[job.run.outcome]})` : ""}` : "";
+  const run = job.run ? ` ${job.run.attempt}${job.run.outcome ? ` (${RUN_ENDS[job.run.outcome]}${job.run.reported === false ? ", without a report" : ""})` : ""}` : "";
   const lines = [`${icon} Inkwell job \`${job.id}\` on ${escapeSlack(repository)} ${what}${run}`];
   if (job.prLink) lines.push(`<${job.prLink}|Pull request>`);
   if (payload.type === "job.waiting") lines.push(waitingLines(job));

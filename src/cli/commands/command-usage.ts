@@ -15,7 +15,7 @@ export const COMMAND_USAGE = {
     create: "projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
     list: "projects list",
     get: "projects get <projectId>",
-    update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]",
+    update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N]",
   },
   keys: {
     create: `keys create --project ID [--name NAME] [--scope ${KEY_SCOPES.join("|")}]…`,
@@ -46,7 +46,7 @@ export const COMMAND_USAGE = {
     refresh: "agents refresh   (the server fetches each list from its operator; needs internet)",
   },
   jobs: {
-    create: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval]   --plan-approval: plan first, wait for approval",
+    create: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval] [--max-questions N]   --plan-approval: plan first, wait for approval; --max-questions: questions the agent may ask per run (default 1)",
     get: "jobs get <jobId>",
     message: "jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)",
     approve: "jobs approve <jobId>             carries out the plan the job waits with (to change the plan, send a message)",

@@ -69,8 +69,9 @@ export const jobs: NounRuns<"jobs"> = {
     const projectId = projectOf(ctx);
     const prompt = await promptOf(ctx, ctx.args);
     const idempotencyKey = ctx.values["idempotency-key"];
+    const maxQuestions = intOption(ctx.values["max-questions"], "max-questions");
     const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job`, ctx.projectKey, {
-      body: { prompt, ...(ctx.values["plan-approval"] ? { planApproval: true } : {}) },
+      body: { prompt, ...(ctx.values["plan-approval"] ? { planApproval: true } : {}), ...(maxQuestions !== undefined ? { maxQuestions } : {}) },
       ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
     });
     print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);

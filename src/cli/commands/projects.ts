@@ -18,6 +18,7 @@ const projectFields = (p: ProjectView) =>
       `salt window ${p.analytics.saltWindow}; beacon origins: ${p.analytics.allowedOrigins.join(", ") || "none (the beacon is refused until one is added)"}; ` +
         `markdown twins (/x.md) ${p.analytics.markdownAsPage ? "count as their page" : "are pages of their own"}`,
     ],
+    ["jobs", `${p.jobs.planApproval ? "plan first and wait for approval" : "start without a plan to approve"}; waiting archived after ${p.jobs.waitLimitDays} day(s)`],
     ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
     ["created", p.createdAt],
   ]);
@@ -62,15 +63,22 @@ export const projects: NounRuns<"projects"> = {
     const markdownAsPage = ctx.values["markdown-as-page"];
     if (markdownAsPage !== undefined && markdownAsPage !== "true" && markdownAsPage !== "false") throw new CliError("--markdown-as-page must be true or false", 2);
     const models = ctx.values["no-allowed-models"] ? [] : ctx.values["allowed-model"];
-    if (!saltWindow && !origins && markdownAsPage === undefined && !models) {
-      throw new CliError("Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable) or --no-allowed-models", 2);
+    if (ctx.values["plan-approval"] && ctx.values["no-plan-approval"]) throw new CliError("Pass --plan-approval or --no-plan-approval, not both", 2);
+    const planApproval = ctx.values["plan-approval"] ? true : ctx.values["no-plan-approval"] ? false : undefined;
+    const waitLimitDays = intOption(ctx.values["wait-limit-days"], "wait-limit-days");
+    const jobs = { ...(planApproval !== undefined ? { planApproval } : {}), ...(waitLimitDays !== undefined ? { waitLimitDays } : {}) };
+    if (!saltWindow && !origins && markdownAsPage === undefined && !models && Object.keys(jobs).length === 0) {
+      throw new CliError(
+        "Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable), --no-allowed-models, --plan-approval, --no-plan-approval or --wait-limit-days N",
+        2,
+      );
     }
     const analytics = {
       ...(saltWindow ? { saltWindow } : {}),
       ...(origins ? { allowedOrigins: origins } : {}),
       ...(markdownAsPage !== undefined ? { markdownAsPage: markdownAsPage === "true" } : {}),
     };
-    const body = { ...(Object.keys(analytics).length > 0 ? { analytics } : {}), ...(models ? { allowedModels: models } : {}) };
+    const body = { ...(Object.keys(analytics).length > 0 ? { analytics } : {}), ...(models ? { allowedModels: models } : {}), ...(Object.keys(jobs).length > 0 ? { jobs } : {}) };
     const project = await ctx.client.request<ProjectView>("PATCH", `/admin/projects/${enc(id)}`, ctx.operator, { body });
     print(ctx, project, () => `Updated project ${project.id}\n${projectFields(project)}`);
   },

@@ -13,7 +13,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
   projects list
   projects get <projectId>
-  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models]
+  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N]
   keys create --project ID [--name NAME] [--scope views|analytics|jobs|all]…
   keys list --project ID
   keys revoke --project ID <keyId>
@@ -32,7 +32,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   agents refresh   (the server fetches each list from its operator; needs internet)
 
 Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):
-  jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval]   --plan-approval: plan first, wait for approval
+  jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval] [--max-questions N]   --plan-approval: plan first, wait for approval; --max-questions: questions the agent may ask per run (default 1)
   jobs get <jobId>
   jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
   jobs approve <jobId>             carries out the plan the job waits with (to change the plan, send a message)

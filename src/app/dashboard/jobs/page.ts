@@ -130,9 +130,25 @@ export function jobLive(view: Pick<JobView, "project" | "job" | "events">): Safe
 ${job.archivedAt ? html`<div><dt>Archived</dt><dd>${formatTime(job.archivedAt)}</dd></div>` : ""}
 </dl>
 ${job.error ? html`<p class="notice notice-error">${linkified(job.error)}</p>` : ""}
+${waitingNotice(view)}
 ${jobOutcome(job)}
 <h2>Timeline</h2>
 <ol class="timeline" id="job-events">${timelineItems(view.events, job.error)}</ol>`;
+}
+
+/**
+ * The live region says what a waiting job asks, with the plan or question, so a page opened before
+ * the job started waiting shows it on its next poll. The forms stay outside the region (waiting-section.ts),
+ * so a poll never wipes an answer being typed; the link loads the page with them.
+ */
+function waitingNotice({ job, project }: Pick<JobView, "project" | "job">): SafeHtml | string {
+  if (job.status !== "active" || !job.waitingFor) return "";
+  const approval = job.waitingFor === "approval";
+  const page = `${projectPath(project.id, "jobs")}/${encodeURIComponent(job.id)}?waiting=${job.waitingFor}#job-waiting`;
+  return html`<details class="notice notice-info" id="job-waiting-notice" data-waiting-for="${job.waitingFor}">
+<summary>${approval ? "This job waits for approval of its plan." : "The agent asks a question and waits for the answer."} <a href="${page}">${approval ? "Approve or revise it" : "Answer it"}</a></summary>
+<div class="message-text">${(approval ? job.plan : job.question) ?? ""}</div>
+</details>`;
 }
 
 /** The events, each detail said once: one the error box above already shows, or an earlier event said, is not repeated. */

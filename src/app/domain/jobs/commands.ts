@@ -222,7 +222,20 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
   const job = toAgentJob(updated[0] as JobRow);
   const event = STATUS_EVENTS[step.to];
   if (event && step.to !== row.status) await queueJobEvent(tx, row.project_id, event, job);
+  if (row.status === "active" && step.to !== "active" && row.waiting_for === null) await announceUnreportedRunEnd(tx, row, input.trigger, job);
   return job;
+}
+
+/**
+ * A run that leaves `active` without its report (lost to the watchdog, a workflow run that failed
+ * without reporting, a dispatch that failed, a cancel, a PR closed under it) is announced here, so
+ * every run gets one `job.run_finished`; a run that reported was announced by its report (runs.ts),
+ * and a report that comes after this is not announced again.
+ */
+async function announceUnreportedRunEnd(tx: Queryable, row: JobRow, trigger: JobTrigger, job: AgentJob): Promise<void> {
+  const reported = await queryOne(tx, `SELECT 1 FROM job_runs WHERE job_id = $1 AND run_attempt = $2 AND reported_at IS NOT NULL`, [row.id, row.run_attempt]);
+  if (reported) return;
+  await queueJobEvent(tx, row.project_id, "job.run_finished", job, { run: { attempt: row.run_attempt, outcome: trigger === "run_failed" ? "failed" : "cancelled", reported: false } });
 }
 
 /** The project webhook event a job's arrival in a status sends. */

@@ -20,8 +20,12 @@ export interface WebhookPayload {
 
 export interface WebhookExtra {
   impact?: ImpactNotice;
-  /** `job.run_started` and `job.run_finished`: which run, and how it ended (`waiting`: it stopped for a plan's approval or an answer). */
-  run?: { attempt: number; outcome?: "completed" | "failed" | "waiting" };
+  /**
+   * `job.run_started` and `job.run_finished`: which run, and how it ended (`waiting`: it stopped for
+   * a plan's approval or an answer; `cancelled`: stopped, or its PR closed, before it reported).
+   * `reported: false` when the run ended without its report (lost, or stopped).
+   */
+  run?: { attempt: number; outcome?: "completed" | "failed" | "waiting" | "cancelled"; reported?: boolean };
 }
 
 /** The task that sends (and retries) one delivery after commit. */

@@ -157,8 +157,12 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     `UPDATE jobs SET model = COALESCE($2, model), outcome = $3, progress = NULL, question = NULL, updated_at = now() WHERE id = $1 RETURNING *`,
     [job.id, report.model ?? null, JSON.stringify(outcome)],
   );
-  const waiting = report.outcome === "completed" && job.status === "active" && job.runAttempt === report.runAttempt ? report.waiting : undefined;
-  await queueJobEvent(tx, job.projectId, "job.run_finished", toAgentJob(reported as JobRow), { run: { attempt: report.runAttempt, outcome: waiting ? "waiting" : report.outcome } });
+  const current = job.status === "active" && job.runAttempt === report.runAttempt;
+  const waiting = report.outcome === "completed" && current ? report.waiting : undefined;
+  // A run no longer current ended without this report (lost, cancelled): that end was announced (commands.ts).
+  if (current) {
+    await queueJobEvent(tx, job.projectId, "job.run_finished", toAgentJob(reported as JobRow), { run: { attempt: report.runAttempt, outcome: waiting ? "waiting" : report.outcome, reported: true } });
+  }
   if (waiting) {
     const waitingRow = await startWaiting(tx, reported as JobRow, waiting);
     // Someone wrote while the run planned or asked: that message is the answer (or the revision) at once.

@@ -25,6 +25,7 @@ describe("the OpenAPI document's webhooks section", () => {
     };
     expect(webhookPayloadSchema.safeParse({ type: "job.waiting", timestamp: "2026-11-27T10:00:00.000Z", data: job }).success).toBe(true);
     expect(webhookPayloadSchema.safeParse({ type: "job.run_finished", timestamp: "2026-11-27T10:00:00.000Z", data: { ...job, run: { attempt: 1, outcome: "waiting" } } }).success).toBe(true);
+    expect(webhookPayloadSchema.safeParse({ type: "job.run_finished", timestamp: "2026-11-27T10:00:00.000Z", data: { ...job, run: { attempt: 2, outcome: "cancelled", reported: false } } }).success).toBe(true);
     expect(webhookPayloadSchema.safeParse({ type: "job.run_finished", timestamp: "x", data: { ...job, run: { attempt: 1, outcome: "lost" } } }).success).toBe(false);
   });
 });

@@ -67,6 +67,8 @@ describe("slack messages of a job's steps", () => {
     expect(slackMessage(waiting({ waitingFor: "answer", question: "Which version?" })).text).toContain("*Question:*\n> Which version?\nReply with a message to answer it.");
     const finished: WebhookPayload = { type: "job.run_finished", timestamp: payload.timestamp, data: { ...job, run: { attempt: 2, outcome: "waiting" } } };
     expect(slackMessage(finished).text.split("\n")[0]).toBe(":checkered_flag: Inkwell job `abc123` on acme/docs finished run 2 (stopped to wait for you)");
+    const lost: WebhookPayload = { type: "job.run_finished", timestamp: payload.timestamp, data: { ...job, run: { attempt: 3, outcome: "cancelled", reported: false } } };
+    expect(slackMessage(lost).text.split("\n")[0]).toBe(":checkered_flag: Inkwell job `abc123` on acme/docs finished run 3 (cancelled, without a report)");
     const started: WebhookPayload = { type: "job.run_started", timestamp: payload.timestamp, data: { ...job, run: { attempt: 1 } } };
     expect(slackMessage(started).text.split("\n")[0]).toBe(":arrow_forward: Inkwell job `abc123` on acme/docs started run 1");
   });

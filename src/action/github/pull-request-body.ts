@@ -56,7 +56,14 @@ export interface PullRequestBodyInput {
   trigger?: JobTrigger | undefined;
   /** The docs repository's issue the job came from: `Fixes #n` closes it on merge. */
   closesIssue?: number | null | undefined;
+  /** Whose words: a GitHub pull request and workflow run (default), or a GitLab merge request and pipeline. */
+  forge?: "github" | "gitlab";
 }
+
+const WORDS = {
+  github: { change: "PR", run: "workflow run" },
+  gitlab: { change: "merge request", run: "pipeline" },
+} as const;
 
 const STARTED_BY: Record<JobTrigger["type"], string> = {
   api: "a request to the API",
@@ -76,6 +83,7 @@ function startedBy(trigger: JobTrigger | undefined): string | null {
 }
 
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
+  const words = WORDS[input.forge ?? "github"];
   const out: string[] = [];
   if (input.summary) out.push(input.summary, "");
   const started = startedBy(input.trigger);
@@ -99,13 +107,13 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   if (input.checkRunUrl) out.push(`See the [check run](${input.checkRunUrl}) for each problem at its file and line.`, "");
   if (input.validation.passed) out.push("Passed: pages compile, frontmatter is valid, internal links and anchors resolve, navigation lists every new page.");
   else {
-    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this PR is a draft until they are fixed:`, "");
+    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this ${words.change} is a draft until they are fixed:`, "");
     for (const problem of input.validation.problems) out.push(`- ${problem}`);
   }
   out.push(
     "",
     "---",
-    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [workflow run](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this PR to ask for changes.`,
+    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [${words.run}](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this ${words.change} to ask for changes.`,
   );
   const body = out.join("\n");
   return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;

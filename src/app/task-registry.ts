@@ -5,6 +5,7 @@ import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { reactionTask } from "./github/follow-up.js";
 import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
+import { gitLabEventTask } from "./gitlab/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
 import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.js";
@@ -40,11 +41,13 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   });
   const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
   const impactNotices = impactNoticeTask(db, analytics, clock);
-  if (!github) return [dispatch, webhooks, impactNotices];
+  const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour }, log.child({ component: "gitlab-events" }));
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents];
   return [
     dispatch,
     webhooks,
     impactNotices,
+    gitlabEvents,
     workflowCheckTask(db, github),
     githubEventTask(
       db,

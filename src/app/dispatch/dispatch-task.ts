@@ -24,6 +24,9 @@ export function dispatchTask(
       return dispatcher.dispatch({
         jobId,
         runAttempt,
+        projectId: job.projectId,
+        forge: job.forge,
+        baseRef: job.baseRef,
         repoFullName: job.repoFullName,
         installationId: job.installationId,
         installationSuspended: job.installationSuspended,

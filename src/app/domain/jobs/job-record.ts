@@ -114,9 +114,15 @@ export interface JobInRepository {
   repositoryId: number | null;
   installationId: number | null;
   installationSuspended: boolean;
+  /** Where the repository lives: GitHub (the App's installation) or GitLab (the project's connection). */
+  forge: "github" | "gitlab";
+  /** Put on the pull request (or merge request) when it is opened; reviewers are logins (usernames on GitLab). */
+  labels: string[];
+  reviewers: string[];
 }
 
 export interface JobInRepositoryRow extends JobRow {
+  forge: "github" | "gitlab";
   repo_full_name: string;
   repository_id: string | number | null;
   installation_id: string | number | null;
@@ -124,7 +130,7 @@ export interface JobInRepositoryRow extends JobRow {
 }
 
 /** The one read of a job with its project; callers add WHERE (and FOR UPDATE OF j). */
-export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended
+export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.forge, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended
   FROM jobs j JOIN projects p ON p.id = j.project_id`;
 
 const idOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
@@ -147,6 +153,9 @@ export function toJobInRepository(row: JobInRepositoryRow): JobInRepository {
     repositoryId: idOrNull(row.repository_id),
     installationId: idOrNull(row.installation_id),
     installationSuspended: row.installation_suspended,
+    forge: row.forge,
+    labels: row.labels,
+    reviewers: row.reviewers,
   };
 }
 

@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/**
+ * What a GitLab webhook delivery means for jobs, small enough to queue: a merge request merged or
+ * closed, or a note on a merge request. Payload shapes: docs.gitlab.com/user/project/integrations/
+ * webhook_events (only the fields read here are required; GitLab sends many more).
+ */
+export const gitLabEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
+  z.object({
+    type: z.literal("note"),
+    projectId: z.string(),
+    noteId: z.int(),
+    body: z.string(),
+    author: z.object({ id: z.int(), username: z.string() }),
+    iid: z.int(),
+    /** Where a diff note was left: the file and line (new side, else old). */
+    position: z.object({ path: z.string(), line: z.int().nullable() }).nullable(),
+  }),
+]);
+export type GitLabEvent = z.infer<typeof gitLabEventSchema>;
+
+const userSchema = z.looseObject({ id: z.int(), username: z.string() });
+
+const mergeRequestHookSchema = z.looseObject({
+  object_kind: z.literal("merge_request"),
+  project: z.looseObject({ id: z.int() }),
+  object_attributes: z.looseObject({ iid: z.int(), action: z.string().optional(), state: z.string(), source_branch: z.string() }),
+});
+
+const positionSchema = z.looseObject({ new_path: z.string().nullish(), old_path: z.string().nullish(), new_line: z.int().nullish(), old_line: z.int().nullish() });
+
+const noteHookSchema = z.looseObject({
+  object_kind: z.literal("note"),
+  user: userSchema,
+  project: z.looseObject({ id: z.int() }),
+  object_attributes: z.looseObject({
+    id: z.int(),
+    note: z.string(),
+    noteable_type: z.string(),
+    system: z.boolean().nullish(),
+    action: z.string().nullish(),
+    position: positionSchema.nullish(),
+  }),
+  merge_request: z.looseObject({ iid: z.int() }).nullish(),
+});
+
+/** The event a delivery means, `null` with why when it means nothing for jobs; throws nothing on a payload of another shape. */
+export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: string, gitlabProjectId: number): GitLabEvent | { ignored: string } {
+  if (eventHeader === "Merge Request Hook") {
+    const hook = mergeRequestHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not a merge request event" };
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's merge request" };
+    const { action, state, iid, source_branch: sourceBranch } = hook.data.object_attributes;
+    if (action !== "merge" && action !== "close") return { ignored: `merge request ${action ?? state}` };
+    return { type: "merge_request_closed", projectId, iid, sourceBranch, merged: action === "merge" };
+  }
+  if (eventHeader === "Note Hook") {
+    const hook = noteHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not a note event" };
+    const note = hook.data.object_attributes;
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's note" };
+    if (note.noteable_type !== "MergeRequest" || !hook.data.merge_request) return { ignored: `a note on a ${note.noteable_type}` };
+    // An edited note was taken (or not) when it was written.
+    if (note.action && note.action !== "create") return { ignored: `note ${note.action}` };
+    if (note.system) return { ignored: "a system note" };
+    const position = note.position;
+    const path = position?.new_path ?? position?.old_path;
+    return {
+      type: "note",
+      projectId,
+      noteId: note.id,
+      body: note.note,
+      author: { id: hook.data.user.id, username: hook.data.user.username },
+      iid: hook.data.merge_request.iid,
+      position: path ? { path, line: position?.new_line ?? position?.old_line ?? null } : null,
+    };
+  }
+  return { ignored: `${eventHeader || "an unnamed event"} is not used` };
+}

@@ -82,7 +82,7 @@ const deliver = (event: Parameters<FakeGitLab["deliver"]>[0], payload: unknown, 
 /**
  * The component's job in one pipeline: GitLab's runner has cloned the default branch into
  * CI_PROJECT_DIR and set the pipeline's variables, the predefined ones and the ID token; the
- * project's masked INKWELL_API_KEY and the component's inputs are variables too.
+ * project's masked INKWELL_MODEL_API_KEY and the component's inputs are variables too.
  */
 async function runPipeline(pipeline: FakeGitLab["pipelines"][number], overrides: Record<string, string> = {}) {
   const workspace = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-ci-"));
@@ -105,7 +105,7 @@ async function runPipeline(pipeline: FakeGitLab["pipelines"][number], overrides:
     CI_JOB_ID: "5001",
     GITLAB_USER_NAME: GITLAB_BOT.name,
     GITLAB_USER_EMAIL: `${GITLAB_BOT.username}@noreply.gitlab.test`,
-    INKWELL_API_KEY: "sk-test",
+    INKWELL_MODEL_API_KEY: "sk-test",
     INKWELL_MODEL: "openai-compatible/scripted",
     INKWELL_BASE_URL: model.url,
     INKWELL_FRAMEWORK_CHECK: "false",

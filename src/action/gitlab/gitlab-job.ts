@@ -82,9 +82,12 @@ export function readGitLabJob(env: NodeJS.ProcessEnv): { job: GitLabJob; problem
   };
 }
 
+/** Inputs whose variable is not INKWELL_<NAME>: the model's key is not the CLI's INKWELL_API_KEY (an Inkwell key). */
+const NAMED: Partial<Record<InputName, string>> = { "inkwell-url": "INKWELL_URL", "api-key": "INKWELL_MODEL_API_KEY" };
+
 /**
- * The runner's inputs as CI/CD variables: INKWELL_URL, then INKWELL_ and the input's name in
- * capitals with underscores (INKWELL_MODEL, INKWELL_API_KEY, INKWELL_MAX_TURNS, …). GitLab's
- * variable names allow no dashes, so these are the names the component sets.
+ * The runner's inputs as CI/CD variables: INKWELL_ and the input's name in capitals with
+ * underscores (INKWELL_MODEL, INKWELL_MAX_TURNS, …), INKWELL_URL and INKWELL_MODEL_API_KEY.
+ * GitLab's variable names allow no dashes, so these are the names the component sets.
  */
-export const gitlabInputVariable = (name: InputName) => (name === "inkwell-url" ? "INKWELL_URL" : `INKWELL_${name.toUpperCase().replaceAll("-", "_")}`);
+export const gitlabInputVariable = (name: InputName) => NAMED[name] ?? `INKWELL_${name.toUpperCase().replaceAll("-", "_")}`;

@@ -69,13 +69,13 @@ function runnerRepository(): string {
   return dir;
 }
 
-function gitlabCiLocal(cwd: string, args: string[]): Promise<{ code: number; output: string }> {
+function gitlabCiLocal(cwd: string, args: string[]): Promise<{ code: number; output: string; stdout: string }> {
   return new Promise((resolve) => {
     const home = mkdtempSync(path.join(tmpdir(), "gcl-home-"));
     // The job's `node` is this test's Node: the bundle runs on every Node the Action supports.
     const env = { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: home, NO_COLOR: "1", FORCE_COLOR: "0" };
     execFile(NODE as string, [GITLAB_CI_LOCAL, "--home", home, "--no-color", "--force-shell-executor", ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` });
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}`, stdout });
     });
   });
 }
@@ -157,6 +157,24 @@ describe.skipIf(!NODE)("the GitLab CI/CD component run by gitlab-ci-local", () =
     expect(JSON.parse(started.output.slice(started.output.indexOf("["), started.output.lastIndexOf("]") + 1))).toEqual([expect.objectContaining({ name: "inkwell-agent", when: "on_success" })]);
   });
 
+  it("gives the same job as a plain `include: project:` with inputs, for instances without the CI/CD catalog", async () => {
+    const dir = docsProject();
+    const inputs = ["    inputs:", `      inkwell-url: ${publicUrl}`, `      runner-repository: ${runner}`, "      runner-ref: v1.2.3", ""];
+    writeFileSync(path.join(dir, "plain.yml"), ["include:", `  - project: ${COMPONENT_PROJECT}`, "    ref: v1", "    file: templates/inkwell-agent.yml", ...inputs].join("\n"));
+    writeFileSync(path.join(dir, "catalog.yml"), ["include:", `  - component: $CI_SERVER_FQDN/${COMPONENT_PROJECT}/inkwell-agent@v1`, ...inputs].join("\n"));
+    const preview = async (file: string) => {
+      const { code, output, stdout } = await gitlabCiLocal(dir, ["--file", file, "--preview"]);
+      expect(code, output).toBe(0);
+      return stdout;
+    };
+    const plain = await preview("plain.yml");
+    expect(plain).toContain(`aud: ${publicUrl}`);
+    expect(plain).toContain(`INKWELL_URL: ${publicUrl}`);
+    expect(plain).toContain(`fetch --quiet --depth 1 "${runner}" "v1.2.3"`);
+    expect(plain).toContain("INKWELL_MAX_TURNS: '40'");
+    expect(await preview("catalog.yml")).toBe(plain);
+  });
+
   it("runs the job of Inkwell's pipeline: the runner claims with the ID token, pushes, and the merge request opens", async () => {
     model.setScript(
       steps(
@@ -178,7 +196,7 @@ describe.skipIf(!NODE)("the GitLab CI/CD component run by gitlab-ci-local", () =
       INKWELL_ID_TOKEN: idToken,
       CI_JOB_TOKEN: "glcbt-64_gitlab-ci-local",
       CI_PROJECT_DIR: dir,
-      INKWELL_API_KEY: "sk-test",
+      INKWELL_MODEL_API_KEY: "sk-test",
     };
     const { code, output } = await gitlabCiLocal(dir, ["inkwell-agent", ...Object.entries(variables).flatMap(([name, value]) => ["--variable", `${name}=${value}`])]);
     expect(code, output).toBe(0);

@@ -20,7 +20,7 @@ describe("the GitLab CI/CD component docs projects include", () => {
     expect(job.id_tokens).toEqual({ INKWELL_ID_TOKEN: { aud: "$[[ inputs.inkwell-url ]]" } });
     expect(inputs["inkwell-url"]?.default).toBeUndefined();
     expect(Object.keys(inputs)).not.toContain("api-key");
-    expect(Object.keys(job.variables)).not.toContain("INKWELL_API_KEY");
+    expect(Object.keys(job.variables)).not.toContain("INKWELL_MODEL_API_KEY");
   });
 
   it("hands every runner input to the runner under the variable it reads, with the Action's defaults", () => {

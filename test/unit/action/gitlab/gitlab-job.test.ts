@@ -65,7 +65,7 @@ describe("the GitLab job the runner runs in", () => {
   it("names each input as a CI/CD variable GitLab allows (letters, digits, underscores)", () => {
     const names = Object.keys(INPUT_DEFAULTS).map((name) => gitlabInputVariable(name as InputName));
     expect(names).toContain("INKWELL_URL");
-    expect(names).toContain("INKWELL_API_KEY");
+    expect(names).toContain("INKWELL_MODEL_API_KEY");
     expect(names).toContain("INKWELL_MAX_OUTPUT_TOKENS");
     for (const name of names) expect(name).toMatch(/^INKWELL_[A-Z0-9_]+$/);
     expect(new Set(names).size).toBe(names.length);

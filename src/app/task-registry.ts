@@ -6,6 +6,7 @@ import { reactionTask } from "./github/follow-up.js";
 import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import { gitLabEventTask } from "./gitlab/event-task.js";
+import { gitLabTrackingNote } from "./gitlab/tracking-note.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
 import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.js";
@@ -42,12 +43,14 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
   const impactNotices = impactNoticeTask(db, analytics, clock);
   const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour }, log.child({ component: "gitlab-events" }));
-  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents];
+  const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db));
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking];
   return [
     dispatch,
     webhooks,
     impactNotices,
     gitlabEvents,
+    tracking,
     workflowCheckTask(db, github),
     githubEventTask(
       db,
@@ -57,6 +60,5 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
     ),
     reactionTask(github),
     issueReplyTask(github),
-    trackingCommentTask(db, github),
   ];
 }

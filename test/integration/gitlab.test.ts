@@ -203,6 +203,14 @@ describe("a job on GitLab", () => {
     expect(archived.archivedAt).not.toBeNull();
     const [row] = await t.store.db.query<{ merged_at: Date | string }>(`SELECT merged_at FROM jobs WHERE id = $1`, [jobId]);
     expect(new Date(row!.merged_at).toISOString()).toBe("2026-11-20T09:30:00.000Z");
+    // The tracking note: one note on the merge request, edited in place through the runs.
+    const notes = await eventually("the tracking note showing the archive", () => {
+      const ours = gitlab.notes.filter((n) => n.mrIid === mr.iid);
+      return ours.some((n) => n.body.includes("📦 Archived")) && ours;
+    });
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.body).toContain(`<!-- inkwell:tracking:${jobId} -->`);
+    expect(notes[0]!.body).toContain("@dana");
     const followUp = await t.call("POST", `/v2/agent/${projectId}/job/${jobId}/message`, { token: key, body: { prompt: "one more" } });
     expect(followUp.status).toBe(409);
   });

@@ -104,7 +104,7 @@ export async function requireGitLabConnection(db: Queryable, projectId: string):
 
 /** Whether some connected project is on this instance: only those instances' ID tokens are trusted. */
 export async function isGitLabIssuer(db: Queryable, baseUrl: string): Promise<boolean> {
-  return (await queryOne(db, `SELECT 1 FROM gitlab_connections WHERE base_url = $1 LIMIT 1`, [baseUrl])) !== null;
+  return Boolean(await queryOne(db, `SELECT 1 FROM gitlab_connections WHERE base_url = $1 LIMIT 1`, [baseUrl]));
 }
 
 /** The connected project a CI ID token's instance and project id name; null when none is connected. */

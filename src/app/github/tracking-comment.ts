@@ -1,7 +1,7 @@
 import { shownInstruction } from "../../shared/shown-instruction.js";
 import { z } from "zod";
 import type { JobStatus } from "../../shared/api-schemas.js";
-import { recordTrackingComment, trackingCommentState, type TrackingView } from "../domain/jobs/tracking.js";
+import { recordTrackingComment, trackingCommentState, type TrackingTarget, type TrackingView } from "../domain/jobs/tracking.js";
 import type { Db } from "../store/db.js";
 import { TRACKING_TASK } from "../domain/jobs/job-tasks.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
@@ -62,8 +62,11 @@ export function renderTrackingComment(view: TrackingView): string {
 
 const payloadSchema = z.object({ jobId: z.string() });
 
-/** The `tracking_comment` task: render the job's state and write it to its PR. */
-export function trackingCommentTask(db: Db, github: GitHubApi): TaskDefinition {
+/** Writes the tracking comment where a GitLab job's goes (its merge request's note); returns the note's id. */
+export type GitLabNoteWriter = (target: Extract<TrackingTarget, { forge: "gitlab" }>, body: string) => Promise<number>;
+
+/** The `tracking_comment` task: render the job's state and write it to its PR (GitHub) or merge request (GitLab, `gitlab`). */
+export function trackingCommentTask(db: Db, github: GitHubApi | null, gitlab: GitLabNoteWriter): TaskDefinition {
   return defineTask({
     kind: TRACKING_TASK,
     payload: payloadSchema,
@@ -71,7 +74,9 @@ export function trackingCommentTask(db: Db, github: GitHubApi): TaskDefinition {
       const state = await trackingCommentState(db, jobId);
       if ("skipped" in state) return state;
       const { view, target } = state;
-      const id = await github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, renderTrackingComment(view));
+      if (target.forge === "github" && !github) return { skipped: "no GitHub App configured" };
+      const body = renderTrackingComment(view);
+      const id = target.forge === "gitlab" ? await gitlab(target, body) : await github!.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, body);
       if (id !== target.commentId) await recordTrackingComment(db, jobId, id);
       return { ok: true };
     },

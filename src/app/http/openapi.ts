@@ -2,6 +2,7 @@ import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
 import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
 import { automationPaths } from "./openapi-automations.js";
+import { gitLabPaths } from "./openapi-gitlab.js";
 import { runnerPaths } from "./openapi-runner.js";
 import { webhookPaths } from "./openapi-webhooks.js";
 import { projectKeyScheme, withKeyScopes } from "./openapi-scopes.js";
@@ -29,8 +30,9 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       schemas: components(),
       securitySchemes: {
         projectKey: projectKeyScheme,
-        runnerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A GitHub Actions OIDC token whose audience is this server's PUBLIC_URL." },
+        runnerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A GitHub Actions OIDC token, or a GitLab CI ID token of a connected project's instance, whose audience is this server's PUBLIC_URL." },
         operatorToken: { type: "http", scheme: "bearer", description: "The operator token (INKWELL_ADMIN_TOKEN)." },
+        gitlabWebhookToken: { type: "apiKey", in: "header", name: "X-Gitlab-Token", description: "The secret token Inkwell gave the project webhook it registered on GitLab." },
       },
     },
     paths: withKeyScopes(withHttpLimits({
@@ -147,6 +149,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       },
       ...analyticsPaths(),
       ...automationPaths(),
+      ...gitLabPaths(),
       "/admin/projects": {
         post: {
           operationId: "createProject",

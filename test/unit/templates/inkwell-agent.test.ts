@@ -9,7 +9,7 @@ const [specDoc, jobsDoc] = parseAllDocuments(readFileSync(new URL("../../../temp
 const inputs = (specDoc?.toJS() as { spec: { inputs: Record<string, { default?: string; description?: string }> } }).spec.inputs;
 const job = (jobsDoc?.toJS() as Record<string, any>)["inkwell-agent"];
 /** The runner's own inputs; the model's key is never an input, it is the project's masked CI/CD variable. */
-const RUNNER_INPUTS = (Object.keys(INPUT_DEFAULTS) as InputName[]).filter((name) => name !== "api-key");
+const RUNNER_INPUTS: InputName[] = (Object.keys(INPUT_DEFAULTS) as InputName[]).filter((name) => name !== "api-key");
 
 describe("the GitLab CI/CD component docs projects include", () => {
   it("runs only in pipelines Inkwell starts", () => {

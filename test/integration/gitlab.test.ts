@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliFor } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
 import { GITLAB_BOT, GITLAB_TOKEN, startFakeGitLab, type FakeGitLab, type FakeGitLabUser } from "../helpers/fake-gitlab.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+import { Visitor } from "../helpers/visitor.js";
 
 /**
  * A docs project on GitLab, served end to end over HTTP with GitLab faked at its edge: connecting
@@ -262,5 +264,47 @@ describe("GitLab webhook deliveries", () => {
     expect(opened).toMatchObject({ status: 200, body: { ignored: "merge request update" } });
     expect((await deliver("Pipeline Hook", { object_kind: "pipeline" })).status).toBe(200);
     expect((await gitlabTasks()).length).toBe(before);
+  });
+});
+
+describe("connecting from the CLI and the dashboard", () => {
+  it("inkwell projects connect-gitlab takes the token from INKWELL_GITLAB_TOKEN and shows the connection", async () => {
+    const other = await startFakeGitLab({ projectId: 43, projectPath: "acme/cli-docs" });
+    try {
+      const cli = cliFor(t);
+      const missing = await cli(["projects", "connect-gitlab", "acme/cli-docs", "--gitlab-url", other.url]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/--gitlab-token \(or INKWELL_GITLAB_TOKEN\)/);
+      const res = await cli(["projects", "connect-gitlab", "acme/cli-docs", "--gitlab-url", other.url], { INKWELL_GITLAB_TOKEN: GITLAB_TOKEN });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toMatch(/Connected GitLab project acme\/cli-docs as [a-z0-9]+/);
+      expect(res.stdout).toContain(`acme/cli-docs (project 43) on ${other.url}; webhook ${other.hooks[0]!.id}`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("the dashboard's form connects a project for the operator and opens its setup; a GitLab refusal is shown on the form", async () => {
+    const other = await startFakeGitLab({ projectId: 44, projectPath: "acme/dashboard-docs" });
+    try {
+      const v = new Visitor(t.url, PUBLIC_URL);
+      await v.signInAsOperator();
+      const csrf = await v.csrf("/dashboard/gitlab");
+      const refused = await v.post("/dashboard/gitlab", { csrf, gitlabUrl: other.url, project: "acme/dashboard-docs", token: "glpat-wrong" });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain("GitLab refused the token (401)");
+      expect(refused.text).not.toContain("glpat-wrong");
+      const connected = await v.post("/dashboard/gitlab", { csrf, gitlabUrl: other.url, project: "acme/dashboard-docs", token: GITLAB_TOKEN });
+      expect(connected.status).toBe(303);
+      const setup = connected.headers.get("location") ?? "";
+      expect(setup).toMatch(/^\/dashboard\/projects\/[a-z0-9]+\/setup$/);
+      expect(other.hooks).toHaveLength(1);
+      const page = await v.get(setup);
+      expect(page.text).toContain(`${other.url}/acme/dashboard-docs is connected`);
+      expect(page.text).toContain(`inkwell-url: ${PUBLIC_URL}`);
+      expect(page.text).not.toContain("Install the GitHub App");
+    } finally {
+      await other.close();
+    }
   });
 });

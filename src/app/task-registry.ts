@@ -42,7 +42,7 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   });
   const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
   const impactNotices = impactNoticeTask(db, analytics, clock);
-  const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour }, log.child({ component: "gitlab-events" }));
+  const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null }, log.child({ component: "gitlab-events" }));
   const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db));
   if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking];
   return [

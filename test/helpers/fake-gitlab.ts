@@ -87,7 +87,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
   const pipelines: { id: number; ref: string; variables: Record<string, string>; source: "api" }[] = [];
   const mergeRequests: FakeMergeRequest[] = [];
   const notes: { id: number; mrIid: number; body: string; authorId: number }[] = [];
-  const awards: { mrIid: number; noteId: number; name: string }[] = [];
+  const awards: { mrIid?: number; issueIid?: number; noteId: number; name: string }[] = [];
+  const issueNotes: { id: number; issueIid: number; body: string; authorId: number }[] = [];
   /** Every API request: method and path (no query). */
   const requests: string[] = [];
   const project = () => ({
@@ -245,6 +246,17 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       awards.push({ mrIid: Number(match[1]), noteId: Number(match[2]), name: String(body.name) });
       return send(res, 201, { id: ++nextId, name: body.name, awardable_id: Number(match[2]), awardable_type: "Note" });
     }
+    if ((match = route("POST", "/projects/:project/issues/(\\d+)/notes"))) {
+      const body = await readBody(req);
+      const note = { id: ++nextId, issueIid: Number(match[1]), body: String(body.body), authorId: GITLAB_BOT.id };
+      issueNotes.push(note);
+      return send(res, 201, { id: note.id, body: note.body, author: { id: GITLAB_BOT.id, username: GITLAB_BOT.username }, system: false, noteable_type: "Issue", noteable_iid: note.issueIid });
+    }
+    if ((match = route("POST", "/projects/:project/issues/(\\d+)/notes/(\\d+)/award_emoji"))) {
+      const body = await readBody(req);
+      awards.push({ issueIid: Number(match[1]), noteId: Number(match[2]), name: String(body.name) });
+      return send(res, 201, { id: ++nextId, name: body.name, awardable_id: Number(match[2]), awardable_type: "Note" });
+    }
     send(res, 404, { message: `404 ${method} ${pathname} is not faked` });
   }
 
@@ -326,9 +338,51 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     },
   };
 
+  /** Issue and issue-note payloads, as GitLab sends them. */
+  const issuePayloads = {
+    issue(issue: { iid: number; title: string; description: string }, by: FakeGitLabUser, change: { action: "open" | "update"; labels: string[]; previousLabels?: string[] }) {
+      const label = (title: string, i: number) => ({ id: i + 1, title, color: "#428BCA", project_id: projectId, type: "ProjectLabel" });
+      return {
+        object_kind: "issue",
+        event_type: "issue",
+        user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+        project: webhookProject(),
+        object_attributes: {
+          id: issue.iid + 5000,
+          iid: issue.iid,
+          title: issue.title,
+          description: issue.description,
+          state: "opened",
+          action: change.action,
+          url: `${project().web_url}/-/issues/${issue.iid}`,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        },
+        labels: change.labels.map(label),
+        changes: change.previousLabels ? { labels: { previous: change.previousLabels.map(label), current: change.labels.map(label) } } : {},
+        repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
+      };
+    },
+    issueNote(issue: { iid: number; title: string; description: string }, author: FakeGitLabUser, note: string) {
+      const id = ++nextId;
+      return {
+        object_kind: "note",
+        event_type: "note",
+        user: { id: author.id, name: author.name, username: author.username, avatar_url: null, email: "[REDACTED]" },
+        project_id: projectId,
+        project: webhookProject(),
+        object_attributes: { id, note, noteable_type: "Issue", author_id: author.id, project_id: projectId, noteable_id: issue.iid + 5000, system: false, type: null, action: "create", url: `${project().web_url}/-/issues/${issue.iid}#note_${id}` },
+        issue: { id: issue.iid + 5000, iid: issue.iid, title: issue.title, description: issue.description, state: "opened" },
+        repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
+      };
+    },
+  };
+
   return {
     url,
     projectId,
+    issueNotes,
+    issuePayloads,
     projectPath,
     /** The project's repository: push here with the job token in tests. */
     remote,

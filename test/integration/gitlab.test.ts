@@ -308,3 +308,59 @@ describe("connecting from the CLI and the dashboard", () => {
     }
   });
 });
+
+describe("automations on GitLab", () => {
+  const issue = { iid: 12, title: "Export docs are missing", description: "Nothing explains `inkwell export`." };
+
+  it("an issue labelled by a developer starts a job from the issue, answered on the issue; a guest's label and other labels start none", async () => {
+    const created = await t.call("POST", `/admin/projects/${projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "issues", label: "inkwell", mention: true } });
+    expect(created.status).toBe(201);
+    const pipelinesBefore = gitlab.pipelines.length;
+    const deliveries = [
+      gitlab.issuePayloads.issue(issue, guest, { action: "update", labels: ["inkwell"], previousLabels: [] }),
+      gitlab.issuePayloads.issue(issue, developer, { action: "update", labels: ["bug"], previousLabels: [] }),
+      gitlab.issuePayloads.issue(issue, developer, { action: "update", labels: ["bug", "inkwell"], previousLabels: ["bug"] }),
+    ];
+    for (const payload of deliveries) expect((await deliver("Issue Hook", payload)).status).toBe(202);
+    const outcomes = await eventually("the three issue events handled", async () => {
+      const tasks = (await gitlabTasks()).filter((task) => JSON.parse(task.payload).type === "issue_labeled");
+      return tasks.length === 3 && tasks.every((task) => task.state !== "pending") && tasks;
+    });
+    expect(outcomes.map((task) => [task.state, task.last_error])).toEqual([
+      ["skipped", `@gus has less than Developer access to ${gitlab.projectPath}`],
+      ["skipped", "label bug starts no job"],
+      ["done", null],
+    ]);
+    const pipeline = await eventually("the issue job's pipeline", () => gitlab.pipelines[pipelinesBefore]);
+    const jobId = pipeline.variables.INKWELL_JOB_ID!;
+    const job = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body;
+    expect(job.trigger).toMatchObject({ type: "issue", url: `${gitlab.url}/${gitlab.projectPath}/-/issues/12` });
+    const reply = await eventually("the answer on the issue", () => gitlab.issueNotes.find((n) => n.issueIid === 12));
+    expect(reply.body).toContain(`Inkwell started job \`${jobId}\``);
+    // The claim tells the runner which issue the merge request closes.
+    const claim = await runner("claim", await idToken({ pipeline_id: String(pipeline.id) }), { jobId, runAttempt: 1, workflowRunId: pipeline.id });
+    expect(claim.body.job.closesIssue).toBe(12);
+  });
+
+  it("a developer's mention on that issue becomes the open job's follow-up, once however often it is delivered", async () => {
+    const note = gitlab.issuePayloads.issueNote(issue, developer, `@${GITLAB_BOT.username} also cover the CSV columns`);
+    expect((await deliver("Note Hook", note)).status).toBe(202);
+    expect((await deliver("Note Hook", note)).status).toBe(202);
+    await eventually("the mention handled twice", async () => {
+      const tasks = (await gitlabTasks()).filter((task) => JSON.parse(task.payload).type === "issue_note");
+      return tasks.length === 2 && tasks.every((task) => task.state !== "pending");
+    });
+    const [row] = await t.store.db.query<{ count: number | string }>(`SELECT count(*) AS count FROM job_messages WHERE author = 'dana' AND prompt LIKE '%also cover the CSV columns%'`);
+    expect(Number(row!.count)).toBe(1);
+    await eventually("the 👀 on the issue note", () => gitlab.awards.find((a) => a.issueIid === 12 && a.noteId === note.object_attributes.id));
+  });
+
+  it("a schedule fires a job that runs as a pipeline like any other", async () => {
+    const created = await t.call("POST", `/admin/projects/${projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "schedule", cron: "0 6 * * 1", instruction: "Check the docs for stale versions" } });
+    expect(created.status).toBe(201);
+    const before = gitlab.pipelines.length;
+    expect((await t.call("POST", `/admin/projects/${projectId}/automations/${created.body.id}/run`, { token: ADMIN_TOKEN })).status).toBeLessThan(300);
+    const pipeline = await eventually("the schedule's pipeline", () => gitlab.pipelines[before]);
+    expect(pipeline).toMatchObject({ ref: "main", source: "api", variables: { INKWELL_RUN_ATTEMPT: "1", INKWELL_URL: PUBLIC_URL } });
+  });
+});

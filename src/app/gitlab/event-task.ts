@@ -7,16 +7,18 @@ import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import { GitLabApi } from "./gitlab-api.js";
 import { noteFollowUp } from "./note-follow-up.js";
+import { gitLabIssueJobs } from "./issue-jobs.js";
 import { GITLAB_EVENT_TASK } from "./webhook-endpoint.js";
 import { gitLabEventSchema } from "./webhook-events.js";
 
 /**
  * The `gitlab_event` task: what a GitLab delivery means for jobs. A job's merge request merged →
  * `archived`, with GitLab's merge time kept for the impact report; closed → `archived`; a note →
- * maybe a follow-up (`note-follow-up.ts`).
+ * maybe a follow-up (`note-follow-up.ts`); an issue labelled or mentioned → maybe a job (`issue-jobs.ts`).
  */
-export function gitLabEventTask(db: Db, options: FollowUpOptions, log: Logger): TaskDefinition {
+export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: string | null }, log: Logger): TaskDefinition {
   const takeNote = noteFollowUp(db, options, log);
+  const issueJobs = gitLabIssueJobs(db, { command: options.command, publicUrl: options.publicUrl, limits: { defaultRateLimitPerHour: options.rateLimitPerHour } }, log);
   return defineTask({
     kind: GITLAB_EVENT_TASK,
     payload: gitLabEventSchema,
@@ -24,6 +26,7 @@ export function gitLabEventTask(db: Db, options: FollowUpOptions, log: Logger): 
       const connection = await gitLabConnectionOf(db, event.projectId);
       if (!connection) return { skipped: "the project is no longer connected" };
       if (event.type === "note") return takeNote(event, connection);
+      if (event.type === "issue_labeled" || event.type === "issue_note") return issueJobs(event, connection);
       const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
       const job = (await jobOnPullRequest(db, repo, event.iid)) ?? (await jobOnBranch(db, repo, event.sourceBranch));
       if (!job) return { skipped: "not a job's merge request" };

@@ -164,6 +164,16 @@ export class GitLabApi {
     return note.id;
   }
 
+  /** A note on an issue (the answer to an issue that started a job). */
+  async noteOnIssue(projectId: number, iid: number, body: string): Promise<void> {
+    await this.#api.IssueNotes.create(projectId, iid, body);
+  }
+
+  /** 👀 on an issue's note Inkwell took. */
+  async reactToIssueNote(projectId: number, iid: number, noteId: number): Promise<void> {
+    await this.#api.IssueNoteAwardEmojis.award(projectId, iid, noteId, "eyes");
+  }
+
   /** 👀 on a note Inkwell took as a follow-up. */
   async reactToNote(projectId: number, iid: number, noteId: number): Promise<void> {
     await this.#api.MergeRequestNoteAwardEmojis.award(projectId, iid, noteId, "eyes");

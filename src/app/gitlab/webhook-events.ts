@@ -5,7 +5,13 @@ import { z } from "zod";
  * closed, or a note on a merge request. Payload shapes: docs.gitlab.com/user/project/integrations/
  * webhook_events (only the fields read here are required; GitLab sends many more).
  */
+const issueFields = { projectId: z.string(), iid: z.int(), title: z.string(), description: z.string(), url: z.string(), author: z.object({ id: z.int(), username: z.string() }) };
+
 export const gitLabEventSchema = z.discriminatedUnion("type", [
+  /** An issue of the docs project got a label (the issues automation's, maybe). */
+  z.object({ type: z.literal("issue_labeled"), ...issueFields, labels: z.array(z.string()) }),
+  /** A note on an issue of the docs project (a mention may start or follow up on its job). */
+  z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string() }),
   z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
   z.object({
     type: z.literal("note"),
@@ -43,6 +49,18 @@ const noteHookSchema = z.looseObject({
     position: positionSchema.nullish(),
   }),
   merge_request: z.looseObject({ iid: z.int() }).nullish(),
+  issue: z.looseObject({ iid: z.int(), title: z.string(), description: z.string().nullish() }).nullish(),
+});
+
+const labelsSchema = z.array(z.looseObject({ title: z.string() })).nullish();
+
+const issueHookSchema = z.looseObject({
+  object_kind: z.literal("issue"),
+  user: userSchema,
+  project: z.looseObject({ id: z.int(), web_url: z.string() }),
+  object_attributes: z.looseObject({ iid: z.int(), title: z.string(), description: z.string().nullish(), url: z.string(), action: z.string().nullish() }),
+  labels: labelsSchema,
+  changes: z.looseObject({ labels: z.looseObject({ previous: labelsSchema, current: labelsSchema }).nullish() }).nullish(),
 });
 
 /** The event a delivery means, `null` with why when it means nothing for jobs; throws nothing on a payload of another shape. */
@@ -60,6 +78,11 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
     if (!hook.success) return { ignored: "not a note event" };
     const note = hook.data.object_attributes;
     if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's note" };
+    if (note.noteable_type === "Issue" && hook.data.issue && note.action !== "update" && !note.system) {
+      const { issue, user } = hook.data;
+      const url = `${String((payload as { project?: { web_url?: unknown } }).project?.web_url ?? "")}/-/issues/${issue.iid}`;
+      return { type: "issue_note", projectId, iid: issue.iid, title: issue.title, description: issue.description ?? "", url, author: { id: user.id, username: user.username }, noteId: note.id, body: note.note };
+    }
     if (note.noteable_type !== "MergeRequest" || !hook.data.merge_request) return { ignored: `a note on a ${note.noteable_type}` };
     // An edited note was taken (or not) when it was written.
     if (note.action && note.action !== "create") return { ignored: `note ${note.action}` };
@@ -75,6 +98,18 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
       iid: hook.data.merge_request.iid,
       position: path ? { path, line: position?.new_line ?? position?.old_line ?? null } : null,
     };
+  }
+  if (eventHeader === "Issue Hook") {
+    const hook = issueHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not an issue event" };
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's issue" };
+    const issue = hook.data.object_attributes;
+    const titles = (labels: z.infer<typeof labelsSchema>) => (labels ?? []).map((label) => label.title);
+    // Labels it got now: on open, all of them; on an update, those the change added.
+    const change = hook.data.changes?.labels;
+    const added = issue.action === "open" ? titles(hook.data.labels) : change ? titles(change.current).filter((label) => !titles(change.previous).includes(label)) : [];
+    if (added.length === 0) return { ignored: `issue ${issue.action ?? "event"} added no label` };
+    return { type: "issue_labeled", projectId, iid: issue.iid, title: issue.title, description: issue.description ?? "", url: issue.url, author: { id: hook.data.user.id, username: hook.data.user.username }, labels: added };
   }
   return { ignored: `${eventHeader || "an unnamed event"} is not used` };
 }

@@ -65,8 +65,10 @@ export type JobViewRow = Pick<
 
 /** The number of an issue of the job's own repository that `url` points at (the PR then says `Fixes #n`); null for anything else. */
 export function issueNumberIn(url: string | null, repositoryUrl: string): number | null {
-  if (!url || !url.toLowerCase().startsWith(`${repositoryUrl.toLowerCase()}/issues/`)) return null;
-  const number = /^(\d{1,9})$/.exec(url.slice(repositoryUrl.length + "/issues/".length))?.[1];
+  // GitHub's issues are at <repository>/issues/n, GitLab's at <project>/-/issues/n.
+  const prefix = [`${repositoryUrl}/issues/`, `${repositoryUrl}/-/issues/`].find((p) => url?.toLowerCase().startsWith(p.toLowerCase()));
+  if (!url || !prefix) return null;
+  const number = /^(\d{1,9})$/.exec(url.slice(prefix.length))?.[1];
   return number ? Number(number) : null;
 }
 

@@ -61,8 +61,8 @@ export interface PullRequestBodyInput {
 }
 
 const WORDS = {
-  github: { change: "PR", run: "workflow run" },
-  gitlab: { change: "merge request", run: "pipeline" },
+  github: { change: "PR", run: "workflow run", comment: "a pull request comment", merged: "a merged pull request" },
+  gitlab: { change: "merge request", run: "pipeline", comment: "a merge request note", merged: "a merged merge request" },
 } as const;
 
 const STARTED_BY: Record<JobTrigger["type"], string> = {
@@ -76,9 +76,9 @@ const STARTED_BY: Record<JobTrigger["type"], string> = {
 };
 
 /** What started the job, linked where it has a page; nothing for a plain request (the Instructions say who asked). */
-function startedBy(trigger: JobTrigger | undefined): string | null {
+function startedBy(trigger: JobTrigger | undefined, words: (typeof WORDS)[keyof typeof WORDS]): string | null {
   if (!trigger || trigger.type === "api" || trigger.type === "dashboard") return null;
-  const what = STARTED_BY[trigger.type];
+  const what = trigger.type === "comment" ? words.comment : trigger.type === "source-merge" ? words.merged : STARTED_BY[trigger.type];
   return `Started by ${trigger.url ? `[${what}](${trigger.url})` : what}.`;
 }
 
@@ -86,7 +86,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   const words = WORDS[input.forge ?? "github"];
   const out: string[] = [];
   if (input.summary) out.push(input.summary, "");
-  const started = startedBy(input.trigger);
+  const started = startedBy(input.trigger, words);
   if (started) out.push(started, "");
   if (input.closesIssue) out.push(`Fixes #${input.closesIssue}`, "");
   out.push("### Changes", "");

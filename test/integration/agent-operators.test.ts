@@ -52,10 +52,10 @@ describe("the crawl-to-referral ratio per AI operator", () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       operators: [
-        { operator: "openai", name: "OpenAI OpCo, LLC", crawlerViews: 6, searchViews: 0, people: 3, arrivals: 4, crawlsPerPerson: 2 },
-        { operator: "perplexity", name: "Perplexity AI, Inc.", crawlerViews: 0, searchViews: 3, people: 1, arrivals: 1, crawlsPerPerson: 3 },
-        { operator: "alphabet", name: "Google Inc.", crawlerViews: 0, searchViews: 0, people: 1, arrivals: 1, crawlsPerPerson: 0 },
-        { operator: "anthropic", name: "Anthropic PBC", crawlerViews: 0, searchViews: 0, people: 1, arrivals: 1, crawlsPerPerson: 0 },
+        { operator: "openai", name: "OpenAI", crawlerViews: 6, searchViews: 0, people: 3, arrivals: 4, crawlsPerPerson: 2 },
+        { operator: "perplexity", name: "Perplexity", crawlerViews: 0, searchViews: 3, people: 1, arrivals: 1, crawlsPerPerson: 3 },
+        { operator: "alphabet", name: "Google", crawlerViews: 0, searchViews: 0, people: 1, arrivals: 1, crawlsPerPerson: 0 },
+        { operator: "anthropic", name: "Anthropic", crawlerViews: 0, searchViews: 0, people: 1, arrivals: 1, crawlsPerPerson: 0 },
       ],
       hasMore: false,
     });
@@ -63,14 +63,14 @@ describe("the crawl-to-referral ratio per AI operator", () => {
 
   it("over two days adds the earlier day's, pages, and exports the same rows as CSV", async () => {
     const both = (await report(`?dateFrom=${dayToIso(day - 1)}&dateTo=${dayToIso(day + 1)}`)).body;
-    expect(both.operators[0]).toEqual({ operator: "openai", name: "OpenAI OpCo, LLC", crawlerViews: 7, searchViews: 0, people: 4, arrivals: 5, crawlsPerPerson: 1.75 });
+    expect(both.operators[0]).toEqual({ operator: "openai", name: "OpenAI", crawlerViews: 7, searchViews: 0, people: 4, arrivals: 5, crawlsPerPerson: 1.75 });
     const first = (await report(`?dateFrom=${dayToIso(day - 1)}&limit=1`)).body;
     expect(first).toEqual({ operators: [both.operators[0]], hasMore: true });
     const csv = await report(`?dateFrom=${dayToIso(day - 1)}&output=csv`);
     const [header, ...rows] = parseCsv(csv.body as string);
     expect(header).toEqual(["operator", "name", "crawlerViews", "searchViews", "people", "arrivals", "crawlsPerPerson"]);
     expect(rows.map((row) => row[0])).toEqual(both.operators.map((o: { operator: string }) => o.operator));
-    expect(rows[0]).toEqual(["openai", "OpenAI OpCo, LLC", "7", "0", "4", "5", "1.75"]);
+    expect(rows[0]).toEqual(["openai", "OpenAI", "7", "0", "4", "5", "1.75"]);
   });
 
   it("the dashboard's agents page shows each operator's views per person sent, with its CSV", async () => {
@@ -80,10 +80,13 @@ describe("the crawl-to-referral ratio per AI operator", () => {
     const page = await visitor.get(`/dashboard/projects/${project.projectId}/agents?${range}`);
     expect(page.status).toBe(200);
     const table = /<table id="operators-table">[\s\S]*?<\/table>/.exec(page.text)?.[0] ?? "";
-    expect(table).toContain('<tr><td>OpenAI OpCo, LLC</td><td class="num">6</td><td class="num">0</td><td class="num">3</td><td class="num">4</td><td class="num">2</td></tr>');
+    expect(table).toContain('<tr><td>OpenAI</td><td class="num">6</td><td class="num">0</td><td class="num">3</td><td class="num">4</td><td class="num">2</td></tr>');
+    // The agents table above names GPTBot's operator as the operators table does: one company, one name.
+    const agents = /<table id="agents-table">[\s\S]*?<\/table>/.exec(page.text)?.[0] ?? "";
+    expect(agents).toMatch(/>GPTBot<\/a><\/td><td>OpenAI<\/td>/);
     const csv = await visitor.get(`/dashboard/projects/${project.projectId}/agents/operators.csv?${range}`);
     expect(csv.status).toBe(200);
-    expect(parseCsv(csv.text)[1]).toEqual(["openai", "OpenAI OpCo, LLC", "6", "0", "3", "4", "2"]);
+    expect(parseCsv(csv.text)[1]).toEqual(["openai", "OpenAI", "6", "0", "3", "4", "2"]);
   });
 
   it("a day with nothing is empty, and other projects' keys are refused", async () => {

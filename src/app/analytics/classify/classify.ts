@@ -6,6 +6,7 @@ import { GENERATED_AI_AGENTS, LISTED_BOTS, NON_AI_BOTS } from "./known-ai-agents
 import { LiteralIndex, type ListMatch } from "./literal-index.js";
 import { isBrowserDespiteBotPattern } from "./browser-evidence.js";
 import { isMarkdownRead } from "../ingest/read-format.js";
+import { operatorOfAgent } from "./operator-names.js";
 
 export type Classification = { class: "human" } | { class: "ai"; category: AiCategory; agent: string; operator: string } | { class: "bot" };
 export interface HitSignals {
@@ -92,8 +93,8 @@ function decideUserAgent(userAgent: string): UaVerdict {
   return Object.freeze({ plain: BOT, markdown: aiResult("assistant", `markdown fetch (${clientName(userAgent)})`, UNKNOWN_OPERATOR) });
 }
 
-function aiResult(category: AiCategory, agent: string, operator: string): Classification {
-  return Object.freeze({ class: "ai", category, agent, operator });
+function aiResult(category: AiCategory, agent: string, listedOperator: string): Classification {
+  return Object.freeze({ class: "ai", category, agent, operator: operatorOfAgent(agent, listedOperator) });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import type { Queryable } from "../../store/db.js";
 import { csvFields, type CsvColumns } from "../../http-kit/csv.js";
 import type { DayRange } from "../../../shared/epoch-days.js";
-import { AI_OPERATOR_NAMES, AI_OPERATOR_OF_AGENT } from "../classify/ai-operators.generated.js";
+import { AI_OPERATOR_OF_AGENT } from "../classify/ai-operators.generated.js";
+import { operatorName } from "../classify/operator-names.js";
 import { aiOperatorOfSource } from "../ingest/referral.js";
 import { IS_SOURCE_GROUP, OPERATOR_GROUP_PREFIX, SOURCE_GROUP_PREFIX } from "../rollup/referral-groups.js";
 import { binder, periodRowsSql, REFERRAL_TABLES } from "./period-rows.js";
@@ -53,7 +54,7 @@ export async function operatorRatios(db: Queryable, projectId: string, range: Da
   const entry = (operator: string, name?: string) => {
     let found = byOperator.get(operator);
     if (!found) {
-      found = { operator, name: AI_OPERATOR_NAMES.get(operator) ?? name ?? operator, crawlerViews: 0, searchViews: 0, people: 0, arrivals: 0, crawlsPerPerson: null };
+      found = { operator, name: operatorName(operator) ?? name ?? operator, crawlerViews: 0, searchViews: 0, people: 0, arrivals: 0, crawlsPerPerson: null };
       byOperator.set(operator, found);
     }
     return found;

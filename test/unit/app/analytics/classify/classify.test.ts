@@ -151,7 +151,7 @@ describe("curated AI agent table", () => {
     const vertex = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-CloudVertexBot; +https://cloud.google.com/enterprise-search) Chrome/W.X.Y.Z Safari/537.36";
     expect(AI_AGENTS.some((agent) => agent.pattern.test(vertex))).toBe(false);
     // Matomo device-detector, first in precedence, calls it an AI data scraper.
-    expect(classify(vertex)).toEqual({ class: "ai", category: "crawler", agent: "Google-CloudVertexBot", operator: "Google Inc." });
+    expect(classify(vertex)).toEqual({ class: "ai", category: "crawler", agent: "Google-CloudVertexBot", operator: "Google" });
   });
 
   it.each(AI_AGENTS.map((agent) => [agent.name, agent] as const))("%s: valid entry, proven by a fixture User-Agent", (_name, agent) => {

@@ -338,6 +338,60 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     },
   };
 
+  /**
+   * A pipeline event (docs.gitlab.com/user/project/integrations/webhook_events#pipeline-events): GitLab
+   * sends one on each status change. `variables` holds only those a user typed in the UI, so it is
+   * empty for a pipeline started through the API (gitlab-org/gitlab#29539); `source` is "api" for those.
+   */
+  const pipelinePayload = (pipeline: { id: number; ref: string }, status: "pending" | "running" | "success" | "failed" | "canceled" | "skipped", source = "api", by: Pick<FakeGitLabUser, "id" | "name" | "username"> = GITLAB_BOT) => ({
+    object_kind: "pipeline",
+    object_attributes: {
+      id: pipeline.id,
+      iid: pipelines.findIndex((p) => p.id === pipeline.id) + 1,
+      name: null,
+      ref: pipeline.ref,
+      tag: false,
+      sha: "bcbb5ec396a2c0f828686f14fac9b80b780504f2",
+      before_sha: "0000000000000000000000000000000000000000",
+      source,
+      status,
+      detailed_status: status,
+      stages: ["docs"],
+      created_at: "2026-11-27 21:00:00 UTC",
+      finished_at: ["pending", "running"].includes(status) ? null : "2026-11-27 21:01:00 UTC",
+      duration: ["pending", "running"].includes(status) ? null : 60,
+      queued_duration: 2,
+      variables: [],
+      url: `${url}/${projectPath}/-/pipelines/${pipeline.id}`,
+    },
+    merge_request: null,
+    user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+    project: { ...webhookProject(), path_with_namespace: projectPath },
+    commit: { id: "bcbb5ec396a2c0f828686f14fac9b80b780504f2", message: "docs", title: "docs", timestamp: "2026-11-27T21:00:00+00:00" },
+    source_pipeline: null,
+    builds: [
+      {
+        id: pipeline.id * 10,
+        stage: "docs",
+        name: "inkwell",
+        status: status === "skipped" ? "skipped" : status === "canceled" ? "canceled" : status === "pending" ? "pending" : status,
+        created_at: "2026-11-27 21:00:00 UTC",
+        started_at: null,
+        finished_at: null,
+        duration: null,
+        queued_duration: null,
+        failure_reason: status === "failed" ? "script_failure" : null,
+        when: "on_success",
+        manual: false,
+        allow_failure: false,
+        user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+        runner: null,
+        artifacts_file: { filename: null, size: null },
+        environment: null,
+      },
+    ],
+  });
+
   /** Issue and issue-note payloads, as GitLab sends them. */
   const issuePayloads = {
     issue(issue: { iid: number; title: string; description: string }, by: FakeGitLabUser, change: { action: "open" | "update"; labels: string[]; previousLabels?: string[] }) {
@@ -389,6 +443,7 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     users,
     hooks,
     pipelines,
+    pipelinePayload,
     mergeRequests,
     notes,
     awards,

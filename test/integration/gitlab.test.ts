@@ -364,3 +364,72 @@ describe("automations on GitLab", () => {
     expect(pipeline).toMatchObject({ ref: "main", source: "api", variables: { INKWELL_RUN_ATTEMPT: "1", INKWELL_URL: PUBLIC_URL } });
   });
 });
+
+describe("a pipeline that ends before its job reports", () => {
+  const startJob = async (prompt: string) => {
+    const created = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const pipeline = await eventually("its pipeline", () => gitlab.pipelines.find((p) => p.variables.INKWELL_JOB_ID === id));
+    // The pipeline the API answered with is kept in the job's history: the event is matched by it.
+    await eventually("the dispatch recorded", async () => {
+      const rows = await t.store.db.query<{ detail: string }>(`SELECT detail FROM job_events WHERE job_id = $1 AND type = 'dispatched'`, [id]);
+      return rows.some((row) => row.detail === `run attempt 1: pipeline ${pipeline.id}`);
+    });
+    return { id, pipeline };
+  };
+  const pipelineTask = (pipelineId: number) =>
+    eventually(`the task of pipeline ${pipelineId}`, async () => {
+      const task = (await gitlabTasks()).findLast((row) => row.payload.includes(`"pipelineId":${pipelineId}`));
+      return task && task.state !== "pending" && task;
+    });
+
+  it("fails the job at once when its pipeline fails before the runner claims, naming the pipeline; statuses on the way are ignored", async () => {
+    const { id, pipeline } = await startJob("Document the import command");
+    for (const status of ["pending", "running"] as const) {
+      expect(await deliver("Pipeline Hook", gitlab.pipelinePayload(pipeline, status))).toMatchObject({ status: 200, body: { ignored: `pipeline ${status}` } });
+    }
+    expect((await deliver("Pipeline Hook", gitlab.pipelinePayload(pipeline, "failed"))).status).toBe(202);
+    const failed = await eventually("the job failed", async () => {
+      const current = await job(id);
+      return current.status === "failed" && current;
+    });
+    expect(failed.error).toBe(`The pipeline ended "failed" without reporting back: ${gitlab.url}/${gitlab.projectPath}/-/pipelines/${pipeline.id}`);
+    const [event] = await t.store.db.query<{ cause: string }>(`SELECT cause FROM job_events WHERE job_id = $1 AND type = 'run_failed'`, [id]);
+    expect(event!.cause).toBe("gitlab");
+  });
+
+  it("fails the claimed run whose pipeline is canceled without a report", async () => {
+    const { id, pipeline } = await startJob("Document the sync command");
+    expect((await runner("claim", await idToken({ pipeline_id: String(pipeline.id) }), { jobId: id, runAttempt: 1, workflowRunId: pipeline.id })).status).toBe(200);
+    expect((await deliver("Pipeline Hook", gitlab.pipelinePayload(pipeline, "canceled"))).status).toBe(202);
+    await eventually("the canceled run failed", async () => (await job(id)).error === `The pipeline ended "canceled" without reporting back: ${gitlab.url}/${gitlab.projectPath}/-/pipelines/${pipeline.id}`);
+  });
+
+  it("leaves a run that reported as it is, and ignores other pipelines: another source, one Inkwell did not start, an older attempt's", async () => {
+    const { id, pipeline } = await startJob("Document the status command");
+    const token = await idToken({ pipeline_id: String(pipeline.id) });
+    expect((await runner("claim", token, { jobId: id, runAttempt: 1, workflowRunId: pipeline.id })).status).toBe(200);
+    expect((await runner("report", token, { jobId: id, runAttempt: 1, outcome: "completed", pr: null, summary: "Nothing to change" })).body.status).toBe("completed");
+    // A later step of the same pipeline failed after the report: the job stays completed.
+    expect((await deliver("Pipeline Hook", gitlab.pipelinePayload(pipeline, "failed"))).status).toBe(202);
+    expect((await pipelineTask(pipeline.id)).state).toBe("skipped");
+    expect((await job(id)).status).toBe("completed");
+
+    const second = await startJob("Document the login command");
+    const pushed = gitlab.pipelinePayload(second.pipeline, "failed", "push");
+    expect(await deliver("Pipeline Hook", pushed)).toMatchObject({ status: 200, body: { ignored: "a pipeline started by push" } });
+    const unknown = gitlab.pipelinePayload({ id: 99_999, ref: "main" }, "failed");
+    expect((await deliver("Pipeline Hook", unknown)).status).toBe(202);
+    expect(await pipelineTask(99_999)).toMatchObject({ state: "skipped", last_error: "no unreported run of a job" });
+    // Its first attempt's pipeline fails; a follow-up starts attempt 2; a late delivery about the first pipeline leaves attempt 2 alone.
+    expect((await deliver("Pipeline Hook", gitlab.pipelinePayload(second.pipeline, "failed"))).status).toBe(202);
+    await eventually("the second job failed", async () => (await job(second.id)).status === "failed");
+    const followUp = await t.call("POST", `/v2/agent/${projectId}/job/${second.id}/message`, { token: key, body: { prompt: "and the logout command" } });
+    expect(followUp.status).toBeLessThan(300);
+    await eventually("attempt 2's pipeline", () => gitlab.pipelines.find((p) => p.variables.INKWELL_JOB_ID === second.id && p.variables.INKWELL_RUN_ATTEMPT === "2"));
+    expect((await deliver("Pipeline Hook", gitlab.pipelinePayload(second.pipeline, "canceled"))).status).toBe(202);
+    expect(await pipelineTask(second.pipeline.id)).toMatchObject({ state: "skipped", last_error: "no unreported run of a job" });
+    expect((await job(second.id)).status).toBe("active");
+  });
+});

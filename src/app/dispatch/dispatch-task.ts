@@ -32,8 +32,8 @@ export function dispatchTask(
         installationSuspended: job.installationSuspended,
       });
     },
-    async onDone(tx, { jobId, runAttempt }) {
-      await recordDispatched(tx, jobId, runAttempt);
+    async onDone(tx, { jobId, runAttempt }, detail) {
+      await recordDispatched(tx, jobId, runAttempt, detail);
       await afterDispatch?.(tx, { jobId, runAttempt });
     },
     async onGiveUp(tx, { jobId, runAttempt }, error) {

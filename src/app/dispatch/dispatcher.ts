@@ -13,7 +13,8 @@ export interface DispatchRequest {
 }
 
 export type DispatchOutcome =
-  | { ok: true }
+  /** `detail`: what the forge started when it names it (GitLab: `pipeline <id>`), kept in the job's history. */
+  | { ok: true; detail?: string }
   /** `retryable` failures are tried again with backoff; the others fail the job at once with `error`. */
   | { ok: false; retryable: boolean; error: string };
 

@@ -28,8 +28,15 @@ function duration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
 }
 
-/** The one comment Inkwell keeps on a job's PR, edited in place. Pure: tested on its own. */
-export function renderTrackingComment(view: TrackingView): string {
+/** What a run and this comment are called on each forge. */
+const WORDS: Record<TrackingTarget["forge"], { run: string; comment: string }> = {
+  github: { run: "workflow run", comment: "comment" },
+  gitlab: { run: "pipeline", comment: "note" },
+};
+
+/** The one comment Inkwell keeps on a job's PR (a note on its merge request on GitLab), edited in place. Pure: tested on its own. */
+export function renderTrackingComment(view: TrackingView, forge: TrackingTarget["forge"] = "github"): string {
+  const words = WORDS[forge];
   const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${HEADLINE[view.status]}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
@@ -37,7 +44,7 @@ export function renderTrackingComment(view: TrackingView): string {
   });
   const run = view.run;
   if (run) {
-    lines.push(`**Run**: ${run.url ? `[workflow run](${run.url})` : "workflow run"} (attempt ${run.attempt})`);
+    lines.push(`**Run**: ${run.url ? `[${words.run}](${run.url})` : words.run} (attempt ${run.attempt})`);
     if (view.status === "active" && run.progress) lines.push(`**Progress**: ${run.progress}`);
     const report = run.report;
     if (report?.validation) {
@@ -56,7 +63,7 @@ export function renderTrackingComment(view: TrackingView): string {
   }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
   if (view.impact) lines.push("", `**Impact**: ${impactLine(view.impact)}`);
-  if (view.status === "active") lines.push("", "_This comment updates as the agent works._");
+  if (view.status === "active") lines.push("", `_This ${words.comment} updates as the agent works._`);
   return lines.join("\n").trim() + "\n";
 }
 
@@ -75,7 +82,7 @@ export function trackingCommentTask(db: Db, github: GitHubApi | null, gitlab: Gi
       if ("skipped" in state) return state;
       const { view, target } = state;
       if (target.forge === "github" && !github) return { skipped: "no GitHub App configured" };
-      const body = renderTrackingComment(view);
+      const body = renderTrackingComment(view, target.forge);
       const id = target.forge === "gitlab" ? await gitlab(target, body) : await github!.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, body);
       if (id !== target.commentId) await recordTrackingComment(db, jobId, id);
       return { ok: true };

@@ -7,6 +7,7 @@ import { GitLabApi, gitLabStatus } from "./gitlab-api.js";
  * Starts the Inkwell component's job in the GitLab project: a pipeline on the job's base branch (the
  * project's default when it has none) through the pipeline API, with INKWELL_JOB_ID,
  * INKWELL_RUN_ATTEMPT and INKWELL_URL; the component's job runs only when INKWELL_JOB_ID is set.
+ * The pipeline's id goes into the job's history (`dispatched`), where its pipeline event finds it.
  */
 export class GitLabDispatcher implements Dispatcher {
   constructor(
@@ -22,12 +23,13 @@ export class GitLabDispatcher implements Dispatcher {
     const where = `${connection.projectPath} on ${connection.baseUrl}`;
     const ref = request.baseRef ?? connection.defaultBranch ?? "main";
     try {
-      await new GitLabApi(connection.baseUrl, connection.accessToken).createPipeline(connection.gitlabProjectId, ref, {
+      const pipeline = await new GitLabApi(connection.baseUrl, connection.accessToken).createPipeline(connection.gitlabProjectId, ref, {
         INKWELL_JOB_ID: request.jobId,
         INKWELL_RUN_ATTEMPT: String(request.runAttempt),
         INKWELL_URL: this.publicUrl,
       });
-      return { ok: true };
+      // Recorded with the dispatch: a pipeline that ends before its job reports is matched to the job by it.
+      return { ok: true, detail: `pipeline ${pipeline.id}` };
     } catch (error) {
       const status = gitLabStatus(error);
       if (status === 401 || status === 403 || status === 404) {

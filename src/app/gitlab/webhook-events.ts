@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * What a GitLab webhook delivery means for jobs, small enough to queue: a merge request merged or
- * closed, or a note on a merge request. Payload shapes: docs.gitlab.com/user/project/integrations/
+ * closed, a note on a merge request or an issue, an issue labelled, a pipeline ended unsuccessfully. Payload shapes: docs.gitlab.com/user/project/integrations/
  * webhook_events (only the fields read here are required; GitLab sends many more).
  */
 const issueFields = { projectId: z.string(), iid: z.int(), title: z.string(), description: z.string(), url: z.string(), author: z.object({ id: z.int(), username: z.string() }) };
@@ -12,6 +12,8 @@ export const gitLabEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("issue_labeled"), ...issueFields, labels: z.array(z.string()) }),
   /** A note on an issue of the docs project (a mention may start or follow up on its job). */
   z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string() }),
+  /** A pipeline Inkwell may have started ended failed, canceled or skipped. */
+  z.object({ type: z.literal("pipeline_failed"), projectId: z.string(), pipelineId: z.int(), status: z.string(), url: z.string() }),
   z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
   z.object({
     type: z.literal("note"),
@@ -51,6 +53,17 @@ const noteHookSchema = z.looseObject({
   merge_request: z.looseObject({ iid: z.int() }).nullish(),
   issue: z.looseObject({ iid: z.int(), title: z.string(), description: z.string().nullish() }).nullish(),
 });
+
+const pipelineHookSchema = z.looseObject({
+  object_kind: z.literal("pipeline"),
+  project: z.looseObject({ id: z.int(), web_url: z.string() }),
+  object_attributes: z.looseObject({ id: z.int(), status: z.string(), source: z.string().nullish(), url: z.string().nullish() }),
+});
+
+/** Pipeline statuses that end it without its jobs succeeding; only these can mean a run that will never report. */
+const FAILED_PIPELINE_STATUSES = new Set(["failed", "canceled", "skipped"]);
+/** The sources of pipelines Inkwell starts (the pipeline API; a trigger token on instances set up so). */
+const DISPATCHED_PIPELINE_SOURCES = new Set(["api", "trigger"]);
 
 const labelsSchema = z.array(z.looseObject({ title: z.string() })).nullish();
 
@@ -98,6 +111,17 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
       iid: hook.data.merge_request.iid,
       position: path ? { path, line: position?.new_line ?? position?.old_line ?? null } : null,
     };
+  }
+  if (eventHeader === "Pipeline Hook") {
+    const hook = pipelineHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not a pipeline event" };
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's pipeline" };
+    const pipeline = hook.data.object_attributes;
+    // GitLab sends one delivery per status change; only an unsuccessful end is news for a job.
+    if (!FAILED_PIPELINE_STATUSES.has(pipeline.status)) return { ignored: `pipeline ${pipeline.status}` };
+    if (!DISPATCHED_PIPELINE_SOURCES.has(pipeline.source ?? "")) return { ignored: `a pipeline started by ${pipeline.source ?? "an unnamed source"}` };
+    const url = pipeline.url ?? `${hook.data.project.web_url}/-/pipelines/${pipeline.id}`;
+    return { type: "pipeline_failed", projectId, pipelineId: pipeline.id, status: pipeline.status, url };
   }
   if (eventHeader === "Issue Hook") {
     const hook = issueHookSchema.safeParse(payload);

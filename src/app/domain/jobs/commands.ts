@@ -272,9 +272,12 @@ export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{
 
 const CANCELLED_BY: Partial<Record<EventCause, string>> = { api: "an API key", dashboard: "the operator on the dashboard", operator: "the operator" };
 
-/** GitHub accepted the dispatch of this run attempt. */
-export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number): Promise<void> {
-  await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", `run attempt ${runAttempt}`);
+/**
+ * The forge accepted the dispatch of this run attempt; `started` names what it started when it
+ * says (GitLab: `pipeline <id>`, which `runOfDispatchedPipeline` matches a pipeline event by).
+ */
+export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number, started?: string): Promise<void> {
+  await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", started ? `run attempt ${runAttempt}: ${started}` : `run attempt ${runAttempt}`);
 }
 
 /**

@@ -29,6 +29,21 @@ describe("what a GitLab delivery means (gitLabEventOf)", () => {
     expect(gitLabEventOf("Note Hook", note({ noteable_type: "Commit" }, {}), "p1", 42)).toEqual({ ignored: "a note on a Commit" });
   });
 
+  it("a pipeline started through the API that ended failed, canceled or skipped; its other statuses, other sources and other projects' are nothing", () => {
+    const pipeline = (status: string, source: string | undefined = "api", projectId = 42, url: string | undefined = `${project.web_url}/-/pipelines/77`) => ({
+      object_kind: "pipeline",
+      project: { ...project, id: projectId },
+      object_attributes: { id: 77, status, source, url, variables: [] },
+    });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("failed"), "p1", 42)).toEqual({ type: "pipeline_failed", projectId: "p1", pipelineId: 77, status: "failed", url: `${project.web_url}/-/pipelines/77` });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("canceled", "trigger"), "p1", 42)).toMatchObject({ type: "pipeline_failed", status: "canceled" });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("skipped", "api", 42, undefined), "p1", 42)).toMatchObject({ status: "skipped", url: `${project.web_url}/-/pipelines/77` });
+    for (const status of ["created", "pending", "running", "success", "manual"]) expect(gitLabEventOf("Pipeline Hook", pipeline(status), "p1", 42)).toEqual({ ignored: `pipeline ${status}` });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("failed", "push"), "p1", 42)).toEqual({ ignored: "a pipeline started by push" });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("failed", "api", 99), "p1", 42)).toEqual({ ignored: "another project's pipeline" });
+    expect(gitLabEventOf("Pipeline Hook", { object_kind: "pipeline" }, "p1", 42)).toEqual({ ignored: "not a pipeline event" });
+  });
+
   it("an issue's added labels (all on open, the change's new ones on update) and a note on an issue", () => {
     const issue = (action: string, labels: string[], previous?: string[]) => ({
       object_kind: "issue",

@@ -1,13 +1,11 @@
 import type { Logger } from "pino";
 import { promptSchema } from "../../shared/api-schemas.js";
 import { describeIssues } from "../../shared/zod-issues.js";
-import { JobArchivedError } from "../domain/errors.js";
 import { gitLabRepoFullName, type GitLabConnection } from "../domain/gitlab-connections.js";
-import { addMessage, cancelJob } from "../domain/jobs/commands.js";
 import type { Db } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
 import { instructionIn, isStopCommand, withLocation } from "../github/comment-follow-up.js";
-import { openFollowUp, type FollowUpOptions } from "../github/follow-up.js";
+import { applyFollowUp, openFollowUp, type FollowUpOptions } from "../github/follow-up.js";
 import { DEVELOPER_ACCESS, GitLabApi } from "./gitlab-api.js";
 import type { GitLabEvent } from "./webhook-events.js";
 
@@ -40,17 +38,8 @@ export function noteFollowUp(db: Db, options: FollowUpOptions, log: Logger) {
       log.debug({ username: event.author.username, level }, "note ignored: author has less than Developer access");
       return { skipped: `author has ${ACCESS_NAMES[level] ?? String(level)} access` };
     }
-    const author = event.author.username;
-    const taken = await db
-      .transaction(async (tx) => {
-        if (stop) return (await cancelJob(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author, origin })).cancelled ? null : "stop: the job has no active run";
-        const added = await addMessage(tx, { projectId: job.projectId, jobId: job.id, prompt: checked.data, source: "comment", author, origin }, { defaultRateLimitPerHour: options.rateLimitPerHour });
-        return added.alreadyTaken ? "comment already taken" : null;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof JobArchivedError) return "the job is archived";
-        throw error;
-      });
+    // Its 👀 is set after the commit, with the project's token, rather than queued.
+    const taken = await applyFollowUp(db, options, job, { author: event.author.username, prompt: stop ? null : checked.data, origin }, async () => {});
     if (taken) return { skipped: taken };
     await api.reactToNote(connection.gitlabProjectId, event.iid, event.noteId).catch((error: unknown) => log.warn({ err: error, noteId: event.noteId }, "could not mark the note taken (👀)"));
     return { ok: true };

@@ -31,7 +31,7 @@ const project = (name: string, include: string[], extra: { exclude?: string[]; s
   test: {
     name,
     include,
-    ...(extra.isolate === false ? { isolate: false } : {}),
+    ...(extra.isolate === false ? { isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] } : {}),
     ...(extra.exclude ? { exclude: extra.exclude } : {}),
     ...(extra.store ? { env: { INKWELL_TEST_STORE: extra.store } } : {}),
     ...(extra.maxWorkers ? { maxWorkers: extra.maxWorkers } : {}),
@@ -39,6 +39,19 @@ const project = (name: string, include: string[], extra: { exclude?: string[]; s
     ...timeouts,
   },
 });
+
+/**
+ * A file that shares its worker's module cache with the files before it (isolate: false) skips
+ * importing the service again: a third of an integration file's time was imports. Each starts its
+ * own server and store, and this setup file loads nock in every one of them and cleans it after
+ * each, so every shared file sees the same HTTP edge whatever ran before it in its worker.
+ */
+const SHARED_WORKER_CLEANUP = "test/helpers/shared-worker-cleanup.ts";
+/**
+ * What a client sees on the socket itself (keep-alive headers, a stream's backpressure): nock,
+ * loaded in shared workers, sits between a client and the socket, so these files get a worker of their own.
+ */
+const OWN_WORKER = ["test/integration/robustness.test.ts", "test/integration/analytics-csv.test.ts"];
 
 const stores: ("pglite" | "postgres")[] = postgres ? ["pglite", "postgres"] : ["pglite"];
 
@@ -50,10 +63,13 @@ export default defineConfig({
     projects: [
       // Unit files share a worker's module cache (half the project's time was imports); they start no servers and leave no state behind.
       project("unit", ["test/unit/**/*.test.ts"], { isolate: false }),
-      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES] }),
+      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES], isolate: false }),
       ...(full ? [project("real-sites", REAL_SITES)] : []),
       ...(full || process.env.INKWELL_TEST_BUNDLE === "1" ? [project("bundle", BUNDLE)] : []),
-      ...stores.map((store) => project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER], store })),
+      ...stores.flatMap((store) => [
+        project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER, ...OWN_WORKER], store, isolate: false }),
+        project(`${store}-own-worker`, OWN_WORKER, { store }),
+      ]),
       ...(full ? [project("browser", BROWSER, { store: "pglite" })] : []),
       ...(full && postgres ? [project("cluster", CLUSTER, { store: "postgres", groupOrder: 1, maxWorkers: 1 })] : []),
     ],

@@ -15,7 +15,7 @@ import type { GateResult } from "./validation/gate.js";
 
 export interface JobRunOutcome {
   jobId: string;
-  status: "completed" | "failed" | "cancelled";
+  status: "completed" | "failed" | "cancelled" | "waiting";
   prUrl: string | null;
   error?: string;
   /** Where the run's time went (the report carries the same, without the report itself). */
@@ -124,9 +124,22 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
   await sendTranscript();
   // The work is pushed: an undeliverable report fails the workflow run (the error propagates) rather than claiming the run failed.
   recordFacts(facts.filesChanged ?? []);
+  const waiting = outcome.waiting;
   const answer = await phases.time("report", () =>
-    inkwell.report({ ...ref, ...facts, outcome: "completed", pr: outcome.pr, summary: outcome.summary, ...(outcome.mergeRequest ? { mergeRequest: outcome.mergeRequest } : {}) }),
+    inkwell.report({
+      ...ref,
+      ...facts,
+      outcome: "completed",
+      pr: outcome.pr,
+      summary: outcome.summary,
+      ...(waiting ? { waiting } : {}),
+      ...(outcome.mergeRequest ? { mergeRequest: outcome.mergeRequest } : {}),
+    }),
   );
+  if (waiting) {
+    log.info(`Reported: the job waits for ${waiting.for === "approval" ? "approval of its plan" : "an answer to its question"}.`);
+    return finish({ jobId: job.id, status: "waiting", prUrl: answer.prLink }, true);
+  }
   log.info(outcome.pr || answer.prLink ? `Reported completed: ${outcome.pr?.url ?? answer.prLink}` : "Reported completed: nothing needed to change.");
   return finish({ jobId: job.id, status: "completed", prUrl: answer.prLink }, true);
 }

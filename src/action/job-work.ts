@@ -5,6 +5,8 @@ import { resolveModel } from "./agent/model.js";
 import { buildInstructions, buildSystemPrompt } from "./agent/prompt.js";
 import { ChangeJournal, createDocsTools, type ToolStats } from "./agent/tools.js";
 import { sourceToolsFor } from "./agent/source-tools.js";
+import { createWaitingTools, WaitingNote, WRITE_TOOLS, type Waiting } from "./agent/waiting-tools.js";
+import { MAX_PLAN_CHARS } from "../shared/job-vocabulary.js";
 import { detectDocsProject } from "./docs/framework.js";
 import { pagePaths, reportedFiles } from "./docs/page-paths.js";
 import type { Published, RunnerForge } from "./forge.js";
@@ -23,6 +25,8 @@ import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 export interface WorkOutcome extends Published {
   summary: string;
+  /** The run stopped for the user (a plan to approve, a question to answer): nothing was pushed. */
+  waiting?: Waiting;
 }
 
 const PROGRESS_EVERY_TOOL_CALLS = 3;
@@ -77,13 +81,29 @@ export async function workOnJob(
     const onCall = (name: string) => {
       if (stats.calls % PROGRESS_EVERY_TOOL_CALLS === 0) heartbeats.beat(`Working: ${stats.calls} tool calls in ${session.turns + 1} turns (last: ${name})`);
     };
-    const tools = { ...createDocsTools(workspace, project, journal, stats, onCall), ...sourceToolsFor(claimed.source, stats, onCall, { baseUrl: env.apiUrl, fetch: deps.fetch }) };
+    const stage = job.stage ?? "work";
+    const note = new WaitingNote(job.maxQuestions ?? 0);
+    const docsTools = createDocsTools(workspace, project, journal, stats, onCall);
+    // A planning run reads only: nothing is written before the plan is approved.
+    if (stage === "plan") for (const name of WRITE_TOOLS) delete docsTools[name];
+    const tools = { ...docsTools, ...sourceToolsFor(claimed.source, stats, onCall, { baseUrl: env.apiUrl, fetch: deps.fetch }), ...createWaitingTools(note, stage, stats, onCall) };
     session.system = buildSystemPrompt(env.workspace, project);
-    session.messages.push(userMessage(buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore)));
+    session.messages.push(userMessage(buildInstructions(job.messages, job.newMessagesFrom, branchFilesBefore, job)));
     const caps: AgentCaps = { maxTurns: inputs.maxTurns, maxOutputTokens: inputs.maxOutputTokens, requestTimeoutMs: deps.requestTimeoutMs ?? 5 * 60_000 };
 
-    const { answer, validation } = await agentRounds(async () => runAgentRound(session, { model, tools, caps, signal, retry: deps.retry }));
+    const { answer, validation } = await agentRounds(
+      async () => runAgentRound(session, { model, tools, caps, signal, retry: deps.retry, stopAfterTools: () => note.stopping }),
+      () => note.stopping,
+    );
     log.info(`Agent finished: ${session.turns} turn(s), ${stats.calls} tool call(s) (${stats.failures} refused or failed), ${session.usage.inputTokens} input / ${session.usage.outputTokens} output tokens.`);
+    // A plan given as the answer instead of through submit_plan is still the plan.
+    const waiting = note.waiting() ?? (stage === "plan" ? { for: "approval" as const, plan: (answer || "The agent gave no plan: ask it for one.").slice(0, MAX_PLAN_CHARS) } : null);
+    if (waiting) {
+      throwIfStopped(signal);
+      log.info(waiting.for === "approval" ? "Stopping with a plan for approval; nothing is pushed." : "Stopping with a question for the user; nothing is pushed.");
+      recordFacts([]);
+      return { pr: null, summary: answer, waiting };
+    }
 
     const fallbackTitle = `Docs: ${(job.messages.at(-1)?.prompt ?? "update").split("\n")[0]}`;
     const { title, summary } = splitSummary(answer, fallbackTitle);
@@ -134,7 +154,7 @@ export async function workOnJob(
   }
 
   /** The agent's first attempt, then a repair round per failed validation, up to `repairRounds`. */
-  async function agentRounds(attempt: () => Promise<string>): Promise<{ answer: string; validation: GateResult }> {
+  async function agentRounds(attempt: () => Promise<string>, waits: () => boolean): Promise<{ answer: string; validation: GateResult }> {
     let answer = "";
     let validation: GateResult = { passed: true, problems: [] };
     const repairRounds = deps.repairRounds ?? 2;
@@ -145,7 +165,7 @@ export async function workOnJob(
         recordFacts(workspace.changedPaths(), round > 0 ? validation : undefined);
       }
       const changed = workspace.changedPaths();
-      if (changed.length === 0) break;
+      if (changed.length === 0 || waits()) break;
       heartbeats.beat(`Validating ${changed.length} changed file(s)`);
       validation = await validator.validate(changed, await git.stagedChanges(base, changed));
       recordFacts(changed, validation);

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Analytics } from "./analytics/analytics.js";
 import { fireDueSchedule } from "./domain/automations/schedules.js";
-import { failStalledJobs } from "./domain/jobs/watchdog.js";
+import { archiveExpiredWaits, failStalledJobs } from "./domain/jobs/watchdog.js";
 import type { Db } from "./store/db.js";
 import { vacuumEmbeddedStore } from "./store/embedded-upkeep.js";
 import type { TaskWorker } from "./tasks/task-worker.js";
@@ -41,6 +41,14 @@ export function startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMin
         tasks.kick();
       })
       .catch((error: unknown) => log.error({ err: error }, "watchdog scan failed"));
+    db.query<{ now: Date | string }>(`SELECT now() AS now`)
+      .then(([clock]) => archiveExpiredWaits(db, new Date(clock?.now ?? Date.now())))
+      .then((ids) => {
+        if (ids.length === 0) return;
+        log.info({ jobs: ids }, "archived jobs that waited past their project's limit");
+        tasks.kick();
+      })
+      .catch((error: unknown) => log.error({ err: error }, "waiting-limit scan failed"));
   }, watchdogIntervalMs);
   watchdog.unref();
   let scanning = false;

@@ -9,6 +9,7 @@ import { gitLabEventTask } from "./gitlab/event-task.js";
 import { gitLabTrackingNote } from "./gitlab/tracking-note.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
+import { waitingCommentTask } from "./github/waiting-comment.js";
 import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./github/workflow-check.js";
 import type { Db } from "./store/db.js";
 import type { TaskDefinition } from "./tasks/task-definition.js";
@@ -43,7 +44,7 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
   const impactNotices = impactNoticeTask(db, analytics, clock);
   const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null }, log.child({ component: "gitlab-events" }));
-  const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db));
+  const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db), config.command);
   if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking];
   return [
     dispatch,
@@ -60,5 +61,6 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
     ),
     reactionTask(github),
     issueReplyTask(github),
+    waitingCommentTask(db, github, config.command),
   ];
 }

@@ -19,6 +19,7 @@ const OPTIONS = {
   "gitlab-token": { type: "string" },
   "prompt-file": { type: "string" },
   "idempotency-key": { type: "string" },
+  "plan-approval": { type: "boolean" },
   status: { type: "string" },
   limit: { type: "string" },
   offset: { type: "string" },

@@ -54,8 +54,15 @@ const allowedModels = z
   .max(50)
   .meta({ description: "Models a job may ask for (`model` on create), besides the project's own." });
 
+export const jobSettingsSchema = z
+  .strictObject({
+    planApproval: z.boolean().optional().meta({ description: "Every job's first run stops after planning and waits for its plan's approval (a job's own planApproval wins). Default false." }),
+    waitLimitDays: z.int().min(1).max(365).optional().meta({ description: "A job waiting for approval or an answer longer than this many days is archived. Default 14." }),
+  })
+  .meta({ id: "JobSettings" });
+
 export const updateProjectSchema = z
-  .strictObject({ analytics: analyticsSettingsSchema.optional(), allowedModels: allowedModels.optional() })
+  .strictObject({ analytics: analyticsSettingsSchema.optional(), allowedModels: allowedModels.optional(), jobs: jobSettingsSchema.optional() })
   .meta({ id: "UpdateProjectRequest", description: "What to change; a field left out stays as it is." });
 
 export const createProjectSchema = z
@@ -75,6 +82,7 @@ export const createProjectSchema = z
     allowedModels: allowedModels.optional(),
     rateLimitPerHour: z.int().min(1).max(1_000_000).optional().meta({ description: "Job creations + messages per rolling hour; default from INKWELL_RATE_LIMIT_PER_HOUR." }),
     analytics: analyticsSettingsSchema.optional(),
+    jobs: jobSettingsSchema.optional(),
   })
   .meta({ id: "CreateProjectRequest" });
 
@@ -143,6 +151,7 @@ export const projectSchema = z
       .optional()
       .meta({ description: "A GitLab project's connection (the access token and the webhook's tokens are never shown); null for GitHub." }),
     analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()), markdownAsPage: z.boolean() }),
+    jobs: z.object({ planApproval: z.boolean(), waitLimitDays: z.int() }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

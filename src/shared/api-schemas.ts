@@ -9,7 +9,7 @@ import { refName, reviewerName } from "./git-names.js";
 import { storedText } from "./stored-values.js";
 import { jobTriggerSchema } from "./automation-schemas.js";
 import { READ_FORMATS } from "./analytics-vocabulary.js";
-import { JOB_STATUSES, JOB_TRIGGER_TYPES } from "./job-vocabulary.js";
+import { JOB_STATUSES, JOB_TRIGGER_TYPES, MAX_QUESTIONS_PER_RUN, WAITING_FOR } from "./job-vocabulary.js";
 import { parseUtcDay } from "./utc-day.js";
 
 export const MAX_PROMPT_CHARS = 32_000;
@@ -35,6 +35,16 @@ export const createJobBodySchema = z
     model: storedText(200, { trim: true, min: 1 }).optional().meta({ description: "provider/model for this job: the project's own or one of its allowedModels, else 400 naming them." }),
     labels: z.array(storedText(50, { trim: true, min: 1 })).max(20).optional().meta({ description: "Labels put on the pull request when it is opened." }),
     reviewers: z.array(reviewerName).max(15).optional().meta({ description: "GitHub logins or org/team-slug, asked to review when the pull request is opened." }),
+    planApproval: z
+      .boolean()
+      .optional()
+      .meta({ description: "The first run stops after planning: the job waits (`waitingFor: approval`) with its plan until it is approved; default: the project's setting." }),
+    maxQuestions: z
+      .int()
+      .min(0)
+      .max(MAX_QUESTIONS_PER_RUN)
+      .optional()
+      .meta({ description: `Questions the agent may ask per run instead of guessing (0..${MAX_QUESTIONS_PER_RUN}, default 1); each one makes the job wait (\`waitingFor: answer\`).` }),
   })
   .meta({ id: "CreateJobRequest" });
 export type CreateJobBody = z.infer<typeof createJobBodySchema>;
@@ -68,6 +78,13 @@ export const agentJobSchema = z
     labels: z.array(z.string()),
     reviewers: z.array(z.string()),
     trigger: jobTriggerSchema.meta({ description: "What started the job: a person (api, dashboard, comment) or an automation (source-merge, issue, schedule, suggestion)." }),
+    waitingFor: z
+      .enum(WAITING_FOR)
+      .nullable()
+      .meta({ description: "What the `active` job waits for between runs: `approval` of its plan (POST …/approve) or an `answer` to its question (any message); null when it does not wait." }),
+    plan: z.string().nullable().meta({ description: "The agent's plan (pages to add, change, move or delete, and why): waiting for approval, or approved and being carried out; null without plan approval." }),
+    question: z.string().nullable().meta({ description: "The question the job waits to have answered; null otherwise." }),
+    planApproval: z.boolean().meta({ description: "Whether the job's first run stops after planning, to have its plan approved." }),
   })
   .meta({ id: "AgentJob" });
 export type AgentJob = z.infer<typeof agentJobSchema>;

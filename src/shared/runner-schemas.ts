@@ -7,6 +7,7 @@ import { RELEASE_PATTERN } from "./releases.js";
 import { fileChangeSchema, runPhaseSchema, transcriptEntrySchema, validationProblemSchema } from "./job-outcome-schemas.js";
 import { storedInt, storedText } from "./stored-values.js";
 import { jobTriggerSchema } from "./automation-schemas.js";
+import { MAX_PLAN_CHARS, MAX_QUESTION_CHARS } from "./job-vocabulary.js";
 
 /** A run's transcript keeps at most this many entries (the first and the last ones). */
 export const MAX_TRANSCRIPT_ENTRIES = 1_000;
@@ -55,6 +56,13 @@ export const claimResponseSchema = z
       newMessagesFrom: z.int().meta({ description: "seq of the first message this run is the first to see." }),
       trigger: jobTriggerSchema.optional().meta({ description: "What started the job, for the pull request body." }),
       closesIssue: z.int().nullable().optional().meta({ description: "The docs repository's issue this job was started from: the pull request says `Fixes #n`." }),
+      stage: z
+        .enum(["plan", "work"])
+        .optional()
+        .meta({ description: "`plan`: read, plan and report the plan without changing files (the job waits for its approval); `work` (default): carry out the instructions." }),
+      plan: z.string().nullable().optional().meta({ description: "The job's plan: to revise by the new messages (stage plan), or approved, to carry out (stage work)." }),
+      question: z.string().nullable().optional().meta({ description: "The question the job's previous run asked: the new messages answer it." }),
+      maxQuestions: z.int().optional().meta({ description: "Questions this run may ask instead of guessing (default 0: an older service takes none)." }),
       limits: z.object({
         timeoutMinutes: z.int(),
         heartbeatSeconds: z.int(),
@@ -148,6 +156,13 @@ export const reportRequestSchema = z
         .object({ title: storedText(255, { trim: true, min: 1 }), description: storedText(100_000), draft: z.boolean() })
         .optional()
         .meta({ description: "GitLab only: the runner pushed the job's branch; Inkwell opens or updates the merge request with this title, description and draft state." }),
+      waiting: z
+        .discriminatedUnion("for", [
+          z.object({ for: z.literal("approval"), plan: storedText(MAX_PLAN_CHARS, { trim: true, min: 1 }) }),
+          z.object({ for: z.literal("answer"), question: storedText(MAX_QUESTION_CHARS, { trim: true, min: 1 }) }),
+        ])
+        .optional()
+        .meta({ description: "The run stopped to wait for the user (nothing was pushed): a plan to approve or a question to answer; pr is then null." }),
     }),
     z.object({ ...jobRef, ...runFacts, outcome: z.literal("failed"), error: storedText(4_000, { trim: true, min: 1 }) }),
   ])

@@ -1,6 +1,7 @@
 /** Project webhooks (docs/architecture.md, "Project webhooks"): the operator API's shapes and what receivers get. */
 import { z } from "zod";
-import { queryInt } from "./api-schemas.js";
+import { agentJobSchema, queryInt } from "./api-schemas.js";
+import { impactNoticeSchema } from "./impact-schemas.js";
 import { isStorableText, STORABLE_TEXT_ERROR, stringExpected } from "./stored-values.js";
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "./job-vocabulary.js";
 
@@ -60,3 +61,34 @@ export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema) }).meta({ id: "WebhookDeliveryList" });
 
 export const deliveryListQuerySchema = z.object({ limit: queryInt(1, 100, 20).meta({ description: "Newest first, 1..100." }) });
+
+/** What a `standard` endpoint receives for each event (Standard Webhooks' `{type, timestamp, data}`): the job as the API shows it, and per event a little more. */
+export const webhookPayloadSchema = z
+  .object({
+    type: z.enum(WEBHOOK_EVENTS),
+    timestamp: z.string().meta({ description: "When the event happened (ISO 8601)." }),
+    data: agentJobSchema.extend({
+      impact: impactNoticeSchema.optional().meta({ description: "job.impact only: the first week after the merge." }),
+      run: z
+        .object({
+          attempt: z.int(),
+          outcome: z.enum(["completed", "failed", "waiting"]).optional().meta({ description: "job.run_finished only: how the run ended (waiting: it stopped for a plan's approval or an answer)." }),
+        })
+        .optional()
+        .meta({ description: "job.run_started and job.run_finished only: which run." }),
+    }),
+  })
+  .meta({ id: "WebhookPayload" });
+
+/** What each event means, for the OpenAPI document's `webhooks` and the manual. */
+export const WEBHOOK_EVENT_MEANINGS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+  "job.created": "A job was created (API, dashboard, MCP, a comment, an automation).",
+  "job.run_started": "A workflow run claimed the job; data.run.attempt is the run.",
+  "job.waiting": "The job waits for the user: data.waitingFor is approval (data.plan) or answer (data.question). It stays active.",
+  "job.run_finished": "A run reported, once per run; data.run.outcome is completed, failed or waiting.",
+  "job.completed": "The job completed (prLink set when files changed).",
+  "job.failed": "The job failed, cancels included (data.error says why).",
+  "job.archived": "The job's pull request was merged or closed, or it waited past the project's limit (data.error says so).",
+  "job.pull_request_opened": "The job has a pull request for the first time.",
+  "job.impact": "The first 7 days after the job's PR was merged are over; data.impact is the result.",
+};

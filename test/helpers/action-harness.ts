@@ -61,6 +61,8 @@ export interface ActionHarness {
   server: TestServer;
   model: Awaited<ReturnType<typeof startFakeModel>>;
   github: Awaited<ReturnType<typeof startFakeGitHubRest>>;
+  /** Comments the service posted on issues and pull requests (tracking comments, replies), in order. */
+  issueComments: Array<{ path: string; body: string }>;
   remote: string;
   repository: string;
   /** The App's installation on the docs repository. */
@@ -90,7 +92,7 @@ let installations = 500;
  * The Inkwell service (real, with its GitHub faked by nock), an OIDC issuer, a scripted model
  * server, GitHub's REST API for the Action and a bare git remote seeded from a fixture docs repo.
  */
-export async function startActionHarness(fixture: Fixture, script: Script): Promise<ActionHarness> {
+export async function startActionHarness(fixture: Fixture, script: Script, options: { env?: Record<string, string> } = {}): Promise<ActionHarness> {
   isolateGitHub();
   // The server's PUBLIC_URL is its own loopback address, so the real Action (a child process) can use it as inkwell-url and OIDC audience.
   const port = await freePort();
@@ -99,13 +101,17 @@ export async function startActionHarness(fixture: Fixture, script: Script): Prom
   const repository = `acme/${typeof fixture === "string" ? fixture : fixture.name}-docs-${installationId}`;
   const repositoryId = 70_000 + installationId;
   const issuer = await startOidcIssuer();
-  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_HEARTBEAT_SECONDS: "5" }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
+  const server = await startTestServer({ env: appEnv({ PUBLIC_URL, INKWELL_OIDC_ISSUER: issuer.url, INKWELL_HEARTBEAT_SECONDS: "5", ...options.env }), github: fakeGitHubApp(), taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 }, port });
   nockAppAuth(installationId);
   const repoReply = { id: repositoryId, full_name: repository, default_branch: "main", archived: false };
   nock(GITHUB_API).persist().get(`/repos/${repository}`).reply(200, repoReply);
-  nock(GITHUB_API).persist().post(`/repos/${repository}/issues/1/comments`).reply(201, { id: 1 });
+  const issueComments: Array<{ path: string; body: string }> = [];
+  const postComment = (uri: string, body: { body: string }) => (issueComments.push({ path: uri, body: body.body }), { id: 1 });
   nock(GITHUB_API).persist().patch(/\/repos\/.+\/issues\/comments\/\d+/).reply(200, { id: 1 });
-  nock(GITHUB_API).persist().post(/\/repos\/.+\/issues\/\d+\/comments/).reply(201, { id: 1 });
+  nock(GITHUB_API)
+    .persist()
+    .post(/\/repos\/.+\/issues\/\d+\/comments/)
+    .reply(201, (uri, body) => postComment(uri, body as { body: string }));
   const dispatches: Array<{ job_id: string; run_attempt: number }> = [];
   nock(GITHUB_API)
     .persist()
@@ -145,6 +151,7 @@ export async function startActionHarness(fixture: Fixture, script: Script): Prom
     server,
     model,
     github,
+    issueComments,
     remote,
     repository,
     installationId,

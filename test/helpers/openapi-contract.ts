@@ -29,6 +29,7 @@ export function openApiContract(doc: any): OpenApiContract {
   // OpenAPI keywords that are not JSON Schema: known to the document, not to the dialect.
   ajv.addKeyword({ keyword: "components" });
   ajv.addKeyword({ keyword: "paths" });
+  ajv.addKeyword({ keyword: "webhooks" });
   for (const keyword of ["openapi", "info", "servers", "security", "operationId", "summary", "parameters", "requestBody", "responses", "content", "in", "name", "required", "headers"]) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   }

@@ -47,9 +47,9 @@ const rawPost = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${t.url}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
 
 describe("MCP at /mcp: the tools", () => {
-  it("lists the eight tools, each with an object input schema and no output schema, reads marked read-only and cancel destructive", async () => {
+  it("lists the nine tools, each with an object input schema and no output schema, reads marked read-only and cancel destructive", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["cancel_job", "create_job", "get_ai_agents", "get_job", "get_job_impact", "get_visitors", "list_jobs", "send_message"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["approve_plan", "cancel_job", "create_job", "get_ai_agents", "get_job", "get_job_impact", "get_visitors", "list_jobs", "send_message"]);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.outputSchema, tool.name).toBeUndefined();
@@ -57,7 +57,7 @@ describe("MCP at /mcp: the tools", () => {
     }
     const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
     for (const read of ["get_job", "get_job_impact", "list_jobs", "get_visitors", "get_ai_agents"]) expect(annotations[read]?.readOnlyHint, read).toBe(true);
-    for (const write of ["create_job", "send_message", "cancel_job"]) expect(annotations[write]?.readOnlyHint, write).toBe(false);
+    for (const write of ["create_job", "send_message", "cancel_job", "approve_plan"]) expect(annotations[write]?.readOnlyHint, write).toBe(false);
     expect(annotations.cancel_job?.destructiveHint).toBe(true);
     expect(annotations.create_job?.destructiveHint).toBe(false);
     const create = tools.find((tool) => tool.name === "create_job")!;
@@ -77,7 +77,7 @@ describe("MCP at /mcp: the tools", () => {
       return answer;
     };
     const { tools } = await (await connectWith(project.key, watched)).listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(9);
     expect(bodies).toHaveLength(1);
     const bytes = Buffer.byteLength(bodies[0]!);
     expect(bytes, `tools/list is ${bytes} bytes`).toBeLessThanOrEqual(12 * 1024);

@@ -115,6 +115,27 @@ describe("migrations", () => {
     expect((await listApiKeys(store.db, "p1")).map((k) => k.scopes)).toEqual([["all"]]);
   });
 
+  it("33 leaves every job working (none waits) and gives the step events to endpoints that took every event, not to those that chose", async () => {
+    store = await openTestStore({ migrated: false });
+    await migrate(store.db, migrations.filter((m) => m.version < 33));
+    const { db } = store;
+    await db.query(`INSERT INTO projects (id, repository, repo_full_name, model) VALUES ('p1', 'https://github.com/a/b', 'a/b', 'm')`);
+    await db.query(`INSERT INTO jobs (id, project_id, status, repository, branch, model) VALUES ('j1', 'p1', 'active', 'https://github.com/a/b', 'inkwell/j1', 'm')`);
+    await db.query(
+      `INSERT INTO project_webhooks (id, project_id, url, format, events, secret) VALUES
+       ('w1', 'p1', 'https://x.test', 'standard', 'job.completed,job.failed,job.archived,job.pull_request_opened,job.impact', 's'),
+       ('w2', 'p1', 'https://y.test', 'slack', 'job.failed', 's')`,
+    );
+    await migrate(store.db);
+    expect(await db.query(`SELECT waiting_for, plan_approval, max_questions FROM jobs`)).toEqual([{ waiting_for: null, plan_approval: false, max_questions: 1 }]);
+    expect(await db.query(`SELECT plan_approval, wait_limit_days FROM projects`)).toEqual([{ plan_approval: false, wait_limit_days: 14 }]);
+    const events = await db.query<{ id: string; events: string }>(`SELECT id, events FROM project_webhooks ORDER BY id`);
+    expect(events.map((row) => [row.id, row.events.split(",")])).toEqual([
+      ["w1", ["job.completed", "job.failed", "job.archived", "job.pull_request_opened", "job.impact", "job.created", "job.run_started", "job.waiting", "job.run_finished"]],
+      ["w2", ["job.failed"]],
+    ]);
+  });
+
   it("8 gives views waiting in the inbox at upgrade their page's id, and they are counted under it", async () => {
     store = await openTestStore({ migrated: false });
     await migrate(store.db, migrations.filter((m) => m.version < 8));

@@ -98,7 +98,7 @@ describe("project webhooks", () => {
   it("the operator adds an endpoint: its secret is shown once; bad input is refused naming the field", async () => {
     const created = await admin("POST", "/webhooks", { url: receiver.url });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: receiver.url, format: "standard", events: ["job.completed", "job.failed", "job.archived", "job.pull_request_opened", "job.impact"] });
+    expect(created.body).toMatchObject({ url: receiver.url, format: "standard", events: ["job.completed", "job.failed", "job.archived", "job.pull_request_opened", "job.impact", "job.created", "job.run_started", "job.waiting", "job.run_finished"] });
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     ({ secret, id: webhookId } = created.body);
     const listed = await admin("GET", "/webhooks");

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 interface Project {
-  test: { name: string; include: string[]; exclude?: string[]; env?: Record<string, string>; maxWorkers?: number; isolate?: boolean; sequence?: { groupOrder?: number } };
+  test: { name: string; include: string[]; exclude?: string[]; env?: Record<string, string>; maxWorkers?: number; isolate?: boolean; setupFiles?: string[]; sequence?: { groupOrder?: number } };
 }
 
 /** The projects vitest.config.ts defines under an environment (it reads it when it loads). */
@@ -19,24 +19,30 @@ afterEach(() => {
 const BROWSER_FILE = "test/integration/dashboard-browser.test.ts";
 const CLUSTER_FILE = "test/integration/multi-instance.test.ts";
 const BUNDLE_FILE = "test/scenarios/action/bundle.test.ts";
+const SOCKET_FILE = "test/integration/robustness.test.ts";
 
 describe("the suite's tiers (vitest.config.ts)", () => {
   it("quick: unit, scenarios and the integration suite per store, without Chromium, clusters or the committed bundle", async () => {
     const quick = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_BUNDLE: undefined, TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
-    expect([...quick.keys()]).toEqual(["unit", "scenarios", "pglite", "postgres"]);
+    expect([...quick.keys()]).toEqual(["unit", "scenarios", "pglite", "pglite-own-worker", "postgres", "postgres-own-worker"]);
     for (const store of ["pglite", "postgres"]) {
       expect(quick.get(store)?.env).toEqual({ INKWELL_TEST_STORE: store });
-      expect(quick.get(store)?.exclude).toEqual(expect.arrayContaining([BROWSER_FILE, CLUSTER_FILE]));
+      expect(quick.get(store)?.exclude).toEqual(expect.arrayContaining([BROWSER_FILE, CLUSTER_FILE, SOCKET_FILE]));
+      // What a client sees on the socket is tested without nock in between: a worker of its own, on each store.
+      expect(quick.get(`${store}-own-worker`)).toMatchObject({ include: expect.arrayContaining([SOCKET_FILE]), env: { INKWELL_TEST_STORE: store } });
+      expect(quick.get(`${store}-own-worker`)?.isolate).toBeUndefined();
     }
     expect(quick.get("scenarios")?.exclude).toContain(BUNDLE_FILE);
-    // Only unit files share a worker's modules; the rest start servers and stores of their own.
-    expect([...quick].filter(([, p]) => p.isolate === false).map(([name]) => name)).toEqual(["unit"]);
-    expect([...(await projects({ TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "pglite"]);
+    // The quick tier's files share their worker's modules (imports were a third of an integration file's time), and nock is cleaned after each.
+    const shared = [...quick].filter(([, p]) => p.isolate === false);
+    expect(shared.map(([name]) => name)).toEqual(["unit", "scenarios", "pglite", "postgres"]);
+    for (const [, p] of shared) expect(p.setupFiles).toEqual(["test/helpers/shared-worker-cleanup.ts"]);
+    expect([...(await projects({ TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "pglite", "pglite-own-worker"]);
   });
 
   it("full: adds Chromium on PGlite, the clusters on PostgreSQL alone and last, and the bundle", async () => {
     const full = await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
-    expect([...full.keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "postgres", "browser", "cluster"]);
+    expect([...full.keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "pglite-own-worker", "postgres", "postgres-own-worker", "browser", "cluster"]);
     // The agent on real sites is a soak of its own: only the full tier runs it.
     const realSites = ["test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
     expect(full.get("real-sites")?.include).toEqual(realSites);
@@ -45,11 +51,11 @@ describe("the suite's tiers (vitest.config.ts)", () => {
     expect(full.get("cluster")).toMatchObject({ include: expect.arrayContaining([CLUSTER_FILE]), env: { INKWELL_TEST_STORE: "postgres" }, maxWorkers: 1, sequence: { groupOrder: 1 } });
     expect(full.get("bundle")?.include).toContain(BUNDLE_FILE);
     // Without PostgreSQL there is no cluster to run.
-    expect([...(await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "browser"]);
+    expect([...(await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "pglite-own-worker", "browser"]);
   });
 
   it("the Node leg's INKWELL_TEST_BUNDLE adds the bundle and nothing else of the full tier", async () => {
     const node = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_BUNDLE: "1", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
-    expect([...node.keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "postgres"]);
+    expect([...node.keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "pglite-own-worker", "postgres", "postgres-own-worker"]);
   });
 });

@@ -75,6 +75,8 @@ export interface AgentRoundOptions {
   signal: AbortSignal;
   retry?: RetryPolicy;
   onTurn?: (session: AgentSession) => void;
+  /** Checked after each turn's tools ran: true ends the round there (the agent submitted a plan or asked a question). */
+  stopAfterTools?: () => boolean;
 }
 
 export const userMessage = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
@@ -144,6 +146,7 @@ export async function runAgentRound(session: AgentSession, options: AgentRoundOp
       results.push({ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: { type: "text", value: await runTool(options.tools, call.toolName, call.input) } });
     }
     session.messages.push({ role: "tool", content: results });
+    if (options.stopAfterTools?.()) return text.trim();
   }
 }
 

@@ -36,19 +36,49 @@ export function buildSystemPrompt(repoRoot: string, project: DocsProject): strin
     .join("\n\n");
 }
 
-/** Every message of the job, oldest first; earlier ones are already done on this branch. */
-export function buildInstructions(messages: JobMessage[], newMessagesFrom: number, branchFiles: string[]): string {
+/** What the run is for when the job waits for the user between runs: planning, carrying out an approved plan, or going on with an answer. */
+export interface RunStage {
+  stage?: "plan" | "work" | undefined;
+  plan?: string | null | undefined;
+  question?: string | null | undefined;
+  maxQuestions?: number | undefined;
+}
+
+/** Every message of the job, oldest first; earlier ones are already done on this branch (unless the run plans, carries out a plan, or has an answer). */
+export function buildInstructions(messages: JobMessage[], newMessagesFrom: number, branchFiles: string[], run: RunStage = {}): string {
   const earlier = messages.filter((message) => message.seq < newMessagesFrom);
   const fresh = messages.filter((message) => message.seq >= newMessagesFrom);
   const parts: string[] = [];
-  if (earlier.length > 0) {
+  const waited = run.stage === "plan" || Boolean(run.plan) || Boolean(run.question);
+  if (waited && earlier.length > 0) {
+    parts.push("The instructions of this job so far (not all carried out: the files the branch changes show what is done):");
+    for (const message of earlier) parts.push(instruction(message));
+    if (branchFiles.length > 0) parts.push(`Files the branch changes so far: ${branchFiles.join(", ")}`);
+  } else if (earlier.length > 0) {
     parts.push("Earlier instructions of this job (already carried out on this branch; the pull request has these changes):");
     for (const message of earlier) parts.push(instruction(message));
     if (branchFiles.length > 0) parts.push(`Files the branch changes so far: ${branchFiles.join(", ")}`);
     parts.push("New instructions (do these now, keeping the earlier work unless told otherwise):");
   }
+  if (run.question) parts.push(`You asked the user:\n<question>\n${run.question}\n</question>\n${fresh.length > 0 ? "Their answer:" : ""}`);
+  else if (run.stage === "plan" && run.plan) parts.push(`Your previous plan:\n<plan>\n${run.plan}\n</plan>\n${fresh.length > 0 ? "The user asks you to revise it:" : ""}`);
   for (const message of fresh) parts.push(instruction(message));
-  return parts.join("\n\n");
+  if (run.stage !== "plan" && run.plan) parts.push(`The user approved this plan. Carry it out now:\n<plan>\n${run.plan}\n</plan>`);
+  parts.push(...stageRules(run));
+  return parts.filter(Boolean).join("\n\n");
+}
+
+function stageRules(run: RunStage): string[] {
+  const rules: string[] = [];
+  if (run.stage === "plan") {
+    rules.push(
+      "This run only plans: read what you need (you cannot change files now), then call submit_plan with your plan: each page you will add, change, move or delete, with a few lines on what and why. The user approves it or asks for changes before anything is written.",
+    );
+  }
+  if ((run.maxQuestions ?? 0) > 0) {
+    rules.push("If the instructions are ambiguous or contradict the docs, call ask_question with one concise question instead of guessing; otherwise do not ask.");
+  }
+  return rules;
 }
 
 /** One message for the model: only what a person reading it sees (a PR comment can hide text from reviewers). */

@@ -22,6 +22,8 @@ export interface Project {
   installationId: number | null;
   installationSuspended: boolean;
   analytics: { saltWindow: SaltWindow; allowedOrigins: string[]; markdownAsPage: boolean };
+  /** How its jobs start and how long one may wait for the user (docs/api.md, "Plans and questions"). */
+  jobs: JobSettings;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +43,8 @@ interface ProjectRow {
   analytics_salt_window: SaltWindow;
   analytics_origins: string[];
   analytics_markdown_as_page: boolean;
+  plan_approval: boolean;
+  wait_limit_days: number;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -58,6 +62,7 @@ const toProject = (row: ProjectRow): Project => ({
   installationId: row.installation_id === null ? null : Number(row.installation_id),
   installationSuspended: row.installation_suspended,
   analytics: { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins, markdownAsPage: row.analytics_markdown_as_page },
+  jobs: { planApproval: row.plan_approval, waitLimitDays: row.wait_limit_days },
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
 });
@@ -76,6 +81,14 @@ export interface NewProject {
   allowedModels?: string[] | undefined;
   rateLimitPerHour?: number | undefined;
   analytics?: AnalyticsSettingsChange | undefined;
+  jobs?: Partial<JobSettings> | undefined;
+}
+
+export interface JobSettings {
+  /** Every job's first run stops after planning, unless the job says otherwise. */
+  planApproval: boolean;
+  /** A job waiting for its plan's approval or an answer longer than this is archived. */
+  waitLimitDays: number;
 }
 
 export interface AnalyticsSettingsChange {
@@ -90,8 +103,9 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   ]);
   if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
-    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page, allowed_models, forge, repository_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page, allowed_models,
+       plan_approval, wait_limit_days, forge, repository_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
     [
       input.id ?? newId(),
@@ -105,6 +119,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.analytics?.allowedOrigins ?? [],
       input.analytics?.markdownAsPage ?? true,
       input.allowedModels ?? [],
+      input.jobs?.planApproval ?? false,
+      input.jobs?.waitLimitDays ?? 14,
       input.forge ?? "github",
       input.repositoryId ?? null,
     ],
@@ -155,6 +171,17 @@ export async function updateProjectAnalytics(tx: Queryable, id: string, change: 
 /** Which models the project's jobs may ask for (besides its own). */
 export async function updateAllowedModels(tx: Queryable, id: string, allowedModels: string[]): Promise<Project> {
   const row = await queryOne<ProjectRow>(tx, `UPDATE projects SET allowed_models = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, [...new Set(allowedModels)]]);
+  if (!row) throw notFound("Project");
+  return toProject(row);
+}
+
+/** How the project's jobs start and how long they may wait; a setting left out stays as it is. */
+export async function updateJobSettings(tx: Queryable, id: string, change: Partial<JobSettings>): Promise<Project> {
+  const row = await queryOne<ProjectRow>(
+    tx,
+    `UPDATE projects SET plan_approval = COALESCE($2, plan_approval), wait_limit_days = COALESCE($3, wait_limit_days), updated_at = now() WHERE id = $1 RETURNING *`,
+    [id, change.planApproval ?? null, change.waitLimitDays ?? null],
+  );
   if (!row) throw notFound("Project");
   return toProject(row);
 }

@@ -12,6 +12,7 @@ import { instructionIn } from "./comment-follow-up.js";
 import { isPerson, queueReactions, WRITERS } from "./follow-up.js";
 import type { GitHubApi } from "./github-api.js";
 import { mergeInstruction, touchesPaths } from "./merge-instruction.js";
+import { approveFromComment, isApproveCommand } from "./waiting-comment.js";
 
 export const ISSUE_REPLY_TASK = "issue_reply";
 
@@ -45,6 +46,7 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
   const limits = { defaultRateLimitPerHour: options.rateLimitPerHour };
   const summary = (outcomes: string[]): TaskOutcome => (outcomes.some((o) => o.startsWith("job")) ? { ok: true } : { skipped: outcomes.join("; ") || "nothing to do" });
   const canWrite = async (installationId: number, repo: string, login: string) => WRITERS.has(await github.permission(installationId, repo, login));
+  const approve = approveFromComment(db, github, log);
   const said = (started: Started) => ("skipped" in started ? started.skipped : `job ${started.job.id} ${started.followedUp ? "followed up" : "started"}`);
 
   async function sourceMerged(event: SourceMergedEvent): Promise<TaskOutcome> {
@@ -127,6 +129,9 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
       if (!isPerson(event.sender, event.viaApp)) return { skipped: "comment by a bot or an app" };
       const request = instructionIn(event.comment, await github.appSlug(), options.command);
       if (!request) return { skipped: "comment does not address the agent" };
+      if (isApproveCommand(request)) {
+        return approve({ repo: event.repo, installationId: event.installationId, issueNumber: event.issueNumber, author: event.sender.login, commentId: event.commentId, kind: "issue" });
+      }
       const issues = await issuesAutomation(event.repo);
       if (!issues?.config.mention) return { skipped: "mentions start no job in this project" };
       return fromIssue(event, issues.automation, request);

@@ -7,6 +7,7 @@ import { isPerson, openFollowUp, takeFollowUp, type FollowUpOptions } from "./fo
 import type { GitHubApi } from "./github-api.js";
 import type { QueuedEvent } from "./webhook-events.js";
 import { escapeRegExp } from "../../shared/regexp.js";
+import { approveFromComment, isApproveCommand } from "./waiting-comment.js";
 
 /**
  * The text a comment addresses to the agent: after an @mention of the App or the command at its
@@ -45,11 +46,15 @@ export const isStopCommand = (instruction: string) => /^(stop|cancel)[.!]?$/i.te
  */
 export function commentFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions, log: Logger): (event: Extract<QueuedEvent, { type: "comment" }>) => Promise<TaskOutcome> {
   const take = takeFollowUp(db, github, options, log);
+  const approve = approveFromComment(db, github, log);
   return async (event) => {
     if (!isPerson(event.author, event.viaApp)) return { skipped: "comment by a bot or an app" };
     const slug = await github.appSlug();
     const instruction = instructionIn(event.body, slug, options.command);
     if (!instruction) return { skipped: "comment does not address the agent" };
+    if (isApproveCommand(instruction)) {
+      return approve({ repo: event.repo, installationId: event.installationId, issueNumber: event.prNumber, author: event.author.login, commentId: event.commentId, kind: event.kind });
+    }
     const stop = isStopCommand(instruction);
     // The same rules as an API prompt: a comment cannot store what the API would refuse.
     const checked = promptSchema.safeParse(event.location && !stop ? withLocation(instruction, event.location) : instruction);

@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import { JobArchivedError } from "../domain/errors.js";
-import { addMessage, cancelJob } from "../domain/jobs/commands.js";
+import { addMessage } from "../domain/jobs/commands.js";
+import { cancelJob } from "../domain/jobs/cancel.js";
 import { isFollowUpTaken, type FollowUpOrigin } from "../domain/jobs/messages.js";
 import { jobOnPullRequest } from "../domain/jobs/queries.js";
 import type { Db, Queryable } from "../store/db.js";

@@ -35,9 +35,10 @@ const WORDS: Record<TrackingTarget["forge"], { run: string; comment: string }> =
 };
 
 /** The one comment Inkwell keeps on a job's PR (a note on its merge request on GitLab), edited in place. Pure: tested on its own. */
-export function renderTrackingComment(view: TrackingView, forge: TrackingTarget["forge"] = "github"): string {
+export function renderTrackingComment(view: TrackingView, command = "/inkwell", forge: TrackingTarget["forge"] = "github"): string {
   const words = WORDS[forge];
-  const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${HEADLINE[view.status]}`, ""];
+  const headline = view.waiting ? (view.waiting.for === "approval" ? "✋ Waiting for approval of its plan" : "✋ Waiting for an answer") : HEADLINE[view.status];
+  const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${headline}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
     lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(shownInstruction(m)), "");
@@ -61,9 +62,14 @@ export function renderTrackingComment(view: TrackingView, forge: TrackingTarget[
     if (report?.model) facts.push(`**Model**: ${report.model}`);
     if (facts.length > 0) lines.push(facts.join(" · "));
   }
+  if (view.waiting) {
+    const [label, reply] =
+      view.waiting.for === "approval" ? ["**Plan**", `Reply \`${command} approve\` to carry it out, or say what to change.`] : ["**Question**", `Reply \`${command} <your answer>\` to answer it.`];
+    lines.push("", label, quote(view.waiting.text, 4_000), "", reply);
+  }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
   if (view.impact) lines.push("", `**Impact**: ${impactLine(view.impact)}`);
-  if (view.status === "active") lines.push("", `_This ${words.comment} updates as the agent works._`);
+  if (view.status === "active" && !view.waiting) lines.push("", `_This ${words.comment} updates as the agent works._`);
   return lines.join("\n").trim() + "\n";
 }
 
@@ -73,7 +79,7 @@ const payloadSchema = z.object({ jobId: z.string() });
 export type GitLabNoteWriter = (target: Extract<TrackingTarget, { forge: "gitlab" }>, body: string) => Promise<number>;
 
 /** The `tracking_comment` task: render the job's state and write it to its PR (GitHub) or merge request (GitLab, `gitlab`). */
-export function trackingCommentTask(db: Db, github: GitHubApi | null, gitlab: GitLabNoteWriter): TaskDefinition {
+export function trackingCommentTask(db: Db, github: GitHubApi | null, gitlab: GitLabNoteWriter, command: string): TaskDefinition {
   return defineTask({
     kind: TRACKING_TASK,
     payload: payloadSchema,
@@ -82,7 +88,7 @@ export function trackingCommentTask(db: Db, github: GitHubApi | null, gitlab: Gi
       if ("skipped" in state) return state;
       const { view, target } = state;
       if (target.forge === "github" && !github) return { skipped: "no GitHub App configured" };
-      const body = renderTrackingComment(view, target.forge);
+      const body = renderTrackingComment(view, command, target.forge);
       const id = target.forge === "gitlab" ? await gitlab(target, body) : await github!.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, body);
       if (id !== target.commentId) await recordTrackingComment(db, jobId, id);
       return { ok: true };

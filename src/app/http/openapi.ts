@@ -5,6 +5,7 @@ import { automationPaths } from "./openapi-automations.js";
 import { gitLabPaths } from "./openapi-gitlab.js";
 import { runnerPaths } from "./openapi-runner.js";
 import { webhookPaths } from "./openapi-webhooks.js";
+import { webhookEvents } from "./openapi-webhook-events.js";
 import { projectKeyScheme, withKeyScopes } from "./openapi-scopes.js";
 import { impactRankingQuerySchema, impactRankingSchema, jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
 import { IMPACT_CSV_HEADER, RANKING_CSV_HEADER } from "./routes/job-impact.js";
@@ -138,6 +139,15 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },
         },
       },
+      "/v2/agent/{projectId}/job/{id}/approve": {
+        post: {
+          operationId: "approveJobPlan",
+          summary: "Approve the plan a job waits with (`waitingFor: approval`): the run that carries it out starts. To change the plan instead, send a message.",
+          security: projectKey,
+          parameters: [projectParam, jobParam],
+          responses: { 200: { description: "The job, working again (`waitingFor` null).", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: errorResponse("The job is not waiting for a plan's approval (the message says what it is doing).") },
+        },
+      },
       "/v2/agent/{projectId}/jobs": {
         get: {
           operationId: "listJobs",
@@ -231,6 +241,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         get: { operationId: "health", security: [], responses: { 200: { description: "The store answers." }, 503: { description: "The store does not answer." } } },
       },
     })),
+    webhooks: webhookEvents(),
   };
 }
 

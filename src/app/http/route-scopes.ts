@@ -23,6 +23,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, RouteScope>> = {
   "GET /v2/agent/:projectId/job/:id/runs": jobs("read jobs"),
   "GET /v2/agent/:projectId/job/:id/runs/:attempt/transcript": jobs("read jobs"),
   "POST /v2/agent/:projectId/job/:id/cancel": jobs("cancel jobs"),
+  "POST /v2/agent/:projectId/job/:id/approve": jobs("approve jobs' plans"),
   "GET /v2/agent/:projectId/jobs": jobs("list jobs"),
   // Reader counts of the pages a job changed: analytics, as in docs/analytics/impact.md.
   "GET /v2/agent/:projectId/job/:id/impact": analytics("read analytics"),

@@ -3,7 +3,7 @@ import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBo
 import { IdempotencyKeyReusedError } from "../domain/errors.js";
 import { wellFormedIdOf } from "../domain/ids.js";
 import { appSetupUrl } from "../github/app-urls.js";
-import { cancel, sendMessage, startJob } from "../domain/jobs/entrance.js";
+import { approve, cancel, sendMessage, startJob } from "../domain/jobs/entrance.js";
 import { getJob, listJobs } from "../domain/jobs/queries.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
 import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments } from "./tool-schemas.js";
@@ -24,7 +24,14 @@ export function jobIdOf(args: Record<string, unknown>): string {
 export function describeJob(job: AgentJob): string {
   const where = `${job.source.repository.replace(/^https?:\/\/[^/]+\//, "")} on ${job.source.ref}`;
   const pr = job.prLink ? `pull request ${job.prLink}` : "no pull request yet";
-  return `Job ${job.id} is ${job.status} (${where}); ${pr}${job.status === "failed" && job.error ? `; error: ${job.error}` : ""}.`;
+  return `Job ${job.id} is ${job.status} (${where}); ${pr}${job.status === "failed" && job.error ? `; error: ${job.error}` : ""}.${waitingText(job)}`;
+}
+
+/** What a waiting job asks of the user, and which tool gives it. */
+function waitingText(job: AgentJob): string {
+  if (job.waitingFor === "approval") return ` It waits for approval of its plan (approve_plan carries it out; send_message revises it):\n${job.plan ?? ""}`;
+  if (job.waitingFor === "answer") return ` It waits for an answer to its question (send_message answers it):\n${job.question ?? ""}`;
+  return "";
 }
 
 /** The job is created (the contract) but cannot run; the assistant should say so at once, as the CLI does. */
@@ -70,7 +77,7 @@ export const jobTools: McpTool[] = [
     scope: "jobs",
     title: "Send a follow-up to a docs job",
     description:
-      "A follow-up instruction for a job: a finished job runs again on the same branch and pull request; an active one takes it in its next run. A job whose pull request was closed (archived) refuses it.",
+      "A follow-up instruction for a job: a finished job runs again on the same branch and pull request; an active one takes it in its next run. A job waiting for an answer takes it as the answer, one waiting for its plan's approval as what to change in the plan. A job whose pull request was closed (archived) refuses it.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     inputSchema: objectJsonSchema(messageInput, "input"),
     async run(args, ctx) {
@@ -93,6 +100,18 @@ export const jobTools: McpTool[] = [
       const page = await listJobs(services.db, projectId, query);
       const counts = page.jobs.length === 0 ? "No jobs" : `${page.jobs.length} job${page.jobs.length === 1 ? "" : "s"}`;
       return { body: page, text: `${counts}${query.status ? ` ${query.status}` : ""} from offset ${query.offset}${page.hasMore ? "; more follow" : ""}.` };
+    },
+  },
+  {
+    name: "approve_plan",
+    scope: "jobs",
+    title: "Approve a docs job's plan",
+    description: "Approves the plan a job waits with (waitingFor approval): the agent carries it out and opens the pull request. To change the plan instead, use send_message. A job not waiting for approval is an error.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    inputSchema: objectJsonSchema(jobIdArgument, "input"),
+    async run(args, { services, projectId }) {
+      const job = await approve(services, { projectId, jobId: jobIdOf(args), cause: "api" });
+      return { body: job, text: `Approved; the run that carries out the plan starts. ${describeJob(job)}` };
     },
   },
   {

@@ -960,4 +960,27 @@ CREATE TABLE gitlab_connections (
 CREATE UNIQUE INDEX gitlab_connections_project ON gitlab_connections (base_url, gitlab_project_id);
 `,
   },
+  {
+    version: 33,
+    name: "jobs that wait for the user: plan approval (project setting and per job), the plan or question a job waits on, and how long it may wait; endpoints that took every event take the step events too",
+    sql: `
+-- waiting_for: NULL (working or finished), 'approval' (a plan to approve) or 'answer' (a question to answer); the job stays active meanwhile.
+ALTER TABLE jobs ADD COLUMN plan_approval boolean NOT NULL DEFAULT false;
+-- The run attempt that carries out the approved plan (the one approving started); NULL: not approved.
+ALTER TABLE jobs ADD COLUMN plan_approved_attempt integer;
+ALTER TABLE jobs ADD COLUMN max_questions integer NOT NULL DEFAULT 1;
+ALTER TABLE jobs ADD COLUMN waiting_for text CHECK (waiting_for IN ('approval', 'answer'));
+ALTER TABLE jobs ADD COLUMN waiting_since timestamptz;
+ALTER TABLE jobs ADD COLUMN plan text;
+ALTER TABLE jobs ADD COLUMN question text;
+-- The time-limit sweep reads only waiting jobs, oldest first.
+CREATE INDEX jobs_waiting ON jobs (waiting_since) WHERE waiting_for IS NOT NULL;
+ALTER TABLE projects ADD COLUMN plan_approval boolean NOT NULL DEFAULT false;
+-- 1..365, validated where it is set (shared/admin-schemas.ts).
+ALTER TABLE projects ADD COLUMN wait_limit_days integer NOT NULL DEFAULT 14;
+-- An endpoint that took every event takes the new ones too (one that chose some keeps its choice).
+UPDATE project_webhooks SET events = events || ',job.created,job.run_started,job.waiting,job.run_finished'
+WHERE events = 'job.completed,job.failed,job.archived,job.pull_request_opened,job.impact';
+`,
+  },
 ];

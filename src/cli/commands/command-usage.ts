@@ -43,15 +43,16 @@ export const COMMAND_USAGE = {
     refresh: "agents refresh   (the server fetches each list from its operator; needs internet)",
   },
   jobs: {
-    create: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]",
+    create: "jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval]   --plan-approval: plan first, wait for approval",
     get: "jobs get <jobId>",
     message: "jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)",
+    approve: "jobs approve <jobId>             carries out the plan the job waits with (to change the plan, send a message)",
     cancel: "jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is",
     runs: "jobs runs <jobId>                each run: trigger, times, outcome, tokens",
     impact: "jobs impact <jobId> [--days 7|14|28] [--csv]   each changed page's readers before and after the merge, beside the site",
     ranking: "jobs ranking [--days 7|14|28] [--order aiFailures|aiReads|humanVisitors] [--from DATE] [--to DATE] [--limit N] [--offset N] [--csv]   merged jobs by what they changed for readers",
     list: `jobs list [--status active|completed|failed|archived] [--trigger ${JOB_TRIGGER_TYPES.join("|")}] [--limit N] [--offset N]`,
-    watch: "jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed",
+    watch: "jobs watch <jobId> [--interval SECONDS]   shows a plan or question the job waits with; exits 0 when completed/archived, 3 when failed",
   },
   analytics: {
     visitors: `analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] ${FILTERS} [--limit N] [--offset N] [--all | --csv]`,

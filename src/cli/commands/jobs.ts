@@ -37,6 +37,9 @@ const jobFields = (j: AgentJob) =>
     ["created", j.createdAt],
     ["updated", j.updatedAt],
     ["archived", j.archivedAt],
+    ...(j.waitingFor ? ([["waiting for", waitingLine(j)]] as [string, string][]) : []),
+    ...(j.waitingFor === "answer" && j.question ? ([["question", j.question]] as [string, string][]) : []),
+    ...(j.plan ? ([[j.waitingFor === "approval" ? "plan" : "approved plan", j.plan]] as [string, string][]) : []),
     ...(j.error ? ([["error", j.error]] as [string, string][]) : []),
     ...(j.progress ? ([["progress", j.progress]] as [string, string][]) : []),
     ...(j.summary ? ([["summary", j.summary]] as [string, string][]) : []),
@@ -44,6 +47,10 @@ const jobFields = (j: AgentJob) =>
     ...(j.validation ? ([["validation", j.validation.passed ? "passed" : counted(j.validation.problems.length, "problem")]] as [string, string][]) : []),
     ...(j.usage ? ([["usage", usageLine(j.usage)]] as [string, string][]) : []),
   ]);
+
+/** What a waiting job needs and how to give it. */
+const waitingLine = (j: AgentJob) =>
+  j.waitingFor === "approval" ? `approval of its plan (inkwell jobs approve ${j.id}, or jobs message to revise it)` : `an answer (inkwell jobs message ${j.id} <answer>)`;
 
 /** The API still answers 201 without a GitHub App (the contract), but the run cannot start: say so at once. */
 async function warnWithoutApp(ctx: CommandContext): Promise<void> {
@@ -63,7 +70,7 @@ export const jobs: NounRuns<"jobs"> = {
     const prompt = await promptOf(ctx, ctx.args);
     const idempotencyKey = ctx.values["idempotency-key"];
     const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job`, ctx.projectKey, {
-      body: { prompt },
+      body: { prompt, ...(ctx.values["plan-approval"] ? { planApproval: true } : {}) },
       ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
     });
     print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
@@ -100,6 +107,12 @@ export const jobs: NounRuns<"jobs"> = {
     });
     print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
     await warnWithoutApp(ctx);
+  },
+
+  async approve(ctx) {
+    const projectId = projectOf(ctx);
+    const job = await ctx.client.request<AgentJob>("POST", `/v2/agent/${enc(projectId)}/job/${enc(need(ctx.args[0], "job id"))}/approve`, ctx.projectKey);
+    print(ctx, job, () => `Approved the plan; job ${job.id} carries it out now\n${jobFields(job)}`);
   },
 
   async cancel(ctx) {
@@ -198,9 +211,14 @@ export const jobs: NounRuns<"jobs"> = {
         await ctx.io.sleep(Math.min(intervalMs * failures, 10_000));
         continue;
       }
-      if (!last || last.status !== job.status || last.prLink !== job.prLink || last.error !== job.error) {
+      const waitChanged = last?.waitingFor !== job.waitingFor || last?.plan !== job.plan || last?.question !== job.question;
+      if (!last || last.status !== job.status || last.prLink !== job.prLink || last.error !== job.error || waitChanged) {
         if (ctx.json) ctx.io.stdout(JSON.stringify(job));
-        else ctx.io.stdout(`${new Date().toISOString().slice(11, 19)}  ${job.status}${job.prLink ? `  ${job.prLink}` : ""}${job.error ? `  ${job.error}` : ""}`);
+        else {
+          ctx.io.stdout(`${new Date().toISOString().slice(11, 19)}  ${job.status}${job.prLink ? `  ${job.prLink}` : ""}${job.error ? `  ${job.error}` : ""}${job.waitingFor ? `  waiting for ${waitingLine(job)}` : ""}`);
+          const shown = job.waitingFor === "approval" ? job.plan : job.waitingFor === "answer" ? job.question : null;
+          if (shown) ctx.io.stdout(shown.replace(/^/gm, "    "));
+        }
       }
       last = job;
       if (job.status === "failed") return 3;

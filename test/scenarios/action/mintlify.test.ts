@@ -114,7 +114,7 @@ describe("a docs team on a Mintlify site", () => {
     expect(system).toContain("Use sentence case in headings.");
     expect(system).toContain("docs.json");
     expect(lastUserText(first)).toContain("Add a page about webhook retries");
-    expect(first.tools?.map((t) => t.function.name).sort()).toEqual(["delete_file", "edit_file", "list_files", "move_file", "read_file", "search_text", "write_file"]);
+    expect(first.tools?.map((t) => t.function.name).sort()).toEqual(["ask_question", "delete_file", "edit_file", "list_files", "move_file", "read_file", "search_text", "write_file"]);
   });
 
   it("sends a follow-up: the same branch and the same PR change, with title and body regenerated", async () => {

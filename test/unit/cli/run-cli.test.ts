@@ -17,7 +17,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   keys create --project ID [--name NAME] [--scope views|analytics|jobs|all]…
   keys list --project ID
   keys revoke --project ID <keyId>
-  webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened|job.impact]… [--format standard|slack]
+  webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened|job.impact|job.created|job.run_started|job.waiting|job.run_finished]… [--format standard|slack]
   webhooks list --project ID
   webhooks delete --project ID <webhookId>
   webhooks deliveries --project ID <webhookId> [--limit N]
@@ -32,15 +32,16 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   agents refresh   (the server fetches each list from its operator; needs internet)
 
 Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):
-  jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K]
+  jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval]   --plan-approval: plan first, wait for approval
   jobs get <jobId>
   jobs message <jobId> <prompt…>   (or --prompt-file FILE, or -)
+  jobs approve <jobId>             carries out the plan the job waits with (to change the plan, send a message)
   jobs cancel <jobId>              stops an active job (it becomes failed); a finished job is left as it is
   jobs runs <jobId>                each run: trigger, times, outcome, tokens
   jobs impact <jobId> [--days 7|14|28] [--csv]   each changed page's readers before and after the merge, beside the site
   jobs ranking [--days 7|14|28] [--order aiFailures|aiReads|humanVisitors] [--from DATE] [--to DATE] [--limit N] [--offset N] [--csv]   merged jobs by what they changed for readers
   jobs list [--status active|completed|failed|archived] [--trigger api|dashboard|comment|source-merge|issue|schedule|suggestion] [--limit N] [--offset N]
-  jobs watch <jobId> [--interval SECONDS]   exits 0 when completed/archived, 3 when failed
+  jobs watch <jobId> [--interval SECONDS]   shows a plan or question the job waits with; exits 0 when completed/archived, 3 when failed
 
 Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):
   analytics visitors [--from DAY] [--through DAY | --to DAY] [--format html|markdown|llms.txt|text] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--limit N] [--offset N] [--all | --csv]
@@ -101,10 +102,10 @@ describe("inkwell help and usage errors", () => {
   it.each([
     [["bogus"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
     [["bogus", "thing"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
-    [["jobs"], "jobs needs a command: create, get, message, cancel, runs, impact, ranking, list, watch."],
-    [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, cancel, runs, impact, ranking, list, watch."],
+    [["jobs"], "jobs needs a command: create, get, message, approve, cancel, runs, impact, ranking, list, watch."],
+    [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, approve, cancel, runs, impact, ranking, list, watch."],
     [["projects", "watch"], "Unknown command: projects watch. projects takes create, list, get, update."],
-    [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, cancel, runs, impact, ranking, list, watch."],
+    [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, approve, cancel, runs, impact, ranking, list, watch."],
     [["toString", "x"], `Unknown command: toString. Commands start with ${NOUN_NAMES}.`],
   ])("exits 2 on an unknown command or subcommand, saying what there is: %j", async (argv, message) => {
     expect(await run(argv, { INKWELL_API_KEY: "k", INKWELL_PROJECT: "p" })).toEqual({

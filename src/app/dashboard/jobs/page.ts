@@ -10,6 +10,7 @@ import { describePhases } from "../../../shared/run-phases.js";
 import { TRIGGER_LABELS, TRIGGER_TYPES, triggerLabel } from "./trigger-labels.js";
 import type { JobImpact } from "../../../shared/impact-schemas.js";
 import { impactSection } from "./job-impact.js";
+import { waitingSection } from "./waiting-section.js";
 
 export const JOB_STATUSES: JobStatus[] = ["active", "completed", "failed", "archived"];
 
@@ -205,6 +206,7 @@ export function jobBody(view: JobView): SafeHtml {
 <section id="job-live" aria-live="polite" data-status="${job.status}" data-live-url="${base}/live">
 ${jobLive(view)}
 </section>
+${waitingSection(job, base, view.session, view.access.canWrite)}
 ${
   job.status === "active" && view.access.canWrite
     ? html`<form method="post" action="${base}/cancel" class="cancel-form">

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jobStatusSchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { JOB_TRIGGER_TYPES } from "../../../shared/job-vocabulary.js";
 import { wellFormedAttemptOf, wellFormedIdOf } from "../../domain/ids.js";
-import { cancel, sendMessage, startJob } from "../../domain/jobs/entrance.js";
+import { approve, cancel, sendMessage, startJob } from "../../domain/jobs/entrance.js";
 import { firstPrompts, listJobMessages } from "../../domain/jobs/messages.js";
 import { getJobWithEvents, listJobs } from "../../domain/jobs/queries.js";
 import type { DashboardController, SignedInRequest } from "../controller.js";
@@ -172,6 +172,17 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { prompt } = parseFields(promptBodySchema, { prompt: form.prompt ?? "" });
       await sendMessage(dashboard.services, { projectId: project.id, jobId, prompt, source: "dashboard", author: authorOf(r.session.user) });
       return redirect(`${jobPath(project.id, jobId)}?notice=message-sent`);
+    }),
+  );
+
+  router.on(
+    "POST",
+    "/dashboard/projects/:projectId/jobs/:jobId/approve",
+    dashboard.action(async (r) => {
+      const { project } = await dashboard.project(r, "write");
+      const jobId = jobIdOf(r.ctx.params);
+      await approve(dashboard.services, { projectId: project.id, jobId, cause: "dashboard", author: authorOf(r.session.user) });
+      return redirect(`${jobPath(project.id, jobId)}?notice=plan-approved`);
     }),
   );
 

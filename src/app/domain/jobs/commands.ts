@@ -5,16 +5,16 @@ import { queryOne } from "../../store/db.js";
 import { ConflictError, IdempotencyKeyReusedError, InvalidInputError, JobArchivedError, notFound } from "../errors.js";
 import { newId } from "../ids.js";
 import { lockProject } from "../projects.js";
-import { hasEvent, recordEvent, type EventCause } from "./job-events.js";
+import { recordEvent, type EventCause } from "./job-events.js";
 import { branchOf, toAgentJob, type JobRow } from "./job-record.js";
 import type { WebhookEvent } from "../../../shared/job-vocabulary.js";
-import { skipPendingTask } from "../../tasks/tasks.js";
 import { queueJobEvent } from "./job-webhooks.js";
 import { dispatchTaskRow, enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
 import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
 import { recordMerge } from "./merges.js";
+import { resumeWaitingJob } from "./waiting.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { SourceContext } from "./source-context.js";
 
@@ -47,6 +47,10 @@ export interface JobOptions {
   model?: string | undefined;
   labels?: string[] | undefined;
   reviewers?: string[] | undefined;
+  /** Stop after planning until the plan is approved; default: the project's setting. */
+  planApproval?: boolean | undefined;
+  /** Questions the agent may ask per run (default 1). */
+  maxQuestions?: number | undefined;
 }
 
 /**
@@ -84,8 +88,8 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
   const rows = await tx.query<JobRow>(
     `WITH job AS (
        INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key, draft, labels, reviewers, requested_model,
-         trigger_type, trigger_url, automation_id, source_context, trigger_path)
-       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21, $24) RETURNING *
+         trigger_type, trigger_url, automation_id, source_context, trigger_path, plan_approval, max_questions)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21, $24, $25, $26) RETURNING *
      ), message AS (
        INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, event_key) VALUES ($1, 1, $2, $8, $13, $12, $22, $23)
      ), event AS (
@@ -119,9 +123,13 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       input.origin?.kind === "comment" ? input.origin.commentId : null,
       input.origin?.kind === "event" ? input.origin.key : null,
       input.trigger?.path ?? null,
+      options.planApproval ?? project.jobs.planApproval,
+      options.maxQuestions ?? 1,
     ],
   );
-  return { job: toAgentJob(rows[0] as JobRow), replayed: false };
+  const job = toAgentJob(rows[0] as JobRow);
+  await queueJobEvent(tx, project.id, "job.created", job);
+  return { job, replayed: false };
 }
 
 export interface AddMessageInput {
@@ -150,6 +158,8 @@ export async function addMessage(tx: Queryable, input: AddMessageInput, limits: 
   if (input.origin && (await isFollowUpTaken(tx, input.origin))) return { job: toAgentJob(row), dispatched: false, alreadyTaken: true };
   if (input.source !== "comment") await enforceRateLimit(tx, project, limits.defaultRateLimitPerHour);
   await insertMessage(tx, row, { prompt: input.prompt, source: input.source, author: input.author ?? null, origin: input.origin });
+  // A job waiting for the user takes the message as the answer, or as what to change in the plan: its next run starts now.
+  if (row.status === "active" && row.waiting_for !== null) return { job: await resumeWaitingJob(tx, row, { approved: false, cause: input.source, author: input.author }), dispatched: true };
   if (!step.dispatch) {
     await recordEvent(tx, row.id, "message_queued", row.status, row.status, input.source);
     const touched = await tx.query<JobRow>(`UPDATE jobs SET updated_at = now() WHERE id = $1 RETURNING *`, [row.id]);
@@ -172,7 +182,7 @@ export async function startNextRun(tx: Queryable, row: JobRow, cause: EventCause
   return toAgentJob(next);
 }
 
-async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
+export async function lockJob(tx: Queryable, projectId: string, jobId: string): Promise<JobRow> {
   const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [jobId, projectId]);
   if (!row) throw notFound("Job");
   return row;
@@ -199,11 +209,13 @@ export async function applyTrigger(tx: Queryable, input: TriggerInput): Promise<
   if (input.runAttempt !== undefined && input.runAttempt !== row.run_attempt) return null;
   const step = transition(row.status, input.trigger);
   if (!step.ok) return null;
+  // A job that leaves `active` waits for nothing any more; an archive for a reason (a time limit) says it as `error`.
   const updated = await tx.query<JobRow>(
     `UPDATE jobs SET status = $2, error = $3, updated_at = now(),
-       archived_at = CASE WHEN $2 = 'archived' THEN now() ELSE archived_at END
+       archived_at = CASE WHEN $2 = 'archived' THEN now() ELSE archived_at END,
+       waiting_for = CASE WHEN $2 = 'active' THEN waiting_for END, waiting_since = CASE WHEN $2 = 'active' THEN waiting_since END
      WHERE id = $1 RETURNING *`,
-    [row.id, step.to, step.to === "failed" ? (input.error ?? "The run failed") : row.error],
+    [row.id, step.to, step.to === "failed" ? (input.error ?? "The run failed") : step.to === "archived" && input.error ? input.error : row.error],
   );
   await recordEvent(tx, row.id, input.trigger, row.status, step.to, input.cause, input.detail ?? input.error ?? null);
   await queueTrackingUpdate(tx, row);
@@ -236,41 +248,6 @@ export async function attachPullRequest(tx: Queryable, jobId: string, pr: { numb
   }
   return rows.length > 0;
 }
-
-export interface CancelJobInput {
-  projectId: string;
-  jobId: string;
-  cause: EventCause;
-  /** The GitHub login of who cancelled (dashboard user, PR commenter); null for API keys and the operator. */
-  author?: string | null;
-  /** A `stop` PR comment (or review) cancels once, however often GitHub delivers it. */
-  origin?: FollowUpOrigin;
-}
-
-/**
- * Stops an active job: it becomes `failed` with who cancelled as its error; a dispatch not yet
- * sent is skipped, and a running Action learns it at its next heartbeat and stops without pushing.
- * Idempotent: a job that is not active is returned as it is (`cancelled: false`).
- */
-export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{ job: AgentJob; cancelled: boolean }> {
-  const row = await lockJob(tx, input.projectId, input.jobId);
-  const who = `by ${input.author ? `@${input.author}` : (CANCELLED_BY[input.cause] ?? input.cause)}`;
-  const origin = input.origin;
-  const from = origin ? (origin.kind === "comment" ? `comment ${origin.commentId}` : origin.kind === "review" ? `review ${origin.reviewId}` : origin.key) : null;
-  const detail = from === null ? who : `${who} (${from})`;
-  if (row.status !== "active" || (from !== null && (await hasEvent(tx, row.id, "cancelled", detail)))) return { job: toAgentJob(row), cancelled: false };
-  const job = await applyTrigger(tx, {
-    jobId: row.id,
-    trigger: "cancelled",
-    cause: input.cause,
-    error: `Cancelled ${who}; nothing more was pushed. Send a message to continue on the same branch.`,
-    detail,
-  });
-  await skipPendingTask(tx, dispatchTaskRow(row.id, row.run_attempt)[1], "the job was cancelled");
-  return { job: job as AgentJob, cancelled: true };
-}
-
-const CANCELLED_BY: Partial<Record<EventCause, string>> = { api: "an API key", dashboard: "the operator on the dashboard", operator: "the operator" };
 
 /**
  * The forge accepted the dispatch of this run attempt; `started` names what it started when it

@@ -1,6 +1,8 @@
 import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { Db } from "../../store/db.js";
-import { addMessage, cancelJob, createJob, type AddMessageInput, type CancelJobInput, type CreateJobInput } from "./commands.js";
+import { cancelJob, type CancelJobInput } from "./cancel.js";
+import { addMessage, createJob, type AddMessageInput, type CreateJobInput } from "./commands.js";
+import { approvePlan, type ApprovePlanInput } from "./waiting.js";
 
 /**
  * What a person's request (REST, the dashboard, MCP) needs to change a job: the store, the task
@@ -34,4 +36,11 @@ export async function cancel(entrance: JobEntrance, input: CancelJobInput): Prom
   const result = await entrance.db.transaction((tx) => cancelJob(tx, input));
   entrance.tasks.kick();
   return result;
+}
+
+/** Approving a job's plan in its own transaction; the run that carries it out is dispatched at once. */
+export async function approve(entrance: JobEntrance, input: ApprovePlanInput): Promise<AgentJob> {
+  const job = await entrance.db.transaction((tx) => approvePlan(tx, input));
+  entrance.tasks.kick();
+  return job;
 }

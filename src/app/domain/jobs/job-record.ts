@@ -1,7 +1,7 @@
 import type { AgentJob, JobStatus } from "../../../shared/api-schemas.js";
 import { toIso, toIsoOrNull } from "../../store/db.js";
 import type { JobTrigger } from "../../../shared/automation-schemas.js";
-import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
+import type { JobTriggerType, WaitingFor } from "../../../shared/job-vocabulary.js";
 import { outcomeOf } from "./outcome.js";
 
 /** A `jobs` row as the drivers return it. Only this folder reads job tables; everything else gets `JobInRepository` or `AgentJob`. */
@@ -32,6 +32,13 @@ export interface JobRow {
   automation_id: string | null;
   /** SourceContext as JSON: the code repository the agent may read; null for most jobs. */
   source_context: string | null;
+  plan_approval: boolean;
+  plan_approved_attempt: number | null;
+  max_questions: number;
+  waiting_for: WaitingFor | null;
+  waiting_since: unknown;
+  plan: string | null;
+  question: string | null;
   created_at: unknown;
   updated_at: unknown;
   archived_at: unknown;
@@ -39,7 +46,7 @@ export interface JobRow {
 
 /** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
 export const VIEW_COLUMNS =
-  "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, created_at, updated_at, archived_at";
+  "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, plan_approval, waiting_for, plan, question, created_at, updated_at, archived_at";
 export type JobViewRow = Pick<
   JobRow,
   | "id"
@@ -58,6 +65,10 @@ export type JobViewRow = Pick<
   | "trigger_type"
   | "trigger_url"
   | "automation_id"
+  | "plan_approval"
+  | "waiting_for"
+  | "plan"
+  | "question"
   | "created_at"
   | "updated_at"
   | "archived_at"
@@ -94,6 +105,10 @@ export function toAgentJob(row: JobViewRow): AgentJob {
     labels: row.labels,
     reviewers: row.reviewers,
     trigger: triggerOf(row),
+    waitingFor: row.status === "active" ? row.waiting_for : null,
+    plan: row.plan,
+    question: row.status === "active" && row.waiting_for === "answer" ? row.question : null,
+    planApproval: row.plan_approval,
   };
 }
 

@@ -14,8 +14,14 @@ export const WEBHOOK_DELIVERY_TASK = "webhook_delivery";
 export interface WebhookPayload {
   type: WebhookEvent;
   timestamp: string;
-  /** The job; `job.impact` adds the first week's result as `impact`. */
-  data: AgentJob & { impact?: ImpactNotice };
+  /** The job; `job.impact` adds the first week's result as `impact`, the run events the run as `run`. */
+  data: AgentJob & WebhookExtra;
+}
+
+export interface WebhookExtra {
+  impact?: ImpactNotice;
+  /** `job.run_started` and `job.run_finished`: which run, and how it ended (`waiting`: it stopped for a plan's approval or an answer). */
+  run?: { attempt: number; outcome?: "completed" | "failed" | "waiting" };
 }
 
 /** The task that sends (and retries) one delivery after commit. */
@@ -25,7 +31,7 @@ export const queueDeliverySend = (tx: Queryable, deliveryId: string) => enqueueT
  * Called in the transaction that changes the job: one delivery per endpoint of the project that
  * takes this event, each sent (and retried) by the task worker after commit.
  */
-export async function queueJobEvent(tx: Queryable, projectId: string, event: WebhookEvent, job: AgentJob, extra: { impact?: ImpactNotice } = {}): Promise<void> {
+export async function queueJobEvent(tx: Queryable, projectId: string, event: WebhookEvent, job: AgentJob, extra: WebhookExtra = {}): Promise<void> {
   const endpoints = await tx.query<{ id: string; events: string }>(`SELECT id, events FROM project_webhooks WHERE project_id = $1 AND deleted_at IS NULL`, [projectId]);
   const payload: WebhookPayload = { type: event, timestamp: new Date().toISOString(), data: { ...job, ...extra } };
   for (const endpoint of endpoints) {

@@ -14,7 +14,9 @@ export type JobTrigger =
   /** The job's PR was merged or closed. */
   | "pr_closed"
   /** Someone stopped the active run (API, CLI, dashboard, or `stop` in a PR comment). */
-  | "cancelled";
+  | "cancelled"
+  /** The job waited for its plan's approval or an answer longer than the project's limit. */
+  | "wait_expired";
 
 export type Transition =
   | { ok: true; to: JobStatus; dispatch: boolean }
@@ -29,6 +31,7 @@ const TABLE: Record<JobStatus, Partial<Record<JobTrigger, { to: JobStatus; dispa
     // `failed` (with who cancelled as the error): a client polling for completed, archived or failed
     // stops polling, and a message continues the job on the same branch, as after any failed run.
     cancelled: { to: "failed", dispatch: false },
+    wait_expired: { to: "archived", dispatch: false },
   },
   completed: {
     message: { to: "active", dispatch: true },
@@ -44,6 +47,6 @@ const TABLE: Record<JobStatus, Partial<Record<JobTrigger, { to: JobStatus; dispa
 export function transition(from: JobStatus, trigger: JobTrigger): Transition {
   const next = TABLE[from][trigger];
   if (next) return { ok: true, ...next };
-  if (from === "archived") return { ok: false, reason: "the job is archived (its pull request was closed)" };
+  if (from === "archived") return { ok: false, reason: "the job is archived (its pull request was closed, or it waited too long for the user)" };
   return { ok: false, reason: `a job that is ${from} cannot take ${trigger.replace("_", " ")}` };
 }

@@ -11,6 +11,8 @@ import { assignQueuedMessages, hasQueuedMessages, messagesForRun } from "./messa
 import { contextWindowOf } from "./model-facts.js";
 import { linkedSourceOf, type SourceContext } from "./source-context.js";
 import { outcomeOf, withRunReport } from "./outcome.js";
+import { queueJobEvent } from "./job-webhooks.js";
+import { resumeWaitingJob, runStage, startWaiting } from "./waiting.js";
 
 /** Who is asking, from a verified OIDC token. */
 export interface RunnerCaller {
@@ -80,6 +82,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
     await tx.query(`UPDATE jobs SET last_activity_at = now(), progress = NULL WHERE id = $1`, [job.id]);
     await recordEvent(tx, job.id, "claimed", "active", "active", "runner", request.workflowRunUrl ?? `workflow run ${request.workflowRunId}`);
     await queueTrackingUpdate(tx, row);
+    await queueJobEvent(tx, job.projectId, "job.run_started", toAgentJob(row), { run: { attempt: request.runAttempt } });
   }
   const { messages, newMessagesFrom } = await messagesForRun(tx, job.id, request.runAttempt);
   return {
@@ -104,6 +107,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
       newMessagesFrom,
       trigger: triggerOf(row),
       closesIssue: issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository),
+      ...runStage(row, job.runAttempt),
       limits: { ...limits, contextWindow: contextWindowOf(row.requested_model ?? job.model) },
     },
   };
@@ -151,7 +155,19 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     JSON.stringify(report),
   ]);
   const outcome = withRunReport(outcomeOf(row.outcome), report, report.model ?? job.model);
-  await tx.query(`UPDATE jobs SET model = COALESCE($2, model), outcome = $3, progress = NULL, updated_at = now() WHERE id = $1`, [job.id, report.model ?? null, JSON.stringify(outcome)]);
+  // A question is answered once the run that had its answer reports.
+  const [reported] = await tx.query<JobRow>(
+    `UPDATE jobs SET model = COALESCE($2, model), outcome = $3, progress = NULL, question = NULL, updated_at = now() WHERE id = $1 RETURNING *`,
+    [job.id, report.model ?? null, JSON.stringify(outcome)],
+  );
+  const waiting = report.outcome === "completed" && job.status === "active" && job.runAttempt === report.runAttempt ? report.waiting : undefined;
+  await queueJobEvent(tx, job.projectId, "job.run_finished", toAgentJob(reported as JobRow), { run: { attempt: report.runAttempt, outcome: waiting ? "waiting" : report.outcome } });
+  if (waiting) {
+    const waitingRow = await startWaiting(tx, reported as JobRow, waiting);
+    // Someone wrote while the run planned or asked: that message is the answer (or the revision) at once.
+    if (await hasQueuedMessages(tx, job.id)) return { job: await resumeWaitingJob(tx, waitingRow, { approved: false, cause: "runner" }), dispatched: true };
+    return { job: toAgentJob(waitingRow), dispatched: false };
+  }
   const pr = report.outcome === "completed" ? report.pr : null;
   if (pr) await attachPullRequest(tx, job.id, pr, { replace: true });
   const moved = await applyTrigger(tx, {

@@ -6,6 +6,7 @@ import { instructionsOf } from "./messages.js";
 import { jobInRepositoryById } from "./queries.js";
 import { impactNoticeOf } from "./merges.js";
 import type { ImpactNotice } from "../../../shared/impact-schemas.js";
+import type { WaitingFor } from "../../../shared/job-vocabulary.js";
 
 /** What the run reported that the tracking comment shows. */
 export interface RunReportFacts {
@@ -24,6 +25,8 @@ export interface TrackingView {
   instructions: { prompt: string; source: MessageSource; author: string | null }[];
   /** The first week after the merge, once it is over (merges.ts). */
   impact: ImpactNotice | null;
+  /** The plan to approve or the question to answer while the job waits for the user; null otherwise. */
+  waiting: { for: WaitingFor; text: string } | null;
   run: { attempt: number; url: string | null; progress: string | null; claimedAt: string; reportedAt: string | null; report: RunReportFacts | null } | null;
 }
 
@@ -42,9 +45,12 @@ export async function trackingCommentState(db: Queryable, jobId: string): Promis
     `SELECT run_attempt, workflow_run_url, progress, claimed_at, reported_at, report FROM job_runs WHERE job_id = $1 ORDER BY run_attempt DESC LIMIT 1`,
     [jobId],
   );
+  const waits = await queryOne<{ waiting_for: WaitingFor | null; plan: string | null; question: string | null }>(db, `SELECT waiting_for, plan, question FROM jobs WHERE id = $1`, [jobId]);
+  const waiting = job.status === "active" && waits?.waiting_for ? { for: waits.waiting_for, text: (waits.waiting_for === "approval" ? waits.plan : waits.question) ?? "" } : null;
   return {
     view: {
       jobId,
+      waiting,
       status: job.status,
       error: job.error,
       instructions: await instructionsOf(db, jobId),

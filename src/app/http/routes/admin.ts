@@ -3,7 +3,7 @@ import type { AgentRangeList } from "../../analytics/classify/agent-ranges.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { createProject, getProject, listProjects, parseRepository, updateAllowedModels, updateProjectAnalytics, type Project } from "../../domain/projects.js";
+import { createProject, getProject, listProjects, parseRepository, updateAllowedModels, updateJobSettings, updateProjectAnalytics, type Project } from "../../domain/projects.js";
 import { requireAdmin } from "../auth.js";
 import { registerAdminStoreRoutes } from "./admin-store.js";
 import { readJson, validate } from "../../http-kit/body.js";
@@ -31,6 +31,7 @@ export const projectView = (project: Project, defaultRateLimitPerHour: number): 
   installation: { installed: project.installationId !== null, id: project.installationId, suspended: project.installationSuspended },
   forge: project.forge,
   analytics: project.analytics,
+  jobs: project.jobs,
   createdAt: project.createdAt,
   updatedAt: project.updatedAt,
 });
@@ -63,6 +64,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
       allowedModels: body.allowedModels,
       rateLimitPerHour: body.rateLimitPerHour,
       analytics: body.analytics,
+      jobs: body.jobs,
     });
     return { status: 201, body: view(project) };
   });
@@ -82,6 +84,7 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     const project = await db.transaction(async (tx) => {
       let updated = body.analytics ? await updateProjectAnalytics(tx, projectId, body.analytics) : null;
       if (body.allowedModels) updated = await updateAllowedModels(tx, projectId, body.allowedModels);
+      if (body.jobs) updated = await updateJobSettings(tx, projectId, body.jobs);
       return updated ?? getProject(tx, projectId);
     });
     analytics.forgetSettings(projectId);

@@ -1,6 +1,6 @@
 import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema } from "../../../shared/api-schemas.js";
 import { wellFormedAttemptOf, wellFormedIdOf } from "../../domain/ids.js";
-import { cancel, sendMessage, startJob } from "../../domain/jobs/entrance.js";
+import { approve, cancel, sendMessage, startJob } from "../../domain/jobs/entrance.js";
 import { listJobRuns } from "../../domain/jobs/run-history.js";
 import { runTranscript } from "../../domain/jobs/transcripts.js";
 import { getJob, listJobEvents, listJobs } from "../../domain/jobs/queries.js";
@@ -58,6 +58,12 @@ export function registerAgentJobRoutes(router: Router, services: Services): void
     const jobId = jobIdOf(ctx);
     const { job } = await cancel(services, { projectId, jobId, cause: "api" });
     return { status: 200, body: job };
+  });
+
+  router.on("POST", "/v2/agent/:projectId/job/:id/approve", async (ctx) => {
+    const projectId = await authorize(ctx);
+    const jobId = jobIdOf(ctx);
+    return { status: 200, body: await approve(services, { projectId, jobId, cause: "api" }) };
   });
 
   router.on("GET", "/v2/agent/:projectId/jobs", async (ctx) => {

@@ -4,6 +4,7 @@ import { renderTrackingComment } from "../../../../src/app/github/tracking-comme
 
 const base: TrackingView = {
   impact: null,
+  waiting: null,
   jobId: "abc123",
   status: "active",
   error: null,
@@ -25,11 +26,11 @@ describe("tracking comment", () => {
   });
 
   it("on GitLab, a note on the merge request that names the run a pipeline", () => {
-    const body = renderTrackingComment({ ...base, run: { ...base.run!, url: "https://gitlab.example.com/acme/docs/-/pipelines/77" } }, "gitlab");
+    const body = renderTrackingComment({ ...base, run: { ...base.run!, url: "https://gitlab.example.com/acme/docs/-/pipelines/77" } }, "/inkwell", "gitlab");
     expect(body).toContain("**Run**: [pipeline](https://gitlab.example.com/acme/docs/-/pipelines/77) (attempt 2)");
     expect(body).toContain("_This note updates as the agent works._");
     expect(body).not.toMatch(/workflow run|This comment/);
-    expect(renderTrackingComment({ ...base, run: { ...base.run!, url: null } }, "gitlab")).toContain("**Run**: pipeline (attempt 2)");
+    expect(renderTrackingComment({ ...base, run: { ...base.run!, url: null } }, "/inkwell", "gitlab")).toContain("**Run**: pipeline (attempt 2)");
   });
 
   it("done: validation, duration, tokens, model, and no progress line", () => {
@@ -55,5 +56,17 @@ describe("tracking comment", () => {
       expect(body).not.toMatch(/Working|updates as the agent works|Progress/);
     }
     expect(renderTrackingComment({ ...base, status: "failed", error: "boom" })).toContain("**Error**: boom");
+  });
+
+  it("while waiting: the plan to approve or the question to answer, how to reply, and no working line", () => {
+    const plan = renderTrackingComment({ ...base, waiting: { for: "approval", text: "- Add guides/retries.mdx\n- Move faq.mdx" } });
+    expect(plan).toMatch(/^<!-- inkwell:tracking:abc123 -->\n### Inkwell · ✋ Waiting for approval of its plan/);
+    expect(plan).toContain("**Plan**\n> - Add guides/retries.mdx\n> - Move faq.mdx\n\nReply `/inkwell approve` to carry it out, or say what to change.");
+    expect(plan).not.toContain("updates as the agent works");
+    const question = renderTrackingComment({ ...base, waiting: { for: "answer", text: "Which version?" } });
+    expect(question).toMatch(/### Inkwell · ✋ Waiting for an answer/);
+    expect(question).toContain("**Question**\n> Which version?\n\nReply `/inkwell <your answer>` to answer it.");
+    // The operator's own command (INKWELL_COMMAND) is the one the comment names.
+    expect(renderTrackingComment({ ...base, waiting: { for: "approval", text: "x" } }, "/docs-bot")).toContain("Reply `/docs-bot approve` to carry it out");
   });
 });

@@ -90,6 +90,7 @@ describe("key scopes of the routes (http/route-scopes.ts)", () => {
       send_message: "POST /v2/agent/:projectId/job/:id/message",
       list_jobs: "GET /v2/agent/:projectId/jobs",
       cancel_job: "POST /v2/agent/:projectId/job/:id/cancel",
+      approve_plan: "POST /v2/agent/:projectId/job/:id/approve",
       get_job_impact: "GET /v2/agent/:projectId/job/:id/impact",
       get_visitors: "GET /v1/analytics/:projectId/visitors",
       get_ai_agents: "GET /v1/analytics/:projectId/agents",

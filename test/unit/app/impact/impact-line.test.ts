@@ -24,7 +24,7 @@ describe("the first week's line", () => {
   });
 
   it("is the tracking comment's Impact line once known, and the Slack message of job.impact", () => {
-    const view = { jobId: "j1", status: "archived" as const, error: null, instructions: [], run: null, impact: null };
+    const view = { jobId: "j1", status: "archived" as const, error: null, instructions: [], run: null, impact: null, waiting: null };
     expect(renderTrackingComment(view)).not.toContain("**Impact**");
     expect(renderTrackingComment({ ...view, impact: notice })).toContain(`**Impact**: ${impactLine(notice)}`);
     const job = { id: "j1", source: { repository: "https://github.com/acme/docs", ref: "inkwell/j1" }, prLink: "https://github.com/acme/docs/pull/3", summary: null, error: null } as never;

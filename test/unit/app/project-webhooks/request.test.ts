@@ -25,6 +25,10 @@ const job: AgentJob = {
   labels: [],
   reviewers: [],
   trigger: { type: "api" },
+  waitingFor: null,
+  plan: null,
+  question: null,
+  planApproval: false,
 };
 const payload: WebhookPayload = { type: "job.failed", timestamp: "2026-11-24T10:05:00.000Z", data: job };
 const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
@@ -46,5 +50,24 @@ describe("a delivery's request", () => {
     expect(slackMessage(payload).text).toBe(
       ":x: Inkwell job `abc123` on acme/docs failed\n<https://github.com/acme/docs/pull/3|Pull request>\n> Validation failed: &lt;script&gt; &amp; friends\nEstimated cost so far: $0.00",
     );
+  });
+});
+
+describe("slack messages of a job's steps", () => {
+  const waiting = (data: Partial<AgentJob>): WebhookPayload => ({ type: "job.waiting", timestamp: payload.timestamp, data: { ...job, status: "active", error: null, prLink: null, usage: null, ...data } });
+
+  it("job.waiting quotes the plan (escaped, line by line) and says how to approve or revise it", () => {
+    const text = slackMessage(waiting({ waitingFor: "approval", plan: "Add guides/retries.mdx: <why>\nMove faq.mdx" })).text;
+    expect(text).toBe(
+      ":raised_hand: Inkwell job `abc123` on acme/docs waits for you\n*Plan to approve:*\n> Add guides/retries.mdx: &lt;why&gt;\n> Move faq.mdx\nApprove it (`inkwell jobs approve`, the dashboard, or `/inkwell approve` on GitHub), or reply to revise it.",
+    );
+  });
+
+  it("job.waiting with a question asks for an answer; run events name the run and how it ended", () => {
+    expect(slackMessage(waiting({ waitingFor: "answer", question: "Which version?" })).text).toContain("*Question:*\n> Which version?\nReply with a message to answer it.");
+    const finished: WebhookPayload = { type: "job.run_finished", timestamp: payload.timestamp, data: { ...job, run: { attempt: 2, outcome: "waiting" } } };
+    expect(slackMessage(finished).text.split("\n")[0]).toBe(":checkered_flag: Inkwell job `abc123` on acme/docs finished run 2 (stopped to wait for you)");
+    const started: WebhookPayload = { type: "job.run_started", timestamp: payload.timestamp, data: { ...job, run: { attempt: 1 } } };
+    expect(slackMessage(started).text.split("\n")[0]).toBe(":arrow_forward: Inkwell job `abc123` on acme/docs started run 1");
   });
 });

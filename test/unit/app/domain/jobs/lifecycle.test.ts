@@ -3,14 +3,14 @@ import { transition, type JobTrigger } from "../../../../../src/app/domain/jobs/
 import type { JobStatus } from "../../../../../src/shared/api-schemas.js";
 import { JOB_STATUSES } from "../../../../../src/shared/job-vocabulary.js";
 
-const TRIGGERS: JobTrigger[] = ["message", "run_succeeded", "run_failed", "pr_closed", "cancelled"];
+const TRIGGERS: JobTrigger[] = ["message", "run_succeeded", "run_failed", "pr_closed", "cancelled", "wait_expired"];
 
 // docs/architecture.md, "Job lifecycle", written out as the full table so any change to the machine shows up here.
 const EXPECTED: Record<JobStatus, Record<JobTrigger, [JobStatus, boolean] | null>> = {
-  active: { message: ["active", false], run_succeeded: ["completed", false], run_failed: ["failed", false], pr_closed: ["archived", false], cancelled: ["failed", false] },
-  completed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false], cancelled: null },
-  failed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false], cancelled: null },
-  archived: { message: null, run_succeeded: null, run_failed: null, pr_closed: null, cancelled: null },
+  active: { message: ["active", false], run_succeeded: ["completed", false], run_failed: ["failed", false], pr_closed: ["archived", false], cancelled: ["failed", false], wait_expired: ["archived", false] },
+  completed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false], cancelled: null, wait_expired: null },
+  failed: { message: ["active", true], run_succeeded: null, run_failed: null, pr_closed: ["archived", false], cancelled: null, wait_expired: null },
+  archived: { message: null, run_succeeded: null, run_failed: null, pr_closed: null, cancelled: null, wait_expired: null },
 };
 
 describe("job state machine", () => {

@@ -1,0 +1,121 @@
+import type { AgentJob } from "../../../shared/api-schemas.js";
+import type { WaitingFor } from "../../../shared/job-vocabulary.js";
+import type { ReportRequest } from "../../../shared/runner-schemas.js";
+import type { Queryable } from "../../store/db.js";
+import { queryOne } from "../../store/db.js";
+import { enqueueTask } from "../../tasks/tasks.js";
+import { ConflictError, notFound } from "../errors.js";
+import { recordEvent, type EventCause } from "./job-events.js";
+import { issueNumberIn, SELECT_JOB_IN_REPOSITORY, toAgentJob, toJobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
+import { enqueueDispatch, queueTrackingUpdate } from "./job-tasks.js";
+import { queueJobEvent } from "./job-webhooks.js";
+
+/**
+ * Jobs that wait for the user between runs (docs/api.md, "Plans and questions"). A waiting job
+ * stays `active`, so a client that knows only the four statuses keeps polling it; `waiting_for`
+ * says what it waits for, and the next run starts when it is approved or answered.
+ */
+
+/** Posts the plan or question where the job's people talk: its pull request, or the issue it came from (github/waiting-comment-task.ts). */
+export const WAITING_COMMENT_TASK = "waiting_comment";
+
+export type Waiting = NonNullable<Extract<ReportRequest, { outcome: "completed" }>["waiting"]>;
+
+/** Which stage a run of this job works in, and what of the plan and question it is handed (the claim's context). */
+export function runStage(row: Pick<JobRow, "plan_approval" | "plan_approved_attempt" | "plan" | "question" | "max_questions">, runAttempt: number) {
+  const planning = row.plan_approval && row.plan_approved_attempt === null;
+  return {
+    stage: planning ? ("plan" as const) : ("work" as const),
+    // The plan to revise while planning; once approved, only the run approving started carries it out.
+    plan: planning || row.plan_approved_attempt === runAttempt ? row.plan : null,
+    question: row.question,
+    maxQuestions: row.max_questions,
+  };
+}
+
+/**
+ * The run stopped to wait (its report's `waiting`): the job stays active and shows the plan or
+ * question; the webhook and a comment on the PR or issue announce it.
+ */
+export async function startWaiting(tx: Queryable, row: JobRow, waiting: Waiting): Promise<JobRow> {
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET waiting_for = $2, waiting_since = now(), plan = CASE WHEN $2 = 'approval' THEN $3 ELSE plan END,
+       question = CASE WHEN $2 = 'answer' THEN $3 ELSE NULL END, progress = NULL, updated_at = now(), last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [row.id, waiting.for, waiting.for === "approval" ? waiting.plan : waiting.question],
+  );
+  const after = updated[0] as JobRow;
+  await recordEvent(tx, row.id, "waiting", "active", "active", "runner", waiting.for === "approval" ? "for approval of its plan" : "for an answer to its question");
+  await queueTrackingUpdate(tx, after);
+  await queueJobEvent(tx, row.project_id, "job.waiting", toAgentJob(after));
+  if (row.pr_number !== null || row.trigger_type === "issue") await enqueueTask(tx, WAITING_COMMENT_TASK, `waiting:${row.id}:${row.run_attempt}`, { jobId: row.id, runAttempt: row.run_attempt });
+  return after;
+}
+
+/**
+ * The next run of a waiting job: approving (the plan is carried out) or a message (the plan is
+ * revised, or the question answered). Dispatched after commit, as any run.
+ */
+export async function resumeWaitingJob(tx: Queryable, row: JobRow, how: { approved: boolean; cause: EventCause; author?: string | null | undefined }): Promise<AgentJob> {
+  const updated = await tx.query<JobRow>(
+    `UPDATE jobs SET run_attempt = run_attempt + 1, waiting_for = NULL, waiting_since = NULL, error = NULL,
+       plan_approved_attempt = CASE WHEN $2 THEN run_attempt + 1 ELSE plan_approved_attempt END, updated_at = now(), last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [row.id, how.approved],
+  );
+  const next = updated[0] as JobRow;
+  const who = how.author ? `by @${how.author}` : `by ${how.cause}`;
+  const type = how.approved ? "plan_approved" : row.waiting_for === "answer" ? "answered" : "plan_revision_asked";
+  await recordEvent(tx, row.id, type, "active", "active", how.cause, who);
+  await enqueueDispatch(tx, row.id, next.run_attempt);
+  await queueTrackingUpdate(tx, next);
+  return toAgentJob(next);
+}
+
+export interface ApprovePlanInput {
+  projectId: string;
+  jobId: string;
+  cause: EventCause;
+  /** The GitHub login of who approved (a dashboard user, a commenter); null for API keys. */
+  author?: string | null;
+}
+
+/** Approves the plan a job waits with: the run that carries it out is dispatched. ConflictError when the job waits for no approval. */
+export async function approvePlan(tx: Queryable, input: ApprovePlanInput): Promise<AgentJob> {
+  const row = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 AND project_id = $2 FOR UPDATE`, [input.jobId, input.projectId]);
+  if (!row) throw notFound("Job");
+  if (row.status !== "active" || row.waiting_for !== "approval") {
+    throw new ConflictError(`The job is not waiting for a plan's approval (it is ${row.status}${describeWaiting(row.status === "active" ? row.waiting_for : null)})`);
+  }
+  return resumeWaitingJob(tx, row, { approved: true, cause: input.cause, author: input.author });
+}
+
+const describeWaiting = (waitingFor: WaitingFor | null) => (waitingFor === "answer" ? ", waiting for an answer" : waitingFor === null ? "" : ", waiting for approval");
+
+/** What the comment announcing a wait says and where it goes: the job's PR, else the issue it came from. null once the job no longer waits from that run. */
+export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: number) {
+  const row = await queryOne<JobInRepositoryRow>(db, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1`, [jobId]);
+  if (!row || row.status !== "active" || row.waiting_for === null || row.run_attempt !== runAttempt) return null;
+  const job = toJobInRepository(row);
+  const issueNumber = job.prNumber ?? issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository);
+  if (issueNumber === null || job.installationId === null) return null;
+  return {
+    jobId: job.id,
+    projectId: job.projectId,
+    waitingFor: row.waiting_for,
+    text: (row.waiting_for === "approval" ? row.plan : row.question) ?? "",
+    installationId: job.installationId,
+    repoFullName: job.repoFullName,
+    issueNumber,
+  };
+}
+
+/** The job a pull request or the issue it came from belongs to, for `/inkwell approve` there; null when none is open. */
+export async function jobToApproveOn(db: Queryable, repoFullName: string, issueNumber: number): Promise<{ id: string; projectId: string } | null> {
+  const rows = await db.query<JobInRepositoryRow>(
+    `${SELECT_JOB_IN_REPOSITORY} WHERE p.repo_full_name = $1 AND j.status = 'active' AND (j.pr_number = $2 OR (j.trigger_type = 'issue' AND lower(j.trigger_url) = lower(j.repository) || '/issues/' || $2::text))
+     ORDER BY j.created_at DESC LIMIT 1`,
+    [repoFullName.toLowerCase(), issueNumber],
+  );
+  return rows[0] ? { id: rows[0].id, projectId: rows[0].project_id } : null;
+}

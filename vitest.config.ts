@@ -22,8 +22,8 @@ const timeouts = { testTimeout: slowTestTimeout(), hookTimeout: slowTestTimeout(
 const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts"];
 /** Several server processes over one PostgreSQL: they need it, and they want the machine to themselves. */
 const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts", "test/integration/mcp-multi-instance.test.ts"];
-/** The committed dist/ run as GitHub's runner runs it (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
-const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts"];
+/** The committed dist/ run as GitHub's runner runs it, and as gitlab-ci-local runs the GitLab component (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
+const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts", "test/scenarios/action/gitlab-ci-local.test.ts"];
 /** The agent on real public docs sites from bench/real-docs (a 1,116-page site's gate per round): full tier. */
 const REAL_SITES = ["test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
 

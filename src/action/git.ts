@@ -26,8 +26,10 @@ export interface GitOptions {
   remoteUrl: string;
   /** GITHUB_SERVER_URL: the token is sent only to this host. */
   serverUrl: string;
-  /** The App's repository token; sent as an HTTP header, never written to disk or logs. */
+  /** The App's repository token (GitLab: the job's CI_JOB_TOKEN); sent as an HTTP header, never written to disk or logs. */
   token: string;
+  /** The basic-auth user the forge expects with that token (default GitHub's `x-access-token`; GitLab's `gitlab-ci-token`). */
+  user?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export class GitRepository {
   }
 
   async git(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${this.options.token}`).toString("base64")}`;
+    const header = `AUTHORIZATION: basic ${Buffer.from(`${this.options.user ?? "x-access-token"}:${this.options.token}`).toString("base64")}`;
     const scope = `http.${withoutTrailingSlashes(this.options.serverUrl)}/.extraheader`;
     const auth = ["-c", `${scope}=`, "-c", `${scope}=${header}`];
     try {

@@ -1,17 +1,22 @@
 import type { RetryPolicy } from "./agent/agent-loop.js";
 import type { DispatchedRun } from "./dispatch-event.js";
+import type { RunnerForge } from "./forge.js";
 import type { ActionInputs } from "./inputs.js";
 import type { RunnerClient } from "./runner-client.js";
+import type { ClaimResponse } from "../shared/runner-schemas.js";
 
 export interface RunnerEnvironment {
-  /** GITHUB_WORKSPACE: the checkout the agent edits (cloned there when empty). */
+  /** GITHUB_WORKSPACE (CI_PROJECT_DIR on GitLab): the checkout the agent edits (cloned there when empty). */
   workspace: string;
-  /** GITHUB_REPOSITORY (owner/repo). */
+  /** GITHUB_REPOSITORY (owner/repo), or CI_PROJECT_PATH (group/…/project). */
   repository: string;
   serverUrl: string;
   apiUrl: string;
+  /** GITHUB_RUN_ID, or CI_PIPELINE_ID. */
   runId: number;
   runUrl: string | null;
+  /** GitLab only: CI_JOB_ID, sent with the claim. */
+  ciJobId?: number;
   /** Where to fetch and push; default `${serverUrl}/${repository}.git`. */
   remoteUrl?: string;
 }
@@ -39,4 +44,6 @@ export interface JobRunDependencies {
   processEnv?: NodeJS.ProcessEnv;
   /** This Action's release (default: the bundle's or package.json's). */
   actionVersion?: string;
+  /** The forge calls for the claimed job (default: GitHub's, with the claim's repository token). */
+  forge?: (claimed: ClaimResponse, deps: JobRunDependencies) => RunnerForge;
 }

@@ -5,6 +5,7 @@ import { AgentStopped, type AgentSession, type StopReason } from "./agent/agent-
 import { budgetTokens } from "./agent/context-budget.js";
 import { transcriptOf } from "./agent/transcript.js";
 import type { FileChange } from "../shared/job-outcome-schemas.js";
+import { githubForge } from "./github/github-forge.js";
 import { Heartbeats } from "./heartbeats.js";
 import type { JobRunDependencies } from "./job-run-types.js";
 import { modelSpecOf, modelUsed, workOnJob, type WorkOutcome } from "./job-work.js";
@@ -38,6 +39,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
       workflowRunId: deps.env.runId,
       actionVersion: release,
       ...(env.runUrl ? { workflowRunUrl: env.runUrl } : {}),
+      ...(env.ciJobId ? { ciJobId: env.ciJobId } : {}),
     }),
   );
   const { job } = claimed;
@@ -47,7 +49,8 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
     await inkwell.report({ jobId: job.id, runAttempt: job.runAttempt, outcome: "failed", error });
     return { jobId: job.id, status: "failed", prUrl: null, error, phases: phases.list() };
   }
-  for (const token of [claimed.token, claimed.source?.token]) if (token) log.secret(token.value);
+  const forge = (deps.forge ?? githubForge)(claimed, deps);
+  for (const secret of forge.secrets) log.secret(secret);
   log.info(`Claimed job ${job.id} (run ${job.runAttempt}) on ${job.repository}, branch ${job.branch}; ${job.messages.length - countBefore(job)} new instruction(s).`);
 
   const control = new AbortController();
@@ -101,7 +104,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
   };
   let outcome: WorkOutcome;
   try {
-    outcome = await workOnJob(deps, claimed, session, control.signal, heartbeats, phases, recordFacts, (leftover) => leftovers.push(leftover));
+    outcome = await workOnJob(deps, claimed, forge, session, control.signal, heartbeats, phases, recordFacts, (leftover) => leftovers.push(leftover));
   } catch (error) {
     await heartbeats.stop();
     await sendTranscript();
@@ -109,7 +112,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
       log.warning(`Stopped: ${error.message}. Nothing was pushed.`);
       return finish({ jobId: job.id, status: "cancelled", prUrl: null, error: error.message }, false);
     }
-    const message = describeFailure(error, claimed.token.value);
+    const message = describeFailure(error, forge.secrets);
     recordFacts(facts.filesChanged ?? []);
     log.warning(`Run failed: ${message}`);
     await phases.time("report", () => inkwell.report({ ...ref, ...facts, outcome: "failed", error: message }));
@@ -123,20 +126,28 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
   recordFacts(facts.filesChanged ?? []);
   const waiting = outcome.waiting;
   const answer = await phases.time("report", () =>
-    inkwell.report({ ...ref, ...facts, outcome: "completed", pr: outcome.pr, summary: outcome.summary, ...(waiting ? { waiting } : {}) }),
+    inkwell.report({
+      ...ref,
+      ...facts,
+      outcome: "completed",
+      pr: outcome.pr,
+      summary: outcome.summary,
+      ...(waiting ? { waiting } : {}),
+      ...(outcome.mergeRequest ? { mergeRequest: outcome.mergeRequest } : {}),
+    }),
   );
   if (waiting) {
     log.info(`Reported: the job waits for ${waiting.for === "approval" ? "approval of its plan" : "an answer to its question"}.`);
     return finish({ jobId: job.id, status: "waiting", prUrl: answer.prLink }, true);
   }
-  log.info(outcome.pr ? `Reported completed: ${outcome.pr.url}` : "Reported completed: nothing needed to change.");
+  log.info(outcome.pr || answer.prLink ? `Reported completed: ${outcome.pr?.url ?? answer.prLink}` : "Reported completed: nothing needed to change.");
   return finish({ jobId: job.id, status: "completed", prUrl: answer.prLink }, true);
 }
 
 const countBefore = (job: ClaimResponse["job"]) => job.messages.filter((message) => message.seq < job.newMessagesFrom).length;
 
-function describeFailure(error: unknown, token: string): string {
+function describeFailure(error: unknown, secrets: string[]): string {
   const message = error instanceof Error ? error.message : String(error);
   const full = error instanceof AgentStopped ? `${message.replace(/\.?$/, ".")} Nothing was pushed.` : message;
-  return full.replaceAll(token, "***").slice(0, 4_000);
+  return secrets.reduce((text, secret) => text.replaceAll(secret, "***"), full).slice(0, 4_000);
 }

@@ -9,10 +9,9 @@ import { createWaitingTools, WaitingNote, WRITE_TOOLS, type Waiting } from "./ag
 import { MAX_PLAN_CHARS } from "../shared/job-vocabulary.js";
 import { detectDocsProject } from "./docs/framework.js";
 import { pagePaths, reportedFiles } from "./docs/page-paths.js";
-import { GitRepository, type ChangedFile, type GitIdentity } from "./git.js";
-import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "./github/pull-request-body.js";
-import { publishCheckRun } from "./github/check-run.js";
-import { createOctokit, dressPullRequest, upsertPullRequest } from "./github/pull-request.js";
+import type { Published, RunnerForge } from "./forge.js";
+import { GitRepository, type ChangedFile } from "./git.js";
+import { commitMessage, reasonsFromCommits, splitSummary } from "./github/pull-request-body.js";
 import type { Heartbeats } from "./heartbeats.js";
 import type { ActionInputs } from "./inputs.js";
 import type { JobRunDependencies } from "./job-run-types.js";
@@ -24,8 +23,7 @@ import { startRunValidation } from "./validation/run-validation.js";
 import { actionsCacheArchive } from "./validation/tool-archive.js";
 import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
-export interface WorkOutcome {
-  pr: { number: number; url: string } | null;
+export interface WorkOutcome extends Published {
   summary: string;
   /** The run stopped for the user (a plan to approve, a question to answer): nothing was pushed. */
   waiting?: Waiting;
@@ -33,10 +31,11 @@ export interface WorkOutcome {
 
 const PROGRESS_EVERY_TOOL_CALLS = 3;
 
-/** The run's side of the work: checkout → agent → validation rounds → commit → push → PR. The caller claims, beats and reports. */
+/** The run's side of the work: checkout → agent → validation rounds → commit → push → PR (or MR). The caller claims, beats and reports. */
 export async function workOnJob(
   deps: JobRunDependencies,
   claimed: ClaimResponse,
+  forge: RunnerForge,
   session: AgentSession,
   signal: AbortSignal,
   heartbeats: Heartbeats,
@@ -46,9 +45,8 @@ export async function workOnJob(
   later: (leftover: () => Promise<void>) => void,
 ): Promise<WorkOutcome> {
   const { inputs, env, log } = deps;
-  const { job, token } = claimed;
-  const [owner = "", repo = ""] = job.repository.split("/");
-  const git = new GitRepository({ directory: env.workspace, remoteUrl: env.remoteUrl ?? `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}.git`, serverUrl: env.serverUrl, token: token.value });
+  const { job } = claimed;
+  const git = new GitRepository({ directory: env.workspace, remoteUrl: env.remoteUrl ?? `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}.git`, serverUrl: env.serverUrl, ...forge.gitAuth });
   const { base, branchExisted } = await phases.time("checkout", () => git.checkoutJobBranch(job.branch, job.baseRef));
   log.info(branchExisted ? `Continuing ${job.branch} (base ${base}).` : `Starting ${job.branch} from ${base}.`);
 
@@ -114,11 +112,11 @@ export async function workOnJob(
     throwIfStopped(signal);
     // The branch's files as reported: pages with their site paths, a moved page's from its content on the base.
     const branchFiles = (files: ChangedFile[]) => reportedFiles(files, pagePaths(env.workspace, project), (file) => git.git(["show", `${base}:${file}`]));
-    const committed = await phases.time("commit", async () => git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await commitAuthor(claimed, deps)));
+    const committed = await phases.time("commit", async () => git.commit(changed, commitMessage(title, job.id, job.runAttempt, reasonsFor(changed, journal)), await forge.commitAuthor()));
     if (!committed) {
       log.info("No file differs after the run: nothing to push.");
       if (branchExisted) recordFacts([], undefined, await branchFiles(await git.changedFiles(base)));
-      const existing = job.prNumber ? { number: job.prNumber, url: `${withoutTrailingSlashes(env.serverUrl)}/${job.repository}/pull/${job.prNumber}` } : null;
+      const existing = job.prNumber ? { number: job.prNumber, url: forge.changeUrl(job.prNumber) } : null;
       return { pr: existing, summary: answer || "No changes were needed." };
     }
     throwIfStopped(signal);
@@ -126,33 +124,33 @@ export async function workOnJob(
     await phases.time("push", () => git.push(job.branch));
     const files = await git.changedFiles(base);
     recordFacts(changed, validation, await branchFiles(files));
-    const pr = await phases.time("pull request", async () => {
-      const octokit = createOctokit(token.value, { baseUrl: env.apiUrl, fetch: deps.fetch });
-      const checkRunUrl = await publishCheckRun(
-        octokit,
-        { owner, repo, headSha: (await git.git(["rev-parse", "HEAD"])).trim(), validation, files: new Set(files.filter((f) => f.status !== "deleted").map((f) => f.path)), detailsUrl: claimed.jobPageUrl ?? null },
-        (message) => log.warning(message),
-      );
-      const body = renderPullRequestBody({
-        summary,
-        jobId: job.id,
-        model: modelUsed(session, modelSpecOf(job, inputs)),
-        messages: job.messages,
-        files,
-        reasons: reasonsFromCommits(await git.commitMessages(base)),
-        validation,
-        workflowRunUrl: env.runUrl,
-        jobPageUrl: claimed.jobPageUrl ?? null,
-        checkRunUrl,
-        trigger: job.trigger,
-        closesIssue: job.closesIssue,
-      });
-      const upserted = await upsertPullRequest(octokit, { owner, repo, branch: job.branch, base, prNumber: job.prNumber }, { title, body, draft: inputs.draft || job.draft === true || !validation.passed }, (message) => log.warning(message));
-      log.info(`${upserted.created ? "Opened" : "Updated"} pull request #${upserted.number}: ${upserted.url}`);
-      if (upserted.created) await dressPullRequest(octokit, { owner, repo, number: upserted.number }, { labels: job.labels ?? [], reviewers: job.reviewers ?? [] }, log);
-      return upserted;
-    });
-    return { pr: { number: pr.number, url: pr.url }, summary: summary || title };
+    const published = await phases.time(forge.changePhase, async () =>
+      forge.publish(
+        {
+          title,
+          draft: inputs.draft || job.draft === true || !validation.passed,
+          branch: job.branch,
+          base,
+          headSha: (await git.git(["rev-parse", "HEAD"])).trim(),
+          files,
+          body: {
+            summary,
+            jobId: job.id,
+            model: modelUsed(session, modelSpecOf(job, inputs)),
+            messages: job.messages,
+            files,
+            reasons: reasonsFromCommits(await git.commitMessages(base)),
+            validation,
+            workflowRunUrl: env.runUrl,
+            jobPageUrl: claimed.jobPageUrl ?? null,
+            trigger: job.trigger,
+            closesIssue: job.closesIssue,
+          },
+        },
+        log,
+      ),
+    );
+    return { ...published, summary: summary || title };
   }
 
   /** The agent's first attempt, then a repair round per failed validation, up to `repairRounds`. */
@@ -190,17 +188,4 @@ export const modelUsed = (session: AgentSession, spec: string) => (session.model
 
 function reasonsFor(paths: string[], journal: ChangeJournal): Map<string, string[]> {
   return new Map(paths.map((file) => [file, journal.reasonsFor(file)]));
-}
-
-/** The App's bot account, as GitHub shows it on commits: `<slug>[bot]` with its noreply address. */
-async function commitAuthor(claimed: ClaimResponse, deps: JobRunDependencies): Promise<GitIdentity> {
-  const slug = claimed.appSlug ?? "inkwell";
-  const name = `${slug}[bot]`;
-  try {
-    const octokit = createOctokit(claimed.token.value, { baseUrl: deps.env.apiUrl, fetch: deps.fetch });
-    const { data } = await octokit.rest.users.getByUsername({ username: name });
-    return { name, email: `${data.id}+${name}@users.noreply.github.com` };
-  } catch {
-    return { name, email: `${name}@users.noreply.github.com` };
-  }
 }

@@ -4,12 +4,14 @@ import type { Probot } from "probot";
 import { Analytics } from "./analytics/analytics.js";
 import { startBackgroundDuties } from "./background-duties.js";
 import type { Config } from "./config.js";
-import { NoAppDispatcher, type Dispatcher } from "./dispatch/dispatcher.js";
+import { ForgeDispatcher, NoAppDispatcher, type Dispatcher } from "./dispatch/dispatcher.js";
 import { ApiKeyVerifier } from "./domain/api-keys.js";
 import { EVENT_TASK } from "./github/event-task.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { GitHubDispatcher } from "./github/github-dispatcher.js";
 import { OidcVerifier } from "./github/oidc.js";
+import { GitLabDispatcher } from "./gitlab/gitlab-dispatcher.js";
+import { GitLabIdTokenVerifier } from "./gitlab/id-tokens.js";
 import { createWebhookEndpoint, type WebhookEndpoint } from "./github/webhook-middleware.js";
 import { queueDelaySeconds } from "./github/webhook-events.js";
 import { appSetupUrl } from "./github/app-urls.js";
@@ -22,6 +24,8 @@ import { registerAdminRoutes } from "./http/routes/admin.js";
 import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
 import { registerAdminRobotsRoutes } from "./http/routes/admin-robots.js";
 import { registerAdminAutomationRoutes } from "./http/routes/admin-automations.js";
+import { registerAdminGitLabRoutes } from "./http/routes/admin-gitlab.js";
+import { registerGitLabWebhookRoutes } from "./http/routes/gitlab-webhooks.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerJobImpactRoutes } from "./http/routes/job-impact.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
@@ -104,7 +108,11 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const { config, db, log, adminToken } = options;
   const github = options.github ?? null;
   const dispatcher =
-    options.dispatcher ?? (github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(appSetupUrl(config)));
+    options.dispatcher ??
+    new ForgeDispatcher({
+      github: github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(appSetupUrl(config)),
+      gitlab: new GitLabDispatcher(db, config.publicUrl),
+    });
   const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
   const clock = options.clock ?? Date.now;
   const registry = createTaskRegistry({ config, db, log, analytics, clock, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher, version: options.version });
@@ -124,6 +132,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     log,
     github: github?.api ?? null,
     oidc,
+    gitlabIdTokens: config.publicUrl ? new GitLabIdTokenVerifier(db, config.publicUrl, options.oidcFetch, clock) : null,
     analytics,
     trustedProxies: parseTrustedProxies(config.trustedProxies),
   };
@@ -143,6 +152,8 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAdminWebhookRoutes(router, services);
   registerAdminRobotsRoutes(router, services);
   registerAdminAutomationRoutes(router, services);
+  registerAdminGitLabRoutes(router, services);
+  registerGitLabWebhookRoutes(router, services);
   registerAgentJobRoutes(router, services);
   registerJobImpactRoutes(router, services);
   registerRunnerRoutes(router, services, options.version);

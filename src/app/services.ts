@@ -5,6 +5,7 @@ import type { ApiKeyVerifier } from "./domain/api-keys.js";
 import type { Logger } from "pino";
 import type { GitHubApi } from "./github/github-api.js";
 import type { OidcVerifier } from "./github/oidc.js";
+import type { GitLabIdTokenVerifier } from "./gitlab/id-tokens.js";
 import type { TaskWorker } from "./tasks/task-worker.js";
 import type { Db } from "./store/db.js";
 
@@ -20,6 +21,8 @@ export interface Services {
   github: GitHubApi | null;
   /** null without an App or without PUBLIC_URL (the token audience). */
   oidc: OidcVerifier | null;
+  /** GitLab CI ID tokens of connected projects' instances; null without PUBLIC_URL (the token audience). */
+  gitlabIdTokens: GitLabIdTokenVerifier | null;
   adminToken: string;
   analytics: Analytics;
   trustedProxies: BlockList;

@@ -5,6 +5,8 @@ import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { reactionTask } from "./github/follow-up.js";
 import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
+import { gitLabEventTask } from "./gitlab/event-task.js";
+import { gitLabTrackingNote } from "./gitlab/tracking-note.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
 import { waitingCommentTask } from "./github/waiting-comment.js";
@@ -41,11 +43,15 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   });
   const webhooks = webhookDeliveryTask(db, { userAgent: `Inkwell-Webhooks/${version}`, allowPrivate: config.webhooksAllowPrivate });
   const impactNotices = impactNoticeTask(db, analytics, clock);
-  if (!github) return [dispatch, webhooks, impactNotices];
+  const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null }, log.child({ component: "gitlab-events" }));
+  const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db), config.command);
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking];
   return [
     dispatch,
     webhooks,
     impactNotices,
+    gitlabEvents,
+    tracking,
     workflowCheckTask(db, github),
     githubEventTask(
       db,
@@ -55,7 +61,6 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
     ),
     reactionTask(github),
     issueReplyTask(github),
-    trackingCommentTask(db, github, config.command),
     waitingCommentTask(db, github, config.command),
   ];
 }

@@ -15,6 +15,8 @@ const OPTIONS = {
   name: { type: "string" },
   model: { type: "string" },
   "rate-limit": { type: "string" },
+  "gitlab-url": { type: "string" },
+  "gitlab-token": { type: "string" },
   "prompt-file": { type: "string" },
   "idempotency-key": { type: "string" },
   "plan-approval": { type: "boolean" },

@@ -86,6 +86,28 @@ export const createProjectSchema = z
   })
   .meta({ id: "CreateProjectRequest" });
 
+export const connectGitLabProjectSchema = createProjectSchema
+  .omit({ repository: true })
+  .extend({
+    gitlabUrl: z
+      .url({ protocol: /^https?$/, error: "must be the GitLab instance's URL, e.g. https://gitlab.com" })
+      .max(300)
+      .meta({ description: "The GitLab instance: https://gitlab.com or a self-managed one's URL (with its relative path, if any)." }),
+    project: z
+      .string(stringExpected)
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(300)
+      .meta({ description: "The docs project: its path (group/subgroup/project), its URL on that instance, or its numeric id." }),
+    token: z
+      .string(stringExpected)
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(500)
+      .meta({ description: "A project (or group) access token with the Maintainer role and the `api` scope: Inkwell registers the project webhook, starts pipelines and opens merge requests with it. Kept by the server, never shown again." }),
+  })
+  .meta({ id: "ConnectGitLabProjectRequest" });
+
 /** A new key's scopes (shared/key-scopes.ts), listed once each in their canonical order. */
 const keyScopesSchema = z
   .array(z.enum(KEY_SCOPES))
@@ -117,6 +139,17 @@ export const projectSchema = z
     allowedModels: z.array(z.string()),
     rateLimitPerHour: z.int(),
     installation: z.object({ installed: z.boolean(), id: z.int().nullable(), suspended: z.boolean() }),
+    forge: z.enum(["github", "gitlab"]).optional().meta({ description: "Where the repository lives; GitLab projects are connected with POST /admin/gitlab/projects." }),
+    gitlab: z
+      .object({
+        url: z.string().meta({ description: "The GitLab instance." }),
+        projectId: z.int(),
+        projectPath: z.string(),
+        webhookId: z.int().nullable().meta({ description: "The project webhook Inkwell registered (merge request, note, pipeline and issue events)." }),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: "A GitLab project's connection (the access token and the webhook's tokens are never shown); null for GitHub." }),
     analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()), markdownAsPage: z.boolean() }),
     jobs: z.object({ planApproval: z.boolean(), waitLimitDays: z.int() }),
     createdAt: z.string(),

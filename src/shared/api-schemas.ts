@@ -121,7 +121,7 @@ export const jobEventSchema = z
     type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, …" }),
     from: jobStatusSchema.nullable(),
     to: jobStatusSchema.nullable(),
-    cause: z.string().meta({ description: "What caused it: api, dashboard, comment, dispatcher, runner, github, watchdog." }),
+    cause: z.string().meta({ description: "What caused it: api, dashboard, comment, dispatcher, runner, github, gitlab, watchdog." }),
     detail: z.string().nullable(),
     at: isoDateTime,
   })

@@ -19,6 +19,7 @@ export const claimRequestSchema = z
     ...jobRef,
     workflowRunId: z.int().min(1).meta({ description: "GITHUB_RUN_ID of the run that claims." }),
     workflowRunUrl: z.url().max(500).optional(),
+    ciJobId: z.int().min(1).optional().meta({ description: "GitLab CI only: CI_JOB_ID of the job that claims (workflowRunId is then CI_PIPELINE_ID)." }),
     actionVersion: z.string().regex(RELEASE_PATTERN).optional().meta({ description: "The Action's release; a service serves only Actions of its own major release (else 400 naming the tag to use)." }),
   })
   .meta({ id: "RunnerClaimRequest" });
@@ -71,10 +72,22 @@ export const claimResponseSchema = z
     serviceVersion: z.string().optional().meta({ description: "The service's release: an Action of another major release stops at once." }),
     appSlug: z.string().nullable().meta({ description: "The App's slug: commits are authored as <slug>[bot]. null when GitHub did not say." }),
     jobPageUrl: z.string().nullable().optional().meta({ description: "The job's page on the dashboard, for the pull request body; null without PUBLIC_URL." }),
-    token: z.object({
-      value: z.string().meta({ description: "Installation token for this repository only: contents, pull requests and issues write." }),
-      expiresAt: z.string(),
-    }),
+    token: z
+      .object({
+        value: z.string().meta({ description: "Installation token for this repository only: contents, pull requests and issues write." }),
+        expiresAt: z.string(),
+      })
+      .nullable()
+      .meta({ description: "null on GitLab: the job pushes with its own CI_JOB_TOKEN and Inkwell opens the merge request." }),
+    forge: z.enum(["github", "gitlab"]).optional().meta({ description: "Where the docs repository lives; absent means github." }),
+    gitlab: z
+      .object({
+        projectId: z.int(),
+        projectUrl: z.url().meta({ description: "The docs project's web URL." }),
+        serverUrl: z.url().meta({ description: "The GitLab instance's URL." }),
+      })
+      .optional()
+      .meta({ description: "The GitLab project of the job (forge gitlab only)." }),
     source: z
       .object({
         repository: z.string().meta({ description: "owner/repo of the code repository whose merge started the job." }),
@@ -139,6 +152,10 @@ export const reportRequestSchema = z
       outcome: z.literal("completed"),
       pr: z.object({ number: storedInt(1), url: z.url({ protocol: /^https?$/ }).max(500) }).nullable().meta({ description: "null when nothing changed." }),
       summary: storedText(10_000).optional(),
+      mergeRequest: z
+        .object({ title: storedText(255, { trim: true, min: 1 }), description: storedText(100_000), draft: z.boolean() })
+        .optional()
+        .meta({ description: "GitLab only: the runner pushed the job's branch; Inkwell opens or updates the merge request with this title, description and draft state." }),
       waiting: z
         .discriminatedUnion("for", [
           z.object({ for: z.literal("approval"), plan: storedText(MAX_PLAN_CHARS, { trim: true, min: 1 }) }),

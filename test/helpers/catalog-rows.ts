@@ -89,6 +89,9 @@ export async function readShapes(db: Queryable): Promise<TableShape[]> {
       const candidates = new Set((byName.get(column.name) ?? []).map((r) => `${r.parent}.${r.parentColumns[0]}`));
       const ref = byName.get(column.name)?.[0];
       if (!ref || candidates.size !== 1 || ref.parent === shape.name || shape.references.some((r) => r.columns.includes(column.name))) continue;
+      // Only a column of the parent key's type refers to it (gitlab_connections.webhook_id is GitLab's number, not a project_webhooks id).
+      const parentType = shapes.get(ref.parent)?.columns.find((c) => c.name === ref.parentColumns[0])?.type;
+      if (parentType !== undefined && parentType !== column.type) continue;
       shape.references.push({ columns: [column.name], parent: ref.parent, parentColumns: ref.parentColumns, declared: false });
     }
   const order = foreignKeyOrder(

@@ -64,7 +64,7 @@ export async function runScriptedRunner(options: {
   git(work, "add", ".");
   git(work, "commit", "-m", `Inkwell: ${job.messages.at(-1)?.prompt.slice(0, 60)}`);
   git(work, "push", "origin", `HEAD:${job.branch}`);
-  const pr = job.prNumber ? { number: job.prNumber, url: "" } : await options.openPullRequest(token.value, job.branch, job.baseRef ?? "main");
+  const pr = job.prNumber ? { number: job.prNumber, url: "" } : await options.openPullRequest(token?.value ?? "", job.branch, job.baseRef ?? "main");
   return call("report", {
     jobId: job.id,
     runAttempt: job.runAttempt,

@@ -56,7 +56,14 @@ export interface PullRequestBodyInput {
   trigger?: JobTrigger | undefined;
   /** The docs repository's issue the job came from: `Fixes #n` closes it on merge. */
   closesIssue?: number | null | undefined;
+  /** Whose words: a GitHub pull request and workflow run (default), or a GitLab merge request and pipeline. */
+  forge?: "github" | "gitlab";
 }
+
+const WORDS = {
+  github: { change: "PR", run: "workflow run", comment: "a pull request comment", merged: "a merged pull request" },
+  gitlab: { change: "merge request", run: "pipeline", comment: "a merge request note", merged: "a merged merge request" },
+} as const;
 
 const STARTED_BY: Record<JobTrigger["type"], string> = {
   api: "a request to the API",
@@ -69,16 +76,17 @@ const STARTED_BY: Record<JobTrigger["type"], string> = {
 };
 
 /** What started the job, linked where it has a page; nothing for a plain request (the Instructions say who asked). */
-function startedBy(trigger: JobTrigger | undefined): string | null {
+function startedBy(trigger: JobTrigger | undefined, words: (typeof WORDS)[keyof typeof WORDS]): string | null {
   if (!trigger || trigger.type === "api" || trigger.type === "dashboard") return null;
-  const what = STARTED_BY[trigger.type];
+  const what = trigger.type === "comment" ? words.comment : trigger.type === "source-merge" ? words.merged : STARTED_BY[trigger.type];
   return `Started by ${trigger.url ? `[${what}](${trigger.url})` : what}.`;
 }
 
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
+  const words = WORDS[input.forge ?? "github"];
   const out: string[] = [];
   if (input.summary) out.push(input.summary, "");
-  const started = startedBy(input.trigger);
+  const started = startedBy(input.trigger, words);
   if (started) out.push(started, "");
   if (input.closesIssue) out.push(`Fixes #${input.closesIssue}`, "");
   out.push("### Changes", "");
@@ -99,13 +107,13 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   if (input.checkRunUrl) out.push(`See the [check run](${input.checkRunUrl}) for each problem at its file and line.`, "");
   if (input.validation.passed) out.push("Passed: pages compile, frontmatter is valid, internal links and anchors resolve, navigation lists every new page.");
   else {
-    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this PR is a draft until they are fixed:`, "");
+    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this ${words.change} is a draft until they are fixed:`, "");
     for (const problem of input.validation.problems) out.push(`- ${problem}`);
   }
   out.push(
     "",
     "---",
-    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [workflow run](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this PR to ask for changes.`,
+    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [${words.run}](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this ${words.change} to ask for changes.`,
   );
   const body = out.join("\n");
   return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;

@@ -6,6 +6,7 @@ import { registerAgentPages } from "./agents/routes.js";
 import { registerAutomationPages } from "./automations/routes.js";
 import { registerAnalyticsPages } from "./analytics/routes.js";
 import { registerGitHubAppPages } from "./github-app/routes.js";
+import { registerGitLabPages } from "./gitlab/routes.js";
 import { registerJobPages } from "./jobs/routes.js";
 import { registerKeyPages } from "./keys/routes.js";
 import { registerWebhookPages } from "./webhooks/routes.js";
@@ -32,4 +33,5 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerAutomationPages(router, dashboard);
   registerSetupPage(router, dashboard);
   registerGitHubAppPages(router, dashboard);
+  registerGitLabPages(router, dashboard);
 }

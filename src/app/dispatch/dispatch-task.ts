@@ -24,13 +24,16 @@ export function dispatchTask(
       return dispatcher.dispatch({
         jobId,
         runAttempt,
+        projectId: job.projectId,
+        forge: job.forge,
+        baseRef: job.baseRef,
         repoFullName: job.repoFullName,
         installationId: job.installationId,
         installationSuspended: job.installationSuspended,
       });
     },
-    async onDone(tx, { jobId, runAttempt }) {
-      await recordDispatched(tx, jobId, runAttempt);
+    async onDone(tx, { jobId, runAttempt }, detail) {
+      await recordDispatched(tx, jobId, runAttempt, detail);
       await afterDispatch?.(tx, { jobId, runAttempt });
     },
     async onGiveUp(tx, { jobId, runAttempt }, error) {

@@ -2,13 +2,19 @@
 export interface DispatchRequest {
   jobId: string;
   runAttempt: number;
+  projectId: string;
+  /** The forge the job's repository is on: the seam's choice of dispatcher (ForgeDispatcher). */
+  forge: "github" | "gitlab";
+  /** The job's base branch; null = the repository's default. */
+  baseRef: string | null;
   repoFullName: string;
   installationId: number | null;
   installationSuspended: boolean;
 }
 
 export type DispatchOutcome =
-  | { ok: true }
+  /** `detail`: what the forge started when it names it (GitLab: `pipeline <id>`), kept in the job's history. */
+  | { ok: true; detail?: string }
   /** `retryable` failures are tried again with backoff; the others fail the job at once with `error`. */
   | { ok: false; retryable: boolean; error: string };
 
@@ -30,5 +36,17 @@ export class NoAppDispatcher implements Dispatcher {
         `Register it at ${this.setupUrl}, restart Inkwell, install the App on ${request.repoFullName}, ` +
         `then send a follow-up message to this job to run it.`,
     };
+  }
+}
+
+/**
+ * The forge seam for starting runs (docs/architecture.md, "Forges"): each job is dispatched by its
+ * repository's forge's dispatcher, GitHub's `repository_dispatch` or GitLab's pipeline API.
+ */
+export class ForgeDispatcher implements Dispatcher {
+  constructor(private readonly byForge: Record<DispatchRequest["forge"], Dispatcher>) {}
+
+  dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
+    return this.byForge[request.forge].dispatch(request);
   }
 }

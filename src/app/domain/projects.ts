@@ -5,8 +5,12 @@ import { newId } from "./ids.js";
 import type { SaltWindow } from "../../shared/analytics-vocabulary.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 
+/** Where a project's repository lives: GitHub (the App) or GitLab (gitlab-connections.ts). */
+export type Forge = "github" | "gitlab";
+
 export interface Project {
   id: string;
+  forge: Forge;
   name: string | null;
   repository: string;
   repoFullName: string;
@@ -26,6 +30,7 @@ export interface Project {
 
 interface ProjectRow {
   id: string;
+  forge: Forge;
   name: string | null;
   repository: string;
   repo_full_name: string;
@@ -46,6 +51,7 @@ interface ProjectRow {
 
 const toProject = (row: ProjectRow): Project => ({
   id: row.id,
+  forge: row.forge,
   name: row.name,
   repository: row.repository,
   repoFullName: row.repo_full_name,
@@ -62,6 +68,11 @@ const toProject = (row: ProjectRow): Project => ({
 });
 
 export interface NewProject {
+  /** Chosen before the row exists when something outside must name it first (a GitLab webhook's URL). */
+  id?: string | undefined;
+  forge?: Forge | undefined;
+  /** The forge's own id of the repository (GitLab's project id). */
+  repositoryId?: number | undefined;
   repoFullName: string;
   repository: string;
   name?: string | undefined;
@@ -93,11 +104,11 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
     `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page, allowed_models,
-       plan_approval, wait_limit_days)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       plan_approval, wait_limit_days, forge, repository_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
     [
-      newId(),
+      input.id ?? newId(),
       input.name ?? null,
       input.repository,
       input.repoFullName.toLowerCase(),
@@ -110,6 +121,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.allowedModels ?? [],
       input.jobs?.planApproval ?? false,
       input.jobs?.waitLimitDays ?? 14,
+      input.forge ?? "github",
+      input.repositoryId ?? null,
     ],
   );
   if (!rows[0]) throw new ConflictError(`A project for ${input.repoFullName} already exists`);

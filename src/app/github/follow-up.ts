@@ -64,40 +64,49 @@ export async function openFollowUp(db: Db, repo: string, prNumber: number, origi
  */
 export function takeFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions, log: Logger): (followUp: FollowUp, job: FollowUpJob) => Promise<TaskOutcome> {
   return async (followUp, job) => {
-    const { origin } = followUp;
     const permission = await github.permission(followUp.installationId, followUp.repo, followUp.author);
     if (!WRITERS.has(permission)) {
       log.debug({ login: followUp.author, permission }, "comment ignored: author cannot write to the repository");
       return { skipped: `author has ${permission} permission` };
     }
-    if (followUp.prompt === null) {
-      const cancelled = await db.transaction(async (tx) => {
-        const result = await cancelJob(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: followUp.author, origin });
-        if (result.cancelled) await queueReactions(tx, followUp);
-        return result.cancelled;
-      });
-      return cancelled ? { ok: true } : { skipped: "stop: the job has no active run" };
-    }
-    const prompt = followUp.prompt;
-    const skipped = await db
-      .transaction(async (tx) => {
-        const added = await addMessage(
-          tx,
-          { projectId: job.projectId, jobId: job.id, prompt, source: "comment", author: followUp.author, origin },
-          { defaultRateLimitPerHour: options.rateLimitPerHour },
-        );
-        // Another delivery took it meanwhile (checked under the job's lock): it reacts, not this one.
-        if (added.alreadyTaken) return "comment already taken";
-        await queueReactions(tx, followUp);
-        return null;
-      })
-      .catch((error: unknown) => {
-        // Archived between the look-up and the write: nothing to do.
-        if (error instanceof JobArchivedError) return "the job is archived";
-        throw error;
-      });
+    const skipped = await applyFollowUp(db, options, job, followUp, (tx) => queueReactions(tx, followUp));
     return skipped ? { skipped } : { ok: true };
   };
+}
+
+/**
+ * The forge-neutral end of a follow-up (GitHub's comments and reviews, GitLab's notes), once its
+ * author may ask: under the job's lock, `stop` (a null prompt) cancels the active run and anything
+ * else becomes a message (re-dispatched, or queued behind the active run); taken once per origin.
+ * `acknowledge` runs in the same transaction when it is taken (GitHub queues its 👀 there).
+ * Returns why it was not taken, or null.
+ */
+export async function applyFollowUp(
+  db: Db,
+  options: FollowUpOptions,
+  job: FollowUpJob,
+  followUp: { author: string; prompt: string | null; origin: FollowUpOrigin },
+  acknowledge: (tx: Queryable) => Promise<void>,
+): Promise<string | null> {
+  const { author, prompt, origin } = followUp;
+  return db
+    .transaction(async (tx) => {
+      if (prompt === null) {
+        const result = await cancelJob(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author, origin });
+        if (!result.cancelled) return "stop: the job has no active run";
+      } else {
+        const added = await addMessage(tx, { projectId: job.projectId, jobId: job.id, prompt, source: "comment", author, origin }, { defaultRateLimitPerHour: options.rateLimitPerHour });
+        // Another delivery took it meanwhile (checked under the job's lock): it acknowledges, not this one.
+        if (added.alreadyTaken) return "comment already taken";
+      }
+      await acknowledge(tx);
+      return null;
+    })
+    .catch((error: unknown) => {
+      // Archived between the look-up and the write: nothing to do.
+      if (error instanceof JobArchivedError) return "the job is archived";
+      throw error;
+    });
 }
 
 export async function queueReactions(tx: Queryable, followUp: Pick<FollowUp, "installationId" | "repo" | "reactTo">): Promise<void> {

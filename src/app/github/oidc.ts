@@ -68,8 +68,8 @@ export class OidcVerifier {
   }
 }
 
-/** The alg and iss a compact JWS says it has, unverified; null when it is not one. */
-function claimedHeaderAndIssuer(token: string): { alg: string; iss: string } | null {
+/** The alg and iss a compact JWS says it has, unverified; null when it is not one (the runner route picks the forge's verifier by the issuer). */
+export function claimedHeaderAndIssuer(token: string): { alg: string; iss: string } | null {
   const parts = token.split(".");
   if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return null;
   const header = headerSchema.safeParse(decodeJson(parts[0]!));

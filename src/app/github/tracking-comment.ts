@@ -1,7 +1,7 @@
 import { shownInstruction } from "../../shared/shown-instruction.js";
 import { z } from "zod";
 import type { JobStatus } from "../../shared/api-schemas.js";
-import { recordTrackingComment, trackingCommentState, type TrackingView } from "../domain/jobs/tracking.js";
+import { recordTrackingComment, trackingCommentState, type TrackingTarget, type TrackingView } from "../domain/jobs/tracking.js";
 import type { Db } from "../store/db.js";
 import { TRACKING_TASK } from "../domain/jobs/job-tasks.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
@@ -28,8 +28,15 @@ function duration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
 }
 
-/** The one comment Inkwell keeps on a job's PR, edited in place. Pure: tested on its own. */
-export function renderTrackingComment(view: TrackingView, command = "/inkwell"): string {
+/** What a run and this comment are called on each forge. */
+const WORDS: Record<TrackingTarget["forge"], { run: string; comment: string }> = {
+  github: { run: "workflow run", comment: "comment" },
+  gitlab: { run: "pipeline", comment: "note" },
+};
+
+/** The one comment Inkwell keeps on a job's PR (a note on its merge request on GitLab), edited in place. Pure: tested on its own. */
+export function renderTrackingComment(view: TrackingView, command = "/inkwell", forge: TrackingTarget["forge"] = "github"): string {
+  const words = WORDS[forge];
   const headline = view.waiting ? (view.waiting.for === "approval" ? "✋ Waiting for approval of its plan" : "✋ Waiting for an answer") : HEADLINE[view.status];
   const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${headline}`, ""];
   lines.push("**Instructions**", "");
@@ -38,7 +45,7 @@ export function renderTrackingComment(view: TrackingView, command = "/inkwell"):
   });
   const run = view.run;
   if (run) {
-    lines.push(`**Run**: ${run.url ? `[workflow run](${run.url})` : "workflow run"} (attempt ${run.attempt})`);
+    lines.push(`**Run**: ${run.url ? `[${words.run}](${run.url})` : words.run} (attempt ${run.attempt})`);
     if (view.status === "active" && run.progress) lines.push(`**Progress**: ${run.progress}`);
     const report = run.report;
     if (report?.validation) {
@@ -62,14 +69,17 @@ export function renderTrackingComment(view: TrackingView, command = "/inkwell"):
   }
   if (view.status === "failed" && view.error) lines.push("", `**Error**: ${view.error}`);
   if (view.impact) lines.push("", `**Impact**: ${impactLine(view.impact)}`);
-  if (view.status === "active" && !view.waiting) lines.push("", "_This comment updates as the agent works._");
+  if (view.status === "active" && !view.waiting) lines.push("", `_This ${words.comment} updates as the agent works._`);
   return lines.join("\n").trim() + "\n";
 }
 
 const payloadSchema = z.object({ jobId: z.string() });
 
-/** The `tracking_comment` task: render the job's state and write it to its PR. */
-export function trackingCommentTask(db: Db, github: GitHubApi, command: string): TaskDefinition {
+/** Writes the tracking comment where a GitLab job's goes (its merge request's note); returns the note's id. */
+export type GitLabNoteWriter = (target: Extract<TrackingTarget, { forge: "gitlab" }>, body: string) => Promise<number>;
+
+/** The `tracking_comment` task: render the job's state and write it to its PR (GitHub) or merge request (GitLab, `gitlab`). */
+export function trackingCommentTask(db: Db, github: GitHubApi | null, gitlab: GitLabNoteWriter, command: string): TaskDefinition {
   return defineTask({
     kind: TRACKING_TASK,
     payload: payloadSchema,
@@ -77,7 +87,9 @@ export function trackingCommentTask(db: Db, github: GitHubApi, command: string):
       const state = await trackingCommentState(db, jobId);
       if ("skipped" in state) return state;
       const { view, target } = state;
-      const id = await github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, renderTrackingComment(view, command));
+      if (target.forge === "github" && !github) return { skipped: "no GitHub App configured" };
+      const body = renderTrackingComment(view, command, target.forge);
+      const id = target.forge === "gitlab" ? await gitlab(target, body) : await github!.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, body);
       if (id !== target.commentId) await recordTrackingComment(db, jobId, id);
       return { ok: true };
     },

@@ -3,6 +3,7 @@ import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, cr
 import { analyticsPaths } from "./openapi-analytics.js";
 import { robotsPaths } from "./openapi-robots.js";
 import { automationPaths } from "./openapi-automations.js";
+import { gitLabPaths } from "./openapi-gitlab.js";
 import { runnerPaths } from "./openapi-runner.js";
 import { webhookPaths } from "./openapi-webhooks.js";
 import { webhookEvents } from "./openapi-webhook-events.js";
@@ -31,8 +32,9 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       schemas: components(),
       securitySchemes: {
         projectKey: projectKeyScheme,
-        runnerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A GitHub Actions OIDC token whose audience is this server's PUBLIC_URL." },
+        runnerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A GitHub Actions OIDC token, or a GitLab CI ID token of a connected project's instance, whose audience is this server's PUBLIC_URL." },
         operatorToken: { type: "http", scheme: "bearer", description: "The operator token (INKWELL_ADMIN_TOKEN)." },
+        gitlabWebhookToken: { type: "apiKey", in: "header", name: "X-Gitlab-Token", description: "The secret token Inkwell gave the project webhook it registered on GitLab." },
       },
     },
     paths: withKeyScopes(withHttpLimits({
@@ -159,6 +161,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       ...analyticsPaths(),
       ...robotsPaths(),
       ...automationPaths(),
+      ...gitLabPaths(),
       "/admin/projects": {
         post: {
           operationId: "createProject",

@@ -934,6 +934,33 @@ ALTER TABLE api_keys ADD COLUMN scopes text NOT NULL DEFAULT 'all';
 `,
   },
   {
+    version: 32,
+    name: "projects on GitLab: the forge a project's repository is on, and a GitLab project's connection (instance, project, access token, webhook tokens)",
+    sql: `
+ALTER TABLE projects ADD COLUMN forge text NOT NULL DEFAULT 'github' CHECK (forge IN ('github', 'gitlab'));
+-- A GitLab project's repo_full_name is host/path (lower-cased), so it never meets a GitHub owner/repo; repository_id is GitLab's project id.
+CREATE TABLE gitlab_connections (
+  project_id text PRIMARY KEY REFERENCES projects (id),
+  -- The instance's URL: its API's base and its CI ID tokens' issuer.
+  base_url text NOT NULL,
+  gitlab_project_id bigint NOT NULL,
+  project_path text NOT NULL,
+  default_branch text,
+  -- Kept, not hashed: Inkwell calls GitLab with it and signs nothing.
+  access_token text NOT NULL,
+  -- The username of the access token's user: a note that mentions it addresses the agent, and its own notes are never follow-ups.
+  token_username text NOT NULL,
+  -- X-Gitlab-Token of the project webhook Inkwell registered, and its Standard Webhooks signing token (whsec_...).
+  webhook_token text NOT NULL,
+  signing_token text NOT NULL,
+  webhook_id bigint,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX gitlab_connections_project ON gitlab_connections (base_url, gitlab_project_id);
+`,
+  },
+  {
     version: 33,
     name: "jobs that wait for the user: plan approval (project setting and per job), the plan or question a job waits on, and how long it may wait; endpoints that took every event take the step events too",
     sql: `

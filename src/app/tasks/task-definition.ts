@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { Queryable } from "../store/db.js";
 
 export type TaskOutcome =
-  | { ok: true }
+  /** `detail`: what it started, in a few words, handed to `onDone` to record. */
+  | { ok: true; detail?: string }
   /** `retryable` failures run again with backoff until `maxTries`; then, or at once otherwise, the task is given up. */
   | { ok: false; retryable: boolean; error: string }
   /** Nothing to do any more (the world moved on). */
@@ -22,7 +23,7 @@ export interface TaskDefinition<P = unknown> {
    */
   retryDelaysMs?: readonly number[];
   /** Runs in the transaction that marks the task done. */
-  onDone?(tx: Queryable, payload: P): Promise<void>;
+  onDone?(tx: Queryable, payload: P, detail: string | undefined): Promise<void>;
   /** Runs in the transaction that marks the task failed for good. */
   onGiveUp?(tx: Queryable, payload: P, error: string): Promise<void>;
 }

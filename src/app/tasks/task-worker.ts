@@ -165,7 +165,7 @@ export class TaskWorker {
       } else if (outcome.ok) {
         await this.db.transaction(async (tx) => {
           await this.#finish(task, "done", null, tx);
-          if (payload !== undefined) await handler?.onDone?.(tx, payload);
+          if (payload !== undefined) await handler?.onDone?.(tx, payload, outcome.detail);
         });
         log.debug("task done");
       } else if (outcome.retryable && this.#retryDelayMs(handler, task.tries) !== null) {

@@ -13,6 +13,7 @@ const FILTERS = "[--path-prefix /docs] [--channel ai|search|social|direct|other]
 export const COMMAND_USAGE = {
   projects: {
     create: "projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
+    "connect-gitlab": "projects connect-gitlab <group/project|url|id> --gitlab-url URL [--gitlab-token TOKEN (or INKWELL_GITLAB_TOKEN)] [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
     list: "projects list",
     get: "projects get <projectId>",
     update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N]",

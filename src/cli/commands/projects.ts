@@ -19,7 +19,9 @@ const projectFields = (p: ProjectView) =>
         `markdown twins (/x.md) ${p.analytics.markdownAsPage ? "count as their page" : "are pages of their own"}`,
     ],
     ["jobs", `${p.jobs.planApproval ? "plan first and wait for approval" : "start without a plan to approve"}; waiting archived after ${p.jobs.waitLimitDays} day(s)`],
-    ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
+    p.gitlab
+      ? ["gitlab", `${p.gitlab.projectPath} (project ${p.gitlab.projectId}) on ${p.gitlab.url}; webhook ${p.gitlab.webhookId ?? "not registered"}`]
+      : ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
     ["created", p.createdAt],
   ]);
 
@@ -37,6 +39,22 @@ export const projects: NounRuns<"projects"> = {
     print(ctx, project, () => `Created project ${project.id}\n${projectFields(project)}`);
   },
 
+  async "connect-gitlab"(ctx) {
+    const [project] = ctx.args;
+    const body = {
+      project: need(project, "GitLab project (group/project, its URL or its id)"),
+      gitlabUrl: need(ctx.values["gitlab-url"], "--gitlab-url (https://gitlab.com or your instance)"),
+      // From the environment by preference: a token on the command line stays in the shell's history.
+      token: need(ctx.values["gitlab-token"] ?? ctx.io.env.INKWELL_GITLAB_TOKEN, "--gitlab-token (or INKWELL_GITLAB_TOKEN): a project access token, Maintainer role, api scope"),
+      ...(ctx.values.ref ? { ref: ctx.values.ref } : {}),
+      ...(ctx.values.name ? { name: ctx.values.name } : {}),
+      ...(ctx.values.model ? { model: ctx.values.model } : {}),
+      ...(ctx.values["rate-limit"] ? { rateLimitPerHour: intOption(ctx.values["rate-limit"], "rate-limit") } : {}),
+    };
+    const created = await ctx.client.request<ProjectView>("POST", "/admin/gitlab/projects", ctx.operator, { body });
+    print(ctx, created, () => `Connected GitLab project ${created.gitlab?.projectPath ?? created.repository} as ${created.id}\n${projectFields(created)}`);
+  },
+
   async list(ctx) {
     const { projects } = await ctx.client.request<{ projects: ProjectView[] }>("GET", "/admin/projects", ctx.operator);
     print(ctx, projects, () =>
@@ -44,7 +62,7 @@ export const projects: NounRuns<"projects"> = {
         ? "No projects yet. Create one: inkwell projects create owner/repo"
         : table(
             ["ID", "REPOSITORY", "REF", "APP", "CREATED"],
-            projects.map((p) => [p.id, p.repository, p.ref, p.installation.installed ? "installed" : "not installed", p.createdAt]),
+            projects.map((p) => [p.id, p.repository, p.ref, p.forge === "gitlab" ? "gitlab" : p.installation.installed ? "installed" : "not installed", p.createdAt]),
           ),
     );
   },

@@ -11,4 +11,11 @@ describe("runner report", () => {
       expect(reportRequestSchema.safeParse(report(url)).success, url).toBe(false);
     }
   });
+
+  it("takes a GitLab run's merge request (title, description, draft) beside a null pr, and refuses an empty title", () => {
+    const gitlab = (mergeRequest: Record<string, unknown>) => ({ jobId: "abcdefghij0123456789", runAttempt: 1, outcome: "completed", pr: null, mergeRequest });
+    expect(reportRequestSchema.safeParse(gitlab({ title: "Docs: webhooks", description: "Adds a page.", draft: false })).success).toBe(true);
+    expect(reportRequestSchema.safeParse(gitlab({ title: "  ", description: "", draft: true })).success).toBe(false);
+    expect(reportRequestSchema.safeParse(gitlab({ title: "x".repeat(256), description: "", draft: true })).success).toBe(false);
+  });
 });

@@ -4,6 +4,7 @@ import { PACKAGE_ROOT } from "../../package-root.js";
 import type { DashboardController } from "../controller.js";
 import { layout } from "../layout.js";
 import { setupBody, workflowFor } from "./page.js";
+import { gitLabSetupBody } from "../gitlab/page.js";
 import { htmlReply } from "../request.js";
 import { actionReference, checkoutOriginUrl, type ActionReference } from "../../github/action-reference.js";
 import { APP_SETUP_PATH, appInstallUrl } from "../../github/app-urls.js";
@@ -30,6 +31,9 @@ export function registerSetupPage(router: Router, dashboard: DashboardController
     "/dashboard/projects/:projectId/setup",
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
+      if (project.forge === "gitlab") {
+        return htmlReply(200, layout({ title: "Setup", session: r.session, project: { project, access, tab: "setup" }, body: gitLabSetupBody(project, config.publicUrl ?? r.origin) }));
+      }
       workflowTemplate ??= readFileSync(path.join(PACKAGE_ROOT, "examples", "inkwell-workflow.yml"), "utf8");
       action ??= actionReference({ configured: config.actionRef, version: packageVersion(), githubServerUrl: config.githubServerUrl, originUrl: () => checkoutOriginUrl(PACKAGE_ROOT) });
       const serviceUrl = config.publicUrl ?? r.origin;

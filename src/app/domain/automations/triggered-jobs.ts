@@ -74,8 +74,10 @@ async function startOrFollowUp(
 }
 
 export interface IssueRequest extends Request {
-  /** The comment that mentioned the App. */
+  /** The comment that mentioned the App (GitHub). */
   commentId?: number;
+  /** The note that mentioned the agent, where note ids are another forge's (GitLab: `gitlab-note:<project>:<id>`). */
+  eventKey?: string;
 }
 
 /**
@@ -87,13 +89,14 @@ export async function startIssueJob(tx: Queryable, automation: AutomationRow, re
   const locked = await lockAutomation(tx, automation);
   if (!locked) return { skipped: "the automation was paused or deleted" };
   const open = await openJobOfTrigger(tx, locked.project_id, "issue", request.url);
+  const origin = request.commentId !== undefined ? { kind: "comment" as const, commentId: request.commentId } : request.eventKey ? { kind: "event" as const, key: request.eventKey } : undefined;
   let started: Started;
-  if (request.commentId === undefined) {
+  if (!origin) {
     started = open
       ? { skipped: `job ${open.id} is already working on this issue` }
       : await startOrFollowUp(tx, locked, { ...request, trigger: "issue" }, undefined, null, limits);
   } else {
-    started = await startOrFollowUp(tx, locked, { ...request, trigger: "issue" }, { kind: "comment", commentId: request.commentId }, open, limits);
+    started = await startOrFollowUp(tx, locked, { ...request, trigger: "issue" }, origin, open, limits);
   }
   await recordFiring(tx, locked.id, outcomeOf(started), now);
   return started;

@@ -262,18 +262,22 @@ export async function attachPullRequest(tx: Queryable, jobId: string, pr: { numb
   return rows.length > 0;
 }
 
-/** GitHub accepted the dispatch of this run attempt. */
-export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number): Promise<void> {
-  await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", `run attempt ${runAttempt}`);
+/**
+ * The forge accepted the dispatch of this run attempt; `started` names what it started when it
+ * says (GitLab: `pipeline <id>`, which `runOfDispatchedPipeline` matches a pipeline event by).
+ */
+export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number, started?: string): Promise<void> {
+  await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", started ? `run attempt ${runAttempt}: ${started}` : `run attempt ${runAttempt}`);
 }
 
 /**
- * The PR was merged (`merge`, with GitHub's merge time when known) or closed: the job is archived
+ * The PR (or GitLab merge request) was merged (`merge`, with the forge's merge time when known) or closed: the job is archived
  * and takes no more messages. A merge is remembered with its time, and the notice of its first
  * week's impact is queued for when that week has passed (impact/impact-notice-task.ts).
  */
-export async function archiveJob(tx: Queryable, jobId: string, merge: { mergedAt: Date | null } | null): Promise<AgentJob | null> {
-  const job = await applyTrigger(tx, { jobId, trigger: "pr_closed", cause: "github", detail: merge ? "pull request merged" : "pull request closed" });
+export async function archiveJob(tx: Queryable, jobId: string, merge: { mergedAt: Date | null } | null, forge: "github" | "gitlab" = "github"): Promise<AgentJob | null> {
+  const change = forge === "gitlab" ? "merge request" : "pull request";
+  const job = await applyTrigger(tx, { jobId, trigger: "pr_closed", cause: forge, detail: `${change} ${merge ? "merged" : "closed"}` });
   if (job && merge) await recordMerge(tx, jobId, merge.mergedAt);
   return job;
 }

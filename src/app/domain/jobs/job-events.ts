@@ -4,7 +4,7 @@ import type { Queryable } from "../../store/db.js";
 import { toIso } from "../../store/db.js";
 
 /** Who moved the job: a message's source, or the part of the system that acted. */
-export type EventCause = MessageSource | "dispatcher" | "runner" | "github" | "watchdog" | "operator";
+export type EventCause = MessageSource | "dispatcher" | "runner" | "github" | "gitlab" | "watchdog" | "operator";
 
 /** Every transition is recorded (docs/architecture.md, "Invariants"): the events are the job's history. */
 export async function recordEvent(

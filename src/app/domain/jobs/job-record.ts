@@ -76,8 +76,10 @@ export type JobViewRow = Pick<
 
 /** The number of an issue of the job's own repository that `url` points at (the PR then says `Fixes #n`); null for anything else. */
 export function issueNumberIn(url: string | null, repositoryUrl: string): number | null {
-  if (!url || !url.toLowerCase().startsWith(`${repositoryUrl.toLowerCase()}/issues/`)) return null;
-  const number = /^(\d{1,9})$/.exec(url.slice(repositoryUrl.length + "/issues/".length))?.[1];
+  // GitHub's issues are at <repository>/issues/n, GitLab's at <project>/-/issues/n.
+  const prefix = [`${repositoryUrl}/issues/`, `${repositoryUrl}/-/issues/`].find((p) => url?.toLowerCase().startsWith(p.toLowerCase()));
+  if (!url || !prefix) return null;
+  const number = /^(\d{1,9})$/.exec(url.slice(prefix.length))?.[1];
   return number ? Number(number) : null;
 }
 
@@ -129,9 +131,15 @@ export interface JobInRepository {
   repositoryId: number | null;
   installationId: number | null;
   installationSuspended: boolean;
+  /** Where the repository lives: GitHub (the App's installation) or GitLab (the project's connection). */
+  forge: "github" | "gitlab";
+  /** Put on the pull request (or merge request) when it is opened; reviewers are logins (usernames on GitLab). */
+  labels: string[];
+  reviewers: string[];
 }
 
 export interface JobInRepositoryRow extends JobRow {
+  forge: "github" | "gitlab";
   repo_full_name: string;
   repository_id: string | number | null;
   installation_id: string | number | null;
@@ -139,7 +147,7 @@ export interface JobInRepositoryRow extends JobRow {
 }
 
 /** The one read of a job with its project; callers add WHERE (and FOR UPDATE OF j). */
-export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended
+export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.forge, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended
   FROM jobs j JOIN projects p ON p.id = j.project_id`;
 
 const idOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
@@ -162,6 +170,9 @@ export function toJobInRepository(row: JobInRepositoryRow): JobInRepository {
     repositoryId: idOrNull(row.repository_id),
     installationId: idOrNull(row.installation_id),
     installationSuspended: row.installation_suspended,
+    forge: row.forge,
+    labels: row.labels,
+    reviewers: row.reviewers,
   };
 }
 

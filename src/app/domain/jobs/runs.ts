@@ -36,7 +36,9 @@ export async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCal
 
 export interface ClaimResult {
   context: ClaimResponse["job"];
-  installationId: number;
+  forge: JobInRepository["forge"];
+  /** The App's installation (GitHub); null on GitLab, whose runs push with their own job token. */
+  installationId: number | null;
   projectId: string;
   /** The code repository the run may read; the route mints its read-only token. */
   source: SourceContext | null;
@@ -60,7 +62,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   if (job.status !== "active" || job.runAttempt !== request.runAttempt) {
     throw new ConflictError(`The job is not waiting for run attempt ${request.runAttempt} (it is ${job.status}, attempt ${job.runAttempt})`);
   }
-  if (job.installationId === null) throw new ConflictError(`The Inkwell GitHub App is no longer installed on ${job.repoFullName}`);
+  if (job.forge === "github" && job.installationId === null) throw new ConflictError(`The Inkwell GitHub App is no longer installed on ${job.repoFullName}`);
   const existing = await queryOne<{ workflow_run_id: string | number | null }>(
     tx,
     `SELECT workflow_run_id FROM job_runs WHERE job_id = $1 AND run_attempt = $2`,
@@ -84,6 +86,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   }
   const { messages, newMessagesFrom } = await messagesForRun(tx, job.id, request.runAttempt);
   return {
+    forge: job.forge,
     installationId: job.installationId,
     projectId: job.projectId,
     source: await linkedSourceOf(tx, row),

@@ -30,14 +30,16 @@ export interface TrackingView {
   run: { attempt: number; url: string | null; progress: string | null; claimedAt: string; reportedAt: string | null; report: RunReportFacts | null } | null;
 }
 
+/** Where the tracking comment goes: the job's PR on GitHub (through the App's installation) or its merge request on GitLab (a note). */
+export type TrackingTarget =
+  | { forge: "github"; installationId: number; repoFullName: string; prNumber: number; commentId: number | null }
+  | { forge: "gitlab"; projectId: string; prNumber: number; commentId: number | null };
+
 /** Where the comment goes, and what it says; `skipped` (with why) when the job has no PR or the App is gone. */
-export async function trackingCommentState(
-  db: Queryable,
-  jobId: string,
-): Promise<{ view: TrackingView; target: { installationId: number; repoFullName: string; prNumber: number; commentId: number | null } } | { skipped: string }> {
+export async function trackingCommentState(db: Queryable, jobId: string): Promise<{ view: TrackingView; target: TrackingTarget } | { skipped: string }> {
   const job = await jobInRepositoryById(db, jobId);
   if (!job || job.prNumber === null) return { skipped: "no pull request" };
-  if (job.installationId === null) return { skipped: "the App is not installed" };
+  if (job.forge === "github" && job.installationId === null) return { skipped: "the App is not installed" };
   const run = await queryOne<{ run_attempt: number; workflow_run_url: string | null; progress: string | null; claimed_at: unknown; reported_at: unknown; report: string | null }>(
     db,
     `SELECT run_attempt, workflow_run_url, progress, claimed_at, reported_at, report FROM job_runs WHERE job_id = $1 ORDER BY run_attempt DESC LIMIT 1`,
@@ -64,7 +66,10 @@ export async function trackingCommentState(
           }
         : null,
     },
-    target: { installationId: job.installationId, repoFullName: job.repoFullName, prNumber: job.prNumber, commentId: job.trackingCommentId },
+    target:
+      job.installationId === null
+        ? { forge: "gitlab", projectId: job.projectId, prNumber: job.prNumber, commentId: job.trackingCommentId }
+        : { forge: "github", installationId: job.installationId, repoFullName: job.repoFullName, prNumber: job.prNumber, commentId: job.trackingCommentId },
   };
 }
 

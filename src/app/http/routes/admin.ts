@@ -19,25 +19,29 @@ const rangeListView = (list: AgentRangeList): AgentRangeListView => ({
   prefixes: list.document.prefixes.length,
 });
 
+/** A project as the operator API shows it; a GitLab project's connection is added by its routes (admin-gitlab.ts). */
+export const projectView = (project: Project, defaultRateLimitPerHour: number): ProjectView => ({
+  id: project.id,
+  name: project.name,
+  repository: project.repository,
+  ref: project.baseRef,
+  model: project.model,
+  allowedModels: project.allowedModels,
+  rateLimitPerHour: project.rateLimitPerHour ?? defaultRateLimitPerHour,
+  installation: { installed: project.installationId !== null, id: project.installationId, suspended: project.installationSuspended },
+  forge: project.forge,
+  analytics: project.analytics,
+  jobs: project.jobs,
+  createdAt: project.createdAt,
+  updatedAt: project.updatedAt,
+});
+
 /** The operator API under /admin, authenticated with the operator token. */
 export function registerAdminRoutes(router: Router, services: Services): void {
   const { db, config, adminToken, verifier, analytics } = services;
   registerAdminStoreRoutes(router, services);
 
-  const view = (project: Project): ProjectView => ({
-    id: project.id,
-    name: project.name,
-    repository: project.repository,
-    ref: project.baseRef,
-    model: project.model,
-    allowedModels: project.allowedModels,
-    rateLimitPerHour: project.rateLimitPerHour ?? config.rateLimitPerHour,
-    installation: { installed: project.installationId !== null, id: project.installationId, suspended: project.installationSuspended },
-    analytics: project.analytics,
-    jobs: project.jobs,
-    createdAt: project.createdAt,
-    updatedAt: project.updatedAt,
-  });
+  const view = (project: Project) => projectView(project, config.rateLimitPerHour);
   const projectIdOf = (ctx: RequestContext) => {
     requireAdmin(ctx.req, adminToken);
     return wellFormedIdOf(ctx.params.id, "Project");

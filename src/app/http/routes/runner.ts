@@ -1,10 +1,13 @@
 import { claimRequestSchema, heartbeatRequestSchema, reportRequestSchema, transcriptRequestSchema, type ClaimResponse } from "../../../shared/runner-schemas.js";
 import { compatibleReleases, incompatibleReleaseMessage } from "../../../shared/releases.js";
 import { bearerToken } from "../../domain/api-keys.js";
-import { InvalidInputError, NotConfiguredError, UnauthenticatedError, UpstreamError } from "../../domain/errors.js";
+import { ForbiddenError, InvalidInputError, NotConfiguredError, UnauthenticatedError, UpstreamError } from "../../domain/errors.js";
+import { isGitLabIssuer, requireGitLabConnection } from "../../domain/gitlab-connections.js";
 import { claimRun, heartbeat, refuseRun, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { storeTranscript } from "../../domain/jobs/transcripts.js";
 import { appSetupUrl } from "../../github/app-urls.js";
+import { claimedHeaderAndIssuer } from "../../github/oidc.js";
+import { withMergeRequest } from "../../gitlab/merge-requests.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
@@ -24,11 +27,18 @@ export function registerRunnerRoutes(router: Router, services: Services, service
     }
     return { github: services.github, oidc: services.oidc };
   };
-  const caller = async (ctx: RequestContext): Promise<RunnerCaller> => {
-    // Who is asking comes first: a request without a token is told so (401), whatever this server lacks.
-    if (!bearerToken(ctx.req.headers.authorization)) {
-      throw new UnauthenticatedError("Missing runner token: send 'Authorization: Bearer <the workflow run's GitHub Actions OIDC token>'", "runner");
+  /**
+   * Who is asking comes first: a request without a token is told so (401), whatever this server
+   * lacks. The forge seam: a token whose issuer is a connected GitLab instance is a GitLab CI ID
+   * token (`gitlab/id-tokens.ts`, with the pipeline it runs in); any other is GitHub's.
+   */
+  const caller = async (ctx: RequestContext): Promise<RunnerCaller & { pipelineId?: number }> => {
+    const token = bearerToken(ctx.req.headers.authorization);
+    if (!token) {
+      throw new UnauthenticatedError("Missing runner token: send 'Authorization: Bearer <the workflow run's GitHub Actions OIDC token or the GitLab job's CI ID token>'", "runner");
     }
+    const claimed = claimedHeaderAndIssuer(token);
+    if (claimed && services.gitlabIdTokens && (await isGitLabIssuer(db, claimed.iss))) return services.gitlabIdTokens.verify(token, claimed.iss, claimed.alg);
     const identity = await runner().oidc.verify(ctx.req.headers.authorization);
     return { repository: identity.repository, repositoryId: identity.repositoryId };
   };
@@ -41,8 +51,19 @@ export function registerRunnerRoutes(router: Router, services: Services, service
       await db.transaction((tx) => refuseRun(tx, request, who, error));
       throw new InvalidInputError(error);
     }
+    if (who.pipelineId !== undefined && who.pipelineId !== request.workflowRunId) {
+      throw new ForbiddenError(`The ID token is of pipeline ${who.pipelineId}, not of workflowRunId ${request.workflowRunId}`);
+    }
     const claimed = await db.transaction((tx) => claimRun(tx, request, who, limits));
     tasks.kick();
+    const jobPageUrl = config.publicUrl ? `${config.publicUrl}/dashboard/projects/${encodeURIComponent(claimed.projectId)}/jobs/${encodeURIComponent(claimed.context.id)}` : null;
+    if (claimed.forge === "gitlab" || claimed.installationId === null) {
+      const connection = await requireGitLabConnection(db, claimed.projectId);
+      const gitlab = { projectId: connection.gitlabProjectId, projectUrl: `${connection.baseUrl}/${connection.projectPath}`, serverUrl: connection.baseUrl };
+      // No token: the job pushes with its own CI_JOB_TOKEN, and Inkwell opens the merge request when it reports.
+      const body: ClaimResponse = { job: { ...claimed.context, repository: connection.projectPath }, serviceVersion, appSlug: null, token: null, jobPageUrl, source: null, forge: "gitlab", gitlab };
+      return { status: 200, body };
+    }
     let token: ClaimResponse["token"];
     try {
       token = await runner().github.repositoryToken(claimed.installationId, claimed.context.repository);
@@ -65,7 +86,6 @@ export function registerRunnerRoutes(router: Router, services: Services, service
     const appSlug = await runner()
       .github.appSlug()
       .catch(() => null);
-    const jobPageUrl = config.publicUrl ? `${config.publicUrl}/dashboard/projects/${encodeURIComponent(claimed.projectId)}/jobs/${encodeURIComponent(claimed.context.id)}` : null;
     const body: ClaimResponse = { job: claimed.context, serviceVersion, appSlug, token, jobPageUrl, source };
     return { status: 200, body };
   });
@@ -87,7 +107,9 @@ export function registerRunnerRoutes(router: Router, services: Services, service
 
   router.on("POST", "/v1/runner/report", async (ctx) => {
     const who = await caller(ctx);
-    const report = validate(reportRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const reported = validate(reportRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    // GitLab: the runner pushed the branch; the merge request is opened (or updated) here, before the report is recorded.
+    const report = who.pipelineId === undefined ? reported : await withMergeRequest(db, reported, who);
     const { job } = await db.transaction((tx) => reportRun(tx, report, who));
     tasks.kick();
     return { status: 200, body: job };

@@ -40,6 +40,16 @@ describe("pull request text", () => {
     expect(renderPullRequestBody({ ...base, messages: [], trigger: { type: "api" } })).not.toContain("Started by");
   });
 
+  it("speaks GitLab's words on a merge request: note, merge request, pipeline", () => {
+    const base = { summary: "", jobId: "job1", model: "m", files: [], reasons: new Map(), validation: { passed: false, problems: ["a.mdx:1: broken link"] }, workflowRunUrl: "https://gitlab.example.com/acme/docs/-/pipelines/9", forge: "gitlab" as const };
+    const body = renderPullRequestBody({ ...base, messages: [], trigger: { type: "comment", url: "https://gitlab.example.com/acme/docs/-/merge_requests/3#note_5" } });
+    expect(body).toContain("Started by [a merge request note](https://gitlab.example.com/acme/docs/-/merge_requests/3#note_5).");
+    expect(body).toContain("so this merge request is a draft until they are fixed");
+    expect(body).toContain("[pipeline](https://gitlab.example.com/acme/docs/-/pipelines/9). Comment on this merge request to ask for changes.");
+    expect(renderPullRequestBody({ ...base, messages: [], trigger: { type: "source-merge" } })).toContain("Started by a merged merge request.");
+    expect(body).not.toMatch(/\bPR\b|pull request|workflow run/);
+  });
+
   it("lists changes per file, the instructions and the validation problems", () => {
     const body = renderPullRequestBody({
       summary: "Summary.",

@@ -25,6 +25,14 @@ describe("tracking comment", () => {
     expect(body).toContain("**Progress**: Editing docs/webhooks.mdx");
   });
 
+  it("on GitLab, a note on the merge request that names the run a pipeline", () => {
+    const body = renderTrackingComment({ ...base, run: { ...base.run!, url: "https://gitlab.example.com/acme/docs/-/pipelines/77" } }, "/inkwell", "gitlab");
+    expect(body).toContain("**Run**: [pipeline](https://gitlab.example.com/acme/docs/-/pipelines/77) (attempt 2)");
+    expect(body).toContain("_This note updates as the agent works._");
+    expect(body).not.toMatch(/workflow run|This comment/);
+    expect(renderTrackingComment({ ...base, run: { ...base.run!, url: null } }, "/inkwell", "gitlab")).toContain("**Run**: pipeline (attempt 2)");
+  });
+
   it("done: validation, duration, tokens, model, and no progress line", () => {
     const body = renderTrackingComment({
       ...base,

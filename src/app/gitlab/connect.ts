@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
+import { ConflictError, InvalidInputError, NotConfiguredError, UpstreamError } from "../domain/errors.js";
+import { createGitLabProject, gitLabProjectTaken, type GitLabConnection } from "../domain/gitlab-connections.js";
+import { newId } from "../domain/ids.js";
+import type { NewProject, Project } from "../domain/projects.js";
+import type { Db } from "../store/db.js";
+import { GitLabApi, gitLabStatus } from "./gitlab-api.js";
+import { GITLAB_WEBHOOK_PATH } from "./webhook-endpoint.js";
+
+export interface ConnectGitLabInput {
+  gitlabUrl: string;
+  /** path, URL on the instance, or numeric id. */
+  project: string;
+  token: string;
+  settings: Omit<NewProject, "id" | "forge" | "repoFullName" | "repository" | "repositoryId">;
+}
+
+/** The instance's URL as its ID tokens' `iss` spells it: origin and relative path, no trailing slash. */
+export const instanceUrl = (input: string) => {
+  const url = new URL(input.trim());
+  return withoutTrailingSlashes(`${url.origin}${url.pathname}`);
+};
+
+/** The project as the API takes it: a numeric id, or the path (a URL on the instance read as one). */
+function projectRef(baseUrl: string, project: string): string | number {
+  if (/^\d+$/.test(project)) return Number(project);
+  const trimmed = withoutTrailingSlashes(project.replace(/\.git$/, ""));
+  return trimmed.startsWith(`${baseUrl}/`) ? trimmed.slice(baseUrl.length + 1) : trimmed.replace(/^\/+/, "");
+}
+
+const refused = (what: string, field: string) => new InvalidInputError(`Invalid request body: ${field}: ${what}`, [{ field, message: `${field}: ${what}` }]);
+
+/**
+ * Connects a GitLab project: reads it and the token's user with the token, registers the project
+ * webhook (secret token and signing token, both new) at this server's PUBLIC_URL, then creates
+ * the project and its connection. A webhook registered for a project that then cannot be created
+ * is removed again.
+ */
+export async function connectGitLabProject(db: Db, input: ConnectGitLabInput, publicUrl: string | undefined, log: Logger): Promise<{ project: Project; connection: GitLabConnection }> {
+  if (!publicUrl) throw new NotConfiguredError("Set PUBLIC_URL first: GitLab delivers webhooks to it and the runners' ID tokens are issued for it");
+  const baseUrl = instanceUrl(input.gitlabUrl);
+  const api = new GitLabApi(baseUrl, input.token);
+  const ref = projectRef(baseUrl, input.project);
+  const info = await api.project(ref).catch((error: unknown) => {
+    const status = gitLabStatus(error);
+    if (status === 401) throw refused("GitLab refused the token (401): it is wrong, expired or revoked", "token");
+    if (status === 404 || status === 403) throw refused(`GitLab has no project ${ref} that this token can see (${status})`, "project");
+    throw new UpstreamError(`GitLab did not answer for ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  if (info.archived) throw refused(`${info.pathWithNamespace} is archived on GitLab`, "project");
+  const taken = await gitLabProjectTaken(db, baseUrl, info.pathWithNamespace);
+  if (taken) throw new ConflictError(`A project for ${info.pathWithNamespace} on ${baseUrl} already exists: ${taken}`);
+  const user = await api.tokenUser();
+  const id = newId();
+  const webhookToken = randomBytes(32).toString("base64url");
+  const signingToken = `whsec_${randomBytes(32).toString("base64")}`;
+  const webhookId = await api.addWebhook(info.id, `${publicUrl}${GITLAB_WEBHOOK_PATH}/${id}`, { token: webhookToken, signingToken }).catch((error: unknown) => {
+    const status = gitLabStatus(error);
+    if (status === 403 || status === 401) throw refused(`GitLab refused to add the project webhook (${status}): the token needs the Maintainer role and the api scope`, "token");
+    throw new UpstreamError(`GitLab did not add the project webhook: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const connection = {
+    baseUrl,
+    gitlabProjectId: info.id,
+    projectPath: info.pathWithNamespace,
+    defaultBranch: info.defaultBranch,
+    accessToken: input.token,
+    tokenUsername: user.username,
+    webhookToken,
+    signingToken,
+    webhookId,
+  };
+  try {
+    const project = await db.transaction((tx) => createGitLabProject(tx, { ...input.settings, id, repository: info.webUrl, baseRef: input.settings.baseRef ?? info.defaultBranch ?? undefined }, connection));
+    return { project, connection: { projectId: project.id, ...connection } };
+  } catch (error) {
+    await api.removeWebhook(info.id, webhookId).catch((removal: unknown) => log.warn({ err: removal, webhookId }, "could not remove the GitLab webhook of a project that was not created"));
+    throw error;
+  }
+}

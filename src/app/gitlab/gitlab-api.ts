@@ -1,0 +1,181 @@
+import { Gitlab } from "@gitbeaker/rest";
+
+/** GitLab's access levels (Members API): Developer and above may push and ask the agent for changes. */
+export const DEVELOPER_ACCESS = 30;
+
+/** What Inkwell reads of a GitLab project. */
+export interface GitLabProjectInfo {
+  id: number;
+  pathWithNamespace: string;
+  defaultBranch: string | null;
+  webUrl: string;
+  archived: boolean;
+}
+
+export interface MergeRequestRef {
+  iid: number;
+  webUrl: string;
+}
+
+/** The merge request the server opens or updates for a run (the runner pushed the branch with its job token). */
+export interface MergeRequestChange {
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description: string;
+  draft: boolean;
+  labels: string[];
+  reviewerIds: number[];
+}
+
+/** The HTTP status a GitLab call failed with, when it got an answer. */
+export function gitLabStatus(error: unknown): number | null {
+  const status = (error as { cause?: { response?: { status?: unknown } } } | null)?.cause?.response?.status;
+  return typeof status === "number" ? status : null;
+}
+
+/** GitLab marks a draft by the title's prefix (the API's `draft` is read-only on older instances). */
+export const draftTitle = (title: string, draft: boolean) => {
+  const bare = title.replace(/^(\[draft\]|\(draft\)|draft:)\s*/i, "");
+  return draft ? `Draft: ${bare}` : bare;
+};
+
+/**
+ * The GitLab REST calls Inkwell makes, through @gitbeaker/rest, with one project's access token.
+ * Every call is the project's own (its id), so a token scoped to that project is enough.
+ */
+export class GitLabApi {
+  readonly #api: InstanceType<typeof Gitlab>;
+
+  constructor(baseUrl: string, token: string) {
+    this.#api = new Gitlab({ host: baseUrl, token });
+  }
+
+  async project(idOrPath: number | string): Promise<GitLabProjectInfo> {
+    const project = await this.#api.Projects.show(idOrPath);
+    return {
+      id: project.id,
+      pathWithNamespace: String(project.path_with_namespace),
+      defaultBranch: (project.default_branch as string | undefined) ?? null,
+      webUrl: String(project.web_url),
+      archived: Boolean(project.archived),
+    };
+  }
+
+  /** The token's own user (a project access token's bot user). */
+  async tokenUser(): Promise<{ id: number; username: string }> {
+    const user = await this.#api.Users.showCurrentUser();
+    return { id: user.id, username: user.username };
+  }
+
+  /** Registers the project webhook Inkwell needs: merge requests, notes, pipelines and issues, with both tokens. */
+  async addWebhook(projectId: number, url: string, tokens: { token: string; signingToken: string }): Promise<number> {
+    const hook = await this.#api.ProjectHooks.add(projectId, url, {
+      token: tokens.token,
+      mergeRequestsEvents: true,
+      noteEvents: true,
+      pipelineEvents: true,
+      issuesEvents: true,
+      pushEvents: false,
+      enableSslVerification: !url.startsWith("http://"),
+      // GitLab 18.x: signs each delivery (Standard Webhooks); instances without it ignore the field.
+      ...({ signingToken: tokens.signingToken } as object),
+    });
+    return hook.id;
+  }
+
+  async removeWebhook(projectId: number, hookId: number): Promise<void> {
+    await this.#api.ProjectHooks.remove(projectId, hookId);
+  }
+
+  /** Starts a pipeline on `ref` with these variables (GitLab's pipeline API); its source is `api`. */
+  async createPipeline(projectId: number, ref: string, variables: Record<string, string>): Promise<{ id: number; webUrl: string }> {
+    const pipeline = await this.#api.Pipelines.create(projectId, ref, {
+      variables: Object.entries(variables).map(([key, value]) => ({ key, value, variable_type: "env_var" })),
+    });
+    return { id: pipeline.id, webUrl: String(pipeline.web_url) };
+  }
+
+  async openMergeRequest(projectId: number, change: MergeRequestChange): Promise<MergeRequestRef> {
+    const mr = await this.#api.MergeRequests.create(projectId, change.sourceBranch, change.targetBranch, draftTitle(change.title, change.draft), {
+      description: change.description,
+      ...(change.labels.length > 0 ? { labels: change.labels.join(",") } : {}),
+      ...(change.reviewerIds.length > 0 ? { reviewerIds: change.reviewerIds } : {}),
+      removeSourceBranch: true,
+    });
+    return { iid: mr.iid, webUrl: String(mr.web_url) };
+  }
+
+  /** The open merge request from this branch, if any (a report retried after GitLab opened it). */
+  async openMergeRequestFrom(projectId: number, sourceBranch: string): Promise<MergeRequestRef | null> {
+    const [mr] = await this.#api.MergeRequests.all({ projectId, sourceBranch, state: "opened" });
+    return mr ? { iid: mr.iid, webUrl: String(mr.web_url) } : null;
+  }
+
+  async updateMergeRequest(projectId: number, iid: number, change: Pick<MergeRequestChange, "title" | "description" | "draft">): Promise<MergeRequestRef> {
+    const mr = await this.#api.MergeRequests.edit(projectId, iid, { title: draftTitle(change.title, change.draft), description: change.description });
+    return { iid: mr.iid, webUrl: String(mr.web_url) };
+  }
+
+  async mergedAt(projectId: number, iid: number): Promise<Date | null> {
+    const mr = await this.#api.MergeRequests.show(projectId, iid);
+    const at = mr.merged_at as string | null | undefined;
+    return at ? new Date(at) : null;
+  }
+
+  /** The user ids of these usernames (reviewers are asked by id); names GitLab does not know are left out. */
+  async userIds(usernames: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const username of usernames) {
+      const users = await this.#api.Users.all({ username });
+      if (users[0]) ids.push(users[0].id);
+    }
+    return ids;
+  }
+
+  /** A user's access level in the project, inherited from its groups included; 0 for a non-member. */
+  async accessLevel(projectId: number, userId: number): Promise<number> {
+    try {
+      const member = await this.#api.ProjectMembers.show(projectId, userId, { includeInherited: true });
+      return Number(member.access_level);
+    } catch (error) {
+      if (gitLabStatus(error) === 404) return 0;
+      throw error;
+    }
+  }
+
+  /** Whether the user is a bot (project, group and service-account tokens' users, GitLab's own bots). */
+  async isBot(userId: number): Promise<boolean> {
+    const user = await this.#api.Users.show(userId);
+    return Boolean((user as { bot?: boolean }).bot);
+  }
+
+  /** Writes the job's tracking note on the merge request: edits `noteId` when given, else adds one; returns its id. */
+  async upsertNote(projectId: number, iid: number, noteId: number | null, body: string): Promise<number> {
+    if (noteId !== null) {
+      try {
+        await this.#api.MergeRequestNotes.edit(projectId, iid, noteId, { body });
+        return noteId;
+      } catch (error) {
+        if (gitLabStatus(error) !== 404) throw error;
+      }
+    }
+    const note = await this.#api.MergeRequestNotes.create(projectId, iid, body);
+    return note.id;
+  }
+
+  /** A note on an issue (the answer to an issue that started a job). */
+  async noteOnIssue(projectId: number, iid: number, body: string): Promise<void> {
+    await this.#api.IssueNotes.create(projectId, iid, body);
+  }
+
+  /** 👀 on an issue's note Inkwell took. */
+  async reactToIssueNote(projectId: number, iid: number, noteId: number): Promise<void> {
+    await this.#api.IssueNoteAwardEmojis.award(projectId, iid, noteId, "eyes");
+  }
+
+  /** 👀 on a note Inkwell took as a follow-up. */
+  async reactToNote(projectId: number, iid: number, noteId: number): Promise<void> {
+    await this.#api.MergeRequestNoteAwardEmojis.award(projectId, iid, noteId, "eyes");
+  }
+}

@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+/**
+ * What a GitLab webhook delivery means for jobs, small enough to queue: a merge request merged or
+ * closed, a note on a merge request or an issue, an issue labelled, a pipeline ended unsuccessfully. Payload shapes: docs.gitlab.com/user/project/integrations/
+ * webhook_events (only the fields read here are required; GitLab sends many more).
+ */
+const issueFields = { projectId: z.string(), iid: z.int(), title: z.string(), description: z.string(), url: z.string(), author: z.object({ id: z.int(), username: z.string() }) };
+
+export const gitLabEventSchema = z.discriminatedUnion("type", [
+  /** An issue of the docs project got a label (the issues automation's, maybe). */
+  z.object({ type: z.literal("issue_labeled"), ...issueFields, labels: z.array(z.string()) }),
+  /** A note on an issue of the docs project (a mention may start or follow up on its job). */
+  z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string() }),
+  /** A pipeline Inkwell may have started ended failed, canceled or skipped. */
+  z.object({ type: z.literal("pipeline_failed"), projectId: z.string(), pipelineId: z.int(), status: z.string(), url: z.string() }),
+  z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
+  z.object({
+    type: z.literal("note"),
+    projectId: z.string(),
+    noteId: z.int(),
+    body: z.string(),
+    author: z.object({ id: z.int(), username: z.string() }),
+    iid: z.int(),
+    /** Where a diff note was left: the file and line (new side, else old). */
+    position: z.object({ path: z.string(), line: z.int().nullable() }).nullable(),
+  }),
+]);
+export type GitLabEvent = z.infer<typeof gitLabEventSchema>;
+
+const userSchema = z.looseObject({ id: z.int(), username: z.string() });
+
+const mergeRequestHookSchema = z.looseObject({
+  object_kind: z.literal("merge_request"),
+  project: z.looseObject({ id: z.int() }),
+  object_attributes: z.looseObject({ iid: z.int(), action: z.string().optional(), state: z.string(), source_branch: z.string() }),
+});
+
+const positionSchema = z.looseObject({ new_path: z.string().nullish(), old_path: z.string().nullish(), new_line: z.int().nullish(), old_line: z.int().nullish() });
+
+const noteHookSchema = z.looseObject({
+  object_kind: z.literal("note"),
+  user: userSchema,
+  project: z.looseObject({ id: z.int() }),
+  object_attributes: z.looseObject({
+    id: z.int(),
+    note: z.string(),
+    noteable_type: z.string(),
+    system: z.boolean().nullish(),
+    action: z.string().nullish(),
+    position: positionSchema.nullish(),
+  }),
+  merge_request: z.looseObject({ iid: z.int() }).nullish(),
+  issue: z.looseObject({ iid: z.int(), title: z.string(), description: z.string().nullish() }).nullish(),
+});
+
+const pipelineHookSchema = z.looseObject({
+  object_kind: z.literal("pipeline"),
+  project: z.looseObject({ id: z.int(), web_url: z.string() }),
+  object_attributes: z.looseObject({ id: z.int(), status: z.string(), source: z.string().nullish(), url: z.string().nullish() }),
+});
+
+/** Pipeline statuses that end it without its jobs succeeding; only these can mean a run that will never report. */
+const FAILED_PIPELINE_STATUSES = new Set(["failed", "canceled", "skipped"]);
+/** The sources of pipelines Inkwell starts (the pipeline API; a trigger token on instances set up so). */
+const DISPATCHED_PIPELINE_SOURCES = new Set(["api", "trigger"]);
+
+const labelsSchema = z.array(z.looseObject({ title: z.string() })).nullish();
+
+const issueHookSchema = z.looseObject({
+  object_kind: z.literal("issue"),
+  user: userSchema,
+  project: z.looseObject({ id: z.int(), web_url: z.string() }),
+  object_attributes: z.looseObject({ iid: z.int(), title: z.string(), description: z.string().nullish(), url: z.string(), action: z.string().nullish() }),
+  labels: labelsSchema,
+  changes: z.looseObject({ labels: z.looseObject({ previous: labelsSchema, current: labelsSchema }).nullish() }).nullish(),
+});
+
+/** The event a delivery means, `null` with why when it means nothing for jobs; throws nothing on a payload of another shape. */
+export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: string, gitlabProjectId: number): GitLabEvent | { ignored: string } {
+  if (eventHeader === "Merge Request Hook") {
+    const hook = mergeRequestHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not a merge request event" };
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's merge request" };
+    const { action, state, iid, source_branch: sourceBranch } = hook.data.object_attributes;
+    if (action !== "merge" && action !== "close") return { ignored: `merge request ${action ?? state}` };
+    return { type: "merge_request_closed", projectId, iid, sourceBranch, merged: action === "merge" };
+  }
+  if (eventHeader === "Note Hook") {
+    const hook = noteHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not a note event" };
+    const note = hook.data.object_attributes;
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's note" };
+    if (note.noteable_type === "Issue" && hook.data.issue && note.action !== "update" && !note.system) {
+      const { issue, user } = hook.data;
+      const url = `${String((payload as { project?: { web_url?: unknown } }).project?.web_url ?? "")}/-/issues/${issue.iid}`;
+      return { type: "issue_note", projectId, iid: issue.iid, title: issue.title, description: issue.description ?? "", url, author: { id: user.id, username: user.username }, noteId: note.id, body: note.note };
+    }
+    if (note.noteable_type !== "MergeRequest" || !hook.data.merge_request) return { ignored: `a note on a ${note.noteable_type}` };
+    // An edited note was taken (or not) when it was written.
+    if (note.action && note.action !== "create") return { ignored: `note ${note.action}` };
+    if (note.system) return { ignored: "a system note" };
+    const position = note.position;
+    const path = position?.new_path ?? position?.old_path;
+    return {
+      type: "note",
+      projectId,
+      noteId: note.id,
+      body: note.note,
+      author: { id: hook.data.user.id, username: hook.data.user.username },
+      iid: hook.data.merge_request.iid,
+      position: path ? { path, line: position?.new_line ?? position?.old_line ?? null } : null,
+    };
+  }
+  if (eventHeader === "Pipeline Hook") {
+    const hook = pipelineHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not a pipeline event" };
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's pipeline" };
+    const pipeline = hook.data.object_attributes;
+    // GitLab sends one delivery per status change; only an unsuccessful end is news for a job.
+    if (!FAILED_PIPELINE_STATUSES.has(pipeline.status)) return { ignored: `pipeline ${pipeline.status}` };
+    if (!DISPATCHED_PIPELINE_SOURCES.has(pipeline.source ?? "")) return { ignored: `a pipeline started by ${pipeline.source ?? "an unnamed source"}` };
+    const url = pipeline.url ?? `${hook.data.project.web_url}/-/pipelines/${pipeline.id}`;
+    return { type: "pipeline_failed", projectId, pipelineId: pipeline.id, status: pipeline.status, url };
+  }
+  if (eventHeader === "Issue Hook") {
+    const hook = issueHookSchema.safeParse(payload);
+    if (!hook.success) return { ignored: "not an issue event" };
+    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's issue" };
+    const issue = hook.data.object_attributes;
+    const titles = (labels: z.infer<typeof labelsSchema>) => (labels ?? []).map((label) => label.title);
+    // Labels it got now: on open, all of them; on an update, those the change added.
+    const change = hook.data.changes?.labels;
+    const added = issue.action === "open" ? titles(hook.data.labels) : change ? titles(change.current).filter((label) => !titles(change.previous).includes(label)) : [];
+    if (added.length === 0) return { ignored: `issue ${issue.action ?? "event"} added no label` };
+    return { type: "issue_labeled", projectId, iid: issue.iid, title: issue.title, description: issue.description ?? "", url: issue.url, author: { id: hook.data.user.id, username: hook.data.user.username }, labels: added };
+  }
+  return { ignored: `${eventHeader || "an unnamed event"} is not used` };
+}

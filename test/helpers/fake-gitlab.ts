@@ -1,0 +1,541 @@
+/**
+ * A GitLab instance at the HTTP edge, for tests: the REST API calls Inkwell makes (shapes from
+ * docs.gitlab.com/api: projects, hooks, pipelines, merge requests, notes, members, users), its OpenID
+ * discovery and keys with CI ID tokens signed by its own key (claims as docs.gitlab.com/ci/secrets/
+ * id_token_authentication lists them), webhook deliveries as the instance sends them (X-Gitlab-Token,
+ * and the Standard Webhooks signature when the hook has a signing token), and a bare git remote
+ * standing in for the project's repository.
+ */
+import { execFileSync } from "node:child_process";
+import { createHmac, randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+
+export const GITLAB_TOKEN = "glpat-inkwell-test-0123456789";
+export const GITLAB_BOT = { id: 900, username: "project_42_bot_inkwell", name: "Inkwell", bot: true };
+
+export interface FakeGitLabUser {
+  id: number;
+  username: string;
+  name: string;
+  bot: boolean;
+  /** Access level in the project (10 guest, 20 reporter, 30 developer, 40 maintainer, 50 owner); absent: not a member. */
+  accessLevel?: number;
+}
+
+export interface FakeMergeRequest {
+  id: number;
+  iid: number;
+  title: string;
+  description: string;
+  source_branch: string;
+  target_branch: string;
+  labels: string[];
+  reviewer_ids: number[];
+  state: "opened" | "closed" | "merged";
+  draft: boolean;
+  web_url: string;
+  merged_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FakeHook {
+  id: number;
+  url: string;
+  token: string;
+  signing_token: string | null;
+  merge_requests_events: boolean;
+  note_events: boolean;
+  pipeline_events: boolean;
+  issues_events: boolean;
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@acme.test", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@acme.test" } }).trim();
+
+/** A bare repository with one commit of these files on main: the project's remote. */
+function bareRemote(files: Record<string, string>): string {
+  const work = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-work-"));
+  git(work, "init", "--quiet", "--initial-branch=main");
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+    writeFileSync(path.join(work, file), content);
+  }
+  git(work, "add", ".");
+  git(work, "commit", "--quiet", "-m", "Initial docs");
+  const remote = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-remote-"));
+  git(remote, "init", "--quiet", "--bare", "--initial-branch=main");
+  git(work, "push", "--quiet", remote, "main");
+  return remote;
+}
+
+export async function startFakeGitLab(options: { projectId?: number; projectPath?: string; files?: Record<string, string> } = {}) {
+  const projectId = options.projectId ?? 42;
+  const projectPath = options.projectPath ?? "acme/handbook/docs";
+  const remote = bareRemote(options.files ?? { "docs.json": JSON.stringify({ name: "Docs", navigation: [{ group: "Start", pages: ["index"] }] }, null, 2), "index.mdx": "---\ntitle: Home\n---\n\nWelcome.\n" });
+  const { publicKey, privateKey } = await generateKeyPair("RS256");
+  const other = await generateKeyPair("RS256");
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "gitlab-ci-key", alg: "RS256", use: "sig" };
+  let url = "";
+
+  const users = new Map<number, FakeGitLabUser>([[GITLAB_BOT.id, { ...GITLAB_BOT, accessLevel: 40 }]]);
+  const hooks: FakeHook[] = [];
+  const pipelines: { id: number; ref: string; variables: Record<string, string>; source: "api" }[] = [];
+  const mergeRequests: FakeMergeRequest[] = [];
+  const notes: { id: number; mrIid: number; body: string; authorId: number }[] = [];
+  const awards: { mrIid?: number; issueIid?: number; noteId: number; name: string }[] = [];
+  const issueNotes: { id: number; issueIid: number; body: string; authorId: number }[] = [];
+  /** Every API request: method and path (no query). */
+  const requests: string[] = [];
+  const project = () => ({
+    id: projectId,
+    name: projectPath.split("/").at(-1),
+    path: projectPath.split("/").at(-1),
+    path_with_namespace: projectPath,
+    name_with_namespace: projectPath.split("/").join(" / "),
+    default_branch: "main",
+    web_url: `${url}/${projectPath}`,
+    http_url_to_repo: `${url}/${projectPath}.git`,
+    archived: false,
+    visibility: "private",
+  });
+  const webhookProject = () => ({
+    id: projectId,
+    name: project().name,
+    web_url: project().web_url,
+    path_with_namespace: projectPath,
+    default_branch: "main",
+    git_http_url: project().http_url_to_repo,
+    namespace: projectPath.split("/").slice(0, -1).join("/"),
+    visibility_level: 0,
+  });
+  let nextId = 1000;
+
+  const send = (res: ServerResponse, status: number, body?: unknown) => {
+    res.writeHead(status, { "Content-Type": "application/json" }).end(body === undefined ? "" : JSON.stringify(body));
+  };
+  const readBody = async (req: IncomingMessage): Promise<Record<string, any>> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (!text) return {};
+    return (req.headers["content-type"] ?? "").includes("json") ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
+  };
+  const branchExists = (branch: string) => {
+    try {
+      git(remote, "rev-parse", "--verify", "--quiet", `refs/heads/${branch}`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  async function api(req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
+    const token = req.headers["private-token"] ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    if (token !== GITLAB_TOKEN) return send(res, 401, { message: "401 Unauthorized" });
+    const method = req.method ?? "GET";
+    const projectRef = `(?:${projectId}|${encodeURIComponent(projectPath).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})`;
+    const route = (m: string, pattern: string) => (method === m ? new RegExp(`^${pattern.replace(":project", projectRef)}$`).exec(pathname) : null);
+    let match: RegExpExecArray | null;
+    if ((match = route("GET", "/projects/:project"))) return send(res, 200, project());
+    if (/^\/projects\/[^/]+(\/|$)/.test(pathname) && !new RegExp(`^/projects/${projectRef}(/|$)`).test(pathname)) return send(res, 404, { message: "404 Project Not Found" });
+    if ((match = route("GET", "/user"))) return send(res, 200, { id: GITLAB_BOT.id, username: GITLAB_BOT.username, name: GITLAB_BOT.name, bot: true, state: "active" });
+    if ((match = route("GET", "/users"))) {
+      const username = query.get("username");
+      return send(res, 200, [...users.values()].filter((u) => u.username === username).map((u) => ({ id: u.id, username: u.username, name: u.name, state: "active" })));
+    }
+    if ((match = route("GET", "/users/(\\d+)"))) {
+      const user = users.get(Number(match[1]));
+      return user ? send(res, 200, { id: user.id, username: user.username, name: user.name, bot: user.bot, state: "active" }) : send(res, 404, { message: "404 User Not Found" });
+    }
+    if ((match = route("GET", "/projects/:project/members/all/(\\d+)"))) {
+      const user = users.get(Number(match[1]));
+      if (!user || user.accessLevel === undefined) return send(res, 404, { message: "404 Not found" });
+      return send(res, 200, { id: user.id, username: user.username, name: user.name, state: "active", access_level: user.accessLevel });
+    }
+    if ((match = route("POST", "/projects/:project/hooks"))) {
+      const body = await readBody(req);
+      const hook: FakeHook = {
+        id: ++nextId,
+        url: String(body.url),
+        token: String(body.token ?? ""),
+        signing_token: body.signing_token ? String(body.signing_token) : null,
+        merge_requests_events: body.merge_requests_events === true || body.merge_requests_events === "true",
+        note_events: body.note_events === true || body.note_events === "true",
+        pipeline_events: body.pipeline_events === true || body.pipeline_events === "true",
+        issues_events: body.issues_events === true || body.issues_events === "true",
+      };
+      hooks.push(hook);
+      return send(res, 201, { id: hook.id, url: hook.url, project_id: projectId, merge_requests_events: hook.merge_requests_events, note_events: hook.note_events, token_present: hook.token !== "", signing_token_present: hook.signing_token !== null });
+    }
+    if ((match = route("DELETE", "/projects/:project/hooks/(\\d+)"))) {
+      const at = hooks.findIndex((h) => h.id === Number(match![1]));
+      if (at < 0) return send(res, 404, { message: "404 Not found" });
+      hooks.splice(at, 1);
+      return send(res, 204);
+    }
+    if ((match = route("POST", "/projects/:project/pipeline"))) {
+      const body = await readBody(req);
+      const variables = Object.fromEntries(((body.variables ?? []) as { key: string; value: string }[]).map((v) => [v.key, v.value]));
+      if (!branchExists(String(body.ref))) return send(res, 400, { message: { base: ["Reference not found"] } });
+      const pipeline = { id: ++nextId, ref: String(body.ref), variables, source: "api" as const };
+      pipelines.push(pipeline);
+      return send(res, 201, { id: pipeline.id, iid: pipelines.length, project_id: projectId, ref: pipeline.ref, status: "created", source: "api", web_url: `${url}/${projectPath}/-/pipelines/${pipeline.id}` });
+    }
+    if ((match = route("POST", "/projects/:project/merge_requests"))) {
+      const body = await readBody(req);
+      const source = String(body.source_branch);
+      if (!branchExists(source)) return send(res, 422, { message: ["Source branch does not exist"] });
+      if (mergeRequests.some((mr) => mr.source_branch === source && mr.state === "opened")) return send(res, 409, { message: [`Another open merge request already exists for this source branch`] });
+      const now = new Date().toISOString();
+      const iid = mergeRequests.length + 1;
+      const title = String(body.title);
+      const mr: FakeMergeRequest = {
+        id: ++nextId,
+        iid,
+        title,
+        description: String(body.description ?? ""),
+        source_branch: source,
+        target_branch: String(body.target_branch),
+        labels: body.labels ? String(body.labels).split(",") : [],
+        reviewer_ids: ((body.reviewer_ids ?? []) as (number | string)[]).map(Number),
+        state: "opened",
+        draft: /^draft:/i.test(title),
+        web_url: `${url}/${projectPath}/-/merge_requests/${iid}`,
+        merged_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      mergeRequests.push(mr);
+      return send(res, 201, mr);
+    }
+    if ((match = route("PUT", "/projects/:project/merge_requests/(\\d+)"))) {
+      const mr = mergeRequests.find((m) => m.iid === Number(match![1]));
+      if (!mr) return send(res, 404, { message: "404 Not found" });
+      const body = await readBody(req);
+      if (body.title !== undefined) {
+        mr.title = String(body.title);
+        mr.draft = /^draft:/i.test(mr.title);
+      }
+      if (body.description !== undefined) mr.description = String(body.description);
+      mr.updated_at = new Date().toISOString();
+      return send(res, 200, mr);
+    }
+    if ((match = route("GET", "/projects/:project/merge_requests/(\\d+)"))) {
+      const mr = mergeRequests.find((m) => m.iid === Number(match![1]));
+      return mr ? send(res, 200, mr) : send(res, 404, { message: "404 Not found" });
+    }
+    if ((match = route("POST", "/projects/:project/merge_requests/(\\d+)/notes"))) {
+      const body = await readBody(req);
+      const note = { id: ++nextId, mrIid: Number(match[1]), body: String(body.body), authorId: GITLAB_BOT.id };
+      notes.push(note);
+      return send(res, 201, { id: note.id, body: note.body, author: { id: GITLAB_BOT.id, username: GITLAB_BOT.username }, system: false, noteable_type: "MergeRequest", noteable_iid: note.mrIid });
+    }
+    if ((match = route("PUT", "/projects/:project/merge_requests/(\\d+)/notes/(\\d+)"))) {
+      const note = notes.find((n) => n.id === Number(match![2]) && n.mrIid === Number(match![1]));
+      if (!note) return send(res, 404, { message: "404 Note Not Found" });
+      note.body = String((await readBody(req)).body);
+      return send(res, 200, { id: note.id, body: note.body, author: { id: GITLAB_BOT.id, username: GITLAB_BOT.username }, system: false });
+    }
+    if ((match = route("POST", "/projects/:project/merge_requests/(\\d+)/notes/(\\d+)/award_emoji"))) {
+      const body = await readBody(req);
+      awards.push({ mrIid: Number(match[1]), noteId: Number(match[2]), name: String(body.name) });
+      return send(res, 201, { id: ++nextId, name: body.name, awardable_id: Number(match[2]), awardable_type: "Note" });
+    }
+    if ((match = route("POST", "/projects/:project/issues/(\\d+)/notes"))) {
+      const body = await readBody(req);
+      const note = { id: ++nextId, issueIid: Number(match[1]), body: String(body.body), authorId: GITLAB_BOT.id };
+      issueNotes.push(note);
+      return send(res, 201, { id: note.id, body: note.body, author: { id: GITLAB_BOT.id, username: GITLAB_BOT.username }, system: false, noteable_type: "Issue", noteable_iid: note.issueIid });
+    }
+    if ((match = route("POST", "/projects/:project/issues/(\\d+)/notes/(\\d+)/award_emoji"))) {
+      const body = await readBody(req);
+      awards.push({ issueIid: Number(match[1]), noteId: Number(match[2]), name: String(body.name) });
+      return send(res, 201, { id: ++nextId, name: body.name, awardable_id: Number(match[2]), awardable_type: "Note" });
+    }
+    send(res, 404, { message: `404 ${method} ${pathname} is not faked` });
+  }
+
+  const server: Server = createServer((req, res) => {
+    const parsed = new URL(req.url ?? "/", "http://localhost");
+    if (parsed.pathname === "/.well-known/openid-configuration") {
+      return send(res, 200, { issuer: url, jwks_uri: `${url}/oauth/discovery/keys`, id_token_signing_alg_values_supported: ["RS256"], response_types_supported: ["code"], subject_types_supported: ["public"] });
+    }
+    if (parsed.pathname === "/oauth/discovery/keys") return send(res, 200, { keys: [jwk] });
+    if (parsed.pathname.startsWith("/api/v4/")) {
+      const apiPath = parsed.pathname.slice("/api/v4".length);
+      requests.push(`${req.method} ${apiPath}`);
+      api(req, res, apiPath, parsed.searchParams).catch((error: unknown) => send(res, 500, { message: String(error) }));
+      return;
+    }
+    send(res, 404, { message: "404 Not Found" });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+  /** The webhook payloads GitLab sends (docs.gitlab.com/user/project/integrations/webhook_events), trimmed to the fields that matter plus their neighbours. */
+  const payloads = {
+    mergeRequest(mr: FakeMergeRequest, action: "open" | "update" | "close" | "reopen" | "merge", by: FakeGitLabUser = [...users.values()][0]!) {
+      return {
+        object_kind: "merge_request",
+        event_type: "merge_request",
+        user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+        project: webhookProject(),
+        object_attributes: {
+          id: mr.id,
+          iid: mr.iid,
+          title: mr.title,
+          description: mr.description,
+          source_branch: mr.source_branch,
+          target_branch: mr.target_branch,
+          source_project_id: projectId,
+          target_project_id: projectId,
+          state: mr.state,
+          draft: mr.draft,
+          merge_status: "can_be_merged",
+          url: mr.web_url,
+          created_at: mr.created_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"),
+          updated_at: mr.updated_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"),
+          action,
+        },
+        labels: mr.labels.map((title, i) => ({ id: i + 1, title })),
+        changes: {},
+        repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
+      };
+    },
+    note(mr: FakeMergeRequest, author: FakeGitLabUser, note: string, extra: { type?: "DiffNote" | "DiscussionNote"; position?: Record<string, unknown>; system?: boolean } = {}) {
+      const id = ++nextId;
+      return {
+        object_kind: "note",
+        event_type: "note",
+        user: { id: author.id, name: author.name, username: author.username, avatar_url: null, email: "[REDACTED]" },
+        project_id: projectId,
+        project: webhookProject(),
+        object_attributes: {
+          id,
+          note,
+          noteable_type: "MergeRequest",
+          author_id: author.id,
+          project_id: projectId,
+          noteable_id: mr.id,
+          system: extra.system ?? false,
+          type: extra.type ?? null,
+          position: extra.position ?? null,
+          discussion_id: randomUUID().replace(/-/g, ""),
+          action: "create",
+          url: `${mr.web_url}#note_${id}`,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        },
+        merge_request: { id: mr.id, iid: mr.iid, title: mr.title, source_branch: mr.source_branch, target_branch: mr.target_branch, state: mr.state, url: mr.web_url },
+        repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
+      };
+    },
+  };
+
+  /**
+   * A pipeline event (docs.gitlab.com/user/project/integrations/webhook_events#pipeline-events): GitLab
+   * sends one on each status change. `variables` holds only those a user typed in the UI, so it is
+   * empty for a pipeline started through the API (gitlab-org/gitlab#29539); `source` is "api" for those.
+   */
+  const pipelinePayload = (pipeline: { id: number; ref: string }, status: "pending" | "running" | "success" | "failed" | "canceled" | "skipped", source = "api", by: Pick<FakeGitLabUser, "id" | "name" | "username"> = GITLAB_BOT) => ({
+    object_kind: "pipeline",
+    object_attributes: {
+      id: pipeline.id,
+      iid: pipelines.findIndex((p) => p.id === pipeline.id) + 1,
+      name: null,
+      ref: pipeline.ref,
+      tag: false,
+      sha: "bcbb5ec396a2c0f828686f14fac9b80b780504f2",
+      before_sha: "0000000000000000000000000000000000000000",
+      source,
+      status,
+      detailed_status: status,
+      stages: ["docs"],
+      created_at: "2026-11-27 21:00:00 UTC",
+      finished_at: ["pending", "running"].includes(status) ? null : "2026-11-27 21:01:00 UTC",
+      duration: ["pending", "running"].includes(status) ? null : 60,
+      queued_duration: 2,
+      variables: [],
+      url: `${url}/${projectPath}/-/pipelines/${pipeline.id}`,
+    },
+    merge_request: null,
+    user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+    project: { ...webhookProject(), path_with_namespace: projectPath },
+    commit: { id: "bcbb5ec396a2c0f828686f14fac9b80b780504f2", message: "docs", title: "docs", timestamp: "2026-11-27T21:00:00+00:00" },
+    source_pipeline: null,
+    builds: [
+      {
+        id: pipeline.id * 10,
+        stage: "docs",
+        name: "inkwell",
+        status: status === "skipped" ? "skipped" : status === "canceled" ? "canceled" : status === "pending" ? "pending" : status,
+        created_at: "2026-11-27 21:00:00 UTC",
+        started_at: null,
+        finished_at: null,
+        duration: null,
+        queued_duration: null,
+        failure_reason: status === "failed" ? "script_failure" : null,
+        when: "on_success",
+        manual: false,
+        allow_failure: false,
+        user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+        runner: null,
+        artifacts_file: { filename: null, size: null },
+        environment: null,
+      },
+    ],
+  });
+
+  /** Issue and issue-note payloads, as GitLab sends them. */
+  const issuePayloads = {
+    issue(issue: { iid: number; title: string; description: string }, by: FakeGitLabUser, change: { action: "open" | "update"; labels: string[]; previousLabels?: string[] }) {
+      const label = (title: string, i: number) => ({ id: i + 1, title, color: "#428BCA", project_id: projectId, type: "ProjectLabel" });
+      return {
+        object_kind: "issue",
+        event_type: "issue",
+        user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+        project: webhookProject(),
+        object_attributes: {
+          id: issue.iid + 5000,
+          iid: issue.iid,
+          title: issue.title,
+          description: issue.description,
+          state: "opened",
+          action: change.action,
+          url: `${project().web_url}/-/issues/${issue.iid}`,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        },
+        labels: change.labels.map(label),
+        changes: change.previousLabels ? { labels: { previous: change.previousLabels.map(label), current: change.labels.map(label) } } : {},
+        repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
+      };
+    },
+    issueNote(issue: { iid: number; title: string; description: string }, author: FakeGitLabUser, note: string) {
+      const id = ++nextId;
+      return {
+        object_kind: "note",
+        event_type: "note",
+        user: { id: author.id, name: author.name, username: author.username, avatar_url: null, email: "[REDACTED]" },
+        project_id: projectId,
+        project: webhookProject(),
+        object_attributes: { id, note, noteable_type: "Issue", author_id: author.id, project_id: projectId, noteable_id: issue.iid + 5000, system: false, type: null, action: "create", url: `${project().web_url}/-/issues/${issue.iid}#note_${id}` },
+        issue: { id: issue.iid + 5000, iid: issue.iid, title: issue.title, description: issue.description, state: "opened" },
+        repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
+      };
+    },
+  };
+
+  return {
+    url,
+    projectId,
+    issueNotes,
+    issuePayloads,
+    projectPath,
+    /** The project's repository: push here with the job token in tests. */
+    remote,
+    users,
+    hooks,
+    pipelines,
+    pipelinePayload,
+    mergeRequests,
+    notes,
+    awards,
+    requests,
+    payloads,
+    addUser(user: Omit<FakeGitLabUser, "id"> & { id?: number }): FakeGitLabUser {
+      const added = { ...user, id: user.id ?? ++nextId };
+      users.set(added.id, added);
+      return added;
+    },
+    /** A pushed branch on the remote (what the runner's push with CI_JOB_TOKEN does). */
+    pushBranch(branch: string, files: Record<string, string>) {
+      const work = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-push-"));
+      git(work, "clone", "--quiet", remote, ".");
+      git(work, "checkout", "--quiet", "-B", branch);
+      for (const [file, content] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+        writeFileSync(path.join(work, file), content);
+      }
+      git(work, "add", ".");
+      git(work, "commit", "--quiet", "-m", `Change on ${branch}`);
+      git(work, "push", "--quiet", "--force", "origin", branch);
+    },
+    /** A CI ID token of a job in this project's pipeline; override claims or options to forge a wrong one. */
+    async idToken(claims: Record<string, unknown>, options: { audience: string; issuer?: string; expiresIn?: string | number; wrongKey?: boolean; issuedAt?: number }) {
+      const iat = options.issuedAt ?? Math.floor(Date.now() / 1000) - 30;
+      return new SignJWT({
+        namespace_id: "7",
+        namespace_path: projectPath.split("/").slice(0, -1).join("/"),
+        project_id: String(projectId),
+        project_path: projectPath,
+        user_id: "1",
+        user_login: "root",
+        user_email: "root@acme.test",
+        user_access_level: "maintainer",
+        pipeline_id: String(pipelines.at(-1)?.id ?? 1),
+        pipeline_source: "api",
+        job_id: "5001",
+        ref: "main",
+        ref_type: "branch",
+        ref_path: "refs/heads/main",
+        ref_protected: "true",
+        runner_id: 1,
+        runner_environment: "self-hosted",
+        sha: "0".repeat(40),
+        project_visibility: "private",
+        ci_config_ref_uri: `${new URL(url).host}/${projectPath}//.gitlab-ci.yml@refs/heads/main`,
+        ...claims,
+      })
+        .setProtectedHeader({ alg: "RS256", kid: "gitlab-ci-key", typ: "JWT" })
+        .setIssuer(options.issuer ?? url)
+        .setSubject(`project_path:${projectPath}:ref_type:branch:ref:main`)
+        .setAudience(options.audience)
+        .setJti(randomUUID())
+        .setIssuedAt(iat)
+        .setNotBefore(iat - 5)
+        .setExpirationTime(options.expiresIn ?? iat + 3600)
+        .sign(options.wrongKey ? other.privateKey : privateKey);
+    },
+    /**
+     * Sends a webhook delivery to the registered hook as GitLab does: X-Gitlab-Event, X-Gitlab-Token,
+     * X-Gitlab-Event-UUID, Idempotency-Key and, when the hook has a signing token, webhook-id,
+     * webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>).
+     */
+    async deliver(event: "Merge Request Hook" | "Note Hook" | "Pipeline Hook" | "Issue Hook", payload: unknown, tamper: { token?: string; signature?: string; body?: string; to?: string } = {}) {
+      const hook = hooks[0];
+      if (!hook && !tamper.to) throw new Error("no webhook registered");
+      const body = tamper.body ?? JSON.stringify(payload);
+      const id = randomUUID();
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        "User-Agent": "GitLab/18.6.0",
+        "X-Gitlab-Event": event,
+        "X-Gitlab-Instance": url,
+        "X-Gitlab-Webhook-UUID": randomUUID(),
+        "X-Gitlab-Event-UUID": id,
+        "Idempotency-Key": id,
+        "X-Gitlab-Token": tamper.token ?? hook?.token ?? "",
+      };
+      if (hook?.signing_token) {
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        const key = Buffer.from(hook.signing_token.replace(/^whsec_/, ""), "base64");
+        headers["webhook-id"] = id;
+        headers["webhook-timestamp"] = timestamp;
+        headers["webhook-signature"] = tamper.signature ?? `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${tamper.body ?? JSON.stringify(payload)}`).digest("base64")}`;
+      }
+      const response = await fetch(tamper.to ?? hook!.url, { method: "POST", headers, body });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as { error?: string }) : {} };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type FakeGitLab = Awaited<ReturnType<typeof startFakeGitLab>>;

@@ -11,6 +11,7 @@ const HELP = `Usage: inkwell <command> [options]
 
 Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects create <owner/repo|url> [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
+  projects connect-gitlab <group/project|url|id> --gitlab-url URL [--gitlab-token TOKEN (or INKWELL_GITLAB_TOKEN)] [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
   projects list
   projects get <projectId>
   projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N]
@@ -30,6 +31,8 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   automations delete --project ID <automationId>
   agents ranges
   agents refresh   (the server fetches each list from its operator; needs internet)
+  robots add --project ID <FILE|-> [--effective-at ISO-TIME]   a robots.txt version (default: in force from now)
+  robots source --project ID [<url> [--every MINUTES] | --remove]   fetch the site's robots.txt on a schedule; without a URL, the setting and latest fetches
 
 Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):
   jobs create <prompt…>            (or --prompt-file FILE, or - to read stdin) [--idempotency-key K] [--plan-approval] [--max-questions N]   --plan-approval: plan first, wait for approval; --max-questions: questions the agent may ask per run (default 1)
@@ -49,6 +52,8 @@ Analytics (key and project as above; --from and --through are included, --to is 
   analytics agents   [--from DAY] [--through DAY | --to DAY] [--category assistant|crawler|search] [--path-prefix /docs] [--compare] [--limit N] [--offset N] [--all | --csv]
   analytics agent-pages <AGENT> [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
   analytics failures [--from DAY] [--through DAY | --to DAY] [--limit N] [--offset N] [--all | --csv]
+  analytics robots   [--from DAY] [--through DAY | --to DAY] [--by agent|operator|page|version] [--agent NAME] [--limit N] [--offset N] [--all | --csv]   AI agents' views judged against the robots.txt in force then
+  analytics robots-versions [--limit N] [--offset N]
   analytics timeseries [--from DAY] [--through DAY | --to DAY] [--interval day|week|month] [--metric visitors|views] [--path-prefix /docs] [--channel ai|search|social|direct|other] [--compare] [--csv]
   analytics referrers [--from DAY] [--through DAY | --to DAY] [--channel CHANNEL] [--pages] [--limit N] [--offset N] [--all | --csv]
   analytics import --format combined|vercel|cloudflare|caddy|nginx-json|cloudfront|netlify|fastly|custom [--log-format STRING] [--field NAME=KEY]… [--max-rejected N|P%] [--follow [--state FILE] [--interval SECONDS]] <FILE|->
@@ -104,7 +109,7 @@ describe("inkwell help and usage errors", () => {
     [["bogus", "thing"], `Unknown command: bogus. Commands start with ${NOUN_NAMES}.`],
     [["jobs"], "jobs needs a command: create, get, message, approve, cancel, runs, impact, ranking, list, watch."],
     [["jobs", "bogus"], "Unknown command: jobs bogus. jobs takes create, get, message, approve, cancel, runs, impact, ranking, list, watch."],
-    [["projects", "watch"], "Unknown command: projects watch. projects takes create, list, get, update."],
+    [["projects", "watch"], "Unknown command: projects watch. projects takes create, connect-gitlab, list, get, update."],
     [["jobs", "constructor"], "Unknown command: jobs constructor. jobs takes create, get, message, approve, cancel, runs, impact, ranking, list, watch."],
     [["toString", "x"], `Unknown command: toString. Commands start with ${NOUN_NAMES}.`],
   ])("exits 2 on an unknown command or subcommand, saying what there is: %j", async (argv, message) => {

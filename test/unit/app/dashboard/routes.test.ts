@@ -66,6 +66,8 @@ describe("registerDashboardRoutes", () => {
       "GET /dashboard/projects/:projectId/setup",
       "GET /dashboard/github-app",
       "GET /dashboard/github-app/registered",
+      "GET /dashboard/gitlab",
+      "POST /dashboard/gitlab",
     ]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { refName } from "./git-names.js";
+import { httpUrl } from "./http-url.js";
 import { storedText, stringExpected } from "./stored-values.js";
 import { SALT_WINDOWS } from "./analytics-vocabulary.js";
 import { KEY_SCOPES, SCOPE_MEANINGS } from "./key-scopes.js";
@@ -86,24 +87,22 @@ export const createProjectSchema = z
   })
   .meta({ id: "CreateProjectRequest" });
 
+// GitLab paths and ids hold at least one letter, digit or underscore ("/" alone would name the project list); storable text.
+const NAMES_A_PROJECT = "^[^A-Za-z0-9_\\u0000\\uD800-\\uDFFF]*[A-Za-z0-9_][^\\u0000\\uD800-\\uDFFF]*$";
+
 export const connectGitLabProjectSchema = createProjectSchema
   .omit({ repository: true })
   .extend({
-    gitlabUrl: z
-      .url({ protocol: /^https?$/, error: "must be the GitLab instance's URL, e.g. https://gitlab.com" })
-      .max(300)
-      .meta({ description: "The GitLab instance: https://gitlab.com or a self-managed one's URL (with its relative path, if any)." }),
-    project: z
-      .string(stringExpected)
-      .trim()
-      .min(1, { error: "must not be empty" })
-      .max(300)
-      .meta({ description: "The docs project: its path (group/subgroup/project), its URL on that instance, or its numeric id." }),
+    gitlabUrl: httpUrl(300, "The GitLab instance: https://gitlab.com or a self-managed one's URL (with its relative path, if any)."),
+    project: storedText(300, { trim: true, min: 1 })
+      .refine((value) => /[A-Za-z0-9_]/.test(value), { error: "must name a project: its path, its URL or its numeric id" })
+      .meta({ pattern: NAMES_A_PROJECT, description: "The docs project: its path (group/subgroup/project), its URL on that instance, or its numeric id." }),
+    // Access tokens are printable ASCII (glpat-…); anything else could not even be sent in a header.
     token: z
       .string(stringExpected)
+      .max(500, { error: "must be at most 500 characters" })
+      .regex(/^\s*[!-~]+\s*$/, { error: "must be a GitLab access token: printable ASCII, no spaces inside" })
       .trim()
-      .min(1, { error: "must not be empty" })
-      .max(500)
       .meta({ description: "A project (or group) access token with the Maintainer role and the `api` scope: Inkwell registers the project webhook, starts pipelines and opens merge requests with it. Kept by the server, never shown again." }),
   })
   .meta({ id: "ConnectGitLabProjectRequest" });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AI_CATEGORIES } from "./analytics-vocabulary.js";
 import { queryInt, rangeQuerySchema, reportOutputSchema } from "./api-schemas.js";
 import { storedText } from "./stored-values.js";
-import { httpUrl } from "./webhook-schemas.js";
+import { httpUrl } from "./http-url.js";
 
 // robots.txt history and AI agents' compliance with it (docs/analytics/robots.md).
 
@@ -44,7 +44,7 @@ export const robotsVersionsQuerySchema = z.object({ limit: queryInt(1, 100, 20),
 
 export const robotsSourceInputSchema = z
   .strictObject({
-    url: httpUrl.meta({ description: "The site's robots.txt URL (http or https, public addresses only)." }),
+    url: httpUrl(2_000, "The site's robots.txt URL (http or https, public addresses only)."),
     everyMinutes: z.int().min(5).max(10_080).default(60).meta({ description: "How often it is fetched (5 minutes to a week; default hourly)." }),
   })
   .meta({ id: "RobotsSourceInput" });

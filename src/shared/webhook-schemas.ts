@@ -2,25 +2,14 @@
 import { z } from "zod";
 import { agentJobSchema, queryInt } from "./api-schemas.js";
 import { impactNoticeSchema } from "./impact-schemas.js";
-import { isStorableText, STORABLE_TEXT_ERROR, stringExpected } from "./stored-values.js";
+import { httpUrl } from "./http-url.js";
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "./job-vocabulary.js";
 
-// A rule the OpenAPI document states as a pattern; what does not parse as a URL fails its delivery, in the log.
-// A path may not start with two slashes (or a backslash, which URLs read as one): `https://a//b` reads
-// as a second host to many HTTP stacks, and no receiver means it.
-// A host WHATWG URL parsing accepts (none of its forbidden code points, no userinfo), and a port it accepts.
-const PORT = "(?::(?:\\d{0,4}|[0-5]\\d{4}|6[0-4]\\d{3}|65[0-4]\\d{2}|655[0-2]\\d|6553[0-5]))?";
-const HTTP_URL = new RegExp(`^https?://[^\\s/?#@\\\\:<>[\\]^|%]+${PORT}(?:/(?:[^\\s/\\\\]\\S*)?|[?#]\\S*)?$`);
-export const httpUrl = z
-  .string(stringExpected)
-  .max(2_000, { error: "must be at most 2000 characters" })
-  .refine((url) => HTTP_URL.test(url), { error: "must be an http(s) URL" })
-  .refine(isStorableText, { error: STORABLE_TEXT_ERROR })
-  .meta({ description: "Where events are POSTed: an http(s) URL.", pattern: `^https?://[^\\s/?#@\\\\:<>[\\]^|%\\u0000\\uD800-\\uDFFF]+${PORT}(?:/(?:[^\\s/\\\\\\u0000\\uD800-\\uDFFF][^\\s\\u0000\\uD800-\\uDFFF]*)?|[?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$` });
+const webhookUrl = httpUrl(2_000, "Where events are POSTed: an http(s) URL.");
 
 export const createWebhookSchema = z
   .strictObject({
-    url: httpUrl,
+    url: webhookUrl,
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).optional().meta({ description: "Default: every event." }),
     format: z
       .enum(WEBHOOK_FORMATS)

@@ -3,7 +3,11 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../helpers/browser.js";
+import { eventField } from "../../src/app/dashboard/webhooks/page.js";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "../../src/shared/job-vocabulary.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+
+const SUBSCRIBED: WebhookEvent[] = ["job.completed", "job.failed", "job.pull_request_opened"];
 
 let t: TestServer;
 let browser: Browser;
@@ -55,11 +59,12 @@ describe("webhooks on the dashboard", () => {
     await page.goto(`${t.url}/dashboard/projects/${project.projectId}/keys`);
     await Promise.all([page.waitForURL(webhooksPage), page.click("#webhooks-link")]);
     await page.fill("#webhook-url", url);
-    await page.uncheck("input[name=event-job-archived]");
+    // Only the three events this test reads: a failed start also sends job.created and job.run_finished.
+    for (const event of WEBHOOK_EVENTS.filter((event) => !SUBSCRIBED.includes(event))) await page.uncheck(`input[name=${eventField(event)}]`);
     await Promise.all([page.waitForLoadState("load"), page.click("form.stack button[type=submit]")]);
     const secret = (await page.textContent("#webhook-secret")) ?? "";
     expect(secret).toMatch(/^whsec_/);
-    expect(await page.textContent("article.webhook")).toContain("job.completed, job.failed, job.pull_request_opened");
+    expect(await page.textContent("article.webhook")).toContain(SUBSCRIBED.join(", "));
 
     await t.call("POST", `/v2/agent/${project.projectId}/job`, { token: project.key, body: { prompt: "Something that fails" } });
     await deliveredTimes(1);

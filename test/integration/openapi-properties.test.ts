@@ -41,6 +41,15 @@ beforeAll(async () => {
   contract = openApiContract((await t.call("GET", "/openapi.json")).body);
   // GitHub's side of linking a source repository: the App is installed on every repository asked about.
   nock(GITHUB_API).persist().get(/^\/repos\/[^/]+\/[^/]+\/installation$/).reply(200, { id: 4242, app_id: 123 });
+  // GitLab's side of connecting a project, on whatever instance a generated request names (shapes from GitLab's REST docs: projects, users, hooks).
+  const gitlab = nock(/^https?:\/\/(?!127\.0\.0\.1|localhost)/).persist();
+  gitlab.get(/\/api\/v4\/projects\/[^/]+$/).reply((uri) => {
+    const ref = decodeURIComponent(uri.split("/").pop()!);
+    const path = /^\d+$/.test(ref) ? `group/project-${ref}` : ref;
+    return [200, { id: /^\d+$/.test(ref) ? Number(ref) : 7000 + (cases.valid % 1000), path_with_namespace: path, default_branch: "main", web_url: `https://gitlab.example/${path}`, archived: false }];
+  });
+  gitlab.get(/\/api\/v4\/user$/).reply(200, { id: 900, username: "project_7000_bot", bot: true });
+  gitlab.post(/\/api\/v4\/projects\/\d+\/hooks$/).reply(201, { id: 1 });
   const { projectId, key } = await t.newProject("acme/property-docs", { analytics: { allowedOrigins: [ORIGIN] } });
   const job = await t.call("POST", `/v2/agent/${projectId}/job`, { token: key, body: { prompt: "Seed job" } });
   const runnerToken = await issuer.token({ repository: "acme/property-docs", repository_id: "5005" }, { audience: PUBLIC_URL });

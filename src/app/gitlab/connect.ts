@@ -26,7 +26,7 @@ export const instanceUrl = (input: string) => {
 /** The project as the API takes it: a numeric id, or the path (a URL on the instance read as one). */
 function projectRef(baseUrl: string, project: string): string | number {
   if (/^\d+$/.test(project)) return Number(project);
-  const trimmed = withoutTrailingSlashes(project.replace(/\.git$/, ""));
+  const trimmed = withoutTrailingSlashes(project.replace(/(.)\.git$/, "$1"));
   return trimmed.startsWith(`${baseUrl}/`) ? trimmed.slice(baseUrl.length + 1) : trimmed.replace(/^\/+/, "");
 }
 

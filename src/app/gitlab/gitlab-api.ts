@@ -40,6 +40,9 @@ export const draftTitle = (title: string, draft: boolean) => {
   return draft ? `Draft: ${bare}` : bare;
 };
 
+// gitbeaker's default waits five minutes: an instance that does not answer would hold a request or a task that long.
+const GITLAB_TIMEOUT_MS = 20_000;
+
 /**
  * The GitLab REST calls Inkwell makes, through @gitbeaker/rest, with one project's access token.
  * Every call is the project's own (its id), so a token scoped to that project is enough.
@@ -48,7 +51,7 @@ export class GitLabApi {
   readonly #api: InstanceType<typeof Gitlab>;
 
   constructor(baseUrl: string, token: string) {
-    this.#api = new Gitlab({ host: baseUrl, token });
+    this.#api = new Gitlab({ host: baseUrl, token, queryTimeout: GITLAB_TIMEOUT_MS });
   }
 
   async project(idOrPath: number | string): Promise<GitLabProjectInfo> {

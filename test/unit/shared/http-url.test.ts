@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { httpUrl, isHttpUrl } from "../../../src/shared/http-url.js";
+
+describe("an http(s) URL field", () => {
+  it("takes what URL parsing takes as an http(s) address, IPv6 literals included", () => {
+    for (const url of ["https://docs.example.com/hooks", "http://127.0.0.1:8080", "http://[::1]/x", "http://[::ffff:192.168.1.1]/hooks", "https://a.example?x=1"]) {
+      expect(isHttpUrl(url), url).toBe(true);
+      expect(URL.canParse(url), url).toBe(true);
+    }
+  });
+
+  it("refuses other schemes, user info, a second host in the path and broken IPv6 literals", () => {
+    for (const url of ["ftp://a.example", "https://user@a.example", "https://a.example//b", "http://[:::]/x", "http://[::1/x", "http://:!", "https://a.example:65536"]) {
+      expect(isHttpUrl(url), url).toBe(false);
+    }
+  });
+
+  it("states its length and its pattern in the schema it documents", () => {
+    const schema = httpUrl(300, "The instance.");
+    expect(schema.safeParse(`https://a.example/${"x".repeat(300)}`).error?.issues[0]?.message).toBe("must be at most 300 characters");
+    expect(new RegExp(schema.meta()?.pattern as string, "u").test("https://a.example/x")).toBe(true);
+    expect(schema.meta()?.description).toBe("The instance.");
+  });
+});

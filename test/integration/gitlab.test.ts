@@ -193,6 +193,37 @@ describe("a job on GitLab", () => {
     expect(res.body).toMatchObject({ status: "completed", prLink: gitlab.mergeRequests[0]!.web_url });
   });
 
+  it("takes `approve` on the merge request by GitHub's rules: a guest's is ignored, a developer's approves the plan the job waits with", async () => {
+    const mr = gitlab.mergeRequests[0]!;
+    const before = gitlab.pipelines.length;
+    expect((await deliver("Note Hook", gitlab.payloads.note(mr, developer, `@${GITLAB_BOT.username} plan a section on filters first`))).status).toBe(202);
+    const planned = await eventually("the follow-up's pipeline", () => gitlab.pipelines[before]);
+    const token = await idToken({ pipeline_id: String(planned.id) });
+    expect((await runner("claim", token, { jobId, runAttempt: 3, workflowRunId: planned.id })).status).toBe(200);
+    const plan = "1. Add a Filters section to export.mdx.";
+    expect((await runner("report", token, { jobId, runAttempt: 3, outcome: "completed", pr: null, waiting: { for: "approval", plan } })).body).toMatchObject({ status: "active", waitingFor: "approval", plan });
+
+    const approvals = [gitlab.payloads.note(mr, guest, "/inkwell approve"), gitlab.payloads.note(mr, developer, "/inkwell approve")];
+    expect((await deliver("Note Hook", approvals[0]))).toMatchObject({ status: 202 });
+    await eventually("the guest's approve handled", async () => (await gitlabTasks()).at(-1)?.state === "skipped");
+    expect((await gitlabTasks()).at(-1)?.last_error).toBe("author has guest access");
+    expect((await job(jobId)).waitingFor).toBe("approval");
+
+    expect((await deliver("Note Hook", approvals[1]))).toMatchObject({ status: 202 });
+    const approved = await eventually("the carried-out plan's pipeline", () => gitlab.pipelines[before + 1]);
+    expect(approved.variables).toMatchObject({ INKWELL_JOB_ID: jobId, INKWELL_RUN_ATTEMPT: "4" });
+    expect(await job(jobId)).toMatchObject({ status: "active", waitingFor: null });
+    const events = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}/events`, { token: key })).body.events as Array<{ type: string; detail?: string }>;
+    expect(events.find((event) => event.type === "plan_approved")).toMatchObject({ detail: "by @dana" });
+    await eventually("the 👀 on the approval", () => gitlab.awards.find((a) => a.noteId === approvals[1]!.object_attributes.id && a.name === "eyes"));
+
+    const work = await idToken({ pipeline_id: String(approved.id) });
+    expect((await runner("claim", work, { jobId, runAttempt: 4, workflowRunId: approved.id })).body.job).toMatchObject({ stage: "work", plan });
+    gitlab.pushBranch(`inkwell/${jobId}`, { "export.mdx": "---\ntitle: Export\n---\n\nRun `inkwell export`; it writes CSV and JSON.\n\n## Filters\n" });
+    const done = await runner("report", work, { jobId, runAttempt: 4, outcome: "completed", pr: null, mergeRequest: { title: "Document the export command", description: "Adds export.mdx, with its formats and filters.", draft: false } });
+    expect(done.body).toMatchObject({ status: "completed", prLink: mr.web_url });
+  });
+
   it("is archived when the merge request is merged, with GitLab's merge time kept", async () => {
     const mr = gitlab.mergeRequests[0]!;
     mr.state = "merged";

@@ -8,11 +8,11 @@ import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { enqueueTask } from "../tasks/tasks.js";
 import type { IssueCommentEvent, IssueLabeledEvent, SourceMergedEvent } from "./automation-events.js";
-import { instructionIn } from "./comment-follow-up.js";
-import { isPerson, queueReactions, WRITERS } from "./follow-up.js";
+import { instructionIn, isApproveCommand } from "../forges/addressing.js";
+import { approveByComment } from "../forges/follow-ups.js";
+import { gitHubCommentForge, isPerson, queueReactions, WRITERS } from "./follow-up.js";
 import type { GitHubApi } from "./github-api.js";
 import { mergeInstruction, touchesPaths } from "./merge-instruction.js";
-import { approveFromComment, isApproveCommand } from "./waiting-comment.js";
 
 export const ISSUE_REPLY_TASK = "issue_reply";
 
@@ -46,7 +46,6 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
   const limits = { defaultRateLimitPerHour: options.rateLimitPerHour };
   const summary = (outcomes: string[]): TaskOutcome => (outcomes.some((o) => o.startsWith("job")) ? { ok: true } : { skipped: outcomes.join("; ") || "nothing to do" });
   const canWrite = async (installationId: number, repo: string, login: string) => WRITERS.has(await github.permission(installationId, repo, login));
-  const approve = approveFromComment(db, github, log);
   const said = (started: Started) => ("skipped" in started ? started.skipped : `job ${started.job.id} ${started.followedUp ? "followed up" : "started"}`);
 
   async function sourceMerged(event: SourceMergedEvent): Promise<TaskOutcome> {
@@ -130,7 +129,8 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
       const request = instructionIn(event.comment, await github.appSlug(), options.command);
       if (!request) return { skipped: "comment does not address the agent" };
       if (isApproveCommand(request)) {
-        return approve({ repo: event.repo, installationId: event.installationId, issueNumber: event.issueNumber, author: event.sender.login, commentId: event.commentId, kind: "issue" });
+        const forge = gitHubCommentForge(github, log, { installationId: event.installationId, repo: event.repo, reactTo: [{ id: event.commentId, kind: "issue" }] });
+        return approveByComment(db, forge, { repo: event.repo, number: event.issueNumber, author: event.sender.login });
       }
       const issues = await issuesAutomation(event.repo);
       if (!issues?.config.mention) return { skipped: "mentions start no job in this project" };

@@ -3,8 +3,9 @@ import { promptSchema } from "../../shared/api-schemas.js";
 import { recordedComments } from "../domain/jobs/messages.js";
 import type { Db } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
-import { instructionIn, isStopCommand, MAX_HUNK_LINES, withLocation } from "./comment-follow-up.js";
-import { isPerson, openFollowUp, takeFollowUp, type FollowUpOptions } from "./follow-up.js";
+import { instructionIn, isStopCommand, MAX_HUNK_LINES, withLocation } from "../forges/addressing.js";
+import { openFollowUp, takeFollowUp, type FollowUpOptions } from "../forges/follow-ups.js";
+import { gitHubCommentForge, isPerson } from "./follow-up.js";
 import type { GitHubApi, ReviewComment } from "./github-api.js";
 import type { QueuedEvent } from "./webhook-events.js";
 
@@ -50,7 +51,6 @@ export function reviewPrompt(author: string, parts: ReviewParts): string | null 
  * deliveries wait (`queueDelaySeconds`) and are skipped once the review took them.
  */
 export function reviewFollowUp(db: Db, github: GitHubApi, options: FollowUpOptions, log: Logger): (event: Extract<QueuedEvent, { type: "review" }>) => Promise<TaskOutcome> {
-  const take = takeFollowUp(db, github, options, log);
   return async (event) => {
     if (!isPerson(event.author)) return { skipped: "review by a bot or an app" };
     const origin = { kind: "review" as const, reviewId: event.reviewId };
@@ -63,17 +63,7 @@ export function reviewFollowUp(db: Db, github: GitHubApi, options: FollowUpOptio
     const stop = [parts.body, ...parts.comments.map((c) => c.instruction)].some((text) => text !== null && isStopCommand(text));
     const prompt = stop ? null : reviewPrompt(event.author.login, parts);
     if (!stop && prompt === null) return { skipped: "the review is longer than one prompt may be" };
-    return take(
-      {
-        repo: event.repo,
-        installationId: event.installationId,
-        prNumber: event.prNumber,
-        author: event.author.login,
-        prompt,
-        origin,
-        reactTo: parts.comments.map(({ comment }) => ({ id: comment.id, kind: "review" })),
-      },
-      job,
-    );
+    const forge = gitHubCommentForge(github, log, { installationId: event.installationId, repo: event.repo, reactTo: parts.comments.map(({ comment }) => ({ id: comment.id, kind: "review" as const })) });
+    return takeFollowUp(db, options, forge, job, { author: event.author.login, prompt, origin });
   };
 }

@@ -1,14 +1,8 @@
-import type { Logger } from "pino";
 import { z } from "zod";
-import { ConflictError } from "../domain/errors.js";
-import { approvePlan, jobToApproveOn, waitingNoticeOf, WAITING_COMMENT_TASK } from "../domain/jobs/waiting.js";
+import { waitingNoticeOf, WAITING_COMMENT_TASK } from "../domain/jobs/waiting.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
-import { queueReactions, WRITERS } from "./follow-up.js";
 import type { GitHubApi } from "./github-api.js";
-
-/** `/inkwell approve` or `@app approve`: approve the plan the job waits with. */
-export const isApproveCommand = (instruction: string) => /^approve[.!]?$/i.test(instruction.trim());
 
 /**
  * The comment that announces a wait where the job's people talk (its pull request, else the
@@ -43,41 +37,4 @@ export function waitingCommentTask(db: Db, github: GitHubApi, command: string): 
       return { ok: true };
     },
   });
-}
-
-export interface ApproveComment {
-  repo: string;
-  installationId: number;
-  /** The pull request or issue the comment is on. */
-  issueNumber: number;
-  author: string;
-  commentId: number;
-  kind: "issue" | "review";
-}
-
-/**
- * `/inkwell approve` on a job's PR or the issue it came from: from an author with write
- * permission only (bots were turned away before), approves the plan the job waits with. A
- * redelivery finds the job no longer waiting and changes nothing.
- */
-export function approveFromComment(db: Db, github: GitHubApi, log: Logger): (comment: ApproveComment) => Promise<TaskOutcome> {
-  return async (comment) => {
-    const job = await jobToApproveOn(db, comment.repo, comment.issueNumber);
-    if (!job) return { skipped: "approve: no active job on this pull request or issue" };
-    const permission = await github.permission(comment.installationId, comment.repo, comment.author);
-    if (!WRITERS.has(permission)) {
-      log.debug({ login: comment.author, permission }, "approve ignored: author cannot write to the repository");
-      return { skipped: `author has ${permission} permission` };
-    }
-    try {
-      await db.transaction(async (tx) => {
-        await approvePlan(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: comment.author });
-        await queueReactions(tx, { installationId: comment.installationId, repo: comment.repo, reactTo: [{ id: comment.commentId, kind: comment.kind }] });
-      });
-    } catch (error) {
-      if (error instanceof ConflictError) return { skipped: `approve: ${error.message}` };
-      throw error;
-    }
-    return { ok: true };
-  };
 }

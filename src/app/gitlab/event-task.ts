@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { gitLabConnectionOf, gitLabRepoFullName } from "../domain/gitlab-connections.js";
 import { archiveJob } from "../domain/jobs/commands.js";
 import { jobOnBranch, jobOnPullRequest } from "../domain/jobs/queries.js";
-import type { FollowUpOptions } from "../github/follow-up.js";
+import type { FollowUpOptions } from "../forges/follow-ups.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import { GitLabApi } from "./gitlab-api.js";

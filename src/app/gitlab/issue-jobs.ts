@@ -6,7 +6,7 @@ import type { JobLimits } from "../domain/jobs/commands.js";
 import type { Db } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
 import { issueInstruction } from "../github/automation-jobs.js";
-import { instructionIn } from "../github/comment-follow-up.js";
+import { instructionIn } from "../forges/addressing.js";
 import { DEVELOPER_ACCESS, GitLabApi } from "./gitlab-api.js";
 import type { GitLabEvent } from "./webhook-events.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { instructionIn, isStopCommand, withLocation } from "../../../../src/app/github/comment-follow-up.js";
+import { instructionIn, isStopCommand, withLocation } from "../../../../src/app/forges/addressing.js";
 
 describe("which comments address the agent", () => {
   it.each([

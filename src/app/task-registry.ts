@@ -6,7 +6,7 @@ import { reactionTask } from "./github/follow-up.js";
 import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import { gitLabEventTask } from "./gitlab/event-task.js";
-import { gitLabTrackingNote } from "./gitlab/tracking-note.js";
+import { gitLabTrackingNote, gitLabWaitingNote } from "./gitlab/tracking-note.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
 import { waitingCommentTask } from "./github/waiting-comment.js";
@@ -45,13 +45,15 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const impactNotices = impactNoticeTask(db, analytics, clock);
   const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null }, log.child({ component: "gitlab-events" }));
   const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db), config.command);
-  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking];
+  const waiting = waitingCommentTask(db, github, gitLabWaitingNote(db), config.command);
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking, waiting];
   return [
     dispatch,
     webhooks,
     impactNotices,
     gitlabEvents,
     tracking,
+    waiting,
     workflowCheckTask(db, github),
     githubEventTask(
       db,
@@ -61,6 +63,5 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
     ),
     reactionTask(github),
     issueReplyTask(github),
-    waitingCommentTask(db, github, config.command),
   ];
 }

@@ -202,6 +202,9 @@ describe("a job on GitLab", () => {
     expect((await runner("claim", token, { jobId, runAttempt: 3, workflowRunId: planned.id })).status).toBe(200);
     const plan = "1. Add a Filters section to export.mdx.";
     expect((await runner("report", token, { jobId, runAttempt: 3, outcome: "completed", pr: null, waiting: { for: "approval", plan } })).body).toMatchObject({ status: "active", waitingFor: "approval", plan });
+    const posted = await eventually("the plan as a note on the merge request", () => gitlab.notes.find((n) => n.mrIid === mr.iid && n.body.includes("has a plan")));
+    expect(posted.body).toContain(`> ${plan}`);
+    expect(posted.body).toContain(`Reply \`/inkwell approve\` to carry it out, or \`/inkwell <what to change>\` (or mention @${GITLAB_BOT.username})`);
 
     const approvals = [gitlab.payloads.note(mr, guest, "/inkwell approve"), gitlab.payloads.note(mr, developer, "/inkwell approve")];
     expect((await deliver("Note Hook", approvals[0]))).toMatchObject({ status: 202 });
@@ -236,9 +239,9 @@ describe("a job on GitLab", () => {
     expect(archived.archivedAt).not.toBeNull();
     const [row] = await t.store.db.query<{ merged_at: Date | string }>(`SELECT merged_at FROM jobs WHERE id = $1`, [jobId]);
     expect(new Date(row!.merged_at).toISOString()).toBe("2026-11-20T09:30:00.000Z");
-    // The tracking note: one note on the merge request, edited in place through the runs.
+    // The tracking note: one note on the merge request, edited in place through the runs (beside the plan's own note).
     const notes = await eventually("the tracking note showing the archive", () => {
-      const ours = gitlab.notes.filter((n) => n.mrIid === mr.iid);
+      const ours = gitlab.notes.filter((n) => n.mrIid === mr.iid && !n.body.includes("has a plan"));
       return ours.some((n) => n.body.includes("📦 Archived")) && ours;
     });
     expect(notes).toHaveLength(1);

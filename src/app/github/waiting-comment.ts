@@ -25,15 +25,25 @@ export function waitingCommentText(notice: { jobId: string; waitingFor: "approva
 
 const payload = z.object({ jobId: z.string(), runAttempt: z.int() });
 
-/** The `waiting_comment` task: posts the plan or question once per waiting run; skipped when the job no longer waits from that run. */
-export function waitingCommentTask(db: Db, github: GitHubApi, command: string): TaskDefinition {
+export type WaitingNotice = NonNullable<Awaited<ReturnType<typeof waitingNoticeOf>>>;
+/** Posts a GitLab project's notice as a note with its access token; `text` is given the token user's name to mention. */
+export type GitLabWaitingNoteWriter = (notice: WaitingNotice, text: (handle: string) => string) => Promise<void>;
+
+/**
+ * The `waiting_comment` task: posts the plan or question once per waiting run, where the job's
+ * people talk on its forge; skipped when the job no longer waits from that run.
+ */
+export function waitingCommentTask(db: Db, github: GitHubApi | null, gitlab: GitLabWaitingNoteWriter, command: string): TaskDefinition {
   return defineTask({
     kind: WAITING_COMMENT_TASK,
     payload,
     async run({ jobId, runAttempt }): Promise<TaskOutcome> {
       const notice = await waitingNoticeOf(db, jobId, runAttempt);
       if (!notice) return { skipped: "the job no longer waits from this run, or has nowhere to ask" };
-      await github.upsertIssueComment(notice.installationId, notice.repoFullName, notice.issueNumber, null, waitingCommentText(notice, command, await github.appSlug()));
+      const text = (handle: string) => waitingCommentText(notice, command, handle);
+      if (notice.forge === "gitlab") await gitlab(notice, text);
+      else if (!github || notice.installationId === null) return { skipped: "no GitHub App configured" };
+      else await github.upsertIssueComment(notice.installationId, notice.repoFullName, notice.issueNumber, null, text(await github.appSlug()));
       return { ok: true };
     },
   });

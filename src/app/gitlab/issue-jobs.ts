@@ -6,8 +6,10 @@ import type { JobLimits } from "../domain/jobs/commands.js";
 import type { Db } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
 import { issueInstruction } from "../github/automation-jobs.js";
-import { instructionIn } from "../forges/addressing.js";
+import { instructionIn, isApproveCommand } from "../forges/addressing.js";
+import { approveByComment } from "../forges/follow-ups.js";
 import { DEVELOPER_ACCESS, GitLabApi } from "./gitlab-api.js";
+import { gitLabMemberForge } from "./member-forge.js";
 import type { GitLabEvent } from "./webhook-events.js";
 
 type IssueEvent = Extract<GitLabEvent, { type: "issue_labeled" | "issue_note" }>;
@@ -19,12 +21,21 @@ const said = (started: Started) => ("skipped" in started ? started.skipped : sta
  * label put on an issue, or a note on an issue that addresses the agent (when the automation takes
  * mentions), by a person with Developer access or more, starts a job with the issue as its
  * instruction; while that job is open, a mention becomes its follow-up. Inkwell answers on the
- * issue with the job's link.
+ * issue with the job's link. `approve` there approves the plan the issue's job waits with.
  */
 export function gitLabIssueJobs(db: Db, options: { command: string; publicUrl: string | null; limits: JobLimits }, log: Logger) {
   return async (event: IssueEvent, connection: GitLabConnection): Promise<TaskOutcome> => {
     if (event.author.username.toLowerCase() === connection.tokenUsername.toLowerCase()) return { skipped: "comment by a bot or an app" };
-    const [automation] = await automationsFor(db, "issues", gitLabRepoFullName(connection.baseUrl, connection.projectPath));
+    const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
+    if (event.type === "issue_note") {
+      const request = instructionIn(event.body, connection.tokenUsername, options.command);
+      if (request && isApproveCommand(request)) {
+        const api = new GitLabApi(connection.baseUrl, connection.accessToken);
+        const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToIssueNote(connection.gitlabProjectId, event.iid, event.noteId), log);
+        return approveByComment(db, forge, { repo, number: event.iid, author: event.author.username });
+      }
+    }
+    const [automation] = await automationsFor(db, "issues", repo);
     const config = automation ? configOf(automation) : null;
     if (!automation || config?.kind !== "issues") return { skipped: "no issues automation" };
     let request: string | null = null;

@@ -16,7 +16,7 @@ import { queueJobEvent } from "./job-webhooks.js";
  * says what it waits for, and the next run starts when it is approved or answered.
  */
 
-/** Posts the plan or question where the job's people talk: its pull request, or the issue it came from (github/waiting-comment-task.ts). */
+/** Posts the plan or question where the job's people talk: its pull request, or the issue it came from (github/waiting-comment.ts). */
 export const WAITING_COMMENT_TASK = "waiting_comment";
 
 export type Waiting = NonNullable<Extract<ReportRequest, { outcome: "completed" }>["waiting"]>;
@@ -98,10 +98,13 @@ export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: 
   if (!row || row.status !== "active" || row.waiting_for === null || row.run_attempt !== runAttempt) return null;
   const job = toJobInRepository(row);
   const issueNumber = job.prNumber ?? issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository);
-  if (issueNumber === null || job.installationId === null) return null;
+  // A GitHub project's App writes there; a GitLab project's access token does.
+  if (issueNumber === null || (job.forge === "github" && job.installationId === null)) return null;
   return {
     jobId: job.id,
     projectId: job.projectId,
+    forge: job.forge,
+    onIssue: job.prNumber === null,
     waitingFor: row.waiting_for,
     text: (row.waiting_for === "approval" ? row.plan : row.question) ?? "",
     installationId: job.installationId,
@@ -113,7 +116,7 @@ export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: 
 /** The job a pull request or the issue it came from belongs to, for `/inkwell approve` there; null when none is open. */
 export async function jobToApproveOn(db: Queryable, repoFullName: string, issueNumber: number): Promise<{ id: string; projectId: string } | null> {
   const rows = await db.query<JobInRepositoryRow>(
-    `${SELECT_JOB_IN_REPOSITORY} WHERE p.repo_full_name = $1 AND j.status = 'active' AND (j.pr_number = $2 OR (j.trigger_type = 'issue' AND lower(j.trigger_url) = lower(j.repository) || '/issues/' || $2::text))
+    `${SELECT_JOB_IN_REPOSITORY} WHERE p.repo_full_name = $1 AND j.status = 'active' AND (j.pr_number = $2 OR (j.trigger_type = 'issue' AND lower(j.trigger_url) IN (lower(j.repository) || '/issues/' || $2::text, lower(j.repository) || '/-/issues/' || $2::text)))
      ORDER BY j.created_at DESC LIMIT 1`,
     [repoFullName.toLowerCase(), issueNumber],
   );

@@ -5,6 +5,10 @@ import { parseCsv } from "../helpers/csv.js";
 import { Visitor } from "../helpers/visitor.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { volume } from "../helpers/tier.js";
+import { eventually } from "../helpers/eventually.js";
+import { readerSuggestions } from "../../src/app/analytics/reports/suggestions.js";
+import { MIN_DISALLOWED_VIEWS } from "../../src/app/analytics/reports/robots-suggestions.js";
+import { SUGGESTION_DAYS } from "../../src/app/analytics/reports/suggestion.js";
 import { generateTraffic, wireHit, type GeneratedHit } from "../helpers/traffic.js";
 
 // AI agents' views judged against the robots.txt in force at each view's time, over real HTTP,
@@ -173,5 +177,50 @@ describe("robots.txt compliance", () => {
     const apiCsv = (await get(`robots/disallowed?agent=${encodeURIComponent(agent)}&dateFrom=${dayToIso(firstDay)}&dateTo=${dayToIso(firstDay + 5)}&output=csv`)).body as string;
     expect(parseCsv(csv.text)).toEqual(parseCsv(apiCsv));
     expect((await visitor.get(`/dashboard/projects/${project.projectId}/agents/NoSuchAgent/robots-disallowed.csv?${range}`)).status).toBe(404);
+  });
+});
+
+describe("robots.txt suggestions", () => {
+  it("suggests an explicit group for each verified agent that keeps fetching what robots.txt disallows it, most disallowed first", async () => {
+    const today = epochDay(Date.now());
+    const expected = bruteForce(today + 1 - SUGGESTION_DAYS, today + 1);
+    const keepsFetching = [...expected.agents]
+      .filter(([, tally]) => tally.disallowed >= MIN_DISALLOWED_VIEWS)
+      .sort(([a, x], [b, y]) => y.disallowed - x.disallowed || (a < b ? -1 : 1));
+    expect(keepsFetching.length).toBeGreaterThan(0);
+    const { robots } = await readerSuggestions(t.store.db, project.projectId, today);
+    const ignored = robots.filter((s) => !s.detail.includes(" sent "));
+    expect(ignored.map((s) => s.detail.split(" fetched ")[0])).toEqual(keepsFetching.slice(0, 10).map(([name]) => name));
+    for (const [i, [name, tally]] of keepsFetching.slice(0, 10).entries()) {
+      expect(ignored[i]).toMatchObject({ kind: "robots", path: "/robots.txt" });
+      expect(ignored[i]!.detail).toContain(`fetched ${tally.disallowed} disallowed pages`);
+      expect(ignored[i]!.prompt).toContain(`User-agent: ${name}`);
+    }
+  });
+
+  it("suggests letting in an AI answer engine's fetchers when it sends readers and the robots.txt in force blocks them; other sources suggest nothing", async () => {
+    const at = new Date().toISOString();
+    const person = { timestamp: at, ip: "203.0.113.40", userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" };
+    const arrivals = [
+      { ...person, path: "/docs/page-1", referrer: "https://chatgpt.com/" },
+      { ...person, ip: "203.0.113.41", path: "/docs/page-4", referrer: "https://chatgpt.com/c/abc" },
+      { ...person, ip: "203.0.113.42", path: "/docs/page-4", referrer: "https://www.google.com/" },
+    ];
+    expect((await t.call("POST", `/v1/analytics/${project.projectId}/hits`, { token: project.key, body: { hits: arrivals } })).body.rejected).toEqual([]);
+    const { robots } = await eventually("the arrivals counted", async () => {
+      const found = await readerSuggestions(t.store.db, project.projectId, epochDay(Date.now()));
+      return found.robots.some((s) => s.detail.startsWith("chatgpt.com sent")) && found;
+    });
+    const blocked = robots.filter((s) => s.detail.includes(" sent "));
+    // The version in force: `User-agent: *` disallows /docs/page-1 (and /llms.txt): OpenAI's answer fetchers are kept from the page.
+    const latest = robotsParser("http://s.invalid/robots.txt", VERSIONS.at(-1)!.body);
+    const kept = ["OAI-SearchBot", "ChatGPT-User"].filter((agent) => latest.isAllowed("http://s.invalid/docs/page-1", agent) === false);
+    expect(kept).toEqual(["OAI-SearchBot", "ChatGPT-User"]);
+    expect(blocked).toHaveLength(1);
+    const detail = /^chatgpt\.com sent 2 visitors, but robots\.txt blocks (.+) \(OpenAI\) from (.+)$/.exec(blocked[0]!.detail);
+    expect(detail?.[1]?.split(", ")).toEqual(expect.arrayContaining(kept));
+    expect(detail?.[1]).not.toMatch(/GPTBot/); // OpenAI's training crawler is not what answers read with
+    expect(detail?.[2]?.split(", ")).toContain("/docs/page-1");
+    expect(blocked[0]!.prompt).toContain("Disallow: /docs/page-1");
   });
 });

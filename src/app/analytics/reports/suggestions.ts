@@ -1,30 +1,22 @@
 import type { Queryable } from "../../store/db.js";
 import { failuresReport } from "./agent-reports.js";
+import { robotsSuggestions } from "./robots-suggestions.js";
+import { SUGGESTION_DAYS, type Suggestion } from "./suggestion.js";
 import { visitorsReport } from "./visitors-report.js";
 
-/** Days of traffic a suggestion looks back over. */
-export const SUGGESTION_DAYS = 30;
 /** Failure rows read to find the most-failed missing pages (a page can fail with several statuses). */
 const FAILURE_ROWS = 100;
 /** Answers that say the page is not there: a redirect can fix them. */
 const MISSING = new Set([404, 410]);
 
-export interface Suggestion {
-  kind: "redirect" | "refresh";
-  path: string;
-  /** What the numbers say, for the dashboard row. */
-  detail: string;
-  /** The job's instruction, prefilled. */
-  prompt: string;
-}
-
 /**
  * Jobs the site's own readers suggest (docs/architecture.md, "Automations"): pages AI agents asked
  * for and did not find (a redirect to where the content lives now), and the pages AI reads most
- * (worth checking they are current). Read from the failures and visitors reports of the last
- * SUGGESTION_DAYS whole days, so they cost what those reports cost.
+ * (worth checking they are current), and what the site's robots.txt should say to AI agents
+ * (`robots-suggestions.ts`). Read from the failures, visitors, robots and referrers reports of the
+ * last SUGGESTION_DAYS whole days, so they cost what those reports cost.
  */
-export async function readerSuggestions(db: Queryable, projectId: string, today: number, limit = 10): Promise<{ missing: Suggestion[]; mostRead: Suggestion[] }> {
+export async function readerSuggestions(db: Queryable, projectId: string, today: number, limit = 10): Promise<{ missing: Suggestion[]; mostRead: Suggestion[]; robots: Suggestion[] }> {
   // The last SUGGESTION_DAYS days, today included (`to` is exclusive).
   const range = { from: today + 1 - SUGGESTION_DAYS, to: today + 1 };
   const [{ failures }, { visitors }] = await Promise.all([
@@ -39,12 +31,15 @@ export async function readerSuggestions(db: Queryable, projectId: string, today:
     for (const agent of failure.agents) page.agents.add(agent);
     missing.set(failure.path, page);
   }
+  const mostRead = visitors.filter((row) => row.ai > 0);
+  const robots = await robotsSuggestions(db, projectId, range, mostRead.map((row) => row.path));
   return {
     missing: [...missing]
       .sort(([a, x], [b, y]) => y.views - x.views || (a < b ? -1 : 1))
       .slice(0, limit)
       .map(([path, page]) => redirectSuggestion(path, page.views, [...page.statuses].sort(), [...page.agents].sort())),
-    mostRead: visitors.filter((row) => row.ai > 0).map((row) => refreshSuggestion(row.path, row.ai)),
+    mostRead: mostRead.map((row) => refreshSuggestion(row.path, row.ai)),
+    robots: robots.slice(0, limit),
   };
 }
 

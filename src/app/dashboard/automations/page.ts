@@ -1,6 +1,5 @@
 import type { Automation } from "../../../shared/automation-schemas.js";
-import type { Suggestion } from "../../analytics/reports/suggestions.js";
-import { SUGGESTION_DAYS } from "../../analytics/reports/suggestions.js";
+import { SUGGESTION_DAYS, type Suggestion } from "../../analytics/reports/suggestion.js";
 import type { Project } from "../../domain/projects.js";
 import type { ProjectAccess } from "../access.js";
 import { html, type SafeHtml } from "../html.js";
@@ -13,7 +12,7 @@ export interface AutomationsView {
   project: Project;
   access: ProjectAccess;
   automations: Automation[];
-  suggestions: { missing: Suggestion[]; mostRead: Suggestion[] };
+  suggestions: { missing: Suggestion[]; mostRead: Suggestion[]; robots: Suggestion[] };
   /** The job started from each suggested page, and whether its failures stopped since the merge. */
   outcomes: ReadonlyMap<string, SuggestionOutcome>;
   /** One per suggestion form: a double submit is one job. */
@@ -46,6 +45,8 @@ function automationRows(view: AutomationsView): SafeHtml {
   )}</tbody></table></div>`;
 }
 
+const ACTION_OF: Record<Suggestion["kind"], string> = { redirect: "Add a redirect", refresh: "Refresh it", robots: "Edit robots.txt" };
+
 function suggestionTable(view: AutomationsView, id: string, caption: string, rows: Suggestion[], offset: number): SafeHtml {
   if (rows.length === 0) return html`<p class="help" id="${id}">${caption}: none in the last ${SUGGESTION_DAYS} days.</p>`;
   const jobs = projectPath(view.project.id, "jobs");
@@ -54,7 +55,7 @@ function suggestionTable(view: AutomationsView, id: string, caption: string, row
 <tbody>${rows.map(
     (s, i) => html`<tr><td><code>${s.path}</code></td><td>${s.detail}</td><td class="suggestion-outcome">${outcomeCell(view.outcomes.get(s.path), jobs)}</td>${
       view.access.canWrite
-        ? html`<td><form method="post" action="${jobs}" class="suggestion">${csrfField(view.session)}<input type="hidden" name="idempotencyKey" value="${view.idempotencyKey(offset + i)}"><input type="hidden" name="suggestion" value="${s.path}"><details><summary>${s.kind === "redirect" ? "Add a redirect" : "Refresh it"}</summary><textarea name="prompt" rows="5" required maxlength="32000" aria-label="Instruction for ${s.path}">${s.prompt}</textarea></details><button type="submit">Start a job</button></form></td>`
+        ? html`<td><form method="post" action="${jobs}" class="suggestion">${csrfField(view.session)}<input type="hidden" name="idempotencyKey" value="${view.idempotencyKey(offset + i)}"><input type="hidden" name="suggestion" value="${s.path}"><details><summary>${ACTION_OF[s.kind]}</summary><textarea name="prompt" rows="5" required maxlength="32000" aria-label="Instruction for ${s.kind === "robots" ? s.detail : s.path}">${s.prompt}</textarea></details><button type="submit">Start a job</button></form></td>`
         : ""
     }</tr>`,
   )}</tbody></table></div>`;
@@ -111,8 +112,9 @@ ${automationRows(view)}
 ${view.access.canAdmin ? addForms(view) : ""}
 <section aria-labelledby="suggestions-heading" id="suggestions">
 <h2 id="suggestions-heading">Suggested by your readers</h2>
-<p class="help">From the analytics: pages AI agents asked for and did not find, and the pages AI reads most. Each starts a job with the instruction shown (edit it first if you like).</p>
+<p class="help">From the analytics: pages AI agents asked for and did not find, the pages AI reads most, and what robots.txt should say to AI agents that ignore it or that it keeps from the answers sending you readers. Each starts a job with the instruction shown (edit it first if you like).</p>
 ${suggestionTable(view, "suggestions-missing", "Pages AI agents failed to fetch", view.suggestions.missing, 0)}
 ${suggestionTable(view, "suggestions-most-read", "Pages AI reads most", view.suggestions.mostRead, view.suggestions.missing.length)}
+${suggestionTable(view, "suggestions-robots", "robots.txt and AI agents", view.suggestions.robots, view.suggestions.missing.length + view.suggestions.mostRead.length)}
 </section>`;
 }

@@ -7,7 +7,7 @@ const view = {
   project: { id: "p7k2" },
   access: { canAdmin: false, canWrite: false },
   automations: [],
-  suggestions: { missing: [], mostRead: [] },
+  suggestions: { missing: [], mostRead: [], robots: [] },
   outcomes: new Map(),
   idempotencyKey: () => "k",
 } as unknown as AutomationsView;
@@ -19,5 +19,14 @@ describe("automationsBody", () => {
     const { values, positionals } = parseOptions((command as string).split(" ").slice(1));
     expect(positionals).toEqual(["automations", "create"]);
     expect(values).toMatchObject({ project: "p7k2", source: "acme/api", label: "docs" });
+  });
+
+  it("offers a robots.txt suggestion as a job that edits robots.txt, labelled by what it found", () => {
+    const robots = { kind: "robots" as const, path: "/robots.txt", detail: "GPTBot fetched 9 disallowed pages (/private)", prompt: "Add a group" };
+    const body = automationsBody({ ...view, access: { canAdmin: false, canWrite: true }, session: { csrf: "c" }, suggestions: { missing: [], mostRead: [], robots: [robots] } } as unknown as AutomationsView).value;
+    const table = /<table id="suggestions-robots">[\s\S]*?<\/table>/.exec(body)?.[0] ?? "";
+    expect(table).toContain("<summary>Edit robots.txt</summary>");
+    expect(table).toContain(`aria-label="Instruction for ${robots.detail}"`);
+    expect(table).toContain(">Add a group</textarea>");
   });
 });

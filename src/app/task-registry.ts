@@ -3,6 +3,7 @@ import type { Config } from "./config.js";
 import { dispatchTask } from "./dispatch/dispatch-task.js";
 import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { reactionTask } from "./github/follow-up.js";
+import { robotsMergeTask } from "./github/robots-merges.js";
 import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import { gitLabEventTask } from "./gitlab/event-task.js";
@@ -62,6 +63,7 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
       log.child({ component: "github-events" }),
     ),
     reactionTask(github),
+    robotsMergeTask(db, github, log.child({ component: "robots-merges" })),
     issueReplyTask(github),
   ];
 }

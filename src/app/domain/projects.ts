@@ -129,6 +129,12 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   return toProject(rows[0]);
 }
 
+/** The project on this repository (`owner/repo` on GitHub, `host/path` on GitLab), if there is one. */
+export async function projectIdOfRepository(db: Queryable, repoFullName: string): Promise<string | null> {
+  const row = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [repoFullName.toLowerCase()]);
+  return row?.id ?? null;
+}
+
 export async function getProject(db: Queryable, id: string): Promise<Project> {
   const row = await queryOne<ProjectRow>(db, `SELECT * FROM projects WHERE id = $1`, [id]);
   if (!row) throw notFound("Project");

@@ -5,6 +5,7 @@ import { jobInRepository, jobOnBranch, runOfWorkflowRun } from "../domain/jobs/q
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { commentFollowUp } from "./comment-follow-up.js";
+import { queueRobotsFromMerge } from "./robots-merges.js";
 import { reviewFollowUp } from "./review-follow-up.js";
 import { automationJobs } from "./automation-jobs.js";
 import type { GitHubApi } from "./github-api.js";
@@ -67,6 +68,9 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     },
 
     async pr_closed(event) {
+      if (event.merged && event.defaultBranchMerge) {
+        await queueRobotsFromMerge(db, { repo: event.repo, number: event.number, mergedAt: event.mergedAt ?? null, ...event.defaultBranchMerge });
+      }
       const job = await jobOnBranch(db, event.repo, event.headRef);
       if (!job) return { skipped: "not a job's branch" };
       await db.transaction((tx) => archiveJob(tx, job.id, event.merged ? { mergedAt: mergedTime(event.mergedAt) } : null));
@@ -96,7 +100,12 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
 
     comment: (event) => takeComment(event),
     review: (event) => takeReview(event),
-    source_merged: (event) => automations.source_merged(event),
+    async source_merged(event) {
+      if (event.defaultBranch !== null && event.baseRef === event.defaultBranch) {
+        await queueRobotsFromMerge(db, { repo: event.repo, installationId: event.installationId, number: event.number, mergeSha: event.mergeSha, mergedAt: event.mergedAt ?? null });
+      }
+      return automations.source_merged(event);
+    },
     issue_labeled: (event) => automations.issue_labeled(event),
     issue_comment: (event) => automations.issue_comment(event),
   };

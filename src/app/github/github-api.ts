@@ -179,6 +179,18 @@ export class GitHubApi {
     }));
   }
 
+  /** A file's text at a commit; null when the file is not there. */
+  async fileAt(installationId: number, fullName: string, path: string, ref: string): Promise<string | null> {
+    const octokit = await this.installation(installationId);
+    try {
+      const response = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...split(fullName), path, ref, mediaType: { format: "raw" } });
+      return typeof response.data === "string" ? response.data : Buffer.from(response.data as unknown as ArrayBuffer).toString("utf8");
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return null;
+      throw error;
+    }
+  }
+
   /** Edits the comment when it exists, creates it otherwise; returns its id. */
   async upsertIssueComment(installationId: number, fullName: string, issueNumber: number, commentId: number | null, body: string): Promise<number> {
     const octokit = await this.installation(installationId);

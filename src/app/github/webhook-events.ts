@@ -24,6 +24,8 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
     merged: z.boolean(),
     /** GitHub's merged_at: when the merge happened (the delivery may come later); absent on older queued events. */
     mergedAt: z.string().nullable().optional(),
+    /** A merge into the repository's default branch: what reading its files at the merge needs (robots.txt from the repository). */
+    defaultBranchMerge: z.object({ installationId: z.number(), mergeSha: z.string() }).optional(),
   }),
   z.object({
     type: z.literal("comment"),
@@ -137,7 +139,19 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       if (e.data.action === "opened" || e.data.action === "reopened") {
         return { type: "pr_opened", repo: e.data.repository.full_name, number: pr.number, url: pr.html_url, headRef: pr.head.ref };
       }
-      if (e.data.action === "closed") return { type: "pr_closed", repo: e.data.repository.full_name, number: pr.number, headRef: pr.head.ref, merged: pr.merged === true, mergedAt: pr.merged_at ?? null };
+      if (e.data.action === "closed") {
+        const merge = sourceMergedEvent(payload);
+        const intoDefault = merge && merge.defaultBranch !== null && merge.baseRef === merge.defaultBranch;
+        return {
+          type: "pr_closed",
+          repo: e.data.repository.full_name,
+          number: pr.number,
+          headRef: pr.head.ref,
+          merged: pr.merged === true,
+          mergedAt: pr.merged_at ?? null,
+          ...(intoDefault ? { defaultBranchMerge: { installationId: merge.installationId, mergeSha: merge.mergeSha } } : {}),
+        };
+      }
       return null;
     }
     case "issue_comment": {

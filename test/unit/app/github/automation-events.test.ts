@@ -29,18 +29,25 @@ describe("automation events", () => {
       body: "",
       url: "https://github.com/acme/api/pull/12",
       mergeSha: "c".repeat(40),
+      mergedAt: null,
       baseRef: "main",
       defaultBranch: "main",
       labels: ["docs"],
       author: "octocat",
       authorIsBot: false,
     });
+    expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ merged_at: "2026-11-20T08:00:00Z" }) })).toMatchObject({ mergedAt: "2026-11-20T08:00:00Z" });
     expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ user: { login: "dependabot[bot]", type: "Bot" }, title: "a\u0000b\ud83d" }) })).toMatchObject({
       authorIsBot: true,
       title: "ab\ufffd",
     });
     expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ merged: false, merge_commit_sha: null }) })).toBeNull();
-    expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ head: { ref: "inkwell/abc" } }) })).toMatchObject({ type: "pr_closed" });
+    // A job's merge into the default branch carries what reading robots.txt at the merge needs; into another branch, nothing.
+    expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ head: { ref: "inkwell/abc" } }) })).toMatchObject({
+      type: "pr_closed",
+      defaultBranchMerge: { installationId: 9, mergeSha: "c".repeat(40) },
+    });
+    expect(toQueuedEvent("pull_request", { action: "closed", repository, installation, pull_request: pr({ head: { ref: "inkwell/abc" }, base: { ref: "release" } }) })).not.toHaveProperty("defaultBranchMerge");
   });
 
   it("an issue labelled, and a comment on an issue (not a pull request), with who did it", () => {

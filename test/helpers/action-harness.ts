@@ -13,6 +13,7 @@ import type { JobRunDependencies } from "../../src/action/job-run-types.js";
 import { installationCreated } from "../fixtures/webhooks.js";
 import { drainTasks } from "./drain.js";
 import { startFakeGitHubRest } from "./fake-github-rest.js";
+import { freePort } from "./free-port.js";
 import { startFakeModel, type Script } from "./fake-model.js";
 import { appEnv, deliver, fakeGitHubApp, GITHUB_API, isolateGitHub, nockAppAuth, startOidcIssuer } from "./github.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./server.js";
@@ -233,14 +234,6 @@ export async function startActionHarness(fixture: Fixture, script: Script, optio
       nock.cleanAll();
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The runner's ID-token endpoint (ACTIONS_ID_TOKEN_REQUEST_URL): answers `{value}` for the audience asked. */

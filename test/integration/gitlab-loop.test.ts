@@ -1,16 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInGitLab } from "../../src/action/gitlab/run-gitlab.js";
 import { eventually } from "../helpers/eventually.js";
-import { GITLAB_BOT, GITLAB_TOKEN, startFakeGitLab, type FakeGitLab, type FakeGitLabUser } from "../helpers/fake-gitlab.js";
-import { lastUserText, startFakeModel, steps } from "../helpers/fake-model.js";
-import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+import { GITLAB_BOT, type FakeGitLab, type FakeGitLabUser } from "../helpers/fake-gitlab.js";
+import { lastUserText, steps, type startFakeModel } from "../helpers/fake-model.js";
+import { startGitLabInkwell } from "../helpers/gitlab-inkwell.js";
+import type { TestServer } from "../helpers/server.js";
 
 /**
  * A GitLab docs project end to end, on each store: the real runner (`node dist/index.js gitlab`'s
@@ -32,47 +31,18 @@ let developer: FakeGitLabUser;
 let guest: FakeGitLabUser;
 let renovate: FakeGitLabUser;
 
-/** The fixture's files as a path → content record (the GitLab project's first commit). */
-function filesOf(dir: string, prefix = ""): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) Object.assign(files, filesOf(full, `${prefix}${name}/`));
-    else files[`${prefix}${name}`] = readFileSync(full, "utf8");
-  }
-  return files;
-}
-
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+let setup: Awaited<ReturnType<typeof startGitLabInkwell>>;
 
 beforeAll(async () => {
-  gitlab = await startFakeGitLab({ files: filesOf(FIXTURE) });
+  setup = await startGitLabInkwell(FIXTURE, "gitlab-loop");
+  ({ gitlab, model, t, publicUrl, projectId, key } = setup);
   developer = gitlab.addUser({ username: "dana", name: "Dana Dev", bot: false, accessLevel: 30 });
   guest = gitlab.addUser({ username: "gus", name: "Gus Guest", bot: false, accessLevel: 10 });
   renovate = gitlab.addUser({ username: "group_7_bot_renovate", name: "Renovate", bot: true, accessLevel: 40 });
-  model = await startFakeModel(steps({ text: "unused" }));
-  // The runner reaches Inkwell at its PUBLIC_URL (the ID token's audience too), so that is the server's own address.
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
-  t = await startTestServer({ env: { PUBLIC_URL: publicUrl, INKWELL_HEARTBEAT_SECONDS: "5" }, port, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
-  const connected = await t.call("POST", "/admin/gitlab/projects", { token: ADMIN_TOKEN, body: { gitlabUrl: gitlab.url, project: gitlab.projectPath, token: GITLAB_TOKEN } });
-  expect(connected.status, JSON.stringify(connected.body)).toBe(201);
-  projectId = connected.body.id;
-  key = (await t.call("POST", `/admin/projects/${projectId}/keys`, { token: ADMIN_TOKEN, body: { name: "gitlab-loop" } })).body.key;
 });
-afterAll(async () => {
-  await t?.close();
-  await model?.close();
-  await gitlab?.close();
-});
+afterAll(() => setup?.close());
 
 const job = async (id: string) => (await t.call("GET", `/v2/agent/${projectId}/job/${id}`, { token: key })).body;
 const pipelineOf = (jobId: string, attempt: number) =>

@@ -1,15 +1,14 @@
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../helpers/eventually.js";
-import { GITLAB_TOKEN, startFakeGitLab, type FakeGitLab } from "../../helpers/fake-gitlab.js";
-import { startFakeModel, steps } from "../../helpers/fake-model.js";
-import { ADMIN_TOKEN, startTestServer, type TestServer } from "../../helpers/server.js";
+import type { FakeGitLab } from "../../helpers/fake-gitlab.js";
+import { steps, type startFakeModel } from "../../helpers/fake-model.js";
+import { startGitLabInkwell } from "../../helpers/gitlab-inkwell.js";
+import type { TestServer } from "../../helpers/server.js";
 
 /**
  * The component's job run for real by gitlab-ci-local (a GitLab CI runner for one machine) in a
@@ -40,23 +39,7 @@ const NODE = nodeForGitlabCiLocal();
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Docs Writer", GIT_AUTHOR_EMAIL: "writer@acme.test", GIT_COMMITTER_NAME: "Docs Writer", GIT_COMMITTER_EMAIL: "writer@acme.test" } }).trim();
 
-function filesOf(dir: string, prefix = ""): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) Object.assign(files, filesOf(full, `${prefix}${name}/`));
-    else files[`${prefix}${name}`] = readFileSync(full, "utf8");
-  }
-  return files;
-}
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Inkwell's repository as the component fetches it: the committed bundle at a release tag. */
 function runnerRepository(): string {
@@ -89,23 +72,14 @@ describe.skipIf(!NODE)("the GitLab CI/CD component run by gitlab-ci-local", () =
   let key: string;
   let runner: string;
 
+  let setup: Awaited<ReturnType<typeof startGitLabInkwell>>;
+
   beforeAll(async () => {
-    gitlab = await startFakeGitLab({ files: filesOf(FIXTURE) });
-    model = await startFakeModel(steps({ text: "unused" }));
-    const port = await freePort();
-    publicUrl = `http://127.0.0.1:${port}`;
-    t = await startTestServer({ env: { PUBLIC_URL: publicUrl, INKWELL_HEARTBEAT_SECONDS: "5" }, port, taskWorkerOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
-    const connected = await t.call("POST", "/admin/gitlab/projects", { token: ADMIN_TOKEN, body: { gitlabUrl: gitlab.url, project: gitlab.projectPath, token: GITLAB_TOKEN } });
-    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
-    projectId = connected.body.id;
-    key = (await t.call("POST", `/admin/projects/${projectId}/keys`, { token: ADMIN_TOKEN, body: { name: "gitlab-ci-local" } })).body.key;
+    setup = await startGitLabInkwell(FIXTURE, "gitlab-ci-local");
+    ({ gitlab, model, t, publicUrl, projectId, key } = setup);
     runner = runnerRepository();
   });
-  afterAll(async () => {
-    await t?.close();
-    await model?.close();
-    await gitlab?.close();
-  });
+  afterAll(() => setup?.close());
 
   /**
    * The docs project's clone as GitLab's runner leaves it, with its .gitlab-ci.yml (committed on the

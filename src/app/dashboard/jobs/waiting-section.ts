@@ -9,32 +9,33 @@ import type { Session } from "../sessions.js";
  */
 export function waitingSection(job: AgentJob, base: string, session: Session, canWrite: boolean): SafeHtml | string {
   if (job.status !== "active" || !job.waitingFor) return "";
-  if (job.waitingFor === "approval") {
-    return html`<section aria-labelledby="plan-heading" id="job-waiting" data-waiting-for="approval">
-<h2 id="plan-heading">Plan to approve</h2>
-<div class="message-text" id="job-plan">${job.plan ?? ""}</div>
-${
-  canWrite
-    ? html`<form method="post" action="${base}/approve" class="approve-form">
+  const asking =
+    job.waitingFor === "approval"
+      ? {
+          id: "plan",
+          heading: "Plan to approve",
+          text: job.plan,
+          form: html`<form method="post" action="${base}/approve" class="approve-form">
 ${csrfField(session)}
 <button type="submit">Approve plan</button> <span class="help">The agent carries it out and opens the pull request. To change the plan, send a follow-up below.</span>
-</form>`
-    : html`<p class="help">Approving needs write permission on the repository.</p>`
-}
-</section>`;
-  }
-  return html`<section aria-labelledby="question-heading" id="job-waiting" data-waiting-for="answer">
-<h2 id="question-heading">The agent asks</h2>
-<div class="message-text" id="job-question">${job.question ?? ""}</div>
-${
-  canWrite
-    ? html`<form method="post" action="${base}/messages" class="stack">
+</form>`,
+          needs: "Approving",
+        }
+      : {
+          id: "question",
+          heading: "The agent asks",
+          text: job.question,
+          form: html`<form method="post" action="${base}/messages" class="stack">
 ${csrfField(session)}
 <label for="answer">Your answer</label>
 <textarea id="answer" name="prompt" rows="3" required maxlength="32000"></textarea>
 <button type="submit">Send answer</button>
-</form>`
-    : html`<p class="help">Answering needs write permission on the repository.</p>`
-}
+</form>`,
+          needs: "Answering",
+        };
+  return html`<section aria-labelledby="${asking.id}-heading" id="job-waiting" data-waiting-for="${job.waitingFor}">
+<h2 id="${asking.id}-heading">${asking.heading}</h2>
+<div class="message-text" id="job-${asking.id}">${asking.text ?? ""}</div>
+${canWrite ? asking.form : html`<p class="help">${asking.needs} needs write permission on the repository.</p>`}
 </section>`;
 }

@@ -16,6 +16,10 @@ export const AUTOMATION_KINDS = ["source", "issues", "schedule"] as const;
 export type AutomationKind = (typeof AUTOMATION_KINDS)[number];
 
 const OWNER_REPO = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+/** A GitHub repository's name as a source: `owner/repo`. */
+export const isGitHubRepoName = (name: string) => OWNER_REPO.test(name);
+/** GitHub's owner/repo, or a GitLab project's path on the docs project's instance (group/subgroup/project). */
+const SOURCE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}){1,20}$/;
 const labelName = storedText(50, { trim: true, min: 1 });
 const instruction = storedText(4_000, { trim: true, min: 1 });
 
@@ -24,7 +28,12 @@ const CRON_FIELDS = /^\s*(\S+\s+){4}\S+\s*$/;
 
 export const sourceAutomationSchema = z.object({
   kind: z.literal("source"),
-  repository: z.string().trim().regex(OWNER_REPO, { error: "must be owner/repo" }).meta({ description: "The code repository (the App installed on it) whose merged pull requests start jobs." }),
+  repository: z
+    .string()
+    .trim()
+    .max(2_000)
+    .regex(SOURCE_NAME, { error: "must be owner/repo (GitHub) or group/project (GitLab)" })
+    .meta({ description: "The code repository whose merged pull requests start jobs: on GitHub owner/repo (the App installed on it); for a GitLab docs project, a project's path on the same instance (group/subgroup/project), where Inkwell registers a merge request webhook." }),
   label: labelName.optional().meta({ description: "Only merges of pull requests with this label." }),
   paths: z.array(storedText(200, { trim: true, min: 1 })).max(50).optional().meta({ description: "Only merges that change a file matching one of these globs (e.g. src/api/**)." }),
   followUps: z.boolean().default(true).meta({ description: "While this automation's docs PR is open, later merges are follow-ups on it (one PR, not one per merge)." }),

@@ -84,6 +84,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
 
   const users = new Map<number, FakeGitLabUser>([[GITLAB_BOT.id, { ...GITLAB_BOT, accessLevel: 40 }]]);
   const hooks: FakeHook[] = [];
+  /** Other projects on the instance (a linked source project): their merge requests' diffs, and the hooks registered on them. */
+  const sourceProjects = new Map<number, { id: number; path: string; defaultBranch: string; diffs: Map<number, Record<string, unknown>[]>; hooks: FakeHook[] }>();
   const pipelines: { id: number; ref: string; variables: Record<string, string>; source: "api" }[] = [];
   const mergeRequests: FakeMergeRequest[] = [];
   const notes: { id: number; mrIid: number; body: string; authorId: number }[] = [];
@@ -134,6 +136,23 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     }
   };
 
+  /** A linked source project's API, as far as linking it and reading a merge's changes need: the project, its hooks, a merge request's diffs. */
+  async function sourceApi(req: IncomingMessage, res: ServerResponse, source: NonNullable<ReturnType<typeof sourceProjects.get>>, method: string, rest: string): Promise<void> {
+    if (method === "GET" && rest === "") {
+      return send(res, 200, { id: source.id, path_with_namespace: source.path, default_branch: source.defaultBranch, web_url: `${url}/${source.path}`, archived: false });
+    }
+    if (method === "GET" && rest === "/hooks") return send(res, 200, source.hooks.map((h) => ({ id: h.id, url: h.url, project_id: source.id, merge_requests_events: h.merge_requests_events })));
+    if (method === "POST" && rest === "/hooks") {
+      const body = await readBody(req);
+      const hook: FakeHook = { id: ++nextId, url: String(body.url), token: String(body.token ?? ""), signing_token: body.signing_token ? String(body.signing_token) : null, merge_requests_events: String(body.merge_requests_events) === "true", note_events: false, pipeline_events: false, issues_events: false };
+      source.hooks.push(hook);
+      return send(res, 201, { id: hook.id, url: hook.url, project_id: source.id, merge_requests_events: hook.merge_requests_events });
+    }
+    const diffs = /^\/merge_requests\/(\d+)\/diffs$/.exec(rest);
+    if (method === "GET" && diffs) return send(res, 200, source.diffs.get(Number(diffs[1])) ?? []);
+    return send(res, 404, { message: "404 Not found" });
+  }
+
   async function api(req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
     const token = req.headers["private-token"] ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     if (token !== GITLAB_TOKEN) return send(res, 401, { message: "401 Unauthorized" });
@@ -142,6 +161,9 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     const route = (m: string, pattern: string) => (method === m ? new RegExp(`^${pattern.replace(":project", projectRef)}$`).exec(pathname) : null);
     let match: RegExpExecArray | null;
     if ((match = route("GET", "/projects/:project"))) return send(res, 200, project());
+    const other = /^\/projects\/([^/]+)(\/.*)?$/.exec(pathname);
+    const source = other ? [...sourceProjects.values()].find((p) => String(p.id) === other[1] || encodeURIComponent(p.path) === other[1]) : undefined;
+    if (source && other) return sourceApi(req, res, source, method, other[2] ?? "");
     if (/^\/projects\/[^/]+(\/|$)/.test(pathname) && !new RegExp(`^/projects/${projectRef}(/|$)`).test(pathname)) return send(res, 404, { message: "404 Project Not Found" });
     if ((match = route("GET", "/user"))) return send(res, 200, { id: GITLAB_BOT.id, username: GITLAB_BOT.username, name: GITLAB_BOT.name, bot: true, state: "active" });
     if ((match = route("GET", "/users"))) {
@@ -449,6 +471,44 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     awards,
     requests,
     payloads,
+    sourceProjects,
+    /** Another project on the instance, for a source automation to link. */
+    addSourceProject(id: number, sourcePath: string) {
+      const added = { id, path: sourcePath, defaultBranch: "main", diffs: new Map<number, Record<string, unknown>[]>(), hooks: [] as FakeHook[] };
+      sourceProjects.set(id, added);
+      return added;
+    },
+    /**
+     * GitLab's Merge Request Hook for a merge in a source project (docs.gitlab.com, webhook events):
+     * `user` merged it, `author` wrote it; the diffs are what the API answers for it.
+     */
+    sourceMerge(sourceId: number, mr: { iid: number; title: string; description: string; author: FakeGitLabUser; labels?: string[]; targetBranch?: string; diffs: Record<string, unknown>[] }, by: FakeGitLabUser) {
+      const source = sourceProjects.get(sourceId)!;
+      source.diffs.set(mr.iid, mr.diffs);
+      return {
+        object_kind: "merge_request",
+        event_type: "merge_request",
+        user: { id: by.id, name: by.name, username: by.username, avatar_url: null, email: "[REDACTED]" },
+        project: { id: source.id, name: source.path.split("/").at(-1), web_url: `${url}/${source.path}`, path_with_namespace: source.path, default_branch: source.defaultBranch, namespace: source.path.split("/").slice(0, -1).join("/") },
+        object_attributes: {
+          id: 90_000 + mr.iid,
+          iid: mr.iid,
+          title: mr.title,
+          description: mr.description,
+          source_branch: `feature-${mr.iid}`,
+          target_branch: mr.targetBranch ?? source.defaultBranch,
+          source_project_id: source.id,
+          target_project_id: source.id,
+          author_id: mr.author.id,
+          state: "merged",
+          merge_commit_sha: "d".repeat(40),
+          url: `${url}/${source.path}/-/merge_requests/${mr.iid}`,
+          action: "merge",
+        },
+        labels: (mr.labels ?? []).map((title, i) => ({ id: i + 1, title })),
+        changes: {},
+      };
+    },
     addUser(user: Omit<FakeGitLabUser, "id"> & { id?: number }): FakeGitLabUser {
       const added = { ...user, id: user.id ?? ++nextId };
       users.set(added.id, added);

@@ -389,6 +389,55 @@ describe("automations on GitLab", () => {
     await eventually("the 👀 on the issue note", () => gitlab.awards.find((a) => a.issueIid === 12 && a.noteId === note.object_attributes.id));
   });
 
+  it("a linked source project's merge starts a job from its changes; its webhook is registered on the source project; bots, other branches and unlabelled merges start none", async () => {
+    const source = gitlab.addSourceProject(77, "acme/api-server");
+    const refused = await t.call("POST", `/admin/projects/${projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "source", repository: "acme/not-visible" } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/cannot see acme\/not-visible .*group access token/);
+    const created = await t.call("POST", `/admin/projects/${projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "source", repository: "acme/api-server", label: "docs", paths: ["src/**"] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // The docs project's endpoint and secret token, merge request events only.
+    expect(source.hooks).toEqual([expect.objectContaining({ url: `${PUBLIC_URL}/api/gitlab/webhooks/${projectId}`, token: gitlab.hooks[0]!.token, signing_token: gitlab.hooks[0]!.signing_token, merge_requests_events: true, note_events: false })]);
+    // Linking it again is refused as a duplicate, and adds no second hook.
+    expect((await t.call("POST", `/admin/projects/${projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "source", repository: "acme/api-server" } })).status).toBe(409);
+    expect(source.hooks).toHaveLength(1);
+
+    const diff = (path: string, lines: string) => ({ old_path: path, new_path: path, new_file: false, renamed_file: false, deleted_file: false, diff: lines });
+    const change = { description: "Adds `--since` to `inkwell export`.", diffs: [diff("src/export.ts", "@@ -1 +1,2 @@\n-old\n+new\n+since")] };
+    const merges = [
+      gitlab.sourceMerge(77, { iid: 5, title: "Bump deps", author: otherBot, labels: ["docs"], ...change }, developer),
+      gitlab.sourceMerge(77, { iid: 6, title: "Backport", author: developer, labels: ["docs"], targetBranch: "release-1", ...change }, developer),
+      gitlab.sourceMerge(77, { iid: 7, title: "Refactor", author: developer, labels: [], ...change }, developer),
+      gitlab.sourceMerge(77, { iid: 8, title: "Tests only", author: developer, labels: ["docs"], description: "", diffs: [diff("test/export.test.ts", "@@ -1 +1 @@\n-a\n+b")] }, developer),
+      gitlab.sourceMerge(77, { iid: 9, title: "Export since a date", author: developer, labels: ["docs"], ...change }, guest),
+    ];
+    const before = gitlab.pipelines.length;
+    for (const merge of merges) expect((await deliver("Merge Request Hook", merge)).status).toBe(202);
+    const outcomes = await eventually("the five merges handled", async () => {
+      const tasks = (await gitlabTasks()).filter((task) => JSON.parse(task.payload).type === "source_merged");
+      return tasks.length === 5 && tasks.every((task) => task.state !== "pending") && tasks;
+    });
+    expect(outcomes.map((task) => [task.state, task.last_error])).toEqual([
+      ["skipped", `opened by a bot (@${otherBot.username})`],
+      ["skipped", "merged into release-1, not the default branch"],
+      ["skipped", "the merge request lacks the label its automations require"],
+      ["skipped", "no changed file matches src/**"],
+      ["done", null],
+    ]);
+    const pipeline = await eventually("the merge's job's pipeline", () => gitlab.pipelines[before]);
+    const jobId = pipeline.variables.INKWELL_JOB_ID!;
+    const job = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body;
+    expect(job.trigger).toMatchObject({ type: "source-merge", url: `${gitlab.url}/acme/api-server/-/merge_requests/9`, automationId: created.body.id });
+    const [first] = await t.store.db.query<{ prompt: string }>(`SELECT prompt FROM job_messages WHERE job_id = $1 ORDER BY seq LIMIT 1`, [jobId]);
+    expect(first!.prompt).toContain("A pull request opened by @dana was merged into acme/api-server (main): #9 \"Export since a date\"");
+    expect(first!.prompt).toContain("- modified src/export.ts (+2 −1)");
+    expect(first!.prompt).toContain("+since");
+    expect(first!.prompt).toContain("acme/api-server's code cannot be read from here");
+    // A GitLab source is not readable from the docs project's pipeline: the claim hands out no source.
+    const claim = await runner("claim", await idToken({ pipeline_id: String(pipeline.id) }), { jobId, runAttempt: 1, workflowRunId: pipeline.id });
+    expect(claim.body.job.source ?? null).toBeNull();
+  });
+
   it("a schedule fires a job that runs as a pipeline like any other", async () => {
     const created = await t.call("POST", `/admin/projects/${projectId}/automations`, { token: ADMIN_TOKEN, body: { kind: "schedule", cron: "0 6 * * 1", instruction: "Check the docs for stale versions" } });
     expect(created.status).toBe(201);

@@ -19,7 +19,15 @@ export function touchesPaths(files: PullRequestFile[], globs: string[] | undefin
  * files, as much of the diff as fits in a prompt), where to read the code, and that changing
  * nothing is a fine answer when the change needs no docs.
  */
-export function mergeInstruction(merge: SourceMergedEvent, files: PullRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS): string {
+/** What the instruction says of a merge, on either forge. */
+export type MergeFacts = Pick<SourceMergedEvent, "author" | "repo" | "baseRef" | "number" | "title" | "url" | "mergeSha" | "body">;
+
+/**
+ * `readable`: the run may read the source at the merge commit (a GitHub source, through the App);
+ * a GitLab source project is not readable from the docs project's pipeline, so the instruction
+ * works from the description, the files and the diff alone.
+ */
+export function mergeInstruction(merge: MergeFacts, files: PullRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS, readable = true): string {
   const description = merge.body.trim() ? merge.body.trim().slice(0, MAX_DESCRIPTION_CHARS) : "(no description)";
   const listed: string[] = [];
   let listedChars = 0;
@@ -44,16 +52,18 @@ export function mergeInstruction(merge: SourceMergedEvent, files: PullRequestFil
   ].join("\n");
   const tail = [
     "",
-    `Update the documentation where this change affects what readers do or see. Read the code at the merge commit with list_source_files, read_source_file and search_source (read-only: ${merge.repo} cannot be changed from here).`,
+    readable
+      ? `Update the documentation where this change affects what readers do or see. Read the code at the merge commit with list_source_files, read_source_file and search_source (read-only: ${merge.repo} cannot be changed from here).`
+      : `Update the documentation where this change affects what readers do or see. ${merge.repo}'s code cannot be read from here: work from the description, the changed files and the diff above.`,
     "If nothing in the docs needs to change, change no file and say why in your final answer.",
     ...(standing ? ["", standing] : []),
   ].join("\n");
   const budget = Math.max(0, maxChars - head.length - tail.length - 200);
-  return `${head}\n\n${diffWithin(files, budget)}${tail}`;
+  return `${head}\n\n${diffWithin(files, budget, readable)}${tail}`;
 }
 
 /** Whole file patches in order while they fit, then a line naming the ones left out. */
-function diffWithin(files: PullRequestFile[], budget: number): string {
+function diffWithin(files: PullRequestFile[], budget: number, readable: boolean): string {
   const parts: string[] = [];
   const left: string[] = [];
   let used = 0;
@@ -67,6 +77,7 @@ function diffWithin(files: PullRequestFile[], budget: number): string {
     }
   }
   if (parts.length === 0 && left.length === 0) return "";
-  const omitted = left.length ? `The diff of ${left.length} more file(s) did not fit: read them with read_source_file (${left.slice(0, 20).join(", ")}${left.length > 20 ? ", …" : ""}).\n` : "";
+  const leftOut = `${left.slice(0, 20).join(", ")}${left.length > 20 ? ", …" : ""}`;
+  const omitted = left.length ? `The diff of ${left.length} more file(s) did not fit${readable ? `: read them with read_source_file (${leftOut})` : ` (${leftOut})`}.\n` : "";
   return `${parts.length ? `The diff:\n\`\`\`diff\n${parts.join("")}\`\`\`\n` : ""}${omitted}`;
 }

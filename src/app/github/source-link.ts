@@ -1,3 +1,4 @@
+import { isGitHubRepoName } from "../../shared/automation-schemas.js";
 import { ConflictError, ForbiddenError, UpstreamError } from "../domain/errors.js";
 import { appInstallUrl } from "./app-urls.js";
 import type { GitHubApi } from "./github-api.js";
@@ -9,6 +10,7 @@ import type { GitHubApi } from "./github-api.js";
  * GitHub would not show them. Without a GitHub App there is nothing to ask (and no merge arrives).
  */
 export async function checkSourceLink(github: GitHubApi | null, githubServerUrl: string, repository: string, user: string | null): Promise<void> {
+  if (!isGitHubRepoName(repository)) throw new ConflictError(`${repository} is no GitHub repository name: a GitHub docs project's source is owner/repo (group/project paths are for GitLab docs projects)`);
   if (!github) return;
   const unanswered = (error: unknown): never => {
     throw new UpstreamError(`GitHub did not say whether ${repository} can be linked (${error instanceof Error ? error.message : String(error)}); try again`);

@@ -9,6 +9,7 @@ import { GitLabApi } from "./gitlab-api.js";
 import { noteFollowUp } from "./note-follow-up.js";
 import { failRunOfPipeline } from "./pipeline-failure.js";
 import { gitLabIssueJobs } from "./issue-jobs.js";
+import { gitLabSourceMerges } from "./source-merges.js";
 import { GITLAB_EVENT_TASK } from "./webhook-endpoint.js";
 import { gitLabEventSchema } from "./webhook-events.js";
 
@@ -16,10 +17,12 @@ import { gitLabEventSchema } from "./webhook-events.js";
  * The `gitlab_event` task: what a GitLab delivery means for jobs. A job's merge request merged →
  * `archived`, with GitLab's merge time kept for the impact report; closed → `archived`; a note →
  * maybe a follow-up (`note-follow-up.ts`); an issue labelled or mentioned → maybe a job (`issue-jobs.ts`);
+ * a linked source project's merge → maybe a job (`source-merges.ts`);
  * a pipeline Inkwell started ended unsuccessfully before its job reported → the run failed (`pipeline-failure.ts`).
  */
 export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: string | null }, log: Logger): TaskDefinition {
   const takeNote = noteFollowUp(db, options, log);
+  const sourceMerges = gitLabSourceMerges(db, { defaultRateLimitPerHour: options.rateLimitPerHour }, log);
   const issueJobs = gitLabIssueJobs(db, { command: options.command, publicUrl: options.publicUrl, limits: { defaultRateLimitPerHour: options.rateLimitPerHour } }, log);
   return defineTask({
     kind: GITLAB_EVENT_TASK,
@@ -29,6 +32,7 @@ export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: 
       if (!connection) return { skipped: "the project is no longer connected" };
       if (event.type === "note") return takeNote(event, connection);
       if (event.type === "issue_labeled" || event.type === "issue_note") return issueJobs(event, connection);
+      if (event.type === "source_merged") return sourceMerges(event, connection);
       const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
       if (event.type === "pipeline_failed") return failRunOfPipeline(db, event, repo);
       const job = (await jobOnPullRequest(db, repo, event.iid)) ?? (await jobOnBranch(db, repo, event.sourceBranch));

@@ -1,3 +1,4 @@
+import type { PullRequestFile } from "../github/github-api.js";
 import { Gitlab } from "@gitbeaker/rest";
 
 /** GitLab's access levels (Members API): Developer and above may push and ask the agent for changes. */
@@ -87,6 +88,39 @@ export class GitLabApi {
     return hook.id;
   }
 
+  /**
+   * On a linked source project: a webhook with merge request events only, unless one to `url` is
+   * there already (another automation of the same docs project linked it). Returns its id.
+   */
+  async addSourceWebhook(projectId: number, url: string, tokens: { token: string; signingToken: string }): Promise<number> {
+    const existing = (await this.#api.ProjectHooks.all(projectId)).find((hook) => hook.url === url);
+    if (existing) return existing.id;
+    const hook = await this.#api.ProjectHooks.add(projectId, url, {
+      token: tokens.token,
+      mergeRequestsEvents: true,
+      pushEvents: false,
+      enableSslVerification: !url.startsWith("http://"),
+      ...({ signingToken: tokens.signingToken } as object),
+    });
+    return hook.id;
+  }
+
+  /** The files a merge request changed (its latest diff), as the merge-instruction lists them. */
+  async mergeRequestFiles(projectId: number, iid: number): Promise<PullRequestFile[]> {
+    const diffs = await this.#api.MergeRequests.allDiffs(projectId, iid, { perPage: 100, maxPages: 30 });
+    return diffs.map((diff) => {
+      const lines = String(diff.diff ?? "").split("\n");
+      return {
+        path: String(diff.new_path),
+        status: diff.new_file ? "added" : diff.deleted_file ? "removed" : diff.renamed_file ? "renamed" : "modified",
+        additions: lines.filter((line) => line.startsWith("+") && !line.startsWith("+++")).length,
+        deletions: lines.filter((line) => line.startsWith("-") && !line.startsWith("---")).length,
+        ...(diff.diff ? { patch: String(diff.diff) } : {}),
+        ...(diff.renamed_file ? { previousPath: String(diff.old_path) } : {}),
+      };
+    });
+  }
+
   async removeWebhook(projectId: number, hookId: number): Promise<void> {
     await this.#api.ProjectHooks.remove(projectId, hookId);
   }
@@ -149,8 +183,13 @@ export class GitLabApi {
 
   /** Whether the user is a bot (project, group and service-account tokens' users, GitLab's own bots). */
   async isBot(userId: number): Promise<boolean> {
+    return (await this.user(userId)).bot;
+  }
+
+  /** A user's name and whether it is a bot (project, group and service account bots). */
+  async user(userId: number): Promise<{ username: string; bot: boolean }> {
     const user = await this.#api.Users.show(userId);
-    return Boolean((user as { bot?: boolean }).bot);
+    return { username: String(user.username), bot: Boolean((user as { bot?: boolean }).bot) };
   }
 
   /** Writes the job's tracking note on the merge request: edits `noteId` when given, else adds one; returns its id. */

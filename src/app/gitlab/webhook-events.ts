@@ -15,6 +15,23 @@ export const gitLabEventSchema = z.discriminatedUnion("type", [
   /** A pipeline Inkwell may have started ended failed, canceled or skipped. */
   z.object({ type: z.literal("pipeline_failed"), projectId: z.string(), pipelineId: z.int(), status: z.string(), url: z.string() }),
   z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
+  /** A merge request merged in a linked source project (its webhook is the docs project's): maybe a source automation's job. */
+  z.object({
+    type: z.literal("source_merged"),
+    projectId: z.string(),
+    sourceProjectId: z.int(),
+    sourcePath: z.string(),
+    iid: z.int(),
+    title: z.string(),
+    description: z.string(),
+    url: z.string(),
+    mergeSha: z.string(),
+    targetBranch: z.string(),
+    defaultBranch: z.string().nullable(),
+    labels: z.array(z.string()),
+    /** Who wrote the change (its author, not who merged it): a bot's merges start no job. */
+    authorId: z.int(),
+  }),
   z.object({
     type: z.literal("note"),
     projectId: z.string(),
@@ -32,8 +49,21 @@ const userSchema = z.looseObject({ id: z.int(), username: z.string() });
 
 const mergeRequestHookSchema = z.looseObject({
   object_kind: z.literal("merge_request"),
-  project: z.looseObject({ id: z.int() }),
-  object_attributes: z.looseObject({ iid: z.int(), action: z.string().optional(), state: z.string(), source_branch: z.string() }),
+  user: userSchema.nullish(),
+  project: z.looseObject({ id: z.int(), path_with_namespace: z.string().nullish(), default_branch: z.string().nullish() }),
+  object_attributes: z.looseObject({
+    iid: z.int(),
+    action: z.string().optional(),
+    state: z.string(),
+    source_branch: z.string(),
+    target_branch: z.string().nullish(),
+    title: z.string().nullish(),
+    description: z.string().nullish(),
+    url: z.string().nullish(),
+    merge_commit_sha: z.string().nullish(),
+    author_id: z.int().nullish(),
+  }),
+  labels: z.array(z.looseObject({ title: z.string() })).nullish(),
 });
 
 const positionSchema = z.looseObject({ new_path: z.string().nullish(), old_path: z.string().nullish(), new_line: z.int().nullish(), old_line: z.int().nullish() });
@@ -76,12 +106,35 @@ const issueHookSchema = z.looseObject({
   changes: z.looseObject({ labels: z.looseObject({ previous: labelsSchema, current: labelsSchema }).nullish() }).nullish(),
 });
 
+/** A merge request of another project (a linked source project's webhook delivers here too): only a merge counts. */
+function sourceMerged(hook: z.infer<typeof mergeRequestHookSchema>, projectId: string): GitLabEvent | { ignored: string } {
+  const mr = hook.object_attributes;
+  if (mr.action !== "merge") return { ignored: `another project's merge request ${mr.action ?? mr.state}` };
+  if (!hook.project.path_with_namespace || !mr.merge_commit_sha || !mr.url || !hook.user) return { ignored: "a merge without its project path, commit, URL or author" };
+  return {
+    type: "source_merged",
+    projectId,
+    sourceProjectId: hook.project.id,
+    sourcePath: hook.project.path_with_namespace,
+    iid: mr.iid,
+    title: mr.title ?? "",
+    description: mr.description ?? "",
+    url: mr.url,
+    mergeSha: mr.merge_commit_sha,
+    targetBranch: mr.target_branch ?? "",
+    defaultBranch: hook.project.default_branch ?? null,
+    labels: (hook.labels ?? []).map((label) => label.title),
+    // The merge request's author; the hook's user is who merged it.
+    authorId: mr.author_id ?? hook.user.id,
+  };
+}
+
 /** The event a delivery means, `null` with why when it means nothing for jobs; throws nothing on a payload of another shape. */
 export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: string, gitlabProjectId: number): GitLabEvent | { ignored: string } {
   if (eventHeader === "Merge Request Hook") {
     const hook = mergeRequestHookSchema.safeParse(payload);
     if (!hook.success) return { ignored: "not a merge request event" };
-    if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's merge request" };
+    if (hook.data.project.id !== gitlabProjectId) return sourceMerged(hook.data, projectId);
     const { action, state, iid, source_branch: sourceBranch } = hook.data.object_attributes;
     if (action !== "merge" && action !== "close") return { ignored: `merge request ${action ?? state}` };
     return { type: "merge_request_closed", projectId, iid, sourceBranch, merged: action === "merge" };

@@ -13,7 +13,7 @@ export const automationPaths = () => ({
       security: operator,
       parameters: [projectId],
       requestBody: { required: true, ...json(createAutomationSchema) },
-      responses: { 201: { description: "The automation.", ...json(automationSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 409: errorResponse("The repository already feeds this project, the App is not installed on it, or the project already has an issues automation."), 413: ERR[413], 502: errorResponse("GitHub did not answer whether the App is installed on the source repository.") },
+      responses: { 201: { description: "The automation.", ...json(automationSchema) }, 400: ERR[400], 401: ERR[401], 404: ERR[404], 409: errorResponse("The repository already feeds this project, the App is not installed on it (GitHub), the project's token cannot see it or add its webhook (GitLab), it is no name on the project's forge, or the project already has an issues automation."), 413: ERR[413], 502: errorResponse("GitHub or GitLab did not answer whether the source repository can be linked."), 503: errorResponse("A GitLab docs project's source needs PUBLIC_URL, where its merges are delivered.") },
     },
     get: {
       operationId: "listAutomations",

@@ -40,14 +40,15 @@ export const toAutomation = (row: AutomationRow): Automation => ({
 });
 
 /** A project's new automation. A code repository feeds a project once; a project has one issues automation. */
-export async function createAutomation(tx: Queryable, projectId: string, config: AutomationConfig, now: Date): Promise<Automation> {
+/** `sourceRepo`: the name a source's merges arrive under when it is not `config.repository` (a GitLab project's is `host/path`). */
+export async function createAutomation(tx: Queryable, projectId: string, config: AutomationConfig, now: Date, sourceRepo = config.kind === "source" ? config.repository : null): Promise<Automation> {
   // Under the project's lock, two creates at once cannot both pass the check below.
   await lockProject(tx, projectId);
-  const sourceRepo = config.kind === "source" ? config.repository.toLowerCase() : null;
+  const source = sourceRepo?.toLowerCase() ?? null;
   const taken = await queryOne<{ id: string }>(
     tx,
     `SELECT id FROM automations WHERE project_id = $1 AND kind = $2 AND (kind = 'issues' OR source_repo = $3)`,
-    [projectId, config.kind, sourceRepo],
+    [projectId, config.kind, source],
   );
   if (taken) {
     throw new ConflictError(
@@ -59,7 +60,7 @@ export async function createAutomation(tx: Queryable, projectId: string, config:
   const nextRunAt = config.kind === "schedule" ? nextFiring(config.cron, now) : null;
   const [row] = await tx.query<AutomationRow>(
     `INSERT INTO automations (id, project_id, kind, config, source_repo, next_run_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [newId(), projectId, config.kind, JSON.stringify(config), sourceRepo, nextRunAt],
+    [newId(), projectId, config.kind, JSON.stringify(config), source, nextRunAt],
   );
   return toAutomation(row as AutomationRow);
 }

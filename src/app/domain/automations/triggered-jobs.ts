@@ -105,7 +105,8 @@ export async function startIssueJob(tx: Queryable, automation: AutomationRow, re
 export interface MergeRequest extends Request {
   /** `owner/repo#n`: a merge is taken once per automation. */
   key: string;
-  source: SourceContext;
+  /** What the run may read of the source (a GitHub source, through the App); none for a GitLab source project. */
+  source?: SourceContext | undefined;
 }
 
 /**
@@ -119,7 +120,7 @@ export async function startSourceJob(tx: Queryable, automation: AutomationRow, r
   const config = configOf(locked);
   const open = config.kind === "source" && config.followUps ? await openJobOfAutomation(tx, locked.id) : null;
   const origin = { kind: "event" as const, key: `${AUTOMATION_KEY_PREFIX}merge ${locked.id} ${request.key}` };
-  const started = await startOrFollowUp(tx, locked, { ...request, trigger: "source-merge", sourceContext: request.source }, origin, open, limits);
+  const started = await startOrFollowUp(tx, locked, { ...request, trigger: "source-merge", ...(request.source ? { sourceContext: request.source } : {}) }, origin, open, limits);
   await recordFiring(tx, locked.id, outcomeOf(started), now);
   return started;
 }

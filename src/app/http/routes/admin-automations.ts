@@ -1,7 +1,7 @@
 import { createAutomationSchema, updateAutomationSchema } from "../../../shared/automation-schemas.js";
 import { createAutomation, deleteAutomation, fireScheduleNow, getAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { checkSourceLink } from "../../github/source-link.js";
+import { linkSourceRepository } from "../../gitlab/source-link.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
@@ -21,8 +21,8 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
   router.on("POST", "/admin/projects/:id/automations", async (ctx) => {
     const { projectId } = ids(ctx);
     const request = validate(createAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    if (request.kind === "source") await checkSourceLink(services.github, config.githubServerUrl, request.repository, null);
-    return { status: 201, body: await db.transaction((tx) => createAutomation(tx, projectId, request, new Date())) };
+    const sourceRepo = request.kind === "source" ? await linkSourceRepository({ db, github: services.github, githubServerUrl: config.githubServerUrl, publicUrl: config.publicUrl }, projectId, request.repository, null) : null;
+    return { status: 201, body: await db.transaction((tx) => createAutomation(tx, projectId, request, new Date(), sourceRepo)) };
   });
 
   router.on("GET", "/admin/projects/:id/automations", async (ctx) => {

@@ -7,7 +7,7 @@ import { table } from "../format.js";
 /** The automation `create`'s options describe: exactly one of --source, --issues, --schedule. */
 function configOf(values: Record<string, unknown>): Record<string, unknown> {
   const kinds = [values.source !== undefined, values.issues === true, values.schedule !== undefined].filter(Boolean).length;
-  if (kinds !== 1) throw new CliError("Say what starts the jobs: exactly one of --source owner/repo, --issues, --schedule CRON", 2);
+  if (kinds !== 1) throw new CliError("Say what starts the jobs: exactly one of --source owner/repo (GitLab: group/project), --issues, --schedule CRON", 2);
   const label = values.label as string | undefined;
   const instruction = values.instruction as string | undefined;
   if (values.source !== undefined) {

@@ -31,7 +31,7 @@ export const COMMAND_USAGE = {
     redeliver: "webhooks redeliver --project ID <webhookId> <deliveryId>",
   },
   automations: {
-    create: "automations create --project ID (--source owner/repo [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]",
+    create: "automations create --project ID (--source owner/repo|group/project [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]",
     list: "automations list --project ID",
     pause: "automations pause --project ID <automationId>",
     resume: "automations resume --project ID <automationId>",

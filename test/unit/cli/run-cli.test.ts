@@ -23,7 +23,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   webhooks delete --project ID <webhookId>
   webhooks deliveries --project ID <webhookId> [--limit N]
   webhooks redeliver --project ID <webhookId> <deliveryId>
-  automations create --project ID (--source owner/repo [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]
+  automations create --project ID (--source owner/repo|group/project [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]
   automations list --project ID
   automations pause --project ID <automationId>
   automations resume --project ID <automationId>

@@ -20,6 +20,14 @@ const merge: SourceMergedEvent = {
 const file = (path: string, patch: string) => ({ path, status: "modified", additions: 1, deletions: 0, patch });
 
 describe("mergeInstruction", () => {
+  it("for a source the run cannot read (a GitLab project), works from the diff and names no reading tool", () => {
+    const many = Array.from({ length: 30 }, (_, i) => file(`src/f${i}.ts`, `@@ -1 +1 @@\n-${"a".repeat(400)}\n+b`));
+    const text = mergeInstruction(merge, many, undefined, 6_000, false);
+    expect(text).toContain("acme/api's code cannot be read from here: work from the description, the changed files and the diff above.");
+    expect(text).toMatch(/The diff of \d+ more file\(s\) did not fit \(src\/f/);
+    expect(text).not.toMatch(/read_source_file|list_source_files|search_source/);
+  });
+
   it("states what changed: the PR, its description, the files and their diff, and that changing nothing is an answer", () => {
     const text = mergeInstruction(merge, [file("src/cli.ts", "@@ -1 +1 @@\n-a\n+b"), { path: "img.png", status: "added", additions: 0, deletions: 0 }], "Flags are documented in reference/cli.mdx.");
     expect(text).toContain('opened by @octocat was merged into acme/api (main): #12 "Add --dry-run"');

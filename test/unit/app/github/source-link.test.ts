@@ -19,6 +19,14 @@ function github(installationId: number | null | Error, permission: RepoPermissio
 }
 
 describe("checkSourceLink", () => {
+  it("refuses a GitLab-style group/subgroup/project path on a GitHub project before asking GitHub", async () => {
+    const asking = github(77);
+    const error = await checkSourceLink(asking.api, "https://github.com", "acme/platform/api", null).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as Error).message).toMatch(/a GitHub docs project's source is owner\/repo/);
+    expect(asking.asked).toEqual([]);
+  });
+
   it("needs the App installed on the repository, naming where to install it", async () => {
     const error = await checkSourceLink(github(null).api, "https://github.com", "acme/api", null).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);

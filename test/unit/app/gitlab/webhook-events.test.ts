@@ -13,11 +13,35 @@ const note = (attributes: Record<string, unknown>, extra: Record<string, unknown
 });
 
 describe("what a GitLab delivery means (gitLabEventOf)", () => {
-  it("a merge request merged or closed, and nothing for its other actions or another project's", () => {
+  it("a merge request merged or closed, and nothing for its other actions; another project's merge only (a linked source's)", () => {
     expect(gitLabEventOf("Merge Request Hook", mrHook("merge", "merged"), "p1", 42)).toEqual({ type: "merge_request_closed", projectId: "p1", iid: 3, sourceBranch: "inkwell/abc", merged: true });
     expect(gitLabEventOf("Merge Request Hook", mrHook("close", "closed"), "p1", 42)).toMatchObject({ merged: false });
     expect(gitLabEventOf("Merge Request Hook", mrHook("update", "opened"), "p1", 42)).toEqual({ ignored: "merge request update" });
-    expect(gitLabEventOf("Merge Request Hook", mrHook("merge", "merged", 99), "p1", 42)).toEqual({ ignored: "another project's merge request" });
+    // A linked source project's webhook delivers here too: its merge, with what the job's instruction needs.
+    expect(gitLabEventOf("Merge Request Hook", mrHook("merge", "merged", 99), "p1", 42)).toEqual({ ignored: "a merge without its project path, commit, URL or author" });
+    const sourceMerge = mrHook("merge", "merged", 99);
+    const complete = {
+      ...sourceMerge,
+      project: { ...sourceMerge.project, path_with_namespace: "acme/api", default_branch: "main" },
+      object_attributes: { ...sourceMerge.object_attributes, target_branch: "main", title: "Add --since", url: "https://gitlab.example.com/acme/api/-/merge_requests/3", merge_commit_sha: "d".repeat(40), author_id: 8 },
+      labels: [{ title: "docs" }],
+    };
+    expect(gitLabEventOf("Merge Request Hook", complete, "p1", 42)).toEqual({
+      type: "source_merged",
+      projectId: "p1",
+      sourceProjectId: 99,
+      sourcePath: "acme/api",
+      iid: 3,
+      title: "Add --since",
+      description: "",
+      url: "https://gitlab.example.com/acme/api/-/merge_requests/3",
+      mergeSha: "d".repeat(40),
+      targetBranch: "main",
+      defaultBranch: "main",
+      labels: ["docs"],
+      authorId: 8,
+    });
+    expect(gitLabEventOf("Merge Request Hook", mrHook("close", "closed", 99), "p1", 42)).toEqual({ ignored: "another project's merge request close" });
     expect(gitLabEventOf("Merge Request Hook", { object_kind: "merge_request" }, "p1", 42)).toEqual({ ignored: "not a merge request event" });
   });
 

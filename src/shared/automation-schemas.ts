@@ -19,7 +19,7 @@ const OWNER_REPO = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9_-][A-Za-z0-9._-]{
 /** A GitHub repository's name as a source: `owner/repo`. */
 export const isGitHubRepoName = (name: string) => OWNER_REPO.test(name);
 /** GitHub's owner/repo, or a GitLab project's path on the docs project's instance (group/subgroup/project). */
-const SOURCE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}){1,20}$/;
+const SOURCE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}){1,20}$/;
 const labelName = storedText(50, { trim: true, min: 1 });
 const instruction = storedText(4_000, { trim: true, min: 1 });
 

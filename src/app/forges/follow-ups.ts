@@ -89,6 +89,8 @@ export interface AddressedComment {
   repo: string;
   /** The pull request's or merge request's number (an issue's for `approve`). */
   number: number;
+  /** What `number` counts: GitHub's shared sequence (either), or GitLab's merge request (change) or issue. */
+  numberOf?: "either" | "change" | "issue";
   author: string;
   instruction: string;
   /** An inline (diff) comment's place. */
@@ -117,8 +119,8 @@ export async function takeComment(db: Db, options: FollowUpOptions, forge: Comme
  * `approve` on a job's change request or the issue it came from, from an author who may ask:
  * approves the plan the job waits with. A redelivery finds the job no longer waiting and changes nothing.
  */
-export async function approveByComment(db: Db, forge: CommentForge, comment: Pick<AddressedComment, "repo" | "number" | "author">): Promise<TaskOutcome> {
-  const job = await jobToApproveOn(db, comment.repo, comment.number);
+export async function approveByComment(db: Db, forge: CommentForge, comment: Pick<AddressedComment, "repo" | "number" | "author" | "numberOf">): Promise<TaskOutcome> {
+  const job = await jobToApproveOn(db, comment.repo, comment.number, comment.numberOf);
   if (!job) return { skipped: "approve: no active job on this pull request or issue" };
   const refused = await forge.refusal(comment.author);
   if (refused) return { skipped: refused };

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import { addRobotsVersion } from "../analytics/robots/robots-versions.js";
-import { ConflictError } from "../domain/errors.js";
+import { ConflictError, InvalidInputError } from "../domain/errors.js";
 import { projectIdOfRepository } from "../domain/projects.js";
 import type { Db, Queryable } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
@@ -14,12 +14,21 @@ const mergeSchema = z.object({ repo: z.string(), installationId: z.number(), num
 export type DocsMerge = z.infer<typeof mergeSchema>;
 
 /**
- * The site's robots.txt in the docs repository: a file named robots.txt (at the root, or in the
- * framework's static folder: public/, static/, docs/public/…). With several, the one nearest the
- * root. A changed or removed file counts; null when the merge left robots.txt alone.
+ * Where a docs framework serves robots.txt from, relative to the repository: the root (Mintlify),
+ * the static folder copied to the site's root (Docusaurus `static/`, VitePress `<srcDir>/public/`,
+ * Next-based sites `public/`), or the docs folder MkDocs copies (`docs/`).
+ */
+const SITE_ROOTS = new Set(["", "public", "static", "docs", "docs/public", "docs/static", "website/static", "src/public"]);
+
+/**
+ * The site's robots.txt among a merge's files: a file named robots.txt in one of the folders a
+ * site is served from (an example's or a test fixture's robots.txt deeper in the tree is not the
+ * site's); with several, the one nearest the root. A changed or removed file counts; null when the
+ * merge left the site's robots.txt alone.
  */
 export function robotsFileIn(files: readonly PullRequestFile[]): { path: string; removed: boolean } | null {
-  const touched = files.filter((file) => file.path.split("/").pop() === "robots.txt" && !file.path.split("/").includes("node_modules"));
+  const folder = (path: string) => path.split("/").slice(0, -1).join("/");
+  const touched = files.filter((file) => file.path.split("/").pop() === "robots.txt" && SITE_ROOTS.has(folder(file.path)));
   const nearest = touched.sort((a, b) => a.path.split("/").length - b.path.split("/").length || (a.path < b.path ? -1 : 1))[0];
   return nearest ? { path: nearest.path, removed: nearest.status === "removed" } : null;
 }
@@ -55,7 +64,8 @@ export function robotsMergeTask(db: Db, github: GitHubApi, log: Logger): TaskDef
         log.info({ projectId, repo: merge.repo, pr: merge.number, versionId: version.id, created }, "robots.txt from a merge");
         return created ? { ok: true } : { skipped: "robots.txt the same as the version in force" };
       } catch (error) {
-        if (error instanceof ConflictError) return { skipped: error.message };
+        // Out of time order, or over robots.txt's size limit: not a version to judge by, and no retry changes that.
+        if (error instanceof ConflictError || error instanceof InvalidInputError) return { skipped: error.message };
         throw error;
       }
     },

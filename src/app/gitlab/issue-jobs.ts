@@ -32,7 +32,7 @@ export function gitLabIssueJobs(db: Db, options: { command: string; publicUrl: s
       if (request && isApproveCommand(request)) {
         const api = new GitLabApi(connection.baseUrl, connection.accessToken);
         const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToIssueNote(connection.gitlabProjectId, event.iid, event.noteId), log);
-        return approveByComment(db, forge, { repo, number: event.iid, author: event.author.username });
+        return approveByComment(db, forge, { repo, number: event.iid, numberOf: "issue", author: event.author.username });
       }
     }
     const [automation] = await automationsFor(db, "issues", repo);

@@ -25,6 +25,7 @@ export function noteFollowUp(db: Db, options: FollowUpOptions, log: Logger) {
     const outcome = await takeComment(db, options, forge, {
       repo: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
       number: event.iid,
+      numberOf: "change",
       author: event.author.username,
       instruction,
       ...(event.position ? { location: { path: event.position.path, line: event.position.line, diffHunk: "" } } : {}),

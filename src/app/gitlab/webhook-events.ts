@@ -61,6 +61,8 @@ const mergeRequestHookSchema = z.looseObject({
     description: z.string().nullish(),
     url: z.string().nullish(),
     merge_commit_sha: z.string().nullish(),
+    squash_commit_sha: z.string().nullish(),
+    last_commit: z.looseObject({ id: z.string() }).nullish(),
     author_id: z.int().nullish(),
   }),
   labels: z.array(z.looseObject({ title: z.string() })).nullish(),
@@ -110,7 +112,9 @@ const issueHookSchema = z.looseObject({
 function sourceMerged(hook: z.infer<typeof mergeRequestHookSchema>, projectId: string): GitLabEvent | { ignored: string } {
   const mr = hook.object_attributes;
   if (mr.action !== "merge") return { ignored: `another project's merge request ${mr.action ?? mr.state}` };
-  if (!hook.project.path_with_namespace || !mr.merge_commit_sha || !mr.url || !hook.user) return { ignored: "a merge without its project path, commit, URL or author" };
+  // A fast-forward merge has no merge commit: the branch's last commit is what landed.
+  const mergeSha = mr.merge_commit_sha ?? mr.squash_commit_sha ?? mr.last_commit?.id;
+  if (!hook.project.path_with_namespace || !mergeSha || !mr.url || !hook.user) return { ignored: "a merge without its project path, commit, URL or author" };
   return {
     type: "source_merged",
     projectId,
@@ -120,7 +124,7 @@ function sourceMerged(hook: z.infer<typeof mergeRequestHookSchema>, projectId: s
     title: mr.title ?? "",
     description: mr.description ?? "",
     url: mr.url,
-    mergeSha: mr.merge_commit_sha,
+    mergeSha,
     targetBranch: mr.target_branch ?? "",
     defaultBranch: hook.project.default_branch ?? null,
     labels: (hook.labels ?? []).map((label) => label.title),

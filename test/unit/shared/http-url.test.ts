@@ -10,7 +10,7 @@ describe("an http(s) URL field", () => {
   });
 
   it("refuses other schemes, user info, a second host in the path and broken IPv6 literals", () => {
-    for (const url of ["ftp://a.example", "https://user@a.example", "https://a.example//b", "http://[:::]/x", "http://[::1/x", "http://:!", "https://a.example:65536"]) {
+    for (const url of ["ftp://a.example", "https://user@a.example", "https://a.example//b", "http://[:::]/x", "http://[::1/x", "http://:!", "https://a.example:65536", "https://[2001:db8::1]//evil.example/"]) {
       expect(isHttpUrl(url), url).toBe(false);
     }
   });

@@ -71,7 +71,7 @@ function ignoredSuggestion(agent: string, views: number, paths: string[], rules:
     detail: `${agent} fetched ${views} disallowed pages${paths.length > 0 ? ` (${listed(paths, 3)})` : ""}${rules.length > 0 ? ` despite ${listed(rules, 2)}` : ""}`,
     prompt: [
       `The verified AI agent ${agent} keeps fetching pages the site's robots.txt disallows it: ${views} views in the last ${SUGGESTION_DAYS} days${paths.length > 0 ? `, of ${listed(paths)}` : ""}${rules.length > 0 ? `, under ${listed(rules, 3)}` : ""}.`,
-      `Make the refusal explicit for it: add a group \`User-agent: ${agent}\` with those Disallow lines to robots.txt (an agent follows its own group over \`*\`), keeping every other group as it is.`,
+      `Make the refusal explicit for it: name it in robots.txt with \`User-agent: ${agent}\`. An agent follows only the most specific group that names it, so its group must carry every rule of the group it follows now (usually \`*\`), not only the lines it ignored: add the line to that group, or give it a group of its own that repeats all of them. Keep every other group as it is.`,
       EDIT_IN_REPOSITORY,
     ].join("\n"),
   };
@@ -87,7 +87,7 @@ function blockedReferrerSuggestion(source: string, operator: string, visitors: n
     detail: `${source} sent ${visitors} visitors, but robots.txt blocks ${listed(agents)} (${operator}) from ${listed(paths, 3)}`,
     prompt: [
       `${source} (${operator}) sent ${visitors} readers to the site in the last ${SUGGESTION_DAYS} days, but the robots.txt in force blocks ${operator}'s answer fetchers ${listed(agents)} from ${listed(paths)}${rules.length > 0 ? ` (${listed(rules, 3)})` : ""}, so ${source} cannot read those pages to quote and link them.`,
-      `Allow ${listed(agents)} to fetch the documentation: add an Allow group for ${agents.length > 1 ? "them" : "it"} (or narrow the Disallow lines that catch ${agents.length > 1 ? "them" : "it"}), leaving training crawlers' rules as they are.`,
+      `Let ${listed(agents)} fetch the documentation pages: narrow the Disallow lines that catch ${agents.length > 1 ? "them" : "it"}, or give ${agents.length > 1 ? "them" : "it"} a group of ${agents.length > 1 ? "their" : "its"} own that repeats every rule of the group ${agents.length > 1 ? "they follow" : "it follows"} now except those lines (an agent follows only the most specific group that names it). Leave training crawlers' rules as they are.`,
       EDIT_IN_REPOSITORY,
     ].join("\n"),
   };

@@ -41,6 +41,9 @@ describe("what a GitLab delivery means (gitLabEventOf)", () => {
       labels: ["docs"],
       authorId: 8,
     });
+    // A fast-forward merge has no merge commit: its last commit stands for it.
+    const fastForward = { ...complete, object_attributes: { ...complete.object_attributes, merge_commit_sha: null, last_commit: { id: "e".repeat(40) } } };
+    expect(gitLabEventOf("Merge Request Hook", fastForward, "p1", 42)).toMatchObject({ type: "source_merged", mergeSha: "e".repeat(40) });
     expect(gitLabEventOf("Merge Request Hook", mrHook("close", "closed", 99), "p1", 42)).toEqual({ ignored: "another project's merge request close" });
     expect(gitLabEventOf("Merge Request Hook", { object_kind: "merge_request" }, "p1", 42)).toEqual({ ignored: "not a merge request event" });
   });

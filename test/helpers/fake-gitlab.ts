@@ -136,6 +136,21 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     }
   };
 
+  /** A project hook as GitLab's hooks API takes it (JSON booleans, or "true" in a form body). */
+  const hookFrom = (body: Record<string, any>): FakeHook => {
+    const on = (event: string) => body[event] === true || body[event] === "true";
+    return {
+      id: ++nextId,
+      url: String(body.url),
+      token: String(body.token ?? ""),
+      signing_token: body.signing_token ? String(body.signing_token) : null,
+      merge_requests_events: on("merge_requests_events"),
+      note_events: on("note_events"),
+      pipeline_events: on("pipeline_events"),
+      issues_events: on("issues_events"),
+    };
+  };
+
   /** A linked source project's API, as far as linking it and reading a merge's changes need: the project, its hooks, a merge request's diffs. */
   async function sourceApi(req: IncomingMessage, res: ServerResponse, source: NonNullable<ReturnType<typeof sourceProjects.get>>, method: string, rest: string): Promise<void> {
     if (method === "GET" && rest === "") {
@@ -143,8 +158,7 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     }
     if (method === "GET" && rest === "/hooks") return send(res, 200, source.hooks.map((h) => ({ id: h.id, url: h.url, project_id: source.id, merge_requests_events: h.merge_requests_events })));
     if (method === "POST" && rest === "/hooks") {
-      const body = await readBody(req);
-      const hook: FakeHook = { id: ++nextId, url: String(body.url), token: String(body.token ?? ""), signing_token: body.signing_token ? String(body.signing_token) : null, merge_requests_events: String(body.merge_requests_events) === "true", note_events: false, pipeline_events: false, issues_events: false };
+      const hook = hookFrom(await readBody(req));
       source.hooks.push(hook);
       return send(res, 201, { id: hook.id, url: hook.url, project_id: source.id, merge_requests_events: hook.merge_requests_events });
     }
@@ -180,17 +194,7 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       return send(res, 200, { id: user.id, username: user.username, name: user.name, state: "active", access_level: user.accessLevel });
     }
     if ((match = route("POST", "/projects/:project/hooks"))) {
-      const body = await readBody(req);
-      const hook: FakeHook = {
-        id: ++nextId,
-        url: String(body.url),
-        token: String(body.token ?? ""),
-        signing_token: body.signing_token ? String(body.signing_token) : null,
-        merge_requests_events: body.merge_requests_events === true || body.merge_requests_events === "true",
-        note_events: body.note_events === true || body.note_events === "true",
-        pipeline_events: body.pipeline_events === true || body.pipeline_events === "true",
-        issues_events: body.issues_events === true || body.issues_events === "true",
-      };
+      const hook = hookFrom(await readBody(req));
       hooks.push(hook);
       return send(res, 201, { id: hook.id, url: hook.url, project_id: projectId, merge_requests_events: hook.merge_requests_events, note_events: hook.note_events, token_present: hook.token !== "", signing_token_present: hook.signing_token !== null });
     }

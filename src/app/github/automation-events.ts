@@ -42,6 +42,9 @@ export const sourceMergedEventSchema = z.object({
 });
 export type SourceMergedEvent = z.infer<typeof sourceMergedEventSchema>;
 
+/** Whether a merge went into its repository's default branch (what source automations and robots.txt versions take). */
+export const intoDefaultBranch = (merge: Pick<SourceMergedEvent, "baseRef" | "defaultBranch">): boolean => merge.defaultBranch !== null && merge.baseRef === merge.defaultBranch;
+
 const issueFields = {
   repo: z.string(),
   installationId: z.number(),

@@ -1,13 +1,13 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import { MAX_PROMPT_CHARS } from "../../shared/api-schemas.js";
-import { configOf } from "../domain/automations/automations.js";
+import { configOf, sourceAutomationsWanting } from "../domain/automations/automations.js";
 import { automationsFor, startIssueJob, startSourceJob, type Started } from "../domain/automations/triggered-jobs.js";
 import type { AutomationRow } from "../domain/automations/automations.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { enqueueTask } from "../tasks/tasks.js";
-import type { IssueCommentEvent, IssueLabeledEvent, SourceMergedEvent } from "./automation-events.js";
+import { intoDefaultBranch, type IssueCommentEvent, type IssueLabeledEvent, type SourceMergedEvent } from "./automation-events.js";
 import { instructionIn, isApproveCommand } from "../forges/addressing.js";
 import { approveByComment } from "../forges/follow-ups.js";
 import { gitHubCommentForge, isPerson, queueReactions, WRITERS } from "./follow-up.js";
@@ -51,13 +51,9 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
   async function sourceMerged(event: SourceMergedEvent): Promise<TaskOutcome> {
     const automations = await automationsFor(db, "source", event.repo);
     if (automations.length === 0) return { skipped: "no project reads this repository" };
-    if (event.defaultBranch === null || event.baseRef !== event.defaultBranch) return { skipped: `merged into ${event.baseRef}, not the default branch` };
+    if (!intoDefaultBranch(event)) return { skipped: `merged into ${event.baseRef}, not the default branch` };
     if (event.authorIsBot) return { skipped: `opened by a bot (@${event.author})` };
-    const labelled = automations.flatMap((automation) => {
-      const config = configOf(automation);
-      const wanted = config.kind === "source" && (!config.label || event.labels.some((l) => l.toLowerCase() === config.label?.toLowerCase()));
-      return wanted ? [{ automation, config }] : [];
-    });
+    const labelled = sourceAutomationsWanting(automations, event.labels);
     if (labelled.length === 0) return { skipped: "the pull request lacks the label its automations require" };
     const files = await github.pullRequestFiles(event.installationId, event.repo, event.number);
     const outcomes: string[] = [];

@@ -7,6 +7,7 @@ import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task
 import { commentFollowUp } from "./comment-follow-up.js";
 import { queueRobotsFromMerge } from "./robots-merges.js";
 import { reviewFollowUp } from "./review-follow-up.js";
+import { intoDefaultBranch } from "./automation-events.js";
 import { automationJobs } from "./automation-jobs.js";
 import type { GitHubApi } from "./github-api.js";
 import { queuedEventSchema, type QueuedEvent } from "./webhook-events.js";
@@ -101,7 +102,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     comment: (event) => takeComment(event),
     review: (event) => takeReview(event),
     async source_merged(event) {
-      if (event.defaultBranch !== null && event.baseRef === event.defaultBranch) {
+      if (intoDefaultBranch(event)) {
         await queueRobotsFromMerge(db, { repo: event.repo, installationId: event.installationId, number: event.number, mergeSha: event.mergeSha, mergedAt: event.mergedAt ?? null });
       }
       return automations.source_merged(event);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isHandledEvent } from "./github-events.js";
-import { issueCommentEvent, issueCommentEventSchema, issueLabeledEvent, issueLabeledEventSchema, sourceMergedEvent, sourceMergedEventSchema } from "./automation-events.js";
+import { intoDefaultBranch, issueCommentEvent, issueCommentEventSchema, issueLabeledEvent, issueLabeledEventSchema, sourceMergedEvent, sourceMergedEventSchema } from "./automation-events.js";
 
 /**
  * The parts of GitHub webhook payloads Inkwell acts on, parsed at the edge. A delivery becomes one
@@ -141,7 +141,6 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       }
       if (e.data.action === "closed") {
         const merge = sourceMergedEvent(payload);
-        const intoDefault = merge && merge.defaultBranch !== null && merge.baseRef === merge.defaultBranch;
         return {
           type: "pr_closed",
           repo: e.data.repository.full_name,
@@ -149,7 +148,7 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
           headRef: pr.head.ref,
           merged: pr.merged === true,
           mergedAt: pr.merged_at ?? null,
-          ...(intoDefault ? { defaultBranchMerge: { installationId: merge.installationId, mergeSha: merge.mergeSha } } : {}),
+          ...(merge && intoDefaultBranch(merge) ? { defaultBranchMerge: { installationId: merge.installationId, mergeSha: merge.mergeSha } } : {}),
         };
       }
       return null;

@@ -27,22 +27,19 @@ export function gitLabIssueJobs(db: Db, options: { command: string; publicUrl: s
   return async (event: IssueEvent, connection: GitLabConnection): Promise<TaskOutcome> => {
     if (event.author.username.toLowerCase() === connection.tokenUsername.toLowerCase()) return { skipped: "comment by a bot or an app" };
     const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
-    if (event.type === "issue_note") {
-      const request = instructionIn(event.body, connection.tokenUsername, options.command);
-      if (request && isApproveCommand(request)) {
-        const api = new GitLabApi(connection.baseUrl, connection.accessToken);
-        const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToIssueNote(connection.gitlabProjectId, event.iid, event.noteId), log);
-        return approveByComment(db, forge, { repo, number: event.iid, numberOf: "issue", author: event.author.username });
-      }
+    // What a note addresses to the agent; a label addresses nothing.
+    const request = event.type === "issue_note" ? instructionIn(event.body, connection.tokenUsername, options.command) : null;
+    if (event.type === "issue_note" && request && isApproveCommand(request)) {
+      const api = new GitLabApi(connection.baseUrl, connection.accessToken);
+      const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToIssueNote(connection.gitlabProjectId, event.iid, event.noteId), log);
+      return approveByComment(db, forge, { repo, number: event.iid, numberOf: "issue", author: event.author.username });
     }
     const [automation] = await automationsFor(db, "issues", repo);
     const config = automation ? configOf(automation) : null;
     if (!automation || config?.kind !== "issues") return { skipped: "no issues automation" };
-    let request: string | null = null;
     if (event.type === "issue_labeled") {
       if (!event.labels.some((label) => label.toLowerCase() === config.label.toLowerCase())) return { skipped: `label ${event.labels.join(", ")} starts no job` };
     } else {
-      request = instructionIn(event.body, connection.tokenUsername, options.command);
       if (!request) return { skipped: "comment does not address the agent" };
       if (!config.mention) return { skipped: "mentions start no job in this project" };
     }

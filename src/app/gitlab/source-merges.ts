@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { configOf } from "../domain/automations/automations.js";
+import { sourceAutomationsWanting } from "../domain/automations/automations.js";
 import { automationsFor, startSourceJob, type Started } from "../domain/automations/triggered-jobs.js";
 import { gitLabRepoFullName, type GitLabConnection } from "../domain/gitlab-connections.js";
 import type { JobLimits } from "../domain/jobs/commands.js";
@@ -25,11 +25,7 @@ export function gitLabSourceMerges(db: Db, limits: JobLimits, log: Logger) {
     const automations = (await automationsFor(db, "source", repo)).filter((automation) => automation.project_id === connection.projectId);
     if (automations.length === 0) return { skipped: "no automation of this project reads this project" };
     if (event.defaultBranch === null || event.targetBranch !== event.defaultBranch) return { skipped: `merged into ${event.targetBranch}, not the default branch` };
-    const labelled = automations.flatMap((automation) => {
-      const config = configOf(automation);
-      const wanted = config.kind === "source" && (!config.label || event.labels.some((label) => label.toLowerCase() === config.label?.toLowerCase()));
-      return wanted ? [{ automation, config }] : [];
-    });
+    const labelled = sourceAutomationsWanting(automations, event.labels);
     if (labelled.length === 0) return { skipped: "the merge request lacks the label its automations require" };
     const api = new GitLabApi(connection.baseUrl, connection.accessToken);
     const author = await api.user(event.authorId);
@@ -39,8 +35,8 @@ export function gitLabSourceMerges(db: Db, limits: JobLimits, log: Logger) {
     const outcomes: string[] = [];
     let jobs = 0;
     for (const { automation, config } of labelled) {
-      if (config.kind !== "source" || !touchesPaths(files, config.paths)) {
-        outcomes.push(`no changed file matches ${config.kind === "source" ? config.paths?.join(", ") : ""}`);
+      if (!touchesPaths(files, config.paths)) {
+        outcomes.push(`no changed file matches ${config.paths?.join(", ")}`);
         continue;
       }
       const started = await db.transaction((tx) =>

@@ -28,6 +28,15 @@ export const AUTOMATION_KEY_PREFIX = "automation ";
 
 export const configOf = (row: Pick<AutomationRow, "config">): AutomationConfig => automationConfigSchema.parse(JSON.parse(row.config));
 
+/** The source automations a merge with these labels is for: those without a label, and those whose label it carries (any case). */
+export function sourceAutomationsWanting(automations: readonly AutomationRow[], labels: readonly string[]): { automation: AutomationRow; config: Extract<AutomationConfig, { kind: "source" }> }[] {
+  return automations.flatMap((automation) => {
+    const config = configOf(automation);
+    const wanted = config.kind === "source" && (!config.label || labels.some((label) => label.toLowerCase() === config.label?.toLowerCase()));
+    return wanted && config.kind === "source" ? [{ automation, config }] : [];
+  });
+}
+
 export const toAutomation = (row: AutomationRow): Automation => ({
   id: row.id,
   projectId: row.project_id,

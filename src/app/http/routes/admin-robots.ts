@@ -39,7 +39,6 @@ export function registerAdminRobotsRoutes(router: Router, services: Services): v
     requireAdmin(ctx.req, adminToken);
     const input = validate(robotsSourceInputSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const projectId = await projectOf(ctx);
-    if (!URL.canParse(input.url)) throw new InvalidInputError("url: must be an http(s) URL", [{ field: "url", message: "must be an http(s) URL" }]);
     const refused = await checkDestination(input.url, config.webhooksAllowPrivate, ROBOTS_FETCHES);
     if (refused) throw new InvalidInputError(refused, [{ field: "url", message: refused }]);
     await setRobotsSource(db, projectId, input, new Date(clock()));

@@ -54,6 +54,9 @@ export interface FakeHook {
   issues_events: boolean;
 }
 
+/** A time as GitLab writes it in webhook payloads ("2015-05-17 18:08:09 UTC", docs.gitlab.com webhook events). */
+export const hookTime = (at: Date) => at.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@acme.test", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@acme.test" } }).trim();
 
@@ -325,8 +328,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
           draft: mr.draft,
           merge_status: "can_be_merged",
           url: mr.web_url,
-          created_at: mr.created_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"),
-          updated_at: mr.updated_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"),
+          created_at: hookTime(new Date(mr.created_at)),
+          updated_at: hookTime(new Date(mr.updated_at)),
           action,
         },
         labels: mr.labels.map((title, i) => ({ id: i + 1, title })),
@@ -334,7 +337,7 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
         repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
       };
     },
-    note(mr: FakeMergeRequest, author: FakeGitLabUser, note: string, extra: { type?: "DiffNote" | "DiscussionNote"; position?: Record<string, unknown>; system?: boolean } = {}) {
+    note(mr: FakeMergeRequest, author: FakeGitLabUser, note: string, extra: { type?: "DiffNote" | "DiscussionNote"; position?: Record<string, unknown>; system?: boolean; writtenAt?: string } = {}) {
       const id = ++nextId;
       return {
         object_kind: "note",
@@ -355,8 +358,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
           discussion_id: randomUUID().replace(/-/g, ""),
           action: "create",
           url: `${mr.web_url}#note_${id}`,
-          created_at: new Date().toISOString(),
-          updated_at: new Date().toISOString(),
+          created_at: extra.writtenAt ?? hookTime(new Date()),
+          updated_at: hookTime(new Date()),
         },
         merge_request: { id: mr.id, iid: mr.iid, title: mr.title, source_branch: mr.source_branch, target_branch: mr.target_branch, state: mr.state, url: mr.web_url },
         repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
@@ -451,7 +454,7 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
         user: { id: author.id, name: author.name, username: author.username, avatar_url: null, email: "[REDACTED]" },
         project_id: projectId,
         project: webhookProject(),
-        object_attributes: { id, note, noteable_type: "Issue", author_id: author.id, project_id: projectId, noteable_id: issue.iid + 5000, system: false, type: null, action: "create", url: `${project().web_url}/-/issues/${issue.iid}#note_${id}` },
+        object_attributes: { id, note, noteable_type: "Issue", author_id: author.id, project_id: projectId, noteable_id: issue.iid + 5000, system: false, type: null, action: "create", url: `${project().web_url}/-/issues/${issue.iid}#note_${id}`, created_at: hookTime(new Date()), updated_at: hookTime(new Date()) },
         issue: { id: issue.iid + 5000, iid: issue.iid, title: issue.title, description: issue.description, state: "opened" },
         repository: { name: project().name, url: project().http_url_to_repo, homepage: project().web_url },
       };

@@ -153,6 +153,29 @@ describe("plans to approve", () => {
     expect(refused.body.error).toMatch(/not waiting for a plan's approval \(it is active\)/);
   });
 
+  it("the approved plan goes with every run until one carries it out: through a question the carrying run asks, and a failed run's retry; not after", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Explain retries, with a question on the way", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    expect((await api("POST", `/job/${dispatched.jobId}/approve`)).status).toBe(200);
+    h.model.setScript(steps({ tools: [{ name: "ask_question", args: { question: "Which section first?" } }] }));
+    expect((await h.run({ jobId: dispatched.jobId, runAttempt: 2 })).status).toBe("waiting");
+
+    const runner = h.client();
+    const answered = await h.followUp(dispatched.jobId, "The webhooks one.");
+    const third = await runner.claim({ ...answered, workflowRunId: 9501 });
+    expect(third.job).toMatchObject({ stage: "work", plan: PLAN });
+    await runner.report({ ...answered, outcome: "failed", error: "the model's provider timed out" });
+
+    const retried = await h.followUp(dispatched.jobId, "Try again");
+    const fourth = await runner.claim({ ...retried, workflowRunId: 9502 });
+    expect(fourth.job).toMatchObject({ stage: "work", plan: PLAN });
+    await runner.report({ ...retried, outcome: "completed", pr: null });
+
+    const later = await h.followUp(dispatched.jobId, "Now fix a typo");
+    expect((await runner.claim({ ...later, workflowRunId: 9503 })).job).toMatchObject({ stage: "work", plan: null });
+  });
+
   it("the project's setting makes every job plan first; a job may say otherwise", async () => {
     const patched = await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: true, waitLimitDays: 3 } } });
     expect(patched.body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });
@@ -320,6 +343,13 @@ describe("on GitHub: the plan or question posted where the job's people talk, an
     expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });
     const posted = h.issueComments.filter((comment) => comment.path === `/repos/${h.repository}/issues/${prNumber}/comments`).at(-1);
     expect(posted?.body).toContain("> - Move guides/webhooks.mdx to guides/events/webhooks.mdx.");
+
+    // An approve written before the revised plan was shown (delivered late, or again) approves nothing.
+    permission("writer", "write");
+    const beforeRevision = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3300, body: "/inkwell approve", login: "writer", writtenAt: beforeRevision }, h.installationId));
+    await drainTasks(h.server);
+    expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });
 
     permission("reader", "read");
     await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3302, body: "/inkwell approve", login: "reader" }, h.installationId));

@@ -96,6 +96,8 @@ export interface AddressedComment {
   /** An inline (diff) comment's place. */
   location?: { path: string; line: number | null; diffHunk: string };
   origin: FollowUpOrigin;
+  /** When the forge says the comment was written (an `approve` speaks only to a plan shown before it). */
+  writtenAt?: string | undefined;
 }
 
 /**
@@ -117,16 +119,19 @@ export async function takeComment(db: Db, options: FollowUpOptions, forge: Comme
 
 /**
  * `approve` on a job's change request or the issue it came from, from an author who may ask:
- * approves the plan the job waits with. A redelivery finds the job no longer waiting and changes nothing.
+ * approves the plan the job waits with, if that plan was shown before the comment was written. So
+ * a redelivery, or a delivery late enough that the plan was revised meanwhile (or that another job
+ * of the issue now waits), approves nothing its author did not see.
  */
-export async function approveByComment(db: Db, forge: CommentForge, comment: Pick<AddressedComment, "repo" | "number" | "author" | "numberOf">): Promise<TaskOutcome> {
+export async function approveByComment(db: Db, forge: CommentForge, comment: Pick<AddressedComment, "repo" | "number" | "author" | "numberOf" | "writtenAt">): Promise<TaskOutcome> {
   const job = await jobToApproveOn(db, comment.repo, comment.number, comment.numberOf);
   if (!job) return { skipped: "approve: no active job on this pull request or issue" };
   const refused = await forge.refusal(comment.author);
   if (refused) return { skipped: refused };
+  const writtenAt = comment.writtenAt && !Number.isNaN(Date.parse(comment.writtenAt)) ? new Date(comment.writtenAt) : null;
   try {
     await db.transaction(async (tx) => {
-      await approvePlan(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: comment.author });
+      await approvePlan(tx, { projectId: job.projectId, jobId: job.id, cause: "comment", author: comment.author, writtenAt });
       await forge.acknowledge(tx);
     });
   } catch (error) {

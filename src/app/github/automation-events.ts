@@ -56,7 +56,15 @@ const issueFields = {
 };
 export const issueLabeledEventSchema = z.object({ type: z.literal("issue_labeled"), ...issueFields, label: z.string() });
 export type IssueLabeledEvent = z.infer<typeof issueLabeledEventSchema>;
-export const issueCommentEventSchema = z.object({ type: z.literal("issue_comment"), ...issueFields, commentId: z.number(), comment: z.string(), viaApp: z.boolean() });
+export const issueCommentEventSchema = z.object({
+  type: z.literal("issue_comment"),
+  ...issueFields,
+  commentId: z.number(),
+  comment: z.string(),
+  viaApp: z.boolean(),
+  /** GitHub's created_at: an `approve` speaks only to a plan shown before it was written. Absent on older queued events. */
+  writtenAt: z.string().optional(),
+});
 export type IssueCommentEvent = z.infer<typeof issueCommentEventSchema>;
 
 const mergedPullRequest = z.object({
@@ -113,7 +121,7 @@ const commentOnIssue = z.object({
   repository: repo,
   installation: z.object({ id: z.number() }),
   issue,
-  comment: z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional() }),
+  comment: z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional(), created_at: z.string().optional() }),
 });
 
 /** A comment on an issue (not a pull request): whether it mentions the App is decided when it is handled. */
@@ -127,6 +135,7 @@ export function issueCommentEvent(payload: unknown): IssueCommentEvent | null {
     commentId: c.id,
     comment: text(c.body),
     viaApp: c.performed_via_github_app !== undefined && c.performed_via_github_app !== null,
+    ...(c.created_at ? { writtenAt: c.created_at } : {}),
   };
 }
 

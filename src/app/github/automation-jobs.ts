@@ -126,7 +126,7 @@ export function automationJobs(db: Db, github: GitHubApi, options: AutomationJob
       if (!request) return { skipped: "comment does not address the agent" };
       if (isApproveCommand(request)) {
         const forge = gitHubCommentForge(github, log, { installationId: event.installationId, repo: event.repo, reactTo: [{ id: event.commentId, kind: "issue" }] });
-        return approveByComment(db, forge, { repo: event.repo, number: event.issueNumber, author: event.sender.login });
+        return approveByComment(db, forge, { repo: event.repo, number: event.issueNumber, author: event.sender.login, writtenAt: event.writtenAt });
       }
       const issues = await issuesAutomation(event.repo);
       if (!issues?.config.mention) return { skipped: "mentions start no job in this project" };

@@ -25,6 +25,7 @@ export function commentFollowUp(db: Db, github: GitHubApi, options: FollowUpOpti
       instruction,
       ...(event.location ? { location: event.location } : {}),
       origin: { kind: "comment", commentId: event.commentId, ...(event.reviewId !== undefined ? { reviewId: event.reviewId } : {}) },
+      writtenAt: event.writtenAt,
     });
   };
 }

@@ -41,6 +41,8 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
     location: z.object({ path: z.string(), line: z.number().nullable(), diffHunk: z.string() }).optional(),
     /** The review an inline comment belongs to: a submitted review's comments are taken together. */
     reviewId: z.number().optional(),
+    /** GitHub's created_at: an `approve` speaks only to a plan shown before it was written. Absent on older queued events. */
+    writtenAt: z.string().optional(),
   }),
   z.object({
     type: z.literal("review"),
@@ -74,7 +76,7 @@ const pullRequestEvent = z.object({
   repository: repo,
   pull_request: z.object({ number: z.number(), html_url: z.string(), merged: z.boolean().nullable().optional(), merged_at: z.string().nullable().optional(), head: z.object({ ref: z.string() }) }),
 });
-const comment = z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional() });
+const comment = z.object({ id: z.number(), body: z.string().nullable(), user, performed_via_github_app: z.unknown().optional(), created_at: z.string().optional() });
 const issueCommentEventPayload = z.object({
   action: z.literal("created"),
   repository: repo,
@@ -228,5 +230,6 @@ function commentEvent(repoName: string, installationId: number, prNumber: number
     body: c.body ?? "",
     author: c.user,
     viaApp: c.performed_via_github_app !== undefined && c.performed_via_github_app !== null,
+    ...(c.created_at ? { writtenAt: c.created_at } : {}),
   };
 }

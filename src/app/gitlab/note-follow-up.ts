@@ -30,6 +30,7 @@ export function noteFollowUp(db: Db, options: FollowUpOptions, log: Logger) {
       instruction,
       ...(event.position ? { location: { path: event.position.path, line: event.position.line, diffHunk: "" } } : {}),
       origin: { kind: "event", key: `gitlab-note:${connection.projectId}:${event.noteId}` },
+      writtenAt: event.writtenAt,
     });
     return "skipped" in outcome ? { skipped: outcome.skipped.replace("a job's pull request", "a job's merge request").replace(/^event already taken$/, "comment already taken") } : outcome;
   };

@@ -11,7 +11,7 @@ export const gitLabEventSchema = z.discriminatedUnion("type", [
   /** An issue of the docs project got a label (the issues automation's, maybe). */
   z.object({ type: z.literal("issue_labeled"), ...issueFields, labels: z.array(z.string()) }),
   /** A note on an issue of the docs project (a mention may start or follow up on its job). */
-  z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string() }),
+  z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string(), writtenAt: z.string().optional() }),
   /** A pipeline Inkwell may have started ended failed, canceled or skipped. */
   z.object({ type: z.literal("pipeline_failed"), projectId: z.string(), pipelineId: z.int(), status: z.string(), url: z.string() }),
   z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
@@ -41,6 +41,8 @@ export const gitLabEventSchema = z.discriminatedUnion("type", [
     iid: z.int(),
     /** Where a diff note was left: the file and line (new side, else old). */
     position: z.object({ path: z.string(), line: z.int().nullable() }).nullable(),
+    /** GitLab's created_at: an `approve` speaks only to a plan shown before it was written. Absent on older queued events. */
+    writtenAt: z.string().optional(),
   }),
 ]);
 export type GitLabEvent = z.infer<typeof gitLabEventSchema>;
@@ -81,6 +83,7 @@ const noteHookSchema = z.looseObject({
     system: z.boolean().nullish(),
     action: z.string().nullish(),
     position: positionSchema.nullish(),
+    created_at: z.string().nullish(),
   }),
   merge_request: z.looseObject({ iid: z.int() }).nullish(),
   issue: z.looseObject({ iid: z.int(), title: z.string(), description: z.string().nullish() }).nullish(),
@@ -151,7 +154,7 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
     if (note.noteable_type === "Issue" && hook.data.issue && note.action !== "update" && !note.system) {
       const { issue, user } = hook.data;
       const url = `${String((payload as { project?: { web_url?: unknown } }).project?.web_url ?? "")}/-/issues/${issue.iid}`;
-      return { type: "issue_note", projectId, iid: issue.iid, title: issue.title, description: issue.description ?? "", url, author: { id: user.id, username: user.username }, noteId: note.id, body: note.note };
+      return { type: "issue_note", projectId, iid: issue.iid, title: issue.title, description: issue.description ?? "", url, author: { id: user.id, username: user.username }, noteId: note.id, body: note.note, ...(note.created_at ? { writtenAt: note.created_at } : {}) };
     }
     if (note.noteable_type !== "MergeRequest" || !hook.data.merge_request) return { ignored: `a note on a ${note.noteable_type}` };
     // An edited note was taken (or not) when it was written.
@@ -167,6 +170,7 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
       author: { id: hook.data.user.id, username: hook.data.user.username },
       iid: hook.data.merge_request.iid,
       position: path ? { path, line: position?.new_line ?? position?.old_line ?? null } : null,
+      ...(note.created_at ? { writtenAt: note.created_at } : {}),
     };
   }
   if (eventHeader === "Pipeline Hook") {

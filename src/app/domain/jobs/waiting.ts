@@ -2,7 +2,7 @@ import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { WaitingFor } from "../../../shared/job-vocabulary.js";
 import type { ReportRequest } from "../../../shared/runner-schemas.js";
 import type { Queryable } from "../../store/db.js";
-import { queryOne } from "../../store/db.js";
+import { queryOne, toIso } from "../../store/db.js";
 import { enqueueTask } from "../../tasks/tasks.js";
 import { ConflictError, notFound } from "../errors.js";
 import { recordEvent, type EventCause } from "./job-events.js";
@@ -26,7 +26,8 @@ export function runStage(row: Pick<JobRow, "plan_approval" | "plan_approved_atte
   const planning = row.plan_approval && row.plan_approved_attempt === null;
   return {
     stage: planning ? ("plan" as const) : ("work" as const),
-    // The plan to revise while planning; once approved, only the run approving started carries it out.
+    // The plan to revise while planning; once approved, the run carrying it out (resumeWaitingJob and
+    // startNextRun move that on while the plan is not done: the run asked a question, or failed).
     plan: planning || row.plan_approved_attempt === runAttempt ? row.plan : null,
     question: row.question,
     maxQuestions: row.max_questions,
@@ -53,13 +54,20 @@ export async function startWaiting(tx: Queryable, row: JobRow, waiting: Waiting)
 }
 
 /**
+ * The next run's plan_approved_attempt (SQL over the job's row before the update): the run approving
+ * starts, and the run after one that carried the approved plan without finishing it (it stopped to
+ * ask a question, or failed: a follow-up starts the next run), so the plan is never dropped halfway.
+ */
+export const CARRY_THE_PLAN_ON = `CASE WHEN $approved OR (plan_approved_attempt = run_attempt AND (waiting_for = 'answer' OR status = 'failed')) THEN run_attempt + 1 ELSE plan_approved_attempt END`;
+
+/**
  * The next run of a waiting job: approving (the plan is carried out) or a message (the plan is
  * revised, or the question answered). Dispatched after commit, as any run.
  */
 export async function resumeWaitingJob(tx: Queryable, row: JobRow, how: { approved: boolean; cause: EventCause; author?: string | null | undefined }): Promise<AgentJob> {
   const updated = await tx.query<JobRow>(
     `UPDATE jobs SET run_attempt = run_attempt + 1, waiting_for = NULL, waiting_since = NULL, error = NULL,
-       plan_approved_attempt = CASE WHEN $2 THEN run_attempt + 1 ELSE plan_approved_attempt END, updated_at = now(), last_activity_at = now()
+       plan_approved_attempt = ${CARRY_THE_PLAN_ON.replace("$approved", "$2")}, updated_at = now(), last_activity_at = now()
      WHERE id = $1 RETURNING *`,
     [row.id, how.approved],
   );
@@ -78,7 +86,16 @@ export interface ApprovePlanInput {
   cause: EventCause;
   /** The GitHub login of who approved (a dashboard user, a commenter); null for API keys. */
   author?: string | null;
+  /** When a comment that approves was written, by the forge's clock: it approves only a plan shown by then. */
+  writtenAt?: Date | null;
 }
+
+/**
+ * How far a forge's clock may run behind the store's before a comment written just after a plan
+ * was shown looks written before it. A person reads a plan for longer than this; a redelivered or
+ * late comment is older than any later plan by the length of a run at least.
+ */
+const FORGE_CLOCK_SKEW_MS = 30_000;
 
 /** Approves the plan a job waits with: the run that carries it out is dispatched. ConflictError when the job waits for no approval. */
 export async function approvePlan(tx: Queryable, input: ApprovePlanInput): Promise<AgentJob> {
@@ -86,6 +103,9 @@ export async function approvePlan(tx: Queryable, input: ApprovePlanInput): Promi
   if (!row) throw notFound("Job");
   if (row.status !== "active" || row.waiting_for !== "approval") {
     throw new ConflictError(`The job is not waiting for a plan's approval (it is ${row.status}${describeWaiting(row.status === "active" ? row.waiting_for : null)})`);
+  }
+  if (input.writtenAt && row.waiting_since !== null && input.writtenAt.getTime() + FORGE_CLOCK_SKEW_MS < Date.parse(toIso(row.waiting_since))) {
+    throw new ConflictError("The approval was written before the plan now waiting was shown; approve that plan again");
   }
   return resumeWaitingJob(tx, row, { approved: true, cause: input.cause, author: input.author });
 }
@@ -114,7 +134,8 @@ export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: 
 }
 
 /**
- * The job a pull request or the issue it came from belongs to, for `/inkwell approve` there; null
+ * The job a pull request or the issue it came from belongs to, for `/inkwell approve` there: the
+ * one waiting for approval, else the newest active one (which says why it cannot be approved); null
  * when none is open. `on`: GitHub's pull requests and issues share one sequence of numbers (either
  * matches); GitLab's merge request !n and issue #n are different things (only the one commented on).
  */
@@ -124,7 +145,7 @@ export async function jobToApproveOn(db: Queryable, repoFullName: string, issueN
   const match = on === "change" ? byChange : on === "issue" ? byIssue : `(${byChange} OR ${byIssue})`;
   const rows = await db.query<JobInRepositoryRow>(
     `${SELECT_JOB_IN_REPOSITORY} WHERE p.repo_full_name = $1 AND j.status = 'active' AND ${match}
-     ORDER BY j.created_at DESC LIMIT 1`,
+     ORDER BY j.waiting_for IS NOT DISTINCT FROM 'approval' DESC, j.created_at DESC LIMIT 1`,
     [repoFullName.toLowerCase(), issueNumber],
   );
   return rows[0] ? { id: rows[0].id, projectId: rows[0].project_id } : null;

@@ -21,8 +21,8 @@ describe("a webhook delivery as a queued event", () => {
     ["pull_request", pullRequest("closed", "acme/docs", 5, "inkwell/abc", { merged: true }), { type: "pr_closed", repo: "acme/docs", number: 5, headRef: "inkwell/abc", merged: true }],
     [
       "issue_comment",
-      issueComment("acme/docs", 5, { id: 99, body: "@inkwell-docs add a table", login: "alice" }),
-      { type: "comment", repo: "acme/docs", installationId: 42, prNumber: 5, commentId: 99, kind: "issue", body: "@inkwell-docs add a table", author: { login: "alice", type: "User" }, viaApp: false },
+      issueComment("acme/docs", 5, { id: 99, body: "@inkwell-docs add a table", login: "alice", writtenAt: "2026-11-28T03:10:00Z" }),
+      { type: "comment", repo: "acme/docs", installationId: 42, prNumber: 5, commentId: 99, kind: "issue", body: "@inkwell-docs add a table", author: { login: "alice", type: "User" }, viaApp: false, writtenAt: "2026-11-28T03:10:00Z" },
     ],
     ["pull_request_review_comment", reviewComment("acme/docs", 5, { id: 98, body: "/inkwell fix", login: "bob" }), { type: "comment", kind: "review", commentId: 98, prNumber: 5 }],
     [

@@ -51,6 +51,8 @@ describe("what a GitLab delivery means (gitLabEventOf)", () => {
   it("a note on a merge request, with a diff note's file and line; system notes and edits are nothing", () => {
     expect(gitLabEventOf("Note Hook", note({}), "p1", 42)).toEqual({ type: "note", projectId: "p1", noteId: 900, body: "@bot fix it", author: { id: 7, username: "dana" }, iid: 3, position: null });
     expect(gitLabEventOf("Note Hook", note({ type: "DiffNote", position: { old_path: "a.md", new_path: "b.md", old_line: 4, new_line: null } }), "p1", 42)).toMatchObject({ position: { path: "b.md", line: 4 } });
+    // When it was written, as GitLab writes it in hooks: an `approve` speaks only to a plan shown before.
+    expect(gitLabEventOf("Note Hook", note({ created_at: "2026-11-28 03:10:00 UTC" }), "p1", 42)).toMatchObject({ writtenAt: "2026-11-28 03:10:00 UTC" });
     expect(gitLabEventOf("Note Hook", note({ system: true }), "p1", 42)).toEqual({ ignored: "a system note" });
     expect(gitLabEventOf("Note Hook", note({ action: "update" }), "p1", 42)).toEqual({ ignored: "note update" });
     expect(gitLabEventOf("Note Hook", note({ noteable_type: "Commit" }, {}), "p1", 42)).toEqual({ ignored: "a note on a Commit" });

@@ -352,9 +352,13 @@ describe("on GitHub: the plan or question posted where the job's people talk, an
     expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });
 
     permission("reader", "read");
+    // GitHub answers 404 for someone who is no collaborator at all.
+    const noCollaborator = nock(GITHUB_API).get(`/repos/${h.repository}/collaborators/passer-by/permission`).reply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user", status: "404" });
     await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3302, body: "/inkwell approve", login: "reader" }, h.installationId));
     await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3303, body: "/inkwell approve", login: "helper[bot]", type: "Bot" }, h.installationId));
+    await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3305, body: "/inkwell approve", login: "passer-by" }, h.installationId));
     await drainTasks(h.server);
+    expect(noCollaborator.isDone()).toBe(true);
     expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval" });
 
     permission("writer", "write");

@@ -7,6 +7,7 @@ import { robotsMergeTask } from "./github/robots-merges.js";
 import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import { gitLabEventTask } from "./gitlab/event-task.js";
+import { gitLabRobotsMergeTask } from "./gitlab/robots-merges.js";
 import { gitLabTrackingNote, gitLabWaitingNote } from "./gitlab/tracking-note.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
@@ -47,12 +48,14 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const gitlabEvents = gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null }, log.child({ component: "gitlab-events" }));
   const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db), config.command);
   const waiting = waitingCommentTask(db, github, gitLabWaitingNote(db), config.command);
-  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, tracking, waiting];
+  const gitlabRobots = gitLabRobotsMergeTask(db, log.child({ component: "gitlab-robots-merges" }));
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, tracking, waiting];
   return [
     dispatch,
     webhooks,
     impactNotices,
     gitlabEvents,
+    gitlabRobots,
     tracking,
     waiting,
     workflowCheckTask(db, github),

@@ -8,7 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,6 +41,10 @@ export interface FakeMergeRequest {
   merged_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The target branch's commit when it was opened, and the source branch's head: its diff is between them. */
+  diff_refs: { base_sha: string; head_sha: string };
+  /** The commit a merge put on the target branch (a merge commit). */
+  merge_commit_sha: string | null;
 }
 
 export interface FakeHook {
@@ -130,6 +134,27 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     if (!text) return {};
     return (req.headers["content-type"] ?? "").includes("json") ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
   };
+  /** A merge request's changes as GitLab's diffs API lists them (new_path, old_path, the flags, the unified diff). */
+  const diffsOf = (mr: FakeMergeRequest) =>
+    git(remote, "diff", "--name-status", "-M", mr.diff_refs.base_sha, mr.diff_refs.head_sha)
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [status, first, second] = line.split("\t") as [string, string, string | undefined];
+        const newPath = second ?? first;
+        return {
+          old_path: first,
+          new_path: newPath,
+          a_mode: "100644",
+          b_mode: status === "D" ? "0" : "100644",
+          new_file: status === "A",
+          renamed_file: status.startsWith("R"),
+          deleted_file: status === "D",
+          generated_file: false,
+          diff: git(remote, "diff", mr.diff_refs.base_sha, mr.diff_refs.head_sha, "--", newPath).split("\n").slice(4).join("\n"),
+        };
+      });
+
   const branchExists = (branch: string) => {
     try {
       git(remote, "rev-parse", "--verify", "--quiet", `refs/heads/${branch}`);
@@ -238,6 +263,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
         merged_at: null,
         created_at: now,
         updated_at: now,
+        diff_refs: { base_sha: git(remote, "rev-parse", String(body.target_branch)), head_sha: git(remote, "rev-parse", source) },
+        merge_commit_sha: null,
       };
       mergeRequests.push(mr);
       return send(res, 201, mr);
@@ -253,6 +280,19 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       if (body.description !== undefined) mr.description = String(body.description);
       mr.updated_at = new Date().toISOString();
       return send(res, 200, mr);
+    }
+    if ((match = route("GET", "/projects/:project/merge_requests/(\\d+)/diffs"))) {
+      const mr = mergeRequests.find((m) => m.iid === Number(match![1]));
+      return mr ? send(res, 200, diffsOf(mr)) : send(res, 404, { message: "404 Not found" });
+    }
+    if ((match = route("GET", "/projects/:project/repository/files/([^/]+)/raw"))) {
+      try {
+        const text = git(remote, "show", `${query.get("ref") ?? "main"}:${decodeURIComponent(match[1]!)}`);
+        res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" }).end(`${text}\n`);
+        return;
+      } catch {
+        return send(res, 404, { message: "404 File Not Found" });
+      }
     }
     if ((match = route("GET", "/projects/:project/merge_requests/(\\d+)"))) {
       const mr = mergeRequests.find((m) => m.iid === Number(match![1]));
@@ -330,6 +370,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
           url: mr.web_url,
           created_at: hookTime(new Date(mr.created_at)),
           updated_at: hookTime(new Date(mr.updated_at)),
+          merge_commit_sha: mr.merge_commit_sha,
+          last_commit: { id: mr.diff_refs.head_sha, message: mr.title, timestamp: new Date(mr.updated_at).toISOString(), url: `${url}/${projectPath}/-/commit/${mr.diff_refs.head_sha}` },
           action,
         },
         labels: mr.labels.map((title, i) => ({ id: i + 1, title })),
@@ -479,6 +521,66 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     requests,
     payloads,
     sourceProjects,
+    /**
+     * A person's merge request on the docs project: a branch from main with these files written
+     * (null removes one), pushed, and opened as the API would.
+     */
+    openChange(branch: string, files: Record<string, string | null>, title: string): FakeMergeRequest {
+      const work = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-change-"));
+      try {
+        git(work, "clone", "--quiet", remote, ".");
+        git(work, "checkout", "--quiet", "-b", branch);
+        for (const [file, content] of Object.entries(files)) {
+          if (content === null) git(work, "rm", "--quiet", file);
+          else {
+            mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+            writeFileSync(path.join(work, file), content);
+            git(work, "add", file);
+          }
+        }
+        git(work, "commit", "--quiet", "-m", title);
+        git(work, "push", "--quiet", "origin", branch);
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+      const now = new Date().toISOString();
+      const iid = mergeRequests.length + 1;
+      const mr: FakeMergeRequest = {
+        id: ++nextId,
+        iid,
+        title,
+        description: "",
+        source_branch: branch,
+        target_branch: "main",
+        labels: [],
+        reviewer_ids: [],
+        state: "opened",
+        draft: false,
+        web_url: `${url}/${projectPath}/-/merge_requests/${iid}`,
+        merged_at: null,
+        created_at: now,
+        updated_at: now,
+        diff_refs: { base_sha: git(remote, "rev-parse", "main"), head_sha: git(remote, "rev-parse", branch) },
+        merge_commit_sha: null,
+      };
+      mergeRequests.push(mr);
+      return mr;
+    },
+    /** Merges it into its target branch with a merge commit, as GitLab's default merge method does, at `at`. */
+    merge(mr: FakeMergeRequest, at: string) {
+      const work = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-merge-"));
+      try {
+        git(work, "clone", "--quiet", "--branch", mr.target_branch, remote, ".");
+        git(work, "merge", "--quiet", "--no-ff", "-m", `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, `origin/${mr.source_branch}`);
+        git(work, "push", "--quiet", "origin", mr.target_branch);
+        mr.merge_commit_sha = git(work, "rev-parse", "HEAD");
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+      mr.state = "merged";
+      mr.merged_at = at;
+      mr.updated_at = at;
+    },
     /** Another project on the instance, for a source automation to link. */
     addSourceProject(id: number, sourcePath: string) {
       const added = { id, path: sourcePath, defaultBranch: "main", diffs: new Map<number, Record<string, unknown>[]>(), hooks: [] as FakeHook[] };

@@ -516,3 +516,38 @@ describe("a pipeline that ends before its job reports", () => {
     expect((await job(second.id)).status).toBe("active");
   });
 });
+
+describe("robots.txt from the docs project's merges", () => {
+  const versions = async () =>
+    (await t.call("GET", `/v1/analytics/${projectId}/robots/versions`, { token: key })).body.versions as Array<{ source: string; effectiveAt: string; origin: string | null; bytes: number }>;
+  const robotsTasks = async () => t.store.db.query<{ state: string; last_error: string | null }>(`SELECT state, last_error FROM tasks WHERE kind = 'gitlab_robots_merge' ORDER BY id`);
+  const settled = (count: number) => eventually(`${count} robots.txt merge tasks settled`, async () => {
+    const tasks = await robotsTasks();
+    return tasks.length >= count && tasks.every((task) => task.state === "done" || task.state === "skipped") && tasks;
+  });
+  const repository = () => `${new URL(gitlab.url).host}/${gitlab.projectPath}`;
+
+  it("a merge into the default branch that changes public/robots.txt is a version at GitLab's merged_at, read at the merge commit; one that leaves it alone adds none; a removal leaves the site without rules", async () => {
+    const before = (await robotsTasks()).length;
+    const added = gitlab.openChange("block-gptbot", { "public/robots.txt": "User-agent: GPTBot\nDisallow: /\n", "index.mdx": "---\ntitle: Home\n---\n\nWelcome, people.\n" }, "Block GPTBot");
+    gitlab.merge(added, "2026-11-24T08:00:00.000Z");
+    expect((await deliver("Merge Request Hook", gitlab.payloads.mergeRequest(added, "merge", developer))).status).toBe(202);
+    const untouched = gitlab.openChange("typo", { "index.mdx": "---\ntitle: Home\n---\n\nWelcome, everyone.\n" }, "Fix a word");
+    gitlab.merge(untouched, "2026-11-24T09:00:00.000Z");
+    expect((await deliver("Merge Request Hook", gitlab.payloads.mergeRequest(untouched, "merge", developer))).status).toBe(202);
+    expect((await settled(before + 2)).slice(before).map((task) => [task.state, task.last_error])).toEqual([
+      ["done", null],
+      ["skipped", "robots.txt unchanged"],
+    ]);
+    expect(await versions()).toEqual([
+      expect.objectContaining({ source: "repository", effectiveAt: "2026-11-24T08:00:00.000Z", origin: `${repository()}@${added.merge_commit_sha!.slice(0, 12)}:public/robots.txt`, bytes: 31 }),
+    ]);
+
+    const removed = gitlab.openChange("unblock", { "public/robots.txt": null }, "Let every agent in");
+    gitlab.merge(removed, "2026-11-25T08:00:00.000Z");
+    expect((await deliver("Merge Request Hook", gitlab.payloads.mergeRequest(removed, "merge", developer))).status).toBe(202);
+    await settled(before + 3);
+    const [latest] = await versions();
+    expect(latest).toMatchObject({ source: "repository", effectiveAt: "2026-11-25T08:00:00.000Z", bytes: 0 });
+  });
+});

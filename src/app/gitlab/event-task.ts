@@ -7,6 +7,7 @@ import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import { GitLabApi } from "./gitlab-api.js";
 import { noteFollowUp } from "./note-follow-up.js";
+import { queueRobotsFromGitLabMerge } from "./robots-merges.js";
 import { failRunOfPipeline } from "./pipeline-failure.js";
 import { gitLabIssueJobs } from "./issue-jobs.js";
 import { gitLabSourceMerges } from "./source-merges.js";
@@ -17,7 +18,8 @@ import { gitLabEventSchema } from "./webhook-events.js";
  * The `gitlab_event` task: what a GitLab delivery means for jobs. A job's merge request merged →
  * `archived`, with GitLab's merge time kept for the impact report; closed → `archived`; a note →
  * maybe a follow-up (`note-follow-up.ts`); an issue labelled or mentioned → maybe a job (`issue-jobs.ts`);
- * a linked source project's merge → maybe a job (`source-merges.ts`);
+ * a linked source project's merge → maybe a job (`source-merges.ts`); any merge into the default
+ * branch → robots.txt read from it (`robots-merges.ts`);
  * a pipeline Inkwell started ended unsuccessfully before its job reported → the run failed (`pipeline-failure.ts`).
  */
 export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: string | null }, log: Logger): TaskDefinition {
@@ -35,6 +37,7 @@ export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: 
       if (event.type === "source_merged") return sourceMerges(event, connection);
       const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
       if (event.type === "pipeline_failed") return failRunOfPipeline(db, event, repo);
+      if (event.defaultBranchMergeSha) await queueRobotsFromGitLabMerge(db, { projectId: event.projectId, iid: event.iid, mergeSha: event.defaultBranchMergeSha });
       const job = (await jobOnPullRequest(db, repo, event.iid)) ?? (await jobOnBranch(db, repo, event.sourceBranch));
       if (!job) return { skipped: "not a job's merge request" };
       const mergedAt = event.merged

@@ -121,6 +121,17 @@ export class GitLabApi {
     });
   }
 
+  /** A file's text at a commit (the repository files API's raw form); null when the commit has no such file. */
+  async fileAt(projectId: number, path: string, ref: string): Promise<string | null> {
+    try {
+      const raw = await this.#api.RepositoryFiles.showRaw(projectId, path, ref);
+      return typeof raw === "string" ? raw : await raw.text();
+    } catch (error) {
+      if (gitLabStatus(error) === 404) return null;
+      throw error;
+    }
+  }
+
   async removeWebhook(projectId: number, hookId: number): Promise<void> {
     await this.#api.ProjectHooks.remove(projectId, hookId);
   }

@@ -14,7 +14,15 @@ export const gitLabEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string(), writtenAt: z.string().optional() }),
   /** A pipeline Inkwell may have started ended failed, canceled or skipped. */
   z.object({ type: z.literal("pipeline_failed"), projectId: z.string(), pipelineId: z.int(), status: z.string(), url: z.string() }),
-  z.object({ type: z.literal("merge_request_closed"), projectId: z.string(), iid: z.int(), sourceBranch: z.string(), merged: z.boolean() }),
+  z.object({
+    type: z.literal("merge_request_closed"),
+    projectId: z.string(),
+    iid: z.int(),
+    sourceBranch: z.string(),
+    merged: z.boolean(),
+    /** A merge into the project's default branch: the commit that landed (robots.txt from the repository reads it). */
+    defaultBranchMergeSha: z.string().optional(),
+  }),
   /** A merge request merged in a linked source project (its webhook is the docs project's): maybe a source automation's job. */
   z.object({
     type: z.literal("source_merged"),
@@ -111,12 +119,17 @@ const issueHookSchema = z.looseObject({
   changes: z.looseObject({ labels: z.looseObject({ previous: labelsSchema, current: labelsSchema }).nullish() }).nullish(),
 });
 
+/** The commit a merge put on the target branch; a fast-forward merge has no merge commit: the branch's last commit is what landed. */
+const landedSha = (hook: z.infer<typeof mergeRequestHookSchema>): string | null => {
+  const mr = hook.object_attributes;
+  return mr.merge_commit_sha ?? mr.squash_commit_sha ?? mr.last_commit?.id ?? null;
+};
+
 /** A merge request of another project (a linked source project's webhook delivers here too): only a merge counts. */
 function sourceMerged(hook: z.infer<typeof mergeRequestHookSchema>, projectId: string): GitLabEvent | { ignored: string } {
   const mr = hook.object_attributes;
   if (mr.action !== "merge") return { ignored: `another project's merge request ${mr.action ?? mr.state}` };
-  // A fast-forward merge has no merge commit: the branch's last commit is what landed.
-  const mergeSha = mr.merge_commit_sha ?? mr.squash_commit_sha ?? mr.last_commit?.id;
+  const mergeSha = landedSha(hook);
   if (!hook.project.path_with_namespace || !mergeSha || !mr.url || !hook.user) return { ignored: "a merge without its project path, commit, URL or author" };
   return {
     type: "source_merged",
@@ -144,7 +157,9 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
     if (hook.data.project.id !== gitlabProjectId) return sourceMerged(hook.data, projectId);
     const { action, state, iid, source_branch: sourceBranch } = hook.data.object_attributes;
     if (action !== "merge" && action !== "close") return { ignored: `merge request ${action ?? state}` };
-    return { type: "merge_request_closed", projectId, iid, sourceBranch, merged: action === "merge" };
+    const landed = action === "merge" ? landedSha(hook.data) : null;
+    const intoDefault = landed !== null && !!hook.data.project.default_branch && hook.data.object_attributes.target_branch === hook.data.project.default_branch;
+    return { type: "merge_request_closed", projectId, iid, sourceBranch, merged: action === "merge", ...(intoDefault ? { defaultBranchMergeSha: landed } : {}) };
   }
   if (eventHeader === "Note Hook") {
     const hook = noteHookSchema.safeParse(payload);

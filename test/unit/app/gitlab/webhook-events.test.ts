@@ -17,6 +17,11 @@ describe("what a GitLab delivery means (gitLabEventOf)", () => {
     expect(gitLabEventOf("Merge Request Hook", mrHook("merge", "merged"), "p1", 42)).toEqual({ type: "merge_request_closed", projectId: "p1", iid: 3, sourceBranch: "inkwell/abc", merged: true });
     expect(gitLabEventOf("Merge Request Hook", mrHook("close", "closed"), "p1", 42)).toMatchObject({ merged: false });
     expect(gitLabEventOf("Merge Request Hook", mrHook("update", "opened"), "p1", 42)).toEqual({ ignored: "merge request update" });
+    // A merge into the default branch names the commit that landed (robots.txt is read there); into another branch, none.
+    const intoMain = { ...mrHook("merge", "merged"), project: { ...project, default_branch: "main" }, object_attributes: { ...mrHook("merge", "merged").object_attributes, target_branch: "main", merge_commit_sha: "f".repeat(40) } };
+    expect(gitLabEventOf("Merge Request Hook", intoMain, "p1", 42)).toMatchObject({ merged: true, defaultBranchMergeSha: "f".repeat(40) });
+    const intoRelease = { ...intoMain, object_attributes: { ...intoMain.object_attributes, target_branch: "release-1" } };
+    expect(gitLabEventOf("Merge Request Hook", intoRelease, "p1", 42)).not.toHaveProperty("defaultBranchMergeSha");
     // A linked source project's webhook delivers here too: its merge, with what the job's instruction needs.
     expect(gitLabEventOf("Merge Request Hook", mrHook("merge", "merged", 99), "p1", 42)).toEqual({ ignored: "a merge without its project path, commit, URL or author" });
     const sourceMerge = mrHook("merge", "merged", 99);

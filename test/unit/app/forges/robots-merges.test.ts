@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { robotsFileIn } from "../../../../src/app/github/robots-merges.js";
+import { robotsFileIn } from "../../../../src/app/forges/robots-merges.js";
 
 const file = (path: string, status = "modified") => ({ path, status, additions: 1, deletions: 0 });
 

@@ -8,6 +8,7 @@ import { issueReplyTask } from "./github/automation-jobs.js";
 import { githubEventTask } from "./github/event-task.js";
 import { gitLabEventTask } from "./gitlab/event-task.js";
 import { gitLabRobotsMergeTask } from "./gitlab/robots-merges.js";
+import { gitLabSourceUnlinkTask } from "./gitlab/source-link.js";
 import { gitLabTrackingNote, gitLabWaitingNote } from "./gitlab/tracking-note.js";
 import type { GitHubApi } from "./github/github-api.js";
 import { trackingCommentTask } from "./github/tracking-comment.js";
@@ -49,13 +50,15 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const tracking = trackingCommentTask(db, github, gitLabTrackingNote(db), config.command);
   const waiting = waitingCommentTask(db, github, gitLabWaitingNote(db), config.command);
   const gitlabRobots = gitLabRobotsMergeTask(db, log.child({ component: "gitlab-robots-merges" }));
-  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, tracking, waiting];
+  const gitlabUnlink = gitLabSourceUnlinkTask(db, config.publicUrl ?? null, log.child({ component: "gitlab-source-links" }));
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, gitlabUnlink, tracking, waiting];
   return [
     dispatch,
     webhooks,
     impactNotices,
     gitlabEvents,
     gitlabRobots,
+    gitlabUnlink,
     tracking,
     waiting,
     workflowCheckTask(db, github),

@@ -190,6 +190,13 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       source.hooks.push(hook);
       return send(res, 201, { id: hook.id, url: hook.url, project_id: source.id, merge_requests_events: hook.merge_requests_events });
     }
+    const hookId = /^\/hooks\/(\d+)$/.exec(rest);
+    if (method === "DELETE" && hookId) {
+      const at = source.hooks.findIndex((h) => h.id === Number(hookId[1]));
+      if (at < 0) return send(res, 404, { message: "404 Not found" });
+      source.hooks.splice(at, 1);
+      return send(res, 204);
+    }
     const diffs = /^\/merge_requests\/(\d+)\/diffs$/.exec(rest);
     if (method === "GET" && diffs) return send(res, 200, source.diffs.get(Number(diffs[1])) ?? []);
     return send(res, 404, { message: "404 Not found" });

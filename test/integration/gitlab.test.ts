@@ -436,6 +436,12 @@ describe("automations on GitLab", () => {
     // A GitLab source is not readable from the docs project's pipeline: the claim hands out no source.
     const claim = await runner("claim", await idToken({ pipeline_id: String(pipeline.id) }), { jobId, runAttempt: 1, workflowRunId: pipeline.id });
     expect(claim.body.job.source ?? null).toBeNull();
+
+    // Deleting the automation removes its webhook from the source project: its merges stop reaching Inkwell.
+    expect((await t.call("DELETE", `/admin/projects/${projectId}/automations/${created.body.id}`, { token: ADMIN_TOKEN })).status).toBe(204);
+    await eventually("the source project's webhook removed", () => source.hooks.length === 0);
+    const [unlink] = await t.store.db.query<{ state: string }>(`SELECT state FROM tasks WHERE kind = 'gitlab_source_unlink'`);
+    expect(unlink?.state).toBe("done");
   });
 
   it("a schedule fires a job that runs as a pipeline like any other", async () => {

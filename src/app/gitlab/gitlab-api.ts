@@ -105,6 +105,13 @@ export class GitLabApi {
     return hook.id;
   }
 
+  /** Removes a linked source project's webhooks to `url`; how many there were. */
+  async removeSourceWebhook(projectIdOrPath: number | string, url: string): Promise<number> {
+    const ours = (await this.#api.ProjectHooks.all(projectIdOrPath)).filter((hook) => hook.url === url);
+    for (const hook of ours) await this.#api.ProjectHooks.remove(projectIdOrPath, hook.id);
+    return ours.length;
+  }
+
   /** The files a merge request changed (its latest diff), as the merge-instruction lists them. */
   async mergeRequestFiles(projectId: number, iid: number): Promise<PullRequestFile[]> {
     const diffs = await this.#api.MergeRequests.allDiffs(projectId, iid, { perPage: 100, maxPages: 30 });

@@ -1,8 +1,13 @@
+import type { Logger } from "pino";
+import { z } from "zod";
+import { isSourceLinked } from "../domain/automations/automations.js";
 import { ConflictError, NotConfiguredError, UpstreamError } from "../domain/errors.js";
 import { gitLabConnectionOf, gitLabRepoFullName } from "../domain/gitlab-connections.js";
 import { checkSourceLink } from "../github/source-link.js";
 import type { GitHubApi } from "../github/github-api.js";
-import type { Queryable } from "../store/db.js";
+import type { Db, Queryable } from "../store/db.js";
+import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
+import { enqueueTask } from "../tasks/tasks.js";
 import { GitLabApi, gitLabStatus } from "./gitlab-api.js";
 import { GITLAB_WEBHOOK_PATH } from "./webhook-endpoint.js";
 
@@ -44,4 +49,44 @@ export async function linkSourceRepository(deps: SourceLinkDeps, projectId: stri
     throw new UpstreamError(`GitLab did not add the webhook to ${repository}: ${error instanceof Error ? error.message : String(error)}`);
   });
   return gitLabRepoFullName(connection.baseUrl, source.pathWithNamespace);
+}
+
+export const GITLAB_SOURCE_UNLINK_TASK = "gitlab_source_unlink";
+
+const unlinkSchema = z.object({ projectId: z.string(), sourceRepo: z.string() });
+
+/**
+ * A source automation deleted on a GitLab project: its webhook on the source project goes too, in
+ * a task of its own (retried when GitLab does not answer), so the source's merges stop reaching Inkwell.
+ */
+export async function queueSourceUnlink(tx: Queryable, projectId: string, sourceRepo: string | null): Promise<void> {
+  if (!sourceRepo || !(await gitLabConnectionOf(tx, projectId))) return;
+  await enqueueTask(tx, GITLAB_SOURCE_UNLINK_TASK, `gitlab-source-unlink:${projectId}:${sourceRepo}`, { projectId, sourceRepo });
+}
+
+/** The `gitlab_source_unlink` task: removes the docs project's webhook from the source project, unless an automation links it again meanwhile. */
+export function gitLabSourceUnlinkTask(db: Db, publicUrl: string | null, log: Logger): TaskDefinition {
+  return defineTask({
+    kind: GITLAB_SOURCE_UNLINK_TASK,
+    payload: unlinkSchema,
+    async run({ projectId, sourceRepo }): Promise<TaskOutcome> {
+      const connection = await gitLabConnectionOf(db, projectId);
+      if (!connection) return { skipped: "the project is no longer connected" };
+      if (!publicUrl) return { skipped: "no PUBLIC_URL: the webhook's address is not known" };
+      if (await isSourceLinked(db, projectId, sourceRepo)) return { skipped: `${sourceRepo} is linked again` };
+      const host = `${new URL(connection.baseUrl).host}/`.toLowerCase();
+      if (!sourceRepo.startsWith(host)) return { skipped: `${sourceRepo} is not on ${connection.baseUrl}` };
+      const sourcePath = sourceRepo.slice(host.length);
+      try {
+        const removed = await new GitLabApi(connection.baseUrl, connection.accessToken).removeSourceWebhook(sourcePath, `${publicUrl}${GITLAB_WEBHOOK_PATH}/${projectId}`);
+        log.info({ projectId, sourcePath, removed }, "source project's webhook removed");
+        return removed > 0 ? { ok: true } : { skipped: "no webhook of this project's on the source project" };
+      } catch (error) {
+        const status = gitLabStatus(error);
+        // Gone, or the token lost its access: nothing this task can remove.
+        if (status === 404 || status === 403 || status === 401) return { skipped: `GitLab refused to list ${sourcePath}'s webhooks (${status}): remove the webhook there by hand` };
+        throw error;
+      }
+    },
+  });
 }

@@ -114,10 +114,17 @@ export async function fireScheduleNow(tx: Queryable, projectId: string, automati
   return toAutomation(updated as AutomationRow);
 }
 
-/** Stops it for good; its jobs stay, with their trigger. */
-export async function deleteAutomation(tx: Queryable, projectId: string, automationId: string): Promise<void> {
-  await automationOf(tx, projectId, automationId, true);
+/** Stops it for good; its jobs stay, with their trigger. Returns the source repository it linked, if any (a forge may unhook it). */
+export async function deleteAutomation(tx: Queryable, projectId: string, automationId: string): Promise<{ sourceRepo: string | null }> {
+  const row = await automationOf(tx, projectId, automationId, true);
   await tx.query(`DELETE FROM automations WHERE id = $1`, [automationId]);
+  return { sourceRepo: row.kind === "source" ? row.source_repo : null };
+}
+
+/** Whether one of the project's source automations links this repository (as its merges arrive). */
+export async function isSourceLinked(db: Queryable, projectId: string, sourceRepo: string): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM automations WHERE project_id = $1 AND kind = 'source' AND source_repo = $2`, [projectId, sourceRepo.toLowerCase()]);
+  return rows.length > 0;
 }
 
 /** What a firing did, for the automation's listing; a schedule's next time, or `pause` for one that cannot fire again. */

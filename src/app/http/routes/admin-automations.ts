@@ -1,7 +1,7 @@
 import { createAutomationSchema, updateAutomationSchema } from "../../../shared/automation-schemas.js";
 import { createAutomation, deleteAutomation, fireScheduleNow, getAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { linkSourceRepository } from "../../gitlab/source-link.js";
+import { linkSourceRepository, queueSourceUnlink } from "../../gitlab/source-link.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
@@ -48,7 +48,8 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
 
   router.on("DELETE", "/admin/projects/:id/automations/:automationId", async (ctx) => {
     const { projectId, automationId } = ids(ctx);
-    await db.transaction((tx) => deleteAutomation(tx, projectId, automationId));
+    await db.transaction(async (tx) => queueSourceUnlink(tx, projectId, (await deleteAutomation(tx, projectId, automationId)).sourceRepo));
+    services.tasks.kick();
     return { status: 204 };
   });
 }

@@ -176,6 +176,18 @@ describe("plans to approve", () => {
     expect((await runner.claim({ ...later, workflowRunId: 9503 })).job).toMatchObject({ stage: "work", plan: null });
   });
 
+  it("a run carrying the plan that the user stopped hands it on no further: the next message is the instruction", async () => {
+    h.model.setScript(planning());
+    const dispatched = await h.createJob("Explain retries, then stop", { planApproval: true });
+    expect((await h.run(dispatched)).status).toBe("waiting");
+    expect((await api("POST", `/job/${dispatched.jobId}/approve`)).status).toBe(200);
+    const runner = h.client();
+    expect((await runner.claim({ jobId: dispatched.jobId, runAttempt: 2, workflowRunId: 9601 })).job).toMatchObject({ plan: PLAN });
+    expect((await api("POST", `/job/${dispatched.jobId}/cancel`)).body.status).toBe("failed");
+    const next = await h.followUp(dispatched.jobId, "Only fix the title of the webhooks page instead");
+    expect((await runner.claim({ ...next, workflowRunId: 9602 })).job).toMatchObject({ stage: "work", plan: null });
+  });
+
   it("the project's setting makes every job plan first; a job may say otherwise", async () => {
     const patched = await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: true, waitLimitDays: 3 } } });
     expect(patched.body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });

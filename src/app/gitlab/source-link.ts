@@ -77,8 +77,12 @@ export function gitLabSourceUnlinkTask(db: Db, publicUrl: string | null, log: Lo
       const host = `${new URL(connection.baseUrl).host}/`.toLowerCase();
       if (!sourceRepo.startsWith(host)) return { skipped: `${sourceRepo} is not on ${connection.baseUrl}` };
       const sourcePath = sourceRepo.slice(host.length);
+      const api = new GitLabApi(connection.baseUrl, connection.accessToken);
       try {
-        const removed = await new GitLabApi(connection.baseUrl, connection.accessToken).removeSourceWebhook(sourcePath, `${publicUrl}${GITLAB_WEBHOOK_PATH}/${projectId}`);
+        // By its id, once its path is read: a path that now names the docs project itself must not cost it its own webhook.
+        const source = await api.project(sourcePath);
+        if (source.id === connection.gitlabProjectId) return { skipped: `${sourcePath} is now the docs project itself` };
+        const removed = await api.removeSourceWebhook(source.id, `${publicUrl}${GITLAB_WEBHOOK_PATH}/${projectId}`);
         log.info({ projectId, sourcePath, removed }, "source project's webhook removed");
         return removed > 0 ? { ok: true } : { skipped: "no webhook of this project's on the source project" };
       } catch (error) {

@@ -57,8 +57,11 @@ export async function startWaiting(tx: Queryable, row: JobRow, waiting: Waiting)
  * The next run's plan_approved_attempt (SQL over the job's row before the update): the run approving
  * starts, and the run after one that carried the approved plan without finishing it (it stopped to
  * ask a question, or failed: a follow-up starts the next run), so the plan is never dropped halfway.
+ * A run the user stopped (`cancelled`) hands it on no further: what they say next is the instruction.
  */
-export const CARRY_THE_PLAN_ON = `CASE WHEN $approved OR (plan_approved_attempt = run_attempt AND (waiting_for = 'answer' OR status = 'failed')) THEN run_attempt + 1 ELSE plan_approved_attempt END`;
+export const CARRY_THE_PLAN_ON = `CASE WHEN $approved OR (plan_approved_attempt = run_attempt AND (waiting_for = 'answer' OR (status = 'failed'
+    AND (SELECT e.type FROM job_events e WHERE e.job_id = jobs.id AND e.to_status = 'failed' ORDER BY e.id DESC LIMIT 1) IS DISTINCT FROM 'cancelled')))
+  THEN run_attempt + 1 ELSE plan_approved_attempt END`;
 
 /**
  * The next run of a waiting job: approving (the plan is carried out) or a message (the plan is

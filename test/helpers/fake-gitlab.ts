@@ -155,6 +155,26 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
         };
       });
 
+  /** A merge request opened now from `source_branch`: its diff is from the target's commit then to the branch's head. */
+  const openMergeRequest = (fields: Pick<FakeMergeRequest, "title" | "description" | "source_branch" | "target_branch" | "labels" | "reviewer_ids" | "draft">): FakeMergeRequest => {
+    const now = new Date().toISOString();
+    const iid = mergeRequests.length + 1;
+    const mr: FakeMergeRequest = {
+      ...fields,
+      id: ++nextId,
+      iid,
+      state: "opened",
+      web_url: `${url}/${projectPath}/-/merge_requests/${iid}`,
+      merged_at: null,
+      created_at: now,
+      updated_at: now,
+      diff_refs: { base_sha: git(remote, "rev-parse", fields.target_branch), head_sha: git(remote, "rev-parse", fields.source_branch) },
+      merge_commit_sha: null,
+    };
+    mergeRequests.push(mr);
+    return mr;
+  };
+
   const branchExists = (branch: string) => {
     try {
       git(remote, "rev-parse", "--verify", "--quiet", `refs/heads/${branch}`);
@@ -252,28 +272,16 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       const source = String(body.source_branch);
       if (!branchExists(source)) return send(res, 422, { message: ["Source branch does not exist"] });
       if (mergeRequests.some((mr) => mr.source_branch === source && mr.state === "opened")) return send(res, 409, { message: [`Another open merge request already exists for this source branch`] });
-      const now = new Date().toISOString();
-      const iid = mergeRequests.length + 1;
       const title = String(body.title);
-      const mr: FakeMergeRequest = {
-        id: ++nextId,
-        iid,
+      const mr = openMergeRequest({
         title,
         description: String(body.description ?? ""),
         source_branch: source,
         target_branch: String(body.target_branch),
         labels: body.labels ? String(body.labels).split(",") : [],
         reviewer_ids: ((body.reviewer_ids ?? []) as (number | string)[]).map(Number),
-        state: "opened",
         draft: /^draft:/i.test(title),
-        web_url: `${url}/${projectPath}/-/merge_requests/${iid}`,
-        merged_at: null,
-        created_at: now,
-        updated_at: now,
-        diff_refs: { base_sha: git(remote, "rev-parse", String(body.target_branch)), head_sha: git(remote, "rev-parse", source) },
-        merge_commit_sha: null,
-      };
-      mergeRequests.push(mr);
+      });
       return send(res, 201, mr);
     }
     if ((match = route("PUT", "/projects/:project/merge_requests/(\\d+)"))) {
@@ -550,28 +558,7 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       } finally {
         rmSync(work, { recursive: true, force: true });
       }
-      const now = new Date().toISOString();
-      const iid = mergeRequests.length + 1;
-      const mr: FakeMergeRequest = {
-        id: ++nextId,
-        iid,
-        title,
-        description: "",
-        source_branch: branch,
-        target_branch: "main",
-        labels: [],
-        reviewer_ids: [],
-        state: "opened",
-        draft: false,
-        web_url: `${url}/${projectPath}/-/merge_requests/${iid}`,
-        merged_at: null,
-        created_at: now,
-        updated_at: now,
-        diff_refs: { base_sha: git(remote, "rev-parse", "main"), head_sha: git(remote, "rev-parse", branch) },
-        merge_commit_sha: null,
-      };
-      mergeRequests.push(mr);
-      return mr;
+      return openMergeRequest({ title, description: "", source_branch: branch, target_branch: "main", labels: [], reviewer_ids: [], draft: false });
     },
     /** Merges it into its target branch with a merge commit, as GitLab's default merge method does, at `at`. */
     merge(mr: FakeMergeRequest, at: string) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import nock from "nock";
 import { archiveExpiredWaits, failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
-import { issueComment, issueCommentOnIssue, pullRequest } from "../fixtures/webhooks.js";
+import { gitHubTime, issueComment, issueCommentOnIssue, pullRequest } from "../fixtures/webhooks.js";
 import { deliver, GITHUB_API } from "../helpers/github.js";
 import { git, startActionHarness, type ActionHarness } from "../helpers/action-harness.js";
 import { cliFor } from "../helpers/cli.js";
@@ -358,7 +358,7 @@ describe("on GitHub: the plan or question posted where the job's people talk, an
 
     // An approve written before the revised plan was shown (delivered late, or again) approves nothing.
     permission("writer", "write");
-    const beforeRevision = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
+    const beforeRevision = gitHubTime(new Date(Date.now() - 3_600_000));
     await deliver(h.server.url, "issue_comment", issueComment(h.repository, prNumber, { id: 3300, body: "/inkwell approve", login: "writer", writtenAt: beforeRevision }, h.installationId));
     await drainTasks(h.server);
     expect(await h.job(dispatched.jobId)).toMatchObject({ status: "active", waitingFor: "approval", plan: revised });

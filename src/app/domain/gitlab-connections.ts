@@ -49,6 +49,12 @@ const toConnection = (row: ConnectionRow): GitLabConnection => ({
 /** A GitLab project's repo_full_name: host and path, lower-cased, so it never meets a GitHub owner/repo. */
 export const gitLabRepoFullName = (baseUrl: string, projectPath: string) => `${new URL(baseUrl).host}/${projectPath}`.toLowerCase();
 
+/** The project path in such a name (lower-cased, as stored), or null when it names a project on another instance. */
+export const gitLabProjectPathIn = (baseUrl: string, repoFullName: string): string | null => {
+  const host = gitLabRepoFullName(baseUrl, "");
+  return repoFullName.toLowerCase().startsWith(host) ? repoFullName.slice(host.length) : null;
+};
+
 export type NewGitLabConnection = Omit<GitLabConnection, "projectId">;
 
 /** Creates the project (forge gitlab, repository = the project's web URL) and its connection, in the caller's transaction. */

@@ -36,8 +36,8 @@ export interface MergeReader {
   fileAt(path: string): Promise<string | null>;
   /** The merge's commit, as the version's origin names it. */
   sha: string;
-  /** When the forge says it merged; null: when the merge was heard of. */
-  mergedAt: Date | null;
+  /** When the forge says it merged (null: when the merge was heard of); asked only of a merge that changed robots.txt. */
+  mergedAt(): Promise<Date | null>;
   /** The repository as the origin names it (`owner/repo`, or a GitLab project's `host/path`). */
   repository: string;
 }
@@ -52,9 +52,10 @@ export async function robotsVersionFromMerge(db: Db, projectId: string, merge: M
   if (!file) return { skipped: "robots.txt unchanged" };
   const body = file.removed ? "" : await merge.fileAt(file.path);
   if (body === null) return { skipped: `${file.path} is not in the merge commit` };
+  const effectiveAt = (await merge.mergedAt()) ?? new Date();
   try {
     const { version, created } = await db.transaction((tx) =>
-      addRobotsVersion(tx, projectId, { body, source: "repository", effectiveAt: merge.mergedAt ?? new Date(), origin: `${merge.repository}@${merge.sha.slice(0, 12)}:${file.path}` }),
+      addRobotsVersion(tx, projectId, { body, source: "repository", effectiveAt, origin: `${merge.repository}@${merge.sha.slice(0, 12)}:${file.path}` }),
     );
     log.info({ projectId, repository: merge.repository, sha: merge.sha, versionId: version.id, created }, "robots.txt from a merge");
     return created ? { ok: true } : { skipped: "robots.txt the same as the version in force" };

@@ -34,7 +34,7 @@ export function robotsMergeTask(db: Db, github: GitHubApi, log: Logger): TaskDef
         files: () => github.pullRequestFiles(merge.installationId, merge.repo, merge.number),
         fileAt: (path) => github.fileAt(merge.installationId, merge.repo, path, merge.mergeSha),
         sha: merge.mergeSha,
-        mergedAt: merge.mergedAt ? new Date(merge.mergedAt) : null,
+        mergedAt: async () => (merge.mergedAt ? new Date(merge.mergedAt) : null),
         repository: merge.repo,
       }, log);
     },

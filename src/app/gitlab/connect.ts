@@ -7,7 +7,7 @@ import { newId } from "../domain/ids.js";
 import type { NewProject, Project } from "../domain/projects.js";
 import type { Db } from "../store/db.js";
 import { GitLabApi, gitLabStatus } from "./gitlab-api.js";
-import { GITLAB_WEBHOOK_PATH } from "./webhook-endpoint.js";
+import { gitLabWebhookUrl } from "./webhook-endpoint.js";
 
 export interface ConnectGitLabInput {
   gitlabUrl: string;
@@ -56,7 +56,7 @@ export async function connectGitLabProject(db: Db, input: ConnectGitLabInput, pu
   const id = newId();
   const webhookToken = randomBytes(32).toString("base64url");
   const signingToken = `whsec_${randomBytes(32).toString("base64")}`;
-  const webhookId = await api.addWebhook(info.id, `${publicUrl}${GITLAB_WEBHOOK_PATH}/${id}`, { token: webhookToken, signingToken }).catch((error: unknown) => {
+  const webhookId = await api.addWebhook(info.id, gitLabWebhookUrl(publicUrl, id), { token: webhookToken, signingToken }).catch((error: unknown) => {
     const status = gitLabStatus(error);
     if (status === 403 || status === 401) throw refused(`GitLab refused to add the project webhook (${status}): the token needs the Maintainer role and the api scope`, "token");
     throw new UpstreamError(`GitLab did not add the project webhook: ${error instanceof Error ? error.message : String(error)}`);

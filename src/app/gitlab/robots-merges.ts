@@ -34,7 +34,7 @@ export function gitLabRobotsMergeTask(db: Db, log: Logger): TaskDefinition {
         files: () => api.mergeRequestFiles(connection.gitlabProjectId, merge.iid),
         fileAt: (path) => api.fileAt(connection.gitlabProjectId, path, merge.mergeSha),
         sha: merge.mergeSha,
-        mergedAt: await api.mergedAt(connection.gitlabProjectId, merge.iid),
+        mergedAt: () => api.mergedAt(connection.gitlabProjectId, merge.iid),
         repository: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
       }, log);
     },

@@ -2,14 +2,14 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { isSourceLinked } from "../domain/automations/automations.js";
 import { ConflictError, NotConfiguredError, UpstreamError } from "../domain/errors.js";
-import { gitLabConnectionOf, gitLabRepoFullName } from "../domain/gitlab-connections.js";
+import { gitLabConnectionOf, gitLabProjectPathIn, gitLabRepoFullName } from "../domain/gitlab-connections.js";
 import { checkSourceLink } from "../github/source-link.js";
 import type { GitHubApi } from "../github/github-api.js";
 import type { Db, Queryable } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { enqueueTask } from "../tasks/tasks.js";
 import { GitLabApi, gitLabStatus } from "./gitlab-api.js";
-import { GITLAB_WEBHOOK_PATH } from "./webhook-endpoint.js";
+import { gitLabWebhookUrl } from "./webhook-endpoint.js";
 
 export interface SourceLinkDeps {
   db: Queryable;
@@ -43,7 +43,7 @@ export async function linkSourceRepository(deps: SourceLinkDeps, projectId: stri
     throw new UpstreamError(`GitLab did not say whether ${repository} can be linked (${error instanceof Error ? error.message : String(error)}); try again`);
   });
   if (source.id === connection.gitlabProjectId) throw new ConflictError(`${repository} is the docs project itself: its issues automation and merge requests already reach Inkwell`);
-  await api.addSourceWebhook(source.id, `${deps.publicUrl}${GITLAB_WEBHOOK_PATH}/${projectId}`, { token: connection.webhookToken, signingToken: connection.signingToken }).catch((error: unknown) => {
+  await api.addSourceWebhook(source.id, gitLabWebhookUrl(deps.publicUrl, projectId), { token: connection.webhookToken, signingToken: connection.signingToken }).catch((error: unknown) => {
     const status = gitLabStatus(error);
     if (status === 403 || status === 401) throw new ConflictError(`GitLab refused to add a webhook to ${repository} (${status}): the token needs the Maintainer role there`);
     throw new UpstreamError(`GitLab did not add the webhook to ${repository}: ${error instanceof Error ? error.message : String(error)}`);
@@ -74,15 +74,14 @@ export function gitLabSourceUnlinkTask(db: Db, publicUrl: string | null, log: Lo
       if (!connection) return { skipped: "the project is no longer connected" };
       if (!publicUrl) return { skipped: "no PUBLIC_URL: the webhook's address is not known" };
       if (await isSourceLinked(db, projectId, sourceRepo)) return { skipped: `${sourceRepo} is linked again` };
-      const host = `${new URL(connection.baseUrl).host}/`.toLowerCase();
-      if (!sourceRepo.startsWith(host)) return { skipped: `${sourceRepo} is not on ${connection.baseUrl}` };
-      const sourcePath = sourceRepo.slice(host.length);
+      const sourcePath = gitLabProjectPathIn(connection.baseUrl, sourceRepo);
+      if (sourcePath === null) return { skipped: `${sourceRepo} is not on ${connection.baseUrl}` };
       const api = new GitLabApi(connection.baseUrl, connection.accessToken);
       try {
         // By its id, once its path is read: a path that now names the docs project itself must not cost it its own webhook.
         const source = await api.project(sourcePath);
         if (source.id === connection.gitlabProjectId) return { skipped: `${sourcePath} is now the docs project itself` };
-        const removed = await api.removeSourceWebhook(source.id, `${publicUrl}${GITLAB_WEBHOOK_PATH}/${projectId}`);
+        const removed = await api.removeSourceWebhook(source.id, gitLabWebhookUrl(publicUrl, projectId));
         log.info({ projectId, sourcePath, removed }, "source project's webhook removed");
         return removed > 0 ? { ok: true } : { skipped: "no webhook of this project's on the source project" };
       } catch (error) {

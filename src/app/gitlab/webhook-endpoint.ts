@@ -11,6 +11,8 @@ import { gitLabEventOf } from "./webhook-events.js";
 
 /** Where each connected project's webhook delivers: `<PUBLIC_URL>/api/gitlab/webhooks/<project id>`. */
 export const GITLAB_WEBHOOK_PATH = "/api/gitlab/webhooks";
+/** The address Inkwell registers on GitLab for a project's deliveries (the docs project's hook, and a linked source project's). */
+export const gitLabWebhookUrl = (publicUrl: string, projectId: string) => `${publicUrl}${GITLAB_WEBHOOK_PATH}/${projectId}`;
 export const GITLAB_EVENT_TASK = "gitlab_event";
 
 /**

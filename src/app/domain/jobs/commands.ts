@@ -14,7 +14,7 @@ import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
 import { recordMerge } from "./merges.js";
-import { CARRY_THE_PLAN_ON, resumeWaitingJob } from "./waiting.js";
+import { carryThePlanOn, resumeWaitingJob } from "./waiting.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { SourceContext } from "./source-context.js";
 
@@ -172,7 +172,7 @@ export async function addMessage(tx: Queryable, input: AddMessageInput, limits: 
 export async function startNextRun(tx: Queryable, row: JobRow, cause: EventCause): Promise<AgentJob> {
   const updated = await tx.query<JobRow>(
     `UPDATE jobs SET status = 'active', run_attempt = run_attempt + 1, error = NULL, updated_at = now(), last_activity_at = now(),
-       plan_approved_attempt = ${CARRY_THE_PLAN_ON.replace("$approved", "false")}
+       plan_approved_attempt = ${carryThePlanOn("false")}
      WHERE id = $1 RETURNING *`,
     [row.id],
   );

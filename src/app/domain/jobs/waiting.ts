@@ -54,12 +54,13 @@ export async function startWaiting(tx: Queryable, row: JobRow, waiting: Waiting)
 }
 
 /**
- * The next run's plan_approved_attempt (SQL over the job's row before the update): the run approving
+ * The next run's plan_approved_attempt (SQL over the job's row before the update; `approved`: the
+ * SQL of whether this update approves the plan): the run approving
  * starts, and the run after one that carried the approved plan without finishing it (it stopped to
  * ask a question, or failed: a follow-up starts the next run), so the plan is never dropped halfway.
  * A run the user stopped (`cancelled`) hands it on no further: what they say next is the instruction.
  */
-export const CARRY_THE_PLAN_ON = `CASE WHEN $approved OR (plan_approved_attempt = run_attempt AND (waiting_for = 'answer' OR (status = 'failed'
+export const carryThePlanOn = (approved: "$2" | "false") => `CASE WHEN ${approved} OR (plan_approved_attempt = run_attempt AND (waiting_for = 'answer' OR (status = 'failed'
     AND (SELECT e.type FROM job_events e WHERE e.job_id = jobs.id AND e.to_status = 'failed' ORDER BY e.id DESC LIMIT 1) IS DISTINCT FROM 'cancelled')))
   THEN run_attempt + 1 ELSE plan_approved_attempt END`;
 
@@ -70,7 +71,7 @@ export const CARRY_THE_PLAN_ON = `CASE WHEN $approved OR (plan_approved_attempt 
 export async function resumeWaitingJob(tx: Queryable, row: JobRow, how: { approved: boolean; cause: EventCause; author?: string | null | undefined }): Promise<AgentJob> {
   const updated = await tx.query<JobRow>(
     `UPDATE jobs SET run_attempt = run_attempt + 1, waiting_for = NULL, waiting_since = NULL, error = NULL,
-       plan_approved_attempt = ${CARRY_THE_PLAN_ON.replace("$approved", "$2")}, updated_at = now(), last_activity_at = now()
+       plan_approved_attempt = ${carryThePlanOn("$2")}, updated_at = now(), last_activity_at = now()
      WHERE id = $1 RETURNING *`,
     [row.id, how.approved],
   );

@@ -12,8 +12,6 @@ export interface NavigationInput {
   project: DocsProject;
   /** What the branch changes against its base, this run included. */
   branchChanges: ChangedFile[];
-  /** Navigation problems that were there before the run: not the agent's to answer for. */
-  knownNavigationProblems: Set<string>;
   /**
    * The navigation file as it was before the run: given, a changed Mintlify docs.json is checked
    * against Mintlify's own schema, and what the schema refused before is not the agent's either.
@@ -24,8 +22,8 @@ export interface NavigationInput {
 
 /**
  * Navigation entries that name no page, pages the branch adds that navigation does not list, and
- * (Mintlify) what its own docs.json schema refuses; problems that were there before the run are
- * not the agent's to answer for.
+ * (Mintlify) what its own docs.json schema refuses. The gate runs it on the trees before and after a
+ * run, so problems that were there before are not the agent's to answer for.
  */
 export function navigationProblems(input: NavigationInput, model: SiteModel = siteModel(input.repoRoot, input.project)): string[] {
   const { repoRoot, project } = input;
@@ -41,8 +39,7 @@ export function navigationProblems(input: NavigationInput, model: SiteModel = si
   if (entries) {
     for (const entry of entries) {
       if (pageExists(repoRoot, project, entry)) continue;
-      const problem = `${nav}: lists '${path.posix.relative(path.posix.dirname(nav), entry)}' but there is no such page`;
-      if (!input.knownNavigationProblems.has(problem)) problems.push(problem);
+      problems.push(`${nav}: lists '${path.posix.relative(path.posix.dirname(nav), entry)}' but there is no such page`);
     }
   }
   // Mintlify's own rules for docs.json, beyond what the navigation check reads, when the run changed it.

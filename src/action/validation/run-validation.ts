@@ -5,10 +5,10 @@ import type { ChangedFile } from "../git.js";
 import type { RunPhases } from "../phases.js";
 import { withCheckCommand } from "./check-command.js";
 import { brokenPromises, configPromises } from "./config-keeps.js";
-import { brokenLinkProblems, frameworkCheckFor, writtenLines, type FrameworkCheck, type RunChange } from "./framework-check.js";
-import { runGate, type GateResult } from "./gate.js";
-import { navigationProblems } from "./navigation-check.js";
-import type { PreparedLinkChecker } from "./link-checker.js";
+import { frameworkCheckFor, introducedBrokenLinks, type FrameworkCheck } from "./framework-check.js";
+import { runGate, type GateResult, type PageAnalyses } from "./gate.js";
+import type { BrokenLink, PreparedLinkChecker } from "./link-checker.js";
+import { writeStartingTree, type StartingTree } from "./starting-tree.js";
 
 /** As many problems as a report carries (the runner protocol's limit). */
 const MAX_REPORTED_PROBLEMS = 200;
@@ -43,26 +43,26 @@ export interface RunValidation {
 }
 
 /**
- * Starts a run's validation: notes the navigation's problems before the agent touches anything,
- * and gets the framework's checker ready, and reading the site, in the background while the model
- * works. The checker runs once per round, on the workspace; what it finds counts against the run only where the run
- * wrote the link or removed its target (framework-check.ts), so the starting commit is never checked.
+ * Starts a run's validation: writes the tree the run starts from to a folder of its own (every
+ * check runs on it as on the workspace, and only what the run introduced blocks it), and gets the
+ * framework's checker ready, reading that tree's pages in the background while the model works and
+ * then finding the site's broken links before the run, once.
  */
 export function startRunValidation(options: RunValidationOptions): RunValidation {
   const { repoRoot, project, log, phases } = options;
-  const knownNavigationProblems = new Set(navigationProblems({ repoRoot, project, branchChanges: [], knownNavigationProblems: new Set() }));
   const promisesBefore = configPromises(repoRoot, project);
-  // The starting commit's version of a changed file: what it already had is not the agent's.
-  const readBefore = (file: string) => options.git.git(["show", `HEAD:${file}`]).catch(() => null);
+  const startedAt = performance.now();
+  const starting = settled(writeStartingTree(repoRoot).then((tree) => (phases.add("the starting tree written", performance.now() - startedAt, { background: true }), tree)));
+  const pages: PageAnalyses = new Map();
   const check = options.frameworkCheck ? frameworkCheckFor(project) : null;
-  // Once ready, the checker reads the site's pages while the model works, so a round re-reads only what the run wrote.
+  // Once ready, the checker reads the starting tree's pages while the model works (a round re-reads only what the run wrote), then finds the links broken before the run.
   const reading = new AbortController();
-  const preparing = check ? settled(options.prepareLinkChecker().then((prepared) => warmed(prepared, path.join(repoRoot, check.siteDir), reading.signal, phases))) : null;
-  let filesBefore: Promise<Set<string>> | null = null;
+  const preparing = check ? settled(options.prepareLinkChecker()) : null;
+  const brokenBefore = check && preparing ? settled(baseline(check, preparing, starting, reading.signal, phases)) : null;
   let round = 0;
   let checkerUsed = false;
 
-  const frameworkProblems = async (check: FrameworkCheck, changedThisRun: string[]): Promise<string[] | null> => {
+  const frameworkProblems = async (check: FrameworkCheck, branchChanges: ChangedFile[]): Promise<Awaited<ReturnType<typeof introducedBrokenLinks>> | null> => {
     const waitStarted = performance.now();
     const prepared = await (preparing as Promise<Settled<PreparedLinkChecker>>);
     const firstUse = !checkerUsed;
@@ -78,29 +78,39 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
     }
     const { checker } = prepared.value;
     options.beat(`Running ${check.name}`);
+    const before = await (brokenBefore as Promise<Settled<BrokenLink[]>>);
+    if (!before.ok) {
+      if (firstUse) log.warning(`${check.name} could not read the site as the run found it, so only the gate's own link check stands: ${before.error}`);
+      return null;
+    }
     return phases.time(`link check (round ${round})`, async () => {
-      const found = (await checker.check(path.join(repoRoot, check.siteDir))).map((link) => ({ ...link, file: path.posix.join(check.siteDir, link.file) }));
-      filesBefore ??= options.git.git(["ls-tree", "-r", "--name-only", "-z", "HEAD"]).then((out) => new Set(out.split("\0").filter(Boolean)));
-      const diff = await options.git.git(["-c", "core.quotepath=false", "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames", "HEAD", "--", ...changedThisRun]);
-      const change: RunChange = { written: writtenLines(diff), filesBefore: await filesBefore };
-      return brokenLinkProblems(check, found, change, repoRoot);
+      const found = inRepository(check, await checker.check(path.join(repoRoot, check.siteDir)));
+      return introducedBrokenLinks(check, found, before.value, movedFrom(branchChanges), repoRoot);
     });
   };
 
   return {
     async validate(changedThisRun, branchChanges) {
       round++;
+      const tree = await starting;
+      if (!tree.ok && round === 1) log.warning(`The tree the run started from could not be written, so every problem in the pages the run changed counts: ${tree.error}`);
       let result = await phases.time(`gate (round ${round})`, async () => {
-        const gate = await runGate({ repoRoot, project, changedThisRun, branchChanges, knownNavigationProblems, navigationBefore: options.navigationBefore, readBefore });
+        const gate = await runGate({ repoRoot, project, changedThisRun, branchChanges, navigationBefore: options.navigationBefore, beforeRoot: tree.ok ? tree.value.root : undefined, pages });
         const broken = brokenPromises(promisesBefore, configPromises(repoRoot, project), branchChanges, project, (file) => existsSync(path.join(repoRoot, file)));
-        return broken.length === 0 ? gate : { passed: false, problems: [...broken, ...gate.problems].slice(0, MAX_REPORTED_PROBLEMS) };
+        return broken.length === 0 ? gate : { ...gate, passed: false, problems: [...broken, ...gate.problems].slice(0, MAX_REPORTED_PROBLEMS) };
       });
       if (result.passed && check && preparing) {
         try {
-          const problems = await frameworkProblems(check, changedThisRun);
-          if (problems) {
-            log.info(problems.length ? `${check.name} found ${problems.length} link(s) this run broke.` : `${check.name} passed.`);
-            if (problems.length) result = { passed: false, problems };
+          const links = await frameworkProblems(check, branchChanges);
+          if (links) {
+            log.info(links.problems.length ? `${check.name} found ${links.problems.length} link(s) this run broke.` : `${check.name} passed.`);
+            if (links.alreadyOnSiteCount) log.info(`${check.name}: ${links.alreadyOnSiteCount} broken link(s) were on the site before the run; they are listed, not the agent's to fix.`);
+            result = {
+              passed: links.problems.length === 0,
+              problems: links.problems,
+              alreadyOnSite: [...(result.alreadyOnSite ?? []), ...links.alreadyOnSite].slice(0, MAX_REPORTED_PROBLEMS),
+              alreadyOnSiteCount: (result.alreadyOnSiteCount ?? 0) + links.alreadyOnSiteCount,
+            };
           }
         } catch (error) {
           log.warning(`${check.name} failed, so only the gate's own link check stands: ${error instanceof Error ? error.message : String(error)}`);
@@ -115,20 +125,37 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
     async settle() {
       reading.abort();
       const prepared = await preparing;
+      await brokenBefore;
+      const tree = await starting;
+      if (tree.ok) await tree.value.remove();
       if (prepared?.ok && prepared.value.saving) await phases.time("saving the link checker to the Actions cache", () => prepared.value.saving as Promise<void>);
     },
   };
 }
 
-/** Starts the checker reading the site; a page it cannot parse now is the round's to report. */
-function warmed(prepared: PreparedLinkChecker, siteRoot: string, signal: AbortSignal, phases: RunPhases): PreparedLinkChecker {
+/**
+ * The site's broken links as the run found it: the checker reads the starting tree's pages while the
+ * model works (stopping when the run settles), then checks that tree once. Its page parses are kept
+ * by path and content, so the rounds re-read only what the run wrote.
+ */
+async function baseline(check: FrameworkCheck, preparing: Promise<Settled<PreparedLinkChecker>>, starting: Promise<Settled<StartingTree>>, signal: AbortSignal, phases: RunPhases): Promise<BrokenLink[]> {
+  const [prepared, tree] = await Promise.all([preparing, starting]);
+  if (!prepared.ok) throw new Error(prepared.error);
+  if (!tree.ok) throw new Error(tree.error);
+  const siteRoot = path.join(tree.value.root, check.siteDir);
   const started = performance.now();
-  prepared.checker.warm(siteRoot, signal).then(
-    () => phases.add("link checker read the site", performance.now() - started, { background: true }),
-    () => undefined,
-  );
-  return prepared;
+  await prepared.value.checker.warm(siteRoot, signal).catch(() => undefined);
+  phases.add("link checker read the site", performance.now() - started, { background: true });
+  const checked = performance.now();
+  const found = inRepository(check, await prepared.value.checker.check(siteRoot));
+  phases.add("link checker found the site's broken links", performance.now() - checked, { background: true });
+  return found;
 }
+
+/** The checker names files relative to the site's folder; the gate, relative to the repository. */
+const inRepository = (check: FrameworkCheck, links: BrokenLink[]): BrokenLink[] => links.map((link) => ({ ...link, file: path.posix.join(check.siteDir, link.file) }));
+
+const movedFrom = (changes: ChangedFile[]) => new Map(changes.flatMap((change) => (change.status === "renamed" && change.from ? [[change.path, change.from] as const] : [])));
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -15,7 +15,6 @@ export async function checkDocsSite(repoRoot: string, docsDir?: string): Promise
     changedThisRun: [...pages, ...project.navigationFiles],
     // As if every page were new: each must then be reachable from the navigation.
     branchChanges: pages.map((page) => ({ path: page, status: "added" as const })),
-    knownNavigationProblems: new Set(),
     navigationBefore: null,
   });
   return { ...result, project };

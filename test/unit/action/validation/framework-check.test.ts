@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DocsProject } from "../../../../src/action/docs/framework.js";
-import { brokenLinkProblems, frameworkCheckFor, writtenLines, type FrameworkCheck } from "../../../../src/action/validation/framework-check.js";
+import { frameworkCheckFor, introducedBrokenLinks, type FrameworkCheck } from "../../../../src/action/validation/framework-check.js";
 import { writeRepo } from "../../../helpers/temp-repo.js";
 
 const project = (framework: DocsProject["framework"], navigationFiles: string[]): DocsProject => ({ framework, docsDir: ".", navigationFiles, pageExtensions: [".mdx", ".md"] }) as DocsProject;
@@ -41,48 +41,45 @@ function editedSite() {
   return root;
 }
 
-describe("writtenLines", () => {
-  it("reads the lines a change wrote from git's zero-context diff, and none of a deleted file", () => {
-    const root = editedSite();
-    const diff = git(root, "diff", "--unified=0", "--no-color", "HEAD", "--", "docs/index.mdx", "docs/guides/moved.mdx");
-    const written = writtenLines(diff);
-    expect([...(written.get("docs/index.mdx") ?? [])]).toEqual([7]);
-    expect(written.has("docs/guides/moved.mdx")).toBe(false);
-  });
-
-  it("counts every line of a hunk that adds several, and one of `+n` without a count", () => {
-    const diff = "diff --git a/a.mdx b/a.mdx\n--- a/a.mdx\n+++ b/a.mdx\n@@ -2,0 +3,3 @@\n+x\n+y\n+z\n@@ -9 +12 @@\n-old\n+new\n";
-    expect([...(writtenLines(diff).get("a.mdx") ?? [])]).toEqual([3, 4, 5, 12]);
-  });
-});
-
-describe("brokenLinkProblems", () => {
+describe("introducedBrokenLinks", () => {
   const check: FrameworkCheck = { name: "Mintlify's broken-link checker", siteDir: "docs" };
+  const before = [{ file: "docs/index.mdx", link: "/retired" }];
 
-  it("blames the run for links on lines it wrote, in pages it added, and into pages it removed; not for what was broken before", async () => {
+  it("blames the run for links broken after it and not before: on lines it wrote, in pages it added, into pages it removed; what was broken before is the site's", async () => {
     const root = editedSite();
-    const diff = git(root, "diff", "--unified=0", "--no-color", "HEAD", "--", "docs/index.mdx", "docs/new.mdx", "docs/guides/moved.mdx");
-    const filesBefore = new Set(git(root, "ls-tree", "-r", "--name-only", "HEAD").trim().split("\n"));
     const found = [
       { file: "docs/index.mdx", link: "/retired" },
       { file: "docs/index.mdx", link: "/api/ref" },
       { file: "docs/new.mdx", link: "/nowhere" },
       { file: "docs/guides/setup.mdx", link: "./moved" },
     ];
-    expect(await brokenLinkProblems(check, found, { written: writtenLines(diff), filesBefore }, root)).toEqual([
-      "docs/index.mdx:7: link '/api/ref' is broken (Mintlify's broken-link checker)",
-      "docs/new.mdx:5: link '/nowhere' is broken (Mintlify's broken-link checker)",
-      "docs/guides/setup.mdx:5: link './moved' is broken (Mintlify's broken-link checker: this change removed or moved what it pointed at)",
-    ]);
+    expect(await introducedBrokenLinks(check, found, before, new Map(), root)).toEqual({
+      problems: [
+        "docs/index.mdx:7: link '/api/ref' is broken (Mintlify's broken-link checker)",
+        "docs/new.mdx:5: link '/nowhere' is broken (Mintlify's broken-link checker)",
+        "docs/guides/setup.mdx:5: link './moved' is broken (Mintlify's broken-link checker)",
+      ],
+      alreadyOnSite: ["docs/index.mdx:5: link '/retired' is broken (Mintlify's broken-link checker)"],
+      alreadyOnSiteCount: 1,
+    });
   });
 
-  it("blames a second copy of an old broken link when the run wrote it", async () => {
+  it("blames a second copy of an old broken link, at the copy after the site's own", async () => {
     const root = editedSite();
     writeFileSync(path.join(root, "docs/index.mdx"), "---\ntitle: Home\n---\n\nSee [old](/retired) first.\n\nThen [guide](/guides/setup).\n\nAlso [old](/retired).\n");
-    const written = writtenLines(git(root, "diff", "--unified=0", "--no-color", "HEAD", "--", "docs/index.mdx"));
-    const filesBefore = new Set(git(root, "ls-tree", "-r", "--name-only", "HEAD").trim().split("\n"));
-    expect(await brokenLinkProblems(check, [{ file: "docs/index.mdx", link: "/retired" }], { written, filesBefore }, root)).toEqual([
-      "docs/index.mdx:9: link '/retired' is broken (Mintlify's broken-link checker)",
-    ]);
+    const found = [
+      { file: "docs/index.mdx", link: "/retired" },
+      { file: "docs/index.mdx", link: "/retired" },
+    ];
+    const { problems } = await introducedBrokenLinks(check, found, before, new Map(), root);
+    expect(problems).toEqual(["docs/index.mdx:9: link '/retired' is broken (Mintlify's broken-link checker)"]);
+  });
+
+  it("a page the branch moved keeps its old broken links as the site's; a link it fixed is in neither list", async () => {
+    const root = editedSite();
+    const moved = new Map([["docs/guides/home.mdx", "docs/index.mdx"]]);
+    const result = await introducedBrokenLinks(check, [{ file: "docs/guides/home.mdx", link: "/retired" }], [...before, { file: "docs/index.mdx", link: "/fixed" }], moved, root);
+    expect(result.problems).toEqual([]);
+    expect(result.alreadyOnSiteCount).toBe(1);
   });
 });

@@ -1,11 +1,44 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeRepo } from "../../../helpers/temp-repo.js";
 import { detectDocsProject } from "../../../../src/action/docs/framework.js";
 import { runGate } from "../../../../src/action/validation/gate.js";
 import { navigationProblems } from "../../../../src/action/validation/navigation-check.js";
 import { analyzePage } from "../../../../src/action/validation/page.js";
+import { writeStartingTree } from "../../../../src/action/validation/starting-tree.js";
+import type { ChangedFile } from "../../../../src/action/git.js";
 
 const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-gate-");
+
+/** A site committed as the run finds it; `edit` then makes the run's changes in the working tree. */
+function committedSite(files: Record<string, string>): string {
+  const root = repo(files);
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, stdio: "pipe" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "site");
+  return root;
+}
+const edit = (root: string, files: Record<string, string | null>) => {
+  for (const [file, content] of Object.entries(files)) {
+    if (content === null) rmSync(path.join(root, file));
+    else {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), content);
+    }
+  }
+};
+/** The gate on both trees: the committed one the run started from, and the working tree. */
+async function gateOnBothTrees(root: string, changedThisRun: string[], branchChanges: ChangedFile[]) {
+  const before = await writeStartingTree(root);
+  try {
+    return await runGate({ repoRoot: root, project: detectDocsProject(root), changedThisRun, branchChanges, beforeRoot: before.root });
+  } finally {
+    await before.remove();
+  }
+}
 
 describe("page checks", () => {
   it.each([
@@ -30,27 +63,19 @@ describe("page checks", () => {
 });
 
 describe("the gate on MkDocs and VitePress", () => {
-  it("MkDocs: nav entries must exist and new pages must be in nav; relative links resolve", async () => {
-    const root = repo({
+  it("MkDocs: nav entries must exist and new pages must be in nav; relative links resolve; a nav entry missing before the run is the site's", async () => {
+    const root = committedSite({
       "mkdocs.yml": "site_name: Acme\nnav:\n  - Home: index.md\n  - Guide: guide.md\n  - Gone: gone.md\n",
       "docs/index.md": "# Home\n",
-      "docs/guide.md": "# Guide\n\nSee [home](index.md#home) and [missing](nope.md).\n",
-      "docs/new.md": "# New\n",
+      "docs/guide.md": "# Guide\n",
     });
-    const project = detectDocsProject(root);
-    const known = new Set(navigationProblems({ repoRoot: root, project, branchChanges: [], knownNavigationProblems: new Set() }));
-    expect([...known]).toEqual(["mkdocs.yml: lists 'docs/gone.md' but there is no such page"]);
-    const result = await runGate({
-      repoRoot: root,
-      project,
-      changedThisRun: ["docs/guide.md", "docs/new.md"],
-      branchChanges: [
-        { path: "docs/guide.md", status: "modified" },
-        { path: "docs/new.md", status: "added" },
-      ],
-      knownNavigationProblems: known,
-    });
+    edit(root, { "docs/guide.md": "# Guide\n\nSee [home](index.md#home) and [missing](nope.md).\n", "docs/new.md": "# New\n" });
+    const result = await gateOnBothTrees(root, ["docs/guide.md", "docs/new.md"], [
+      { path: "docs/guide.md", status: "modified" },
+      { path: "docs/new.md", status: "added" },
+    ]);
     expect(result.problems).toEqual(["docs/guide.md:3: link 'nope.md' does not resolve to a file in the repository", "docs/new.md: new page is not in the navigation (mkdocs.yml): add it there"]);
+    expect(result.alreadyOnSite).toEqual(["mkdocs.yml: lists 'docs/gone.md' but there is no such page"]);
   });
 
   it("VitePress: a new page is reachable when the config links it", async () => {
@@ -61,7 +86,7 @@ describe("the gate on MkDocs and VitePress", () => {
       "guide/other.md": "# Other\n",
     });
     const project = detectDocsProject(root);
-    const gate = (file: string) => runGate({ repoRoot: root, project, changedThisRun: [file], branchChanges: [{ path: file, status: "added" }], knownNavigationProblems: new Set() });
+    const gate = (file: string) => runGate({ repoRoot: root, project, changedThisRun: [file], branchChanges: [{ path: file, status: "added" }] });
     expect((await gate("guide/setup.md")).passed).toBe(true);
     expect((await gate("guide/other.md")).problems).toEqual(["guide/other.md: new page is not in the navigation (.vitepress/config.mts): add it there"]);
   });
@@ -71,7 +96,7 @@ describe("absolute site links", () => {
   const gate = async (files: Record<string, string>, changed: string[]) => {
     const root = repo(files);
     const project = detectDocsProject(root);
-    return runGate({ repoRoot: root, project, changedThisRun: changed, branchChanges: [], knownNavigationProblems: new Set() });
+    return runGate({ repoRoot: root, project, changedThisRun: changed, branchChanges: [] });
   };
 
   it("Docusaurus: routed by routeBasePath under baseUrl, with slugs, ids, number prefixes and index pages; other plugins' paths are left alone", async () => {
@@ -119,7 +144,7 @@ describe("Mintlify's own docs.json schema", () => {
   /** The problems after the run changed docs.json from `before` to `after`. */
   const problemsOf = (before: Record<string, unknown>, after: Record<string, unknown>) => {
     const root = repo({ "docs.json": JSON.stringify(after), "index.mdx": "---\ntitle: Home\n---\n# Home\n" });
-    return navigationProblems({ repoRoot: root, project: detectDocsProject(root), branchChanges: [], knownNavigationProblems: new Set(), navigationBefore: JSON.stringify(before) });
+    return navigationProblems({ repoRoot: root, project: detectDocsProject(root), branchChanges: [], navigationBefore: JSON.stringify(before) });
   };
 
   it("accepts a valid docs.json and names what it refuses, by path, in Mintlify's terms", () => {
@@ -137,36 +162,76 @@ describe("Mintlify's own docs.json schema", () => {
 });
 
 describe("the agent answers only for what its change did", () => {
-  const root = () =>
-    repo({
-      "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guide"] } }),
-      "index.mdx": "# Home\n\n## Install\n",
+  const site = () =>
+    committedSite({
+      "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guide", "faq", "gone"] } }),
+      "index.mdx": "# Home\n\n## Install\n\n## Upgrade\n",
       "guide.mdx": "# Guide\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n",
+      "faq.mdx": "# FAQ\n\nHow to [upgrade](/index#upgrade), and an old [bad anchor](/index#never).\n",
     });
 
-  it("problems a changed page had before are not the agent's; one its change added, or one more of the same, is", async () => {
-    const repoRoot = root();
-    const project = detectDocsProject(repoRoot);
-    const before = "# Guide\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n";
-    const { writeFileSync } = await import("node:fs");
+  it("problems a changed page had before are the site's, listed; one its change added, or one more of the same, blocks", async () => {
+    const root = site();
     // The agent adds a paragraph above (the old problems move down a line) and one new broken link.
-    writeFileSync(`${repoRoot}/guide.mdx`, `# Guide\n\nNew text.\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n\nSee [again](/nowhere) and [install](/index#install).\n`);
-    const result = await runGate({ repoRoot, project, changedThisRun: ["guide.mdx"], branchChanges: [{ path: "guide.mdx", status: "modified" }], knownNavigationProblems: new Set(), readBefore: async () => before });
+    edit(root, { "guide.mdx": "# Guide\n\nNew text.\n\nAn old [broken](/nowhere) link and [a bad anchor](/index#gone).\n\nSee [again](/nowhere) and [install](/index#install).\n" });
+    const result = await gateOnBothTrees(root, ["guide.mdx"], [{ path: "guide.mdx", status: "modified" }]);
     expect(result.problems).toEqual(["guide.mdx:7: link '/nowhere' does not resolve to a file in the repository"]);
+    expect(result.alreadyOnSite).toEqual([
+      "guide.mdx:5: link '/nowhere' does not resolve to a file in the repository",
+      "guide.mdx:5: link '/index#gone': index.mdx has no heading with the anchor #gone",
+      "docs.json: lists 'gone' but there is no such page",
+    ]);
+    expect(result.alreadyOnSiteCount).toBe(3);
+  });
+
+  it("a problem the run fixed is gone from both lists", async () => {
+    const root = site();
+    edit(root, { "guide.mdx": "# Guide\n\nA [fixed](/faq) link and [a bad anchor](/index#gone).\n" });
+    const result = await gateOnBothTrees(root, ["guide.mdx"], [{ path: "guide.mdx", status: "modified" }]);
+    expect(result.passed).toBe(true);
+    expect(result.alreadyOnSite?.join("\n")).not.toContain("/nowhere");
+  });
+
+  it("a heading the run renamed breaks the pages that link to it, which are then checked; their old broken anchors stay the site's", async () => {
+    const root = site();
+    edit(root, { "index.mdx": "# Home\n\n## Install\n\n## Upgrading\n" });
+    const result = await gateOnBothTrees(root, ["index.mdx"], [{ path: "index.mdx", status: "modified" }]);
+    expect(result.problems).toEqual(["faq.mdx:3: link '/index#upgrade': index.mdx has no heading with the anchor #upgrade"]);
+    expect(result.alreadyOnSite).toContain("faq.mdx:3: link '/index#never': index.mdx has no heading with the anchor #never");
+  });
+
+  it("a navigation entry the run broke blocks; one broken before it does not", async () => {
+    const root = site();
+    edit(root, { "faq.mdx": null });
+    const result = await gateOnBothTrees(root, ["faq.mdx"], [{ path: "faq.mdx", status: "deleted" }]);
+    expect(result.problems).toEqual(["docs.json: lists 'faq' but there is no such page"]);
+    expect(result.alreadyOnSite).toEqual(["docs.json: lists 'gone' but there is no such page"]);
+  });
+
+  it("a page that did not compile before the run is the site's while it still does not, whatever the compiler meets first", async () => {
+    const root = committedSite({ "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["a"] } }), "a.mdx": "# A\n\n<Open\n" });
+    edit(root, { "a.mdx": "# A\n\nNew {text\n\n<Open\n" });
+    const result = await gateOnBothTrees(root, ["a.mdx"], [{ path: "a.mdx", status: "modified" }]);
+    expect(result.passed).toBe(true);
+    expect(result.alreadyOnSite?.[0]).toMatch(/^a\.mdx:\d+:\d+: does not compile as MDX/);
   });
 });
 
 describe("a moved page", () => {
-  it("keeps the problems it had at its old path as not the agent's; a problem the move makes is", async () => {
-    const repoRoot = repo({ "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guides/moved"] } }), "index.mdx": "# Home\n", "guides/moved.mdx": "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](../index) link.\n" });
-    const project = detectDocsProject(repoRoot);
-    const before = "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](./index) link.\n";
-    const readBefore = async (file: string) => (file === "old.mdx" ? before : null);
-    const result = await runGate({ repoRoot, project, changedThisRun: ["guides/moved.mdx"], branchChanges: [{ path: "guides/moved.mdx", status: "renamed", from: "old.mdx" }], knownNavigationProblems: new Set(), readBefore });
+  it("keeps the problems it had at its old path as the site's; a problem the move makes is the run's", async () => {
+    const root = committedSite({
+      "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "old"] } }),
+      "index.mdx": "# Home\n",
+      "old.mdx": "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](./index) link.\n",
+    });
+    const moved: ChangedFile[] = [{ path: "guides/moved.mdx", status: "renamed", from: "old.mdx" }];
+    const docsJson = JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guides/moved"] } });
+    edit(root, { "old.mdx": null, "docs.json": docsJson, "guides/moved.mdx": "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](../index) link.\n" });
+    const result = await gateOnBothTrees(root, ["guides/moved.mdx", "old.mdx", "docs.json"], moved);
     expect(result.problems).toEqual([]);
-    const { writeFileSync } = await import("node:fs");
-    writeFileSync(`${repoRoot}/guides/moved.mdx`, "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](./index) link.\n");
-    const broken = await runGate({ repoRoot, project, changedThisRun: ["guides/moved.mdx"], branchChanges: [{ path: "guides/moved.mdx", status: "renamed", from: "old.mdx" }], knownNavigationProblems: new Set(), readBefore });
+    expect(result.alreadyOnSite).toEqual(["guides/moved.mdx:3: link '/index#gone': index.mdx has no heading with the anchor #gone"]);
+    edit(root, { "guides/moved.mdx": "# Moved\n\nAn old [bad anchor](/index#gone) and a [relative](./index) link.\n" });
+    const broken = await gateOnBothTrees(root, ["guides/moved.mdx", "old.mdx", "docs.json"], moved);
     expect(broken.problems).toEqual(["guides/moved.mdx:3: link './index' does not resolve to a file in the repository"]);
   });
 });
@@ -202,7 +267,7 @@ describe("each framework's own rules, on the shapes real sites have", () => {
     const repoRoot = repo(files);
     const project = detectDocsProject(repoRoot);
     const pages = Object.keys(files).filter((file) => /\.mdx?$/.test(file));
-    return (await runGate({ repoRoot, project, changedThisRun: pages, branchChanges: pages.map((page) => ({ path: page, status: "added" as const })), knownNavigationProblems: new Set(), maxProblems: Infinity })).problems;
+    return (await runGate({ repoRoot, project, changedThisRun: pages, branchChanges: pages.map((page) => ({ path: page, status: "added" as const })), maxProblems: Infinity })).problems;
   };
 
   it("Mintlify: redirects, folders and ignored files resolve as its checker has them; a missing snippet import and a bad anchor are caught", async () => {

@@ -28,7 +28,12 @@ export const validationProblemSchema = z
 export type ValidationProblem = z.infer<typeof validationProblemSchema>;
 
 export const jobValidationSchema = z
-  .object({ passed: z.boolean(), problems: z.array(validationProblemSchema).max(200) })
+  .object({
+    passed: z.boolean(),
+    problems: z.array(validationProblemSchema).max(200).meta({ description: "What the run introduced: only these block it." }),
+    alreadyOnSite: z.array(validationProblemSchema).max(200).optional().meta({ description: "Problems that were on the site before the run and are still there: listed, never blocking (the first 200)." }),
+    alreadyOnSiteCount: z.int().min(0).optional().meta({ description: "How many problems were already on the site." }),
+  })
   .meta({ id: "JobValidation", description: "The docs checks of the last run that changed files." });
 export type JobValidation = z.infer<typeof jobValidationSchema>;
 

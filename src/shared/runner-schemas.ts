@@ -121,7 +121,13 @@ const usageSchema = z.object({
   outputTokens: z.int().min(0),
 });
 // Older Actions send problems as `file:line: message` lines.
-const validationSchema = z.object({ passed: z.boolean(), problems: z.array(z.union([validationProblemSchema, storedText(1000)])).max(200) });
+const reportedProblemsSchema = z.array(z.union([validationProblemSchema, storedText(1000)])).max(200);
+const validationSchema = z.object({
+  passed: z.boolean(),
+  problems: reportedProblemsSchema,
+  alreadyOnSite: reportedProblemsSchema.optional().meta({ description: "Problems the checked pages had before the run and still have: the site's, never blocking." }),
+  alreadyOnSiteCount: z.int().min(0).optional(),
+});
 const callUsageSchema = z.object({
   inputTokens: z.int().min(0).meta({ description: "Every prompt token, cached or not." }),
   cachedInputTokens: z.int().min(0).optional().meta({ description: "Prompt tokens read from the provider's cache (billed at a discount)." }),

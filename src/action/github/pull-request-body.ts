@@ -110,6 +110,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
     out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this ${words.change} is a draft until they are fixed:`, "");
     for (const problem of input.validation.problems) out.push(`- ${problem}`);
   }
+  out.push(...alreadyOnSite(input.validation));
   out.push(
     "",
     "---",
@@ -117,6 +118,26 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   );
   const body = out.join("\n");
   return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;
+}
+
+/** How many problems of the site's own a body lists (the report carries up to 200). */
+const LISTED_ALREADY_ON_SITE = 20;
+
+/** Problems the site had before the run and still has: counted and listed, folded, never blocking. */
+function alreadyOnSite(validation: GateResult): string[] {
+  const listed = validation.alreadyOnSite ?? [];
+  const count = Math.max(validation.alreadyOnSiteCount ?? 0, listed.length);
+  if (count === 0) return [];
+  const shown = listed.slice(0, LISTED_ALREADY_ON_SITE);
+  return [
+    "",
+    `<details><summary>Already on the site: ${count} problem(s) that were there before this change (not this change's, and not blocking)</summary>`,
+    "",
+    ...shown.map((problem) => `- ${problem}`),
+    ...(count > shown.length ? [`- … and ${count - shown.length} more`] : []),
+    "",
+    "</details>",
+  ];
 }
 
 /** Who sent a message, as the PR body says it. */

@@ -77,7 +77,11 @@ export function withRunReport(previous: JobOutcome, report: ReportRequest, model
 }
 
 export function validationOf(reported: NonNullable<ReportRequest["validation"]>): JobValidation {
-  return { passed: reported.passed, problems: reported.problems.map((problem) => (typeof problem === "string" ? parseProblem(problem) : problem)) };
+  const parsed = (problems: typeof reported.problems) => problems.map((problem) => (typeof problem === "string" ? parseProblem(problem) : problem));
+  const validation: JobValidation = { passed: reported.passed, problems: parsed(reported.problems) };
+  if (reported.alreadyOnSite?.length) validation.alreadyOnSite = parsed(reported.alreadyOnSite);
+  if (reported.alreadyOnSiteCount) validation.alreadyOnSiteCount = reported.alreadyOnSiteCount;
+  return validation;
 }
 
 function addUsage(total: JobUsage | null, run: JobUsage): JobUsage {

@@ -79,4 +79,15 @@ describe("pull request text", () => {
     expect(body).toContain("- a.mdx:3: link '/x' does not resolve");
     expect(body).toContain("[workflow run](https://github.com/acme/docs/actions/runs/1)");
   });
+
+  it("lists what was already on the site apart, counted, folded and never as this change's problems", () => {
+    const listed = Array.from({ length: 25 }, (_, i) => `old${i}.mdx:1: link '/gone' does not resolve to a file in the repository`);
+    const body = renderPullRequestBody({ summary: "S.", jobId: "job1", model: "m", messages: [], files: [], reasons: new Map(), workflowRunUrl: null, validation: { passed: true, problems: [], alreadyOnSite: listed, alreadyOnSiteCount: 116 } });
+    expect(body).toContain("Passed: pages compile");
+    expect(body).toContain("<details><summary>Already on the site: 116 problem(s) that were there before this change (not this change's, and not blocking)</summary>");
+    expect(body).toContain("- old19.mdx:1: link '/gone'");
+    expect(body).not.toContain("old20.mdx");
+    expect(body).toContain("- … and 96 more");
+    expect(renderPullRequestBody({ summary: "S.", jobId: "job1", model: "m", messages: [], files: [], reasons: new Map(), workflowRunUrl: null, validation: { passed: true, problems: [] } })).not.toContain("Already on the site");
+  });
 });

@@ -7,6 +7,12 @@ const ref = { jobId: "job1", runAttempt: 1 };
 const completed = (extra: Partial<ReportRequest & { outcome: "completed" }> = {}): ReportRequest => ({ ...ref, outcome: "completed", pr: null, ...extra });
 
 describe("the job's outcome, run by run", () => {
+  it("keeps what was already on the site apart from what the run introduced, parsed the same way", () => {
+    const outcome = withRunReport(EMPTY_OUTCOME, completed({ validation: { passed: true, problems: [], alreadyOnSite: ["guide.mdx:5: link '/gone' does not resolve to a file in the repository"], alreadyOnSiteCount: 116 } }), "anthropic/claude-sonnet-4-5");
+    expect(outcome.validation).toEqual({ passed: true, problems: [], alreadyOnSite: [{ file: "guide.mdx", line: 5, message: "link '/gone' does not resolve to a file in the repository" }], alreadyOnSiteCount: 116 });
+    expect(jobValidationSchema.parse(outcome.validation)).toEqual(outcome.validation);
+  });
+
   it("takes the latest summary, files and validation, and adds up usage over runs", () => {
     const first = withRunReport(EMPTY_OUTCOME, completed({
       summary: "Added the retries page",

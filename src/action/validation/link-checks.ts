@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { mintlifyCleanId, safeDecode } from "../docs/anchors.js";
 import { listPageFiles, type DocsProject } from "../docs/framework.js";
@@ -67,7 +67,7 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       // link-rot: `./x` from the page's folder; `/x` and a bare `x` from the site's root; any extension; a folder resolves.
       const bases = target.startsWith("/") ? [path.posix.join(model.siteDir, target)] : target.startsWith(".") ? [path.posix.join(dir, target)] : [path.posix.join(model.siteDir, target), path.posix.join(dir, target)];
       for (const base of bases) {
-        const file = firstFile(pageCandidates(base));
+        const file = firstFile(pageCandidates(base)) ?? mintlifySameName(ctx, base);
         if (file) return { file, anchor };
         if (hasFiles(ctx.repoRoot, base)) return { file: base, anchor: null };
       }
@@ -142,6 +142,28 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       return { file: firstFile(pageCandidates(path.posix.join(dir, target))), anchor };
     }
   }
+}
+
+/**
+ * The file @mintlify/link-rot resolves a link to when no file has its exact path: one in the same
+ * folder whose name without its extension is the link's (`./page.md` is `page.mdx`), or is the
+ * link's whole last segment (`v1.2` is `v1.2.mdx`), among pages and media (link-rot 3.0.1419,
+ * dist/graph.js MdxPath.getResolvedFiles over prebuild.js getLinkPaths). Pages come first.
+ */
+const MINTLIFY_LINKABLE = /\.(mdx|md|jpe?g|jfif|pjpeg|pjp|png|svgz?|ico|webp|gif|apng|avif|bmp|mp4|css|xml)$/i;
+function mintlifySameName(ctx: LinkContext, base: string): string | null {
+  const { repoRoot } = ctx;
+  const dir = path.posix.dirname(base);
+  const { name, base: last } = path.posix.parse(base);
+  let entries: string[];
+  try {
+    entries = readdirSync(path.join(repoRoot, dir));
+  } catch {
+    return null;
+  }
+  const matches = entries.filter((entry) => MINTLIFY_LINKABLE.test(entry) && [name, last].includes(path.posix.parse(entry).name) && isFile(repoRoot, path.posix.join(dir, entry)) && !ctx.model.ignored(path.posix.join(dir, entry)));
+  const match = matches.find((entry) => /\.mdx?$/i.test(entry)) ?? matches[0];
+  return match ? path.posix.join(dir, match) : null;
 }
 
 /** Docusaurus' content folders for a page: its version's (versioned_docs/version-x), or the docs folder. */

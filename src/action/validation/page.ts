@@ -238,13 +238,21 @@ interface Collector {
   framework: Framework;
 }
 
+/**
+ * A tag's attributes, each whole as HTML tokenizes them (a name runs to whitespace, `=`, `/`, `>` or
+ * a quote), so a Vue binding (`:href="npmUrl(dep.name)"`, `v-bind:href`) or `data-href` is its own
+ * attribute, never an `href`: a bound attribute's value is a JavaScript expression, not a URL.
+ */
+const HTML_ATTRIBUTE = /([^\s"'=<>/`]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
 /** Raw HTML's links and ids, as the frameworks' checkers read them (`<a href>`, `<img src>`, any `id`, `<a name>`). */
 function collectHtml(html: string, line: number, into: Collector): void {
   for (const match of html.matchAll(/<([a-z][\w-]*)\b([^>]*)>/gi)) {
     const [, tag = "", attributes = ""] = match;
-    for (const attribute of attributes.matchAll(/\b(href|src|id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
+    for (const attribute of attributes.matchAll(HTML_ATTRIBUTE)) {
       const name = (attribute[1] ?? "").toLowerCase();
-      const value = attribute[2] ?? attribute[3] ?? "";
+      const value = attribute[2] ?? attribute[3] ?? attribute[4];
+      if (value === undefined || !["href", "src", "id", "name"].includes(name)) continue;
       if (name === "href") into.links.push({ url: value, line, kind: "page", raw: true });
       else if (name === "src" && /^(img|source|video|audio|iframe|script)$/i.test(tag)) into.links.push({ url: value, line, kind: "asset", raw: true });
       else if (name === "id" || (name === "name" && tag.toLowerCase() === "a")) into.anchors.add(value);

@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeRepo } from "../../../helpers/temp-repo.js";
+import { detectDocsProject } from "../../../../src/action/docs/framework.js";
+import { siteModel } from "../../../../src/action/docs/site-model.js";
+import { siteRoutes } from "../../../../src/action/docs/site-routes.js";
+import { linkProblems, type LinkContext } from "../../../../src/action/validation/link-checks.js";
+import { analyzePage } from "../../../../src/action/validation/page.js";
+
+/** The link problems of one page of a site, with the gate's context (its site model, routes and page analyses). */
+async function linksOf(files: Record<string, string>, page: string): Promise<string[]> {
+  const repoRoot = writeRepo(files, "inkwell-links-");
+  const project = detectDocsProject(repoRoot);
+  const model = siteModel(repoRoot, project);
+  const exists = (file: string) => existsSync(path.join(repoRoot, file));
+  const analysis = async (file: string) => (exists(file) && /\.mdx?$/.test(file) ? analyzePage(file, readFileSync(path.join(repoRoot, file), "utf8"), project.framework, model.slugOptions) : null);
+  const ctx: LinkContext = { repoRoot, project, model, exists, analysis, routes: siteRoutes(repoRoot, project) };
+  return linkProblems(page, (await analysis(page)) ?? { problems: [], links: [], anchors: new Set(), generated: false }, ctx);
+}
+
+describe("Mintlify's resolution, as @mintlify/link-rot has it", () => {
+  const site = (index: string) => ({
+    "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index", "guides/page"] } }),
+    "index.mdx": index,
+    "guides/page.mdx": "# Page\n\n## Setup\n",
+    "guides/v1.2.mdx": "# Version 1.2\n",
+    "images/logo.png": "",
+  });
+
+  it("a link with another page extension names the page of the same name (./page.md is page.mdx), anchors included", async () => {
+    expect(await linksOf(site("[page](./guides/page.md) [setup](./guides/page.md#setup) [abs](/guides/page.md) [dotted](/guides/v1.2)\n"), "index.mdx")).toEqual([]);
+  });
+
+  it("a page of no such name is still broken, and the anchor of the page found is still checked", async () => {
+    expect(await linksOf(site("[nope](./guides/nope.md) [bad](./guides/page.md#teardown) [image](/images/logo.jpg)\n"), "index.mdx")).toEqual([
+      "index.mdx:1: link './guides/nope.md' does not resolve to a file in the repository",
+      "index.mdx:1: link './guides/page.md#teardown': guides/page.mdx has no heading with the anchor #teardown",
+    ]);
+  });
+});
+
+describe("raw HTML in VitePress pages", () => {
+  it("a Vue binding (:href, v-bind:href) is an expression, not a link; a plain href is still checked", async () => {
+    const page = [
+      "# Dependencies",
+      "",
+      '<a v-for="dep in deps" :href="npmUrl(dep.name)">{{ dep.name }}</a>',
+      '<a v-bind:href="repo.url" data-href="/data">repo</a> <img :src="logo">',
+      '<a href="/nope">gone</a> <a href=/guide>guide</a>',
+      "",
+    ].join("\n");
+    expect(await linksOf({ ".vitepress/config.ts": "export default {}\n", "index.md": page, "guide.md": "# Guide\n" }, "index.md")).toEqual(["index.md:5: link '/nope' does not resolve to a file in the repository"]);
+  });
+});

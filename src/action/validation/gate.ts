@@ -101,7 +101,7 @@ export async function runGate(input: GateInput): Promise<GateResult> {
   }
   was.push(...navigationProblems({ repoRoot: before.root, project, branchChanges: input.branchChanges }, before.model));
   const { introduced, kept } = splitByKey(now, was);
-  return { passed: introduced.length === 0, problems: introduced.slice(0, max), alreadyOnSite: kept.slice(0, max), alreadyOnSiteCount: kept.length };
+  return { passed: introduced.length === 0, problems: introduced.slice(0, max), ...(kept.length > 0 ? { alreadyOnSite: kept.slice(0, max), alreadyOnSiteCount: kept.length } : {}) };
 }
 
 async function pageProblems(tree: SiteTree, files: string[]): Promise<string[]> {

@@ -105,11 +105,11 @@ export function startRunValidation(options: RunValidationOptions): RunValidation
           if (links) {
             log.info(links.problems.length ? `${check.name} found ${links.problems.length} link(s) this run broke.` : `${check.name} passed.`);
             if (links.alreadyOnSiteCount) log.info(`${check.name}: ${links.alreadyOnSiteCount} broken link(s) were on the site before the run; they are listed, not the agent's to fix.`);
+            const alreadyOnSiteCount = (result.alreadyOnSiteCount ?? 0) + links.alreadyOnSiteCount;
             result = {
               passed: links.problems.length === 0,
               problems: links.problems,
-              alreadyOnSite: [...(result.alreadyOnSite ?? []), ...links.alreadyOnSite].slice(0, MAX_REPORTED_PROBLEMS),
-              alreadyOnSiteCount: (result.alreadyOnSiteCount ?? 0) + links.alreadyOnSiteCount,
+              ...(alreadyOnSiteCount > 0 ? { alreadyOnSite: [...(result.alreadyOnSite ?? []), ...links.alreadyOnSite].slice(0, MAX_REPORTED_PROBLEMS), alreadyOnSiteCount } : {}),
             };
           }
         } catch (error) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,10 +47,15 @@ describe("framework-check: Mintlify's own broken-link engine in the gate", () =>
     expect(feedback).not.toContain("retries-v1");
     expect(git(h.remote, "show", `inkwell/${dispatched.jobId}:quickstart.mdx`)).toContain("[install the CLI](/quickstart#install-the-cli)");
     const [report] = await h.reports(dispatched.jobId);
-    expect(report?.validation).toEqual({ passed: true, problems: [] });
+    const older = "guides/webhooks.mdx:18: link '/guides/retries-v1' is broken (Mintlify's broken-link checker)";
+    expect(report?.validation).toEqual({ passed: true, problems: [], alreadyOnSite: [older], alreadyOnSiteCount: 1 });
+    expect(h.github.pulls.find((pull) => pull.head === `inkwell/${dispatched.jobId}`)?.body).toContain(`- ${older}`);
 
-    // Once per validation round, on the workspace: the starting commit is never checked.
-    expect(readFileSync(checks, "utf8").trim().split("\n")).toEqual([outcome.workspace, outcome.workspace]);
+    // Once on the tree the run started from (a folder of its own, removed when the run ends), then once per validation round on the workspace.
+    const [baseline, ...rounds] = readFileSync(checks, "utf8").trim().split("\n");
+    expect(baseline).toMatch(/inkwell-before-/);
+    expect(existsSync(baseline as string)).toBe(false);
+    expect(rounds).toEqual([outcome.workspace, outcome.workspace]);
     expect(git(outcome.workspace, "worktree", "list").trim().split("\n")).toHaveLength(1);
     expect(outcome.logs.join("\n")).toMatch(/Mintlify's broken-link checker found 1 link\(s\) this run broke\.[\s\S]*Mintlify's broken-link checker passed\./);
     // The run's time, phase by phase, in the report and the outcome (the Action's `phases` output).

@@ -62,7 +62,10 @@ describe("a docs team on a Mintlify site", () => {
     const runs = (await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs`, { token: h.apiKey })).body.runs;
     expect(runs).toEqual([expect.objectContaining({ attempt: 1, outcome: "completed", trigger: { source: "api", author: null }, workflowRunUrl: expect.stringMatching(/actions\/runs\/4001$/), usage: job.usage, hasTranscript: true })]);
     // Where the run's time went, in order, on the path and in the background.
-    expect(runs[0].phases.map((phase: { name: string }) => phase.name)).toEqual(["claim", "checkout", "agent (round 1)", "gate (round 1)", "commit", "push", "pull request"]);
+    const phases: Array<{ name: string; background?: boolean }> = runs[0].phases;
+    expect(phases.filter((phase) => !phase.background).map((phase) => phase.name)).toEqual(["claim", "checkout", "agent (round 1)", "gate (round 1)", "commit", "push", "pull request"]);
+    // The tree the run started from is written beside the model's work, for the gate's before-and-after.
+    expect(phases.find((phase) => phase.name === "the starting tree written")?.background).toBe(true);
     expect(runs[0].phases.every((phase: { ms: number }) => Number.isInteger(phase.ms) && phase.ms >= 0)).toBe(true);
     // `inkwell jobs get` says it in one line.
     const printed: string[] = [];
@@ -76,7 +79,10 @@ describe("a docs team on a Mintlify site", () => {
       sleep: async () => undefined,
     };
     expect(await runCli(["jobs", "get", dispatched.jobId], io), printed.join("\n")).toBe(0);
-    expect(printed.join("\n")).toMatch(/^Time of run 1: claim \d+\.\d s · checkout \d+\.\d s · agent \(round 1\) \d+\.\d s · gate \(round 1\) \d+\.\d s · commit .* · pull request \d+\.\d s$/m);
+    const timeLine = printed.join("\n").split("\n").find((line) => line.startsWith("Time of run 1: ")) ?? "";
+    expect(timeLine).toMatch(/ · the starting tree written \d+\.\d s \(background\)/);
+    // The critical path in order, once the background work beside it is set apart.
+    expect(timeLine.split(" · ").filter((part) => !part.endsWith("(background)")).join(" · ")).toMatch(/^Time of run 1: claim \d+\.\d s · checkout \d+\.\d s · agent \(round 1\) \d+\.\d s · gate \(round 1\) \d+\.\d s · commit .* · pull request \d+\.\d s$/);
 
     // The run's transcript: the instruction, each tool call and its result, the answer; no token or key in it.
     const transcript = await h.server.call("GET", `/v2/agent/${h.projectId}/job/${dispatched.jobId}/runs/1/transcript`, { token: h.apiKey });

@@ -134,6 +134,7 @@ export async function runJob(deps: JobRunDependencies): Promise<JobRunOutcome> {
       summary: outcome.summary,
       ...(waiting ? { waiting } : {}),
       ...(outcome.mergeRequest ? { mergeRequest: outcome.mergeRequest } : {}),
+      ...(outcome.pushed ? { pushed: outcome.pushed } : {}),
     }),
   );
   if (waiting) {

@@ -25,6 +25,8 @@ import { withoutTrailingSlashes } from "../shared/trailing-slashes.js";
 
 export interface WorkOutcome extends Published {
   summary: string;
+  /** What the run pushed (the report's `pushed`): the repository's checks on that commit are the job's. */
+  pushed?: { sha: string; draft: boolean };
   /** The run stopped for the user (a plan to approve, a question to answer): nothing was pushed. */
   waiting?: Waiting;
 }
@@ -124,14 +126,17 @@ export async function workOnJob(
     await phases.time("push", () => git.push(job.branch));
     const files = await git.changedFiles(base);
     recordFacts(changed, validation, await branchFiles(files));
+    const headSha = (await git.git(["rev-parse", "HEAD"])).trim();
+    // A draft for the run's own reasons stays one; a draft while the repository's checks run is made ready by Inkwell when they pass.
+    const keepDraft = inputs.draft || job.draft === true || !validation.passed;
     const published = await phases.time(forge.changePhase, async () =>
       forge.publish(
         {
           title,
-          draft: inputs.draft || job.draft === true || !validation.passed,
+          draft: keepDraft || job.draftUntilChecksPass === true,
           branch: job.branch,
           base,
-          headSha: (await git.git(["rev-parse", "HEAD"])).trim(),
+          headSha,
           files,
           body: {
             summary,
@@ -145,12 +150,13 @@ export async function workOnJob(
             jobPageUrl: claimed.jobPageUrl ?? null,
             trigger: job.trigger,
             closesIssue: job.closesIssue,
+            draftUntilChecksPass: job.draftUntilChecksPass === true,
           },
         },
         log,
       ),
     );
-    return { ...published, summary: summary || title };
+    return { ...published, summary: summary || title, pushed: { sha: headSha, draft: keepDraft } };
   }
 
   /** The agent's first attempt, then a repair round per failed validation, up to `repairRounds`. */

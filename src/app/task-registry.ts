@@ -20,6 +20,9 @@ import { enqueueTask } from "./tasks/tasks.js";
 import { webhookDeliveryTask } from "./project-webhooks/delivery-task.js";
 import type { Analytics } from "./analytics/analytics.js";
 import { impactNoticeTask } from "./impact/impact-notice-task.js";
+import { checksTasks } from "./forges/checks-task.js";
+import { gitHubChecks } from "./github/checks.js";
+import { gitLabChecks } from "./gitlab/checks.js";
 
 export interface TaskRegistryDeps {
   config: Config;
@@ -51,8 +54,11 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const waiting = waitingCommentTask(db, github, gitLabWaitingNote(db), config.command);
   const gitlabRobots = gitLabRobotsMergeTask(db, log.child({ component: "gitlab-robots-merges" }));
   const gitlabUnlink = gitLabSourceUnlinkTask(db, config.publicUrl ?? null, log.child({ component: "gitlab-source-links" }));
-  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, gitlabUnlink, tracking, waiting];
+  // The repository's own checks on a job's head: each forge reads its own; without the App, GitHub's are skipped.
+  const checks = checksTasks(db, { gitlab: gitLabChecks(db), ...(github ? { github: gitHubChecks(github) } : {}) }, clock);
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, gitlabUnlink, tracking, waiting, ...checks];
   return [
+    ...checks,
     dispatch,
     webhooks,
     impactNotices,

@@ -23,6 +23,7 @@ const OPTIONS = {
   "no-plan-approval": { type: "boolean" },
   "max-questions": { type: "string" },
   "wait-limit-days": { type: "string" },
+  "check-repair-rounds": { type: "string" },
   status: { type: "string" },
   limit: { type: "string" },
   offset: { type: "string" },

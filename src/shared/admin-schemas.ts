@@ -49,6 +49,9 @@ export const analyticsSettingsSchema = z
   })
   .meta({ id: "AnalyticsSettings" });
 
+/** The most repair rounds a project may give its jobs' failing checks. */
+export const MAX_CHECK_REPAIR_ROUNDS = 10;
+
 const modelName = storedText(200, { trim: true, min: 1 });
 const allowedModels = z
   .array(modelName)
@@ -59,6 +62,14 @@ export const jobSettingsSchema = z
   .strictObject({
     planApproval: z.boolean().optional().meta({ description: "Every job's first run stops after planning and waits for its plan's approval (a job's own planApproval wins). Default false." }),
     waitLimitDays: z.int().min(1).max(365).optional().meta({ description: "A job waiting for approval or an answer longer than this many days is archived. Default 14." }),
+    checkRepairRounds: z
+      .int()
+      .min(0)
+      .max(MAX_CHECK_REPAIR_ROUNDS)
+      .optional()
+      .meta({
+        description: `Repair rounds a job gets when the docs repository's own checks fail on its pull request or merge request (0..${MAX_CHECK_REPAIR_ROUNDS}): each sends the failing checks' log excerpts back to the agent. While this is above 0 the pull request stays a draft until the checks pass; 0 turns watching the checks off. Default 2.`,
+      }),
   })
   .meta({ id: "JobSettings" });
 
@@ -150,7 +161,7 @@ export const projectSchema = z
       .optional()
       .meta({ description: "A GitLab project's connection (the access token and the webhook's tokens are never shown); null for GitHub." }),
     analytics: z.object({ saltWindow: z.enum(SALT_WINDOWS), allowedOrigins: z.array(z.string()), markdownAsPage: z.boolean() }),
-    jobs: z.object({ planApproval: z.boolean(), waitLimitDays: z.int() }),
+    jobs: z.object({ planApproval: z.boolean(), waitLimitDays: z.int(), checkRepairRounds: z.int().meta({ description: "Repair rounds a job gets from the repository's failing checks; 0: the checks are not watched." }) }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

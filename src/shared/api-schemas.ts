@@ -9,7 +9,7 @@ import { refName, reviewerName } from "./git-names.js";
 import { storedText } from "./stored-values.js";
 import { jobTriggerSchema } from "./automation-schemas.js";
 import { READ_FORMATS } from "./analytics-vocabulary.js";
-import { JOB_STATUSES, JOB_TRIGGER_TYPES, MAX_QUESTIONS_PER_RUN, WAITING_FOR } from "./job-vocabulary.js";
+import { CHECK_STATES, JOB_STATUSES, JOB_TRIGGER_TYPES, MAX_QUESTIONS_PER_RUN, WAITING_FOR } from "./job-vocabulary.js";
 import { parseUtcDay } from "./utc-day.js";
 
 export const MAX_PROMPT_CHARS = 32_000;
@@ -54,6 +54,17 @@ export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
+/** What the docs repository's own checks say of the job's pushed commit (check runs and statuses on GitHub, pipelines on GitLab). */
+export const jobChecksSchema = z
+  .object({
+    state: z.enum(CHECK_STATES).meta({ description: "pending: some are still running (or none reported yet); passing: all passed (or none ran within the grace period); failing: at least one failed." }),
+    sha: z.string().meta({ description: "The commit they ran on: the head of the job's branch as its last run pushed it." }),
+    failing: z.array(z.object({ name: z.string(), url: z.string().nullable() })).meta({ description: "The checks that failed on that commit, with their pages." }),
+    rounds: z.int().min(0).meta({ description: "Repair rounds failing checks started for this job so far (at most the project's jobs.checkRepairRounds)." }),
+  })
+  .meta({ id: "JobChecks" });
+export type JobChecks = z.infer<typeof jobChecksSchema>;
+
 export const agentJobSchema = z
   .object({
     id: z.string(),
@@ -85,6 +96,9 @@ export const agentJobSchema = z
     plan: z.string().nullable().meta({ description: "The agent's plan (pages to add, change, move or delete, and why): waiting for approval, or approved and being carried out; null without plan approval." }),
     question: z.string().nullable().meta({ description: "The question the job waits to have answered; null otherwise." }),
     planApproval: z.boolean().meta({ description: "Whether the job's first run stops after planning, to have its plan approved." }),
+    checks: jobChecksSchema
+      .nullable()
+      .meta({ description: "The docs repository's own checks on the job's pushed commit; the pull request stays a draft until they pass. null when they are not watched (nothing pushed yet, or the project's checkRepairRounds is 0)." }),
   })
   .meta({ id: "AgentJob" });
 export type AgentJob = z.infer<typeof agentJobSchema>;
@@ -118,10 +132,10 @@ export type AgentJobList = z.infer<typeof jobListSchema>;
 
 export const jobEventSchema = z
   .object({
-    type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, …" }),
+    type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, checks_failed, checks_passed, marked_ready, …" }),
     from: jobStatusSchema.nullable(),
     to: jobStatusSchema.nullable(),
-    cause: z.string().meta({ description: "What caused it: api, dashboard, comment, dispatcher, runner, github, gitlab, watchdog." }),
+    cause: z.string().meta({ description: "What caused it: api, dashboard, comment, automation, checks, dispatcher, runner, github, gitlab, watchdog." }),
     detail: z.string().nullable(),
     at: isoDateTime,
   })

@@ -27,6 +27,10 @@ export const WEBHOOK_FORMATS = ["standard", "slack"] as const;
 export const WAITING_FOR = ["approval", "answer"] as const;
 export type WaitingFor = (typeof WAITING_FOR)[number];
 
+/** What the docs repository's own checks say of a job's pushed commit. */
+export const CHECK_STATES = ["pending", "passing", "failing"] as const;
+export type CheckState = (typeof CHECK_STATES)[number];
+
 /** The longest plan and question a run may leave for the user. */
 export const MAX_PLAN_CHARS = 10_000;
 export const MAX_QUESTION_CHARS = 2_000;

@@ -25,8 +25,11 @@ export const claimRequestSchema = z
   .meta({ id: "RunnerClaimRequest" });
 export type ClaimRequest = z.infer<typeof claimRequestSchema>;
 
-/** Where a job's message came from: an API key (CLI included), a dashboard user, a PR comment, or an automation (a merge, an issue, a schedule). */
-export const MESSAGE_SOURCES = ["api", "dashboard", "comment", "automation"] as const;
+/**
+ * Where a job's message came from: an API key (CLI included), a dashboard user, a PR comment, an
+ * automation (a merge, an issue, a schedule), or the docs repository's own checks (a repair round).
+ */
+export const MESSAGE_SOURCES = ["api", "dashboard", "comment", "automation", "checks"] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
 export const jobMessageSchema = z.object({
@@ -50,6 +53,10 @@ export const claimResponseSchema = z
       model: z.string(),
       requestedModel: z.string().nullable().optional().meta({ description: "The model this job asked for: it wins over the workflow's model input." }),
       draft: z.boolean().optional().meta({ description: "Open the pull request as a draft." }),
+      draftUntilChecksPass: z
+        .boolean()
+        .optional()
+        .meta({ description: "The project watches the docs repository's own checks on the pushed commit: open (or keep) the pull request a draft; Inkwell marks it ready for review once they pass." }),
       labels: z.array(z.string()).optional().meta({ description: "Put on the pull request when it is opened." }),
       reviewers: z.array(z.string()).optional().meta({ description: "Logins or org/team-slug, asked to review when the pull request is opened." }),
       messages: z.array(jobMessageSchema).meta({ description: "Every message of the job, oldest first; the last ones are new for this run." }),
@@ -158,6 +165,13 @@ export const reportRequestSchema = z
       outcome: z.literal("completed"),
       pr: z.object({ number: storedInt(1), url: z.url({ protocol: /^https?$/ }).max(500) }).nullable().meta({ description: "null when nothing changed." }),
       summary: storedText(10_000).optional(),
+      pushed: z
+        .object({
+          sha: z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/).meta({ description: "The commit at the head of the job's branch after the push." }),
+          draft: z.boolean().meta({ description: "The change request stays a draft whatever the repository's checks say: the job or the workflow asked for one, or validation problems remain." }),
+        })
+        .optional()
+        .meta({ description: "What this run pushed; absent when it pushed nothing (or from an older Action): the repository's checks on that commit are the job's." }),
       mergeRequest: z
         .object({ title: storedText(255, { trim: true, min: 1 }), description: storedText(100_000), draft: z.boolean() })
         .optional()

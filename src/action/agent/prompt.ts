@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { JobMessage } from "../../shared/runner-schemas.js";
 import type { DocsProject, Framework } from "../docs/framework.js";
-import { visibleText } from "./visible-text.js";
+import { visibleText } from "../../shared/visible-text.js";
 
 const CONVENTIONS: Record<Framework, string> = {
   mintlify:

@@ -58,6 +58,8 @@ export interface PullRequestBodyInput {
   closesIssue?: number | null | undefined;
   /** Whose words: a GitHub pull request and workflow run (default), or a GitLab merge request and pipeline. */
   forge?: "github" | "gitlab";
+  /** The project watches the repository's own checks: the change request is a draft until they pass on this commit. */
+  draftUntilChecksPass?: boolean | undefined;
 }
 
 const WORDS = {
@@ -110,6 +112,9 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
     out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this ${words.change} is a draft until they are fixed:`, "");
     for (const problem of input.validation.problems) out.push(`- ${problem}`);
   }
+  if (input.draftUntilChecksPass && input.validation.passed) {
+    out.push("", `This ${words.change} stays a draft until the repository's own checks pass on its latest commit; Inkwell then marks it ready for review. A failing check's log goes back to the agent.`);
+  }
   out.push(...alreadyOnSite(input.validation));
   out.push(
     "",
@@ -145,5 +150,6 @@ function messageOrigin(message: Pick<JobMessage, "source" | "author">): string {
   if (message.source === "comment" && message.author) return `@${message.author} in a comment`;
   if (message.source === "dashboard") return message.author ? `@${message.author} on the dashboard` : "on the dashboard";
   if (message.source === "automation") return message.author ? `an automation, for @${message.author}` : "an automation";
+  if (message.source === "checks") return "the repository's checks";
   return "via the API";
 }

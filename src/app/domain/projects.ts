@@ -45,6 +45,7 @@ interface ProjectRow {
   analytics_markdown_as_page: boolean;
   plan_approval: boolean;
   wait_limit_days: number;
+  check_repair_rounds: number;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -62,7 +63,7 @@ const toProject = (row: ProjectRow): Project => ({
   installationId: row.installation_id === null ? null : Number(row.installation_id),
   installationSuspended: row.installation_suspended,
   analytics: { saltWindow: row.analytics_salt_window, allowedOrigins: row.analytics_origins, markdownAsPage: row.analytics_markdown_as_page },
-  jobs: { planApproval: row.plan_approval, waitLimitDays: row.wait_limit_days },
+  jobs: { planApproval: row.plan_approval, waitLimitDays: row.wait_limit_days, checkRepairRounds: row.check_repair_rounds },
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
 });
@@ -89,6 +90,8 @@ export interface JobSettings {
   planApproval: boolean;
   /** A job waiting for its plan's approval or an answer longer than this is archived. */
   waitLimitDays: number;
+  /** Repair rounds a job gets from the docs repository's failing checks; 0: its checks are not watched (domain/jobs/checks.ts). */
+  checkRepairRounds: number;
 }
 
 export interface AnalyticsSettingsChange {
@@ -104,8 +107,8 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
   if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
     `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page, allowed_models,
-       plan_approval, wait_limit_days, forge, repository_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       plan_approval, wait_limit_days, forge, repository_id, check_repair_rounds)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      ON CONFLICT (repo_full_name) DO NOTHING RETURNING *`,
     [
       input.id ?? newId(),
@@ -123,6 +126,7 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.jobs?.waitLimitDays ?? 14,
       input.forge ?? "github",
       input.repositoryId ?? null,
+      input.jobs?.checkRepairRounds ?? 2,
     ],
   );
   if (!rows[0]) throw new ConflictError(`A project for ${input.repoFullName} already exists`);
@@ -185,8 +189,9 @@ export async function updateAllowedModels(tx: Queryable, id: string, allowedMode
 export async function updateJobSettings(tx: Queryable, id: string, change: Partial<JobSettings>): Promise<Project> {
   const row = await queryOne<ProjectRow>(
     tx,
-    `UPDATE projects SET plan_approval = COALESCE($2, plan_approval), wait_limit_days = COALESCE($3, wait_limit_days), updated_at = now() WHERE id = $1 RETURNING *`,
-    [id, change.planApproval ?? null, change.waitLimitDays ?? null],
+    `UPDATE projects SET plan_approval = COALESCE($2, plan_approval), wait_limit_days = COALESCE($3, wait_limit_days),
+       check_repair_rounds = COALESCE($4, check_repair_rounds), updated_at = now() WHERE id = $1 RETURNING *`,
+    [id, change.planApproval ?? null, change.waitLimitDays ?? null, change.checkRepairRounds ?? null],
   );
   if (!row) throw notFound("Project");
   return toProject(row);

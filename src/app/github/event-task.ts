@@ -11,6 +11,7 @@ import { intoDefaultBranch } from "./automation-events.js";
 import { automationJobs } from "./automation-jobs.js";
 import type { GitHubApi } from "./github-api.js";
 import { queuedEventSchema, type QueuedEvent } from "./webhook-events.js";
+import { lookAtChecks } from "../forges/checks-task.js";
 
 export const EVENT_TASK = "github_event";
 
@@ -109,6 +110,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     },
     issue_labeled: (event) => automations.issue_labeled(event),
     issue_comment: (event) => automations.issue_comment(event),
+    checks_changed: (event) => lookAtChecks(db, { repoFullName: event.repo }, event.sha),
   };
 
   return defineTask({

@@ -20,6 +20,27 @@ export interface PullRequestFile {
   previousPath?: string;
 }
 
+/** A check run on a commit, as Inkwell reads it. */
+export interface CheckRun {
+  id: number;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  /** The App that made it (`github-actions` for a workflow's job, whose check run id is the job's id). */
+  appSlug: string | null;
+  detailsUrl: string | null;
+  htmlUrl: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+}
+
+/** A commit status (the latest of its context). */
+export interface CommitStatus {
+  context: string;
+  state: string;
+  description: string | null;
+  targetUrl: string | null;
+}
+
 export type RepoPermission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
 /** Whether a request failed with this HTTP status (Octokit's RequestError carries `status`). */
@@ -189,6 +210,43 @@ export class GitHubApi {
       if ((error as { status?: number }).status === 404) return null;
       throw error;
     }
+  }
+
+  /** The check runs (the latest of each name) and commit statuses (the latest of each context) on a commit. */
+  async checksOn(installationId: number, fullName: string, sha: string): Promise<{ runs: CheckRun[]; statuses: CommitStatus[] }> {
+    const octokit = await this.installation(installationId);
+    const runs = await octokit.paginate("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...split(fullName), ref: sha, per_page: 100 });
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/status", { ...split(fullName), ref: sha, per_page: 100 });
+    return {
+      runs: runs.map((run) => ({
+        id: Number(run.id),
+        name: run.name,
+        status: run.status,
+        conclusion: run.conclusion ?? null,
+        appSlug: run.app?.slug ?? null,
+        detailsUrl: run.details_url ?? null,
+        htmlUrl: run.html_url ?? null,
+        output: { title: run.output.title ?? null, summary: run.output.summary ?? null, text: run.output.text ?? null },
+      })),
+      statuses: data.statuses.map((status) => ({ context: status.context, state: status.state, description: status.description ?? null, targetUrl: status.target_url ?? null })),
+    };
+  }
+
+  /** A GitHub Actions job's whole log (GitHub answers with a redirect to it; the App needs actions: read). */
+  async actionsJobLog(installationId: number, fullName: string, jobId: number): Promise<string> {
+    const octokit = await this.installation(installationId);
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...split(fullName), job_id: jobId });
+    return typeof data === "string" ? data : Buffer.from(data as unknown as ArrayBuffer).toString("utf8");
+  }
+
+  /** Marks a draft pull request ready for review (GitHub has this only in GraphQL); says what it did or why it did not. */
+  async markReadyForReview(installationId: number, fullName: string, prNumber: number): Promise<{ marked: string } | { skipped: string }> {
+    const octokit = await this.installation(installationId);
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...split(fullName), pull_number: prNumber });
+    if (data.state !== "open") return { skipped: `pull request #${prNumber} is ${data.merged ? "merged" : "closed"}` };
+    if (!data.draft) return { skipped: `pull request #${prNumber} is ready for review already` };
+    await octokit.graphql(`mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`, { id: data.node_id });
+    return { marked: `pull request #${prNumber} marked ready for review` };
   }
 
   /** Edits the comment when it exists, creates it otherwise; returns its id. */

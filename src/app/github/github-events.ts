@@ -12,6 +12,9 @@ export const SUBSCRIBED_EVENTS = [
   "pull_request_review",
   "pull_request_review_comment",
   "workflow_run",
+  "check_run",
+  "check_suite",
+  "status",
 ] as const satisfies readonly EmitterWebhookEventName[];
 
 /** Every event Inkwell handles: the subscribed ones, and `installation`, which GitHub sends every App unasked. */

@@ -1,6 +1,6 @@
 import { shownInstruction } from "../../shared/shown-instruction.js";
 import { z } from "zod";
-import type { JobStatus } from "../../shared/api-schemas.js";
+import type { JobChecks, JobStatus } from "../../shared/api-schemas.js";
 import { recordTrackingComment, trackingCommentState, type TrackingTarget, type TrackingView } from "../domain/jobs/tracking.js";
 import type { Db } from "../store/db.js";
 import { TRACKING_TASK } from "../domain/jobs/job-tasks.js";
@@ -28,11 +28,23 @@ function duration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
 }
 
-/** What a run and this comment are called on each forge. */
-const WORDS: Record<TrackingTarget["forge"], { run: string; comment: string }> = {
-  github: { run: "workflow run", comment: "comment" },
-  gitlab: { run: "pipeline", comment: "note" },
+/** What a run, this comment and the change request are called on each forge. */
+const WORDS: Record<TrackingTarget["forge"], { run: string; comment: string; change: string }> = {
+  github: { run: "workflow run", comment: "comment", change: "pull request" },
+  gitlab: { run: "pipeline", comment: "note", change: "merge request" },
 };
+
+/** Who gave an instruction without a person's name. */
+const SOURCE_WORDS: Partial<Record<string, string>> = { dashboard: "on the dashboard", automation: "by an automation", checks: "the repository's checks" };
+
+/** What the repository's own checks say of the job's head: the draft waits for them, a failure names its checks. */
+function checksLine(checks: JobChecks, change: string): string {
+  const on = `on \`${checks.sha.slice(0, 7)}\``;
+  if (checks.state === "pending") return `**Checks**: running ${on}; the ${change} stays a draft until they pass`;
+  if (checks.state === "passing") return `**Checks**: passed ${on}`;
+  const failing = checks.failing.map((check) => (check.url ? `[${check.name}](${check.url})` : check.name)).join(", ");
+  return `**Checks**: failed ${on}: ${failing}${checks.rounds > 0 ? ` (repair rounds: ${checks.rounds})` : ""}`;
+}
 
 /** The one comment Inkwell keeps on a job's PR (a note on its merge request on GitLab), edited in place. Pure: tested on its own. */
 export function renderTrackingComment(view: TrackingView, command = "/inkwell", forge: TrackingTarget["forge"] = "github"): string {
@@ -41,7 +53,7 @@ export function renderTrackingComment(view: TrackingView, command = "/inkwell", 
   const lines = [`<!-- inkwell:tracking:${view.jobId} -->`, `### Inkwell · ${headline}`, ""];
   lines.push("**Instructions**", "");
   view.instructions.forEach((m, i) => {
-    lines.push(`${i + 1}. ${m.author ? `@${m.author}` : m.source === "dashboard" ? "on the dashboard" : m.source === "automation" ? "by an automation" : "via the API"}:`, quote(shownInstruction(m)), "");
+    lines.push(`${i + 1}. ${m.author ? `@${m.author}` : (SOURCE_WORDS[m.source] ?? "via the API")}:`, quote(shownInstruction(m)), "");
   });
   const run = view.run;
   if (run) {
@@ -62,6 +74,7 @@ export function renderTrackingComment(view: TrackingView, command = "/inkwell", 
     if (report?.model) facts.push(`**Model**: ${report.model}`);
     if (facts.length > 0) lines.push(facts.join(" · "));
   }
+  if (view.checks) lines.push(checksLine(view.checks, words.change));
   if (view.waiting) {
     const [label, reply] =
       view.waiting.for === "approval" ? ["**Plan**", `Reply \`${command} approve\` to carry it out, or say what to change.`] : ["**Question**", `Reply \`${command} <your answer>\` to answer it.`];

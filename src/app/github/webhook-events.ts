@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isHandledEvent } from "./github-events.js";
+import { checksChangedEvent, checksChangedEventSchema } from "./check-events.js";
 import { intoDefaultBranch, issueCommentEvent, issueCommentEventSchema, issueLabeledEvent, issueLabeledEventSchema, sourceMergedEvent, sourceMergedEventSchema } from "./automation-events.js";
 
 /**
@@ -57,6 +58,7 @@ export const queuedEventSchema = z.discriminatedUnion("type", [
   sourceMergedEventSchema,
   issueLabeledEventSchema,
   issueCommentEventSchema,
+  checksChangedEventSchema,
 ]);
 export type QueuedEvent = z.infer<typeof queuedEventSchema>;
 
@@ -194,6 +196,10 @@ export function toQueuedEvent(name: string, payload: unknown): QueuedEvent | nul
       const run = e.data.workflow_run;
       return { type: "workflow_run_completed", repo: e.data.repository.full_name, runId: run.id, conclusion: run.conclusion, url: run.html_url, title: run.display_title };
     }
+    case "check_run":
+    case "check_suite":
+    case "status":
+      return checksChangedEvent(name, payload);
     default:
       return unhandled(name);
   }

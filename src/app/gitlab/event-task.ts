@@ -9,6 +9,7 @@ import { GitLabApi } from "./gitlab-api.js";
 import { noteFollowUp } from "./note-follow-up.js";
 import { queueRobotsFromGitLabMerge } from "./robots-merges.js";
 import { failRunOfPipeline } from "./pipeline-failure.js";
+import { lookAtChecks } from "../forges/checks-task.js";
 import { gitLabIssueJobs } from "./issue-jobs.js";
 import { gitLabSourceMerges } from "./source-merges.js";
 import { GITLAB_EVENT_TASK } from "./webhook-endpoint.js";
@@ -20,7 +21,8 @@ import { gitLabEventSchema } from "./webhook-events.js";
  * maybe a follow-up (`note-follow-up.ts`); an issue labelled or mentioned → maybe a job (`issue-jobs.ts`);
  * a linked source project's merge → maybe a job (`source-merges.ts`); any merge into the default
  * branch → robots.txt read from it (`robots-merges.ts`);
- * a pipeline Inkwell started ended unsuccessfully before its job reported → the run failed (`pipeline-failure.ts`).
+ * a pipeline Inkwell started ended unsuccessfully before its job reported → the run failed (`pipeline-failure.ts`);
+ * a pipeline of the project's own CI ended on a job's head → its checks looked at (`checks.ts`).
  */
 export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: string | null }, log: Logger): TaskDefinition {
   const takeNote = noteFollowUp(db, options, log);
@@ -37,6 +39,7 @@ export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: 
       if (event.type === "source_merged") return sourceMerges(event, connection);
       const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
       if (event.type === "pipeline_failed") return failRunOfPipeline(db, event, repo);
+      if (event.type === "pipeline_finished") return lookAtChecks(db, { projectId: event.projectId }, event.sha);
       if (event.defaultBranchMergeSha) await queueRobotsFromGitLabMerge(db, { projectId: event.projectId, iid: event.iid, mergeSha: event.defaultBranchMergeSha });
       const job = (await jobOnPullRequest(db, repo, event.iid)) ?? (await jobOnBranch(db, repo, event.sourceBranch));
       if (!job) return { skipped: "not a job's merge request" };

@@ -29,6 +29,22 @@ export interface MergeRequestChange {
   reviewerIds: number[];
 }
 
+/** A pipeline on a commit, as Inkwell reads it. */
+export interface PipelineRef {
+  id: number;
+  status: string;
+  source: string | null;
+  ref: string;
+  webUrl: string;
+}
+
+/** A failed job of a pipeline. */
+export interface FailedJob {
+  id: number;
+  name: string;
+  webUrl: string;
+}
+
 /** The HTTP status a GitLab call failed with, when it got an answer. */
 export function gitLabStatus(error: unknown): number | null {
   const status = (error as { cause?: { response?: { status?: unknown } } } | null)?.cause?.response?.status;
@@ -176,6 +192,35 @@ export class GitLabApi {
     const mr = await this.#api.MergeRequests.show(projectId, iid);
     const at = mr.merged_at as string | null | undefined;
     return at ? new Date(at) : null;
+  }
+
+  /** The pipelines that ran on a commit, newest first (branch and merge request pipelines alike). */
+  async pipelinesOn(projectId: number, sha: string): Promise<PipelineRef[]> {
+    const pipelines = await this.#api.Pipelines.all(projectId, { sha, orderBy: "id", sort: "desc", perPage: 100, maxPages: 1 });
+    return pipelines.map((p) => ({ id: p.id, status: String(p.status), source: (p.source as string | undefined) ?? null, ref: String(p.ref), webUrl: String(p.web_url) }));
+  }
+
+  /** A pipeline's failed jobs that fail it (a job allowed to fail does not). */
+  async failedJobs(projectId: number, pipelineId: number): Promise<FailedJob[]> {
+    const jobs = await this.#api.Jobs.all(projectId, { pipelineId, scope: "failed", perPage: 100, maxPages: 1 });
+    return jobs.filter((job) => !job.allow_failure).map((job) => ({ id: job.id, name: String(job.name), webUrl: String(job.web_url) }));
+  }
+
+  /** A job's log (its trace), as GitLab keeps it: with colours and section markers. */
+  async jobTrace(projectId: number, jobId: number): Promise<string> {
+    const trace = await this.#api.Jobs.showLog(projectId, jobId);
+    return typeof trace === "string" ? trace : String(trace);
+  }
+
+  /** Takes the `Draft:` prefix off an open merge request's title: ready for review. Says what it did, or why not. */
+  async markMergeRequestReady(projectId: number, iid: number): Promise<{ marked: string } | { skipped: string }> {
+    const mr = await this.#api.MergeRequests.show(projectId, iid);
+    if (mr.state !== "opened") return { skipped: `merge request !${iid} is ${String(mr.state)}` };
+    const title = String(mr.title);
+    const ready = draftTitle(title, false);
+    if (ready === title && !mr.draft) return { skipped: `merge request !${iid} is ready for review already` };
+    await this.#api.MergeRequests.edit(projectId, iid, { title: ready });
+    return { marked: `merge request !${iid} marked ready for review` };
   }
 
   /** The user ids of these usernames (reviewers are asked by id); names GitLab does not know are left out. */

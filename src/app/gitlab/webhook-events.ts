@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /**
  * What a GitLab webhook delivery means for jobs, small enough to queue: a merge request merged or
- * closed, a note on a merge request or an issue, an issue labelled, a pipeline ended unsuccessfully. Payload shapes: docs.gitlab.com/user/project/integrations/
+ * closed, a note on a merge request or an issue, an issue labelled, a pipeline Inkwell started ended
+ * unsuccessfully, a pipeline of the project's own CI ended. Payload shapes: docs.gitlab.com/user/project/integrations/
  * webhook_events (only the fields read here are required; GitLab sends many more).
  */
 const issueFields = { projectId: z.string(), iid: z.int(), title: z.string(), description: z.string(), url: z.string(), author: z.object({ id: z.int(), username: z.string() }) };
@@ -14,6 +15,8 @@ export const gitLabEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("issue_note"), ...issueFields, noteId: z.int(), body: z.string(), writtenAt: z.string().optional() }),
   /** A pipeline Inkwell may have started ended failed, canceled or skipped. */
   z.object({ type: z.literal("pipeline_failed"), projectId: z.string(), pipelineId: z.int(), status: z.string(), url: z.string() }),
+  /** A pipeline of the project's own CI (a push, a merge request) ended: maybe the verdict of a job's checks on that commit. */
+  z.object({ type: z.literal("pipeline_finished"), projectId: z.string(), pipelineId: z.int(), sha: z.string(), status: z.string() }),
   z.object({
     type: z.literal("merge_request_closed"),
     projectId: z.string(),
@@ -100,13 +103,15 @@ const noteHookSchema = z.looseObject({
 const pipelineHookSchema = z.looseObject({
   object_kind: z.literal("pipeline"),
   project: z.looseObject({ id: z.int(), web_url: z.string() }),
-  object_attributes: z.looseObject({ id: z.int(), status: z.string(), source: z.string().nullish(), url: z.string().nullish() }),
+  object_attributes: z.looseObject({ id: z.int(), status: z.string(), source: z.string().nullish(), url: z.string().nullish(), sha: z.string().nullish() }),
 });
 
 /** Pipeline statuses that end it without its jobs succeeding; only these can mean a run that will never report. */
 const FAILED_PIPELINE_STATUSES = new Set(["failed", "canceled", "skipped"]);
 /** The sources of pipelines Inkwell starts (the pipeline API; a trigger token on instances set up so). */
 const DISPATCHED_PIPELINE_SOURCES = new Set(["api", "trigger"]);
+/** Statuses a pipeline stays in once it ended (a manual one waits for a person: nothing for the agent). */
+const FINISHED_PIPELINE_STATUSES = new Set(["success", "failed", "canceled", "skipped", "manual"]);
 
 const labelsSchema = z.array(z.looseObject({ title: z.string() })).nullish();
 
@@ -193,9 +198,14 @@ export function gitLabEventOf(eventHeader: string, payload: unknown, projectId: 
     if (!hook.success) return { ignored: "not a pipeline event" };
     if (hook.data.project.id !== gitlabProjectId) return { ignored: "another project's pipeline" };
     const pipeline = hook.data.object_attributes;
-    // GitLab sends one delivery per status change; only an unsuccessful end is news for a job.
+    if (!DISPATCHED_PIPELINE_SOURCES.has(pipeline.source ?? "")) {
+      // The project's own CI on a branch or a merge request: its end may be the verdict of a job's checks (gitlab/checks.ts).
+      if (!FINISHED_PIPELINE_STATUSES.has(pipeline.status)) return { ignored: `pipeline ${pipeline.status}` };
+      if (!pipeline.sha) return { ignored: `a pipeline started by ${pipeline.source ?? "an unnamed source"} without its commit` };
+      return { type: "pipeline_finished", projectId, pipelineId: pipeline.id, sha: pipeline.sha, status: pipeline.status };
+    }
+    // GitLab sends one delivery per status change; only an unsuccessful end is news for a run Inkwell started.
     if (!FAILED_PIPELINE_STATUSES.has(pipeline.status)) return { ignored: `pipeline ${pipeline.status}` };
-    if (!DISPATCHED_PIPELINE_SOURCES.has(pipeline.source ?? "")) return { ignored: `a pipeline started by ${pipeline.source ?? "an unnamed source"}` };
     const url = pipeline.url ?? `${hook.data.project.web_url}/-/pipelines/${pipeline.id}`;
     return { type: "pipeline_failed", projectId, pipelineId: pipeline.id, status: pipeline.status, url };
   }

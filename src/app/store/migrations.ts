@@ -1056,4 +1056,20 @@ CREATE TABLE analytics_monthly_robots_disallowed (
 );
 `,
   },
+  {
+    version: 35,
+    name: "the docs repository's own checks as the last word: the commit a run pushed, what the checks on it say and the repair rounds they started, per job; the project's limit of such rounds; messages from the checks",
+    sql: `
+-- The branch's head as the last run that pushed reported it: the commit whose check runs, statuses or pipelines are the job's.
+ALTER TABLE jobs ADD COLUMN head_sha text;
+-- JobChecks as JSON (domain/jobs/checks.ts): state, the failing checks, the rounds they started, when the head was pushed; NULL: not watched.
+ALTER TABLE jobs ADD COLUMN checks text;
+-- A check event names a commit: the watched job whose head it is.
+CREATE INDEX jobs_head_sha ON jobs (head_sha) WHERE head_sha IS NOT NULL;
+-- 0..10, validated where it is set (shared/admin-schemas.ts); 0 turns watching the checks off.
+ALTER TABLE projects ADD COLUMN check_repair_rounds integer NOT NULL DEFAULT 2;
+ALTER TABLE job_messages DROP CONSTRAINT job_messages_source_check;
+ALTER TABLE job_messages ADD CONSTRAINT job_messages_source_check CHECK (source IN ('api', 'dashboard', 'comment', 'automation', 'checks'));
+`,
+  },
 ];

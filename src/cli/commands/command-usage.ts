@@ -16,7 +16,7 @@ export const COMMAND_USAGE = {
     "connect-gitlab": "projects connect-gitlab <group/project|url|id> --gitlab-url URL [--gitlab-token TOKEN (or INKWELL_GITLAB_TOKEN)] [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]",
     list: "projects list",
     get: "projects get <projectId>",
-    update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N]",
+    update: "projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N] [--check-repair-rounds N]",
   },
   keys: {
     create: `keys create --project ID [--name NAME] [--scope ${KEY_SCOPES.join("|")}]…`,

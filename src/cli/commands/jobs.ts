@@ -45,10 +45,15 @@ const jobFields = (j: AgentJob) =>
     ...(j.summary ? ([["summary", j.summary]] as [string, string][]) : []),
     ...(j.files.length > 0 ? ([["files", j.files.map((f) => `${f.change} ${f.from ? `${f.from} → ` : ""}${f.path}`).join(", ")]] as [string, string][]) : []),
     ...(j.validation ? ([["validation", j.validation.passed ? "passed" : counted(j.validation.problems.length, "problem")]] as [string, string][]) : []),
+    ...(j.checks ? ([["checks", checksLine(j.checks)]] as [string, string][]) : []),
     ...(j.usage ? ([["usage", usageLine(j.usage)]] as [string, string][]) : []),
   ]);
 
 /** What a waiting job needs and how to give it. */
+/** What the repository's own checks say of the job's pushed commit. */
+const checksLine = (checks: NonNullable<AgentJob["checks"]>) =>
+  `${checks.state === "failing" ? `failed: ${checks.failing.map((check) => check.name).join(", ")}` : checks.state === "passing" ? "passed" : "running"} on ${checks.sha.slice(0, 7)}${checks.rounds > 0 ? ` (${counted(checks.rounds, "repair round")})` : ""}`;
+
 const waitingLine = (j: AgentJob) =>
   j.waitingFor === "approval" ? `approval of its plan (inkwell jobs approve ${j.id}, or jobs message to revise it)` : `an answer (inkwell jobs message ${j.id} <answer>)`;
 

@@ -18,7 +18,11 @@ const projectFields = (p: ProjectView) =>
       `salt window ${p.analytics.saltWindow}; beacon origins: ${p.analytics.allowedOrigins.join(", ") || "none (the beacon is refused until one is added)"}; ` +
         `markdown twins (/x.md) ${p.analytics.markdownAsPage ? "count as their page" : "are pages of their own"}`,
     ],
-    ["jobs", `${p.jobs.planApproval ? "plan first and wait for approval" : "start without a plan to approve"}; waiting archived after ${p.jobs.waitLimitDays} day(s)`],
+    [
+      "jobs",
+      `${p.jobs.planApproval ? "plan first and wait for approval" : "start without a plan to approve"}; waiting archived after ${p.jobs.waitLimitDays} day(s); ` +
+        (p.jobs.checkRepairRounds > 0 ? `drafts until the repository's checks pass, ${p.jobs.checkRepairRounds} repair round(s) for failing ones` : "the repository's checks not watched"),
+    ],
     p.gitlab
       ? ["gitlab", `${p.gitlab.projectPath} (project ${p.gitlab.projectId}) on ${p.gitlab.url}; webhook ${p.gitlab.webhookId ?? "not registered"}`]
       : ["app installed", p.installation.installed ? `yes (installation ${p.installation.id}${p.installation.suspended ? ", suspended" : ""})` : "no"],
@@ -84,10 +88,15 @@ export const projects: NounRuns<"projects"> = {
     if (ctx.values["plan-approval"] && ctx.values["no-plan-approval"]) throw new CliError("Pass --plan-approval or --no-plan-approval, not both", 2);
     const planApproval = ctx.values["plan-approval"] ? true : ctx.values["no-plan-approval"] ? false : undefined;
     const waitLimitDays = intOption(ctx.values["wait-limit-days"], "wait-limit-days");
-    const jobs = { ...(planApproval !== undefined ? { planApproval } : {}), ...(waitLimitDays !== undefined ? { waitLimitDays } : {}) };
+    const checkRepairRounds = intOption(ctx.values["check-repair-rounds"], "check-repair-rounds");
+    const jobs = {
+      ...(planApproval !== undefined ? { planApproval } : {}),
+      ...(waitLimitDays !== undefined ? { waitLimitDays } : {}),
+      ...(checkRepairRounds !== undefined ? { checkRepairRounds } : {}),
+    };
     if (!saltWindow && !origins && markdownAsPage === undefined && !models && Object.keys(jobs).length === 0) {
       throw new CliError(
-        "Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable), --no-allowed-models, --plan-approval, --no-plan-approval or --wait-limit-days N",
+        "Nothing to change: pass --allowed-origin ORIGIN (repeatable), --no-allowed-origins, --salt-window, --markdown-as-page, --allowed-model MODEL (repeatable), --no-allowed-models, --plan-approval, --no-plan-approval, --wait-limit-days N or --check-repair-rounds N",
         2,
       );
     }

@@ -14,7 +14,7 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   projects connect-gitlab <group/project|url|id> --gitlab-url URL [--gitlab-token TOKEN (or INKWELL_GITLAB_TOKEN)] [--ref BRANCH] [--name NAME] [--model MODEL] [--rate-limit N]
   projects list
   projects get <projectId>
-  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N]
+  projects update <projectId> [--allowed-origin ORIGIN]… [--no-allowed-origins] [--salt-window day|week|month] [--markdown-as-page true|false] [--allowed-model MODEL]… [--no-allowed-models] [--plan-approval|--no-plan-approval] [--wait-limit-days N] [--check-repair-rounds N]
   keys create --project ID [--name NAME] [--scope views|analytics|jobs|all]…
   keys list --project ID
   keys revoke --project ID <keyId>

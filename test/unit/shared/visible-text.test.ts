@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visibleText } from "../../../../src/action/agent/visible-text.js";
+import { visibleText } from "../../../src/shared/visible-text.js";
 
 describe("what reaches the model of a comment is what a reviewer sees", () => {
   it("drops HTML comments, closed or running to the end", () => {

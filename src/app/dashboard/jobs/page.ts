@@ -123,6 +123,7 @@ export function jobLive(view: Pick<JobView, "project" | "job" | "events">): Safe
   return html`<dl class="facts">
 <div><dt>Status</dt><dd id="job-status">${statusBadge(job.status)}</dd></div>
 <div><dt>Pull request</dt><dd id="job-pr">${prLink(job)}</dd></div>
+${job.checks ? html`<div><dt>Checks</dt><dd id="job-checks">${checksFact(job.checks)}</dd></div>` : ""}
 <div><dt>Started by</dt><dd id="job-trigger">${triggerLabel(job.trigger)}</dd></div>
 <div><dt>Branch</dt><dd><code>${job.source.ref}</code></dd></div>
 <div><dt>Model</dt><dd><code>${job.model}</code></dd></div>
@@ -134,6 +135,13 @@ ${waitingNotice(view)}
 ${jobOutcome(job)}
 <h2>Timeline</h2>
 <ol class="timeline" id="job-events">${timelineItems(view.events, job.error)}</ol>`;
+}
+
+/** What the repository's own checks say of the job's pushed commit: running, passed, or which failed. */
+function checksFact(checks: NonNullable<AgentJob["checks"]>): SafeHtml {
+  const on = html` <span class="muted">on <code>${checks.sha.slice(0, 7)}</code>${checks.rounds > 0 ? `, ${checks.rounds} repair round(s)` : ""}</span>`;
+  if (checks.state !== "failing") return html`${checks.state === "pending" ? "running (the pull request stays a draft)" : "passed"}${on}`;
+  return html`failed: ${checks.failing.map((check, i) => html`${i > 0 ? ", " : ""}${httpUrl(check.url) ? html`<a href="${httpUrl(check.url)}">${check.name}</a>` : check.name}`)}${on}`;
 }
 
 /**
@@ -236,7 +244,7 @@ ${runsSection(view.runs, base)}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>
 <ol class="messages">${view.messages.map(
-    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.source === "automation" ? (m.author ? html`automation, for @${m.author}` : "automation") : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
+    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.source === "automation" ? (m.author ? html`automation, for @${m.author}` : "automation") : m.source === "checks" ? "the repository's checks" : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
   )}</ol>
 </section>
 ${

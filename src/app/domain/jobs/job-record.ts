@@ -3,6 +3,7 @@ import { toIso, toIsoOrNull } from "../../store/db.js";
 import type { JobTrigger } from "../../../shared/automation-schemas.js";
 import type { JobTriggerType, WaitingFor } from "../../../shared/job-vocabulary.js";
 import { outcomeOf } from "./outcome.js";
+import { jobChecksOf } from "./checks-record.js";
 
 /** A `jobs` row as the drivers return it. Only this folder reads job tables; everything else gets `JobInRepository` or `AgentJob`. */
 export interface JobRow {
@@ -39,6 +40,10 @@ export interface JobRow {
   waiting_since: unknown;
   plan: string | null;
   question: string | null;
+  /** The commit at the branch's head as the last run that pushed reported it. */
+  head_sha: string | null;
+  /** StoredChecks as JSON (checks.ts): what the repository's own checks say of head_sha; null when they are not watched. */
+  checks: string | null;
   created_at: unknown;
   updated_at: unknown;
   archived_at: unknown;
@@ -46,7 +51,7 @@ export interface JobRow {
 
 /** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
 export const VIEW_COLUMNS =
-  "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, plan_approval, waiting_for, plan, question, created_at, updated_at, archived_at";
+  "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, plan_approval, waiting_for, plan, question, head_sha, checks, created_at, updated_at, archived_at";
 export type JobViewRow = Pick<
   JobRow,
   | "id"
@@ -69,6 +74,8 @@ export type JobViewRow = Pick<
   | "waiting_for"
   | "plan"
   | "question"
+  | "head_sha"
+  | "checks"
   | "created_at"
   | "updated_at"
   | "archived_at"
@@ -109,6 +116,7 @@ export function toAgentJob(row: JobViewRow): AgentJob {
     plan: row.plan,
     question: row.status === "active" && row.waiting_for === "answer" ? row.question : null,
     planApproval: row.plan_approval,
+    checks: jobChecksOf(row.checks, row.head_sha),
   };
 }
 
@@ -136,6 +144,8 @@ export interface JobInRepository {
   /** Put on the pull request (or merge request) when it is opened; reviewers are logins (usernames on GitLab). */
   labels: string[];
   reviewers: string[];
+  /** The project's repair rounds for failing checks; 0: the repository's checks are not watched. */
+  checkRepairRounds: number;
 }
 
 export interface JobInRepositoryRow extends JobRow {
@@ -144,10 +154,11 @@ export interface JobInRepositoryRow extends JobRow {
   repository_id: string | number | null;
   installation_id: string | number | null;
   installation_suspended: boolean;
+  check_repair_rounds: number;
 }
 
 /** The one read of a job with its project; callers add WHERE (and FOR UPDATE OF j). */
-export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.forge, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended
+export const SELECT_JOB_IN_REPOSITORY = `SELECT j.*, p.forge, p.repo_full_name, p.repository_id, p.installation_id, p.installation_suspended, p.check_repair_rounds
   FROM jobs j JOIN projects p ON p.id = j.project_id`;
 
 const idOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
@@ -173,6 +184,7 @@ export function toJobInRepository(row: JobInRepositoryRow): JobInRepository {
     forge: row.forge,
     labels: row.labels,
     reviewers: row.reviewers,
+    checkRepairRounds: row.check_repair_rounds,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
 import { ConflictError, ForbiddenError, notFound } from "../errors.js";
 import { applyTrigger, attachPullRequest, startNextRun } from "./commands.js";
+import { recordPushedHead } from "./checks.js";
 import { recordEvent } from "./job-events.js";
 import { issueNumberIn, SELECT_JOB_IN_REPOSITORY, toAgentJob, triggerOf, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
 import { queueTrackingUpdate } from "./job-tasks.js";
@@ -101,6 +102,8 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
       model: job.model,
       requestedModel: row.requested_model,
       draft: row.draft,
+      // The pull request stays a draft until the repository's own checks pass (checks.ts).
+      draftUntilChecksPass: row.check_repair_rounds > 0,
       labels: row.labels,
       reviewers: row.reviewers,
       messages,
@@ -181,6 +184,8 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     runAttempt: report.runAttempt,
     ...(report.outcome === "failed" ? { error: report.error } : { detail: pr ? pr.url : "no changes" }),
   });
+  // What the run pushed is the job's head: the repository's checks on it are watched from now on.
+  if (current && report.outcome === "completed") await recordPushedHead(tx, row, report.pushed);
   const after = (await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1`, [job.id])) as JobRow;
   // A move queued the comment's update already; the report shows in it even when the job did not move (archived meanwhile).
   if (!moved) await queueTrackingUpdate(tx, after);

@@ -7,6 +7,8 @@ import { jobInRepositoryById } from "./queries.js";
 import { impactNoticeOf } from "./merges.js";
 import type { ImpactNotice } from "../../../shared/impact-schemas.js";
 import type { WaitingFor } from "../../../shared/job-vocabulary.js";
+import type { JobChecks } from "../../../shared/api-schemas.js";
+import { jobChecksOf } from "./checks-record.js";
 
 /** What the run reported that the tracking comment shows. */
 export interface RunReportFacts {
@@ -27,6 +29,8 @@ export interface TrackingView {
   impact: ImpactNotice | null;
   /** The plan to approve or the question to answer while the job waits for the user; null otherwise. */
   waiting: { for: WaitingFor; text: string } | null;
+  /** What the repository's own checks say of the job's head; null (or absent) when they are not watched. */
+  checks?: JobChecks | null;
   run: { attempt: number; url: string | null; progress: string | null; claimedAt: string; reportedAt: string | null; report: RunReportFacts | null } | null;
 }
 
@@ -45,12 +49,17 @@ export async function trackingCommentState(db: Queryable, jobId: string): Promis
     `SELECT run_attempt, workflow_run_url, progress, claimed_at, reported_at, report FROM job_runs WHERE job_id = $1 ORDER BY run_attempt DESC LIMIT 1`,
     [jobId],
   );
-  const waits = await queryOne<{ waiting_for: WaitingFor | null; plan: string | null; question: string | null }>(db, `SELECT waiting_for, plan, question FROM jobs WHERE id = $1`, [jobId]);
+  const waits = await queryOne<{ waiting_for: WaitingFor | null; plan: string | null; question: string | null; head_sha: string | null; checks: string | null }>(
+    db,
+    `SELECT waiting_for, plan, question, head_sha, checks FROM jobs WHERE id = $1`,
+    [jobId],
+  );
   const waiting = job.status === "active" && waits?.waiting_for ? { for: waits.waiting_for, text: (waits.waiting_for === "approval" ? waits.plan : waits.question) ?? "" } : null;
   return {
     view: {
       jobId,
       waiting,
+      checks: jobChecksOf(waits?.checks ?? null, waits?.head_sha ?? null),
       status: job.status,
       error: job.error,
       instructions: await instructionsOf(db, jobId),

@@ -29,6 +29,7 @@ const job: AgentJob = {
   plan: null,
   question: null,
   planApproval: false,
+  checks: null,
 };
 const payload: WebhookPayload = { type: "job.failed", timestamp: "2026-11-24T10:05:00.000Z", data: job };
 const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;

@@ -53,7 +53,7 @@ export const envSchema = z.object({
     description: "Job creations + messages per project per rolling hour, for projects without their own limit.",
   }),
   INKWELL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024).meta({
-    description: "Largest accepted body of API, operator and runner requests (hit batches may be 4 MiB and run transcripts 8 MiB regardless).",
+    description: "Largest accepted body of API, operator and runner requests (hit batches and robots.txt versions may be 4 MiB and run transcripts 8 MiB regardless).",
   }),
   INKWELL_DISPATCH_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60).meta({
     description: "With PostgreSQL: how long a background task (dispatch, webhook delivery…) claimed by an instance that died waits before another instance takes it (PGlite releases such claims at start).",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS, epochDay } from "../../src/shared/epoch-days.js";
 import { cliFor } from "../helpers/cli.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { publishedAddress, USER_AGENTS } from "../helpers/traffic.js";
 
 // The robots.txt commands end to end: an operator sends versions (a file from stdin, a time), a
@@ -54,5 +54,29 @@ describe("inkwell robots and inkwell analytics robots", () => {
     const refused = await cli(["robots", "source", "--project", projectId, `${t.url}/robots.txt`]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/loopback address: robots.txt fetches go to public addresses only/);
+  });
+
+  it("takes a robots.txt up to the documented 500 KiB through the API and the CLI, and says the limit past it", async () => {
+    const { projectId: fresh } = await t.newProject("acme/cli-robots-sizes");
+    const sized = (bytes: number) => `User-agent: *\n${"Disallow: /a-long-path-that-repeats\n".repeat(Math.ceil(bytes / 36))}`.slice(0, bytes);
+    const big = sized(300 * 1024);
+    const byApi = await t.call("POST", `/admin/projects/${fresh}/robots/versions`, { token: ADMIN_TOKEN, body: { body: big } });
+    expect(byApi.status, JSON.stringify(byApi.body).slice(0, 300)).toBe(201);
+    expect(byApi.body.bytes).toBe(300 * 1024);
+    const byCli = await cli(["robots", "add", "--project", fresh, "-", "--json"], {}, `${big}# again\n`);
+    expect(byCli.code, byCli.stderr).toBe(0);
+    expect(JSON.parse(byCli.stdout).bytes).toBe(300 * 1024 + "# again\n".length);
+
+    const tooBig = sized(600 * 1024);
+    const refused = await t.call("POST", `/admin/projects/${fresh}/robots/versions`, { token: ADMIN_TOKEN, body: { body: tooBig } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/body: .*512000/);
+    const refusedByCli = await cli(["robots", "add", "--project", fresh, "-"], {}, tooBig);
+    expect(refusedByCli.code).toBe(2);
+    expect(refusedByCli.stderr).toMatch(/is 614400 bytes; a robots.txt version is at most 500 KiB \(512000 bytes\)/);
+    // Past what the route reads at all: a 413 that names its limit, before the body is read.
+    const huge = await t.call("POST", `/admin/projects/${fresh}/robots/versions`, { token: ADMIN_TOKEN, rawBody: JSON.stringify({ body: "\u0001".repeat(800 * 1024) }) });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error).toBe("Request body is larger than this route takes: at most 4 MiB (4194304 bytes)");
   });
 });

@@ -1,22 +1,59 @@
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 import { fieldIssues } from "../../shared/zod-issues.js";
+import { isStorableText, storable, STORABLE_TEXT_ERROR } from "../../shared/stored-values.js";
 import { HttpError } from "./http-error.js";
 import { isClosed, unknownFields } from "./unknown-fields.js";
+
+/** What a route does with text storage cannot hold (docs/api.md, "Text"). */
+export interface TextRules {
+  /**
+   * Fields whose text comes from elsewhere and whose format has no use for NUL (a robots.txt as
+   * served, a runner's transcript): made storable (NUL dropped, a lone surrogate replaced by U+FFFD)
+   * rather than refused. Dotted paths; `*` for the whole body.
+   */
+  storableAt?: readonly string[];
+  /** An array validated item by item (a hit batch): an item's text is its own schema's to refuse, as that item's rejection. */
+  itemsAlone?: string;
+}
 
 /**
  * Reads a JSON body of at most `maxBytes`: 413 past the cap, 400 for an empty body or bad JSON.
  * The content type is not insisted on (curl -d sends a form type); the body must parse as JSON.
+ * No string in it (field names included) may hold what storage cannot (U+0000, a lone
+ * surrogate): 400 naming the field, unless `rules` says the field's text is made storable.
  */
-export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJson(req: IncomingMessage, maxBytes: number, rules: TextRules = {}): Promise<unknown> {
   const body = await readBody(req, maxBytes);
   if (body.length === 0) throw new HttpError(400, "Request body is empty: send a JSON object", [{ message: "body: required" }]);
+  let parsed: unknown;
   try {
-    return JSON.parse(body.toString("utf8"));
+    parsed = JSON.parse(body.toString("utf8"));
   } catch {
     throw new HttpError(400, "Request body is not valid JSON", [{ message: "body: invalid JSON" }]);
   }
+  return storableJson(parsed, "", rules);
 }
+
+/** The value with every string checked (or made storable where the rules say), by its dotted path. */
+function storableJson(value: unknown, at: string, rules: TextRules): unknown {
+  if (typeof value === "string") {
+    if (isStorableText(value)) return value;
+    if (rules.storableAt?.some((field) => field === "*" || field === at || at.startsWith(`${field}.`))) return storable(value);
+    throw unstorable(at || "body");
+  }
+  if (Array.isArray(value)) return at !== "" && at === rules.itemsAlone ? value : value.map((item, index) => storableJson(item, `${at}${at ? "." : ""}${index}`, rules));
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const field = `${at}${at ? "." : ""}${key}`;
+    if (!isStorableText(key)) throw unstorable(`${at || "body"}: a field name`);
+    out[key] = storableJson(item, field, rules);
+  }
+  return out;
+}
+
+const unstorable = (field: string) => new HttpError(400, `Invalid request: ${field}: ${STORABLE_TEXT_ERROR}`, [{ field, message: `${field}: ${STORABLE_TEXT_ERROR}` }]);
 
 /** The whole body, at most `maxBytes` (413 past the cap, before reading when Content-Length says so). */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
@@ -37,7 +74,10 @@ export function refuseDeclaredOversize(req: IncomingMessage, maxBytes: number): 
 }
 
 const tooLarge = (maxBytes: number) =>
-  new HttpError(413, `Request body is larger than ${maxBytes} bytes`, undefined, { Connection: "close" });
+  new HttpError(413, `Request body is larger than this route takes: at most ${sizeOf(maxBytes)}`, [{ message: `body: at most ${maxBytes} bytes` }], { Connection: "close" });
+
+/** A byte count as the manual writes it (KiB or MiB when whole), with the exact number. */
+const sizeOf = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB (${bytes} bytes)` : bytes % 1024 === 0 ? `${bytes / 1024} KiB (${bytes} bytes)` : `${bytes} bytes`);
 
 /**
  * Validates input with a zod schema; the 400 names every offending field. Query parameters the
@@ -68,7 +108,9 @@ export function refuseUnknownFields(schema: z.ZodType, input: unknown, kind: str
 export function validHeader<S extends z.ZodType>(schema: S, req: IncomingMessage, name: string): z.output<S> | undefined {
   const raw = req.headers[name.toLowerCase()];
   if (raw === undefined) return undefined;
-  const result = schema.safeParse(Array.isArray(raw) ? raw.join(",") : raw);
+  const value = Array.isArray(raw) ? raw.join(",") : raw;
+  if (!isStorableText(value)) throw unstorable(`${name} header`);
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw invalid(result.error, name, `${name} header`);
 }
@@ -83,6 +125,8 @@ export function invalid(error: z.ZodError, whole: string, what: string, input?: 
 export function queryObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of url.searchParams) {
+    if (!isStorableText(key)) throw unstorable("a query parameter's name");
+    if (!isStorableText(value)) throw unstorable(key);
     if (key in out) throw new HttpError(400, `Query parameter '${key}' is given more than once`, [{ message: `${key}: repeated` }]);
     out[key] = value;
   }

@@ -26,6 +26,7 @@ import { visitorsSchema } from "../../shared/api-schemas.js";
 import { ERR, errorResponse, json, jsonOrCsv, plainSchema, projectKey, projectParam, queryParameters } from "./openapi-parts.js";
 import { CSV_HEADERS } from "./routes/analytics.js";
 import { TREND_CSV_HEADERS } from "./routes/analytics-trends.js";
+import { BODY_LIMITS } from "./body-limits.js";
 
 /** The analytics operations of the OpenAPI document: the reports, the hits and beacon endpoints, the beacon script. */
 export const analyticsPaths = () => ({
@@ -135,7 +136,7 @@ export const analyticsPaths = () => ({
       summary: "Server-side page views (edge functions, middleware, log shippers): up to 1,000 per request",
       security: projectKey,
       parameters: [projectParam],
-      requestBody: { required: true, ...json(hitBatchSchema) },
+      requestBody: { required: true, description: `JSON of at most ${BODY_LIMITS.hits / (1024 * 1024)} MiB.`, "x-max-body-bytes": BODY_LIMITS.hits, ...json(hitBatchSchema) },
       responses: {
         202: { description: "Valid hits are stored durably; invalid ones are listed by index.", ...json(hitBatchResultSchema) },
         400: ERR[400],
@@ -151,7 +152,7 @@ export const analyticsPaths = () => ({
       summary: "A page view from the browser beacon (/js/script.js); no key, the page's Origin must be allowed",
       security: [],
       parameters: [projectParam],
-      requestBody: { required: true, content: { "text/plain": { schema: plainSchema(beaconEventSchema, "input") } } },
+      requestBody: { required: true, description: `At most ${BODY_LIMITS.beacon / 1024} KiB.`, "x-max-body-bytes": BODY_LIMITS.beacon, content: { "text/plain": { schema: plainSchema(beaconEventSchema, "input") } } },
       responses: {
         202: { description: "Stored; counted by the next rollup.", content: { "application/json": { schema: { type: "object", properties: { accepted: { type: "integer", minimum: 0 } }, required: ["accepted"] } } } }, 400: ERR[400], 403: errorResponse("The Origin is not one of the project's allowed origins."), 404: ERR[404], 413: ERR[413] },
     },

@@ -1,4 +1,5 @@
 import {
+  MAX_ROBOTS_BYTES,
   robotsChangesSchema,
   robotsComplianceQuerySchema,
   robotsComplianceSchema,
@@ -14,6 +15,7 @@ import {
 } from "../../shared/robots-schemas.js";
 import { ERR, errorResponse, json, jsonOrCsv, operator, pathParam, projectKey, projectParam, queryParameters } from "./openapi-parts.js";
 import { ROBOTS_CSV_HEADERS } from "./routes/analytics-robots.js";
+import { BODY_LIMITS } from "./body-limits.js";
 
 const rangeReport = (operationId: string, summary: string, description: string, schema: Parameters<typeof jsonOrCsv>[0], csvHeader: string) => ({
   get: {
@@ -78,7 +80,12 @@ export const robotsPaths = () => ({
       summary: "Send a robots.txt version (for a robots.txt generated outside the docs repository)",
       security: operator,
       parameters: [pathParam("id", "Project id.")],
-      requestBody: { required: true, ...json(robotsVersionInputSchema) },
+      requestBody: {
+        required: true,
+        description: `JSON of at most ${BODY_LIMITS.robotsVersion / (1024 * 1024)} MiB (or INKWELL_MAX_BODY_BYTES if larger), so a robots.txt of ${MAX_ROBOTS_BYTES / 1024} KiB fits even where JSON escapes every byte; the robots.txt itself at most ${MAX_ROBOTS_BYTES / 1024} KiB of UTF-8. NUL characters in it are dropped.`,
+        "x-max-body-bytes": BODY_LIMITS.robotsVersion,
+        ...json(robotsVersionInputSchema),
+      },
       responses: {
         201: { description: "A new version.", ...json(robotsVersionSchema) },
         200: { description: "The same body as the version in force: nothing new.", ...json(robotsVersionSchema) },

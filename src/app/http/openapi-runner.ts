@@ -1,6 +1,7 @@
 import { claimRequestSchema, claimResponseSchema, heartbeatRequestSchema, heartbeatResponseSchema, reportRequestSchema, transcriptRequestSchema } from "../../shared/runner-schemas.js";
 import { agentJobSchema } from "../../shared/api-schemas.js";
 import { ERR, errorResponse, json } from "./openapi-parts.js";
+import { BODY_LIMITS } from "./body-limits.js";
 
 /** The runner protocol's operations of the OpenAPI document: what the Action calls with its OIDC token. */
 export const runnerPaths = () => ({
@@ -34,7 +35,7 @@ export const runnerPaths = () => ({
       operationId: "sendRunTranscript",
       summary: "The Action sends its run's transcript (before its report); stored gzip-compressed, at most 1 MiB a run",
       security: [{ runnerToken: [] }],
-      requestBody: { required: true, ...json(transcriptRequestSchema) },
+      requestBody: { required: true, description: `JSON of at most ${BODY_LIMITS.transcript / (1024 * 1024)} MiB (or INKWELL_MAX_BODY_BYTES if larger).`, "x-max-body-bytes": BODY_LIMITS.transcript, ...json(transcriptRequestSchema) },
       responses: { 200: { description: "Stored.", content: { "application/json": { schema: { type: "object", properties: { stored: { type: "boolean" }, bytes: { type: "integer" }, elided: { type: "integer" } } } } } }, 400: ERR[400], 401: ERR[401], 403: ERR[403], 404: ERR[404], 409: ERR[409], 413: ERR[413], 503: ERR[503] },
     },
   },

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { RobotsSource, RobotsVersions } from "../../shared/robots-schemas.js";
+import { MAX_ROBOTS_BYTES, type RobotsSource, type RobotsVersions } from "../../shared/robots-schemas.js";
 import { enc, intOption, need, print, projectOf, type CommandContext } from "../command-context.js";
 import { CliError } from "../errors.js";
 import { table } from "../format.js";
@@ -10,12 +10,16 @@ type Version = RobotsVersions["versions"][number];
 /** The file's text: a path, or `-` for stdin. */
 async function bodyOf(ctx: CommandContext): Promise<string> {
   const file = need(ctx.args[0], "robots.txt file (or - for stdin)");
-  if (file === "-") return ctx.io.readStdin();
+  let body: string;
   try {
-    return readFileSync(file, "utf8");
+    body = file === "-" ? await ctx.io.readStdin() : readFileSync(file, "utf8");
   } catch (error) {
     throw new CliError(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, 2);
   }
+  // The server's limit, said before the upload: RFC 9309 asks parsers to read 500 KiB, and a version keeps no more.
+  const bytes = Buffer.byteLength(body);
+  if (bytes > MAX_ROBOTS_BYTES) throw new CliError(`${file === "-" ? "The robots.txt on stdin" : file} is ${bytes} bytes; a robots.txt version is at most 500 KiB (${MAX_ROBOTS_BYTES} bytes), as much as RFC 9309 asks crawlers to read`, 2);
+  return body;
 }
 
 const sourceText = (report: RobotsSource) =>

@@ -4,6 +4,7 @@ import { ConflictError, InvalidInputError } from "../../domain/errors.js";
 import { RobotsRules, type ContentSignals } from "./robots-rules.js";
 import { MAX_ROBOTS_BYTES } from "../../../shared/robots-schemas.js";
 import { epochDay } from "../../../shared/epoch-days.js";
+import { storable } from "../../../shared/stored-values.js";
 
 /** Where a version came from: the site's URL, the docs repository, or sent through the API. */
 export type RobotsSource = "fetch" | "repository" | "api";
@@ -37,18 +38,33 @@ export interface NewRobotsVersion {
   source: RobotsSource;
   effectiveAt: Date;
   origin?: string | null | undefined;
-  /** A time given by the sender (not the moment it arrives): refused once views since that day are counted. */
+  /** A time given by the sender (not the moment it arrives): refused once views since that day are counted, or when it is still to come. */
   backdated?: boolean | undefined;
+  /** The service's clock (default the system's). */
+  now?: Date | undefined;
 }
+
+/** How far ahead of the service's clock a sender's time may be (clock skew, as for hits); it is taken as now. */
+export const ROBOTS_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Records a version unless its body is the one already in force then (a fetch that found the same
  * file, the same file sent twice). Versions only move forward: one taking effect before the latest,
  * or a backdated one on or before a day whose agents' views are counted, would change the judgement
- * of views already counted (docs/analytics/robots.md), so it is refused.
+ * of views already counted (docs/analytics/robots.md), so it is refused. Nor does a version take
+ * effect in the future: it takes effect when it is known to be served, so a sender's time still to
+ * come is refused (400) rather than kept, where it would refuse every version sent until then.
  */
-export async function addRobotsVersion(tx: Queryable, projectId: string, version: NewRobotsVersion): Promise<{ version: RobotsVersion; created: boolean }> {
+export async function addRobotsVersion(tx: Queryable, projectId: string, given: NewRobotsVersion): Promise<{ version: RobotsVersion; created: boolean }> {
+  // A robots.txt line has no use for NUL, and PostgreSQL text cannot hold it: from the API, a fetch or a merge alike, it is dropped (a lone surrogate becomes U+FFFD).
+  const version = { ...given, body: storable(given.body) };
   if (Buffer.byteLength(version.body) > MAX_ROBOTS_BYTES) throw new InvalidInputError(`robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes`, [{ field: "body", message: `at most ${MAX_ROBOTS_BYTES} bytes` }]);
+  const now = given.now ?? new Date();
+  if (given.backdated && version.effectiveAt.getTime() > now.getTime() + ROBOTS_CLOCK_SKEW_MS) {
+    const message = `is in the future (${version.effectiveAt.toISOString()}): a robots.txt version takes effect when it is served; send it then`;
+    throw new InvalidInputError(`effectiveAt ${message}`, [{ field: "effectiveAt", message }]);
+  }
+  if (version.effectiveAt.getTime() > now.getTime()) version.effectiveAt = now;
   // One writer per project at a time, so two fetches cannot both add the same body.
   await tx.query(`SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE`, [projectId]);
   const [latest] = await tx.query<VersionRow>(

@@ -10,6 +10,7 @@ import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
 import { requireAdmin } from "../auth.js";
+import { BODY_LIMITS } from "../body-limits.js";
 
 /** The operator API for a project's robots.txt history: versions sent by hand, and where it is fetched from. */
 export function registerAdminRobotsRoutes(router: Router, services: Services): void {
@@ -23,10 +24,11 @@ export function registerAdminRobotsRoutes(router: Router, services: Services): v
 
   router.on("POST", "/admin/projects/:id/robots/versions", async (ctx) => {
     requireAdmin(ctx.req, adminToken);
-    const input = validate(robotsVersionInputSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const input = validate(robotsVersionInputSchema, await readJson(ctx.req, Math.max(config.maxBodyBytes, BODY_LIMITS.robotsVersion), { storableAt: ["body"] }), "body");
     const projectId = await projectOf(ctx);
-    const effectiveAt = input.effectiveAt === undefined ? new Date(clock()) : new Date(input.effectiveAt);
-    const { version, created } = await db.transaction((tx) => addRobotsVersion(tx, projectId, { body: input.body, source: "api", effectiveAt, backdated: input.effectiveAt !== undefined }));
+    const now = new Date(clock());
+    const effectiveAt = input.effectiveAt === undefined ? now : new Date(input.effectiveAt);
+    const { version, created } = await db.transaction((tx) => addRobotsVersion(tx, projectId, { body: input.body, source: "api", effectiveAt, backdated: input.effectiveAt !== undefined, now }));
     return { status: created ? 201 : 200, body: version };
   });
 

@@ -22,9 +22,8 @@ import { clientIp } from "../../http-kit/client-ip.js";
 import { reportHeaders } from "../../http-kit/counting-header.js";
 import type { Reply, RequestContext, Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
+import { BODY_LIMITS } from "../body-limits.js";
 
-const MAX_BEACON_BYTES = 4 * 1024;
-const MAX_HITS_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Analytics (docs/architecture.md, "Analytics"): the beacon script and endpoint, the server-side batch, the exports. */
 export function registerAnalyticsRoutes(router: Router, services: Services): void {
@@ -72,7 +71,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
 
   router.on("POST", "/v1/analytics/:projectId/events", async (ctx) => {
     const { projectId, cors } = await allowedOrigin(ctx);
-    const event = validate(beaconEventSchema, await readJson(ctx.req, MAX_BEACON_BYTES), "body");
+    const event = validate(beaconEventSchema, await readJson(ctx.req, BODY_LIMITS.beacon), "body");
     const ip = clientIp(ctx.req, trustedProxies);
     if (!ip) throw new HttpError(400, "The client address could not be determined (malformed X-Forwarded-For from a trusted proxy)");
     const view: PageView = {
@@ -92,7 +91,7 @@ export function registerAnalyticsRoutes(router: Router, services: Services): voi
 
   router.on("POST", "/v1/analytics/:projectId/hits", async (ctx) => {
     const projectId = await authorize(ctx);
-    const { hits } = validate(hitBatchSchema, await readJson(ctx.req, MAX_HITS_BODY_BYTES), "body");
+    const { hits } = validate(hitBatchSchema, await readJson(ctx.req, BODY_LIMITS.hits, { itemsAlone: "hits" }), "body");
     const rejected: { index: number; error: string }[] = [];
     const views: { index: number; view: PageView }[] = [];
     hits.forEach((hit, index) => {

@@ -11,9 +11,8 @@ import { withMergeRequest } from "../../gitlab/merge-requests.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
+import { BODY_LIMITS } from "../body-limits.js";
 
-/** A transcript of 1,000 entries of up to 2,000 characters, as JSON, with room to spare. */
-const MAX_TRANSCRIPT_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The runner protocol (docs/architecture.md, "Request paths"): the Action claims a job, sends heartbeats and reports, authenticated by its OIDC token. */
 export function registerRunnerRoutes(router: Router, services: Services, serviceVersion: string): void {
@@ -92,7 +91,7 @@ export function registerRunnerRoutes(router: Router, services: Services, service
 
   router.on("POST", "/v1/runner/heartbeat", async (ctx) => {
     const who = await caller(ctx);
-    const request = validate(heartbeatRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const request = validate(heartbeatRequestSchema, await readJson(ctx.req, config.maxBodyBytes, { storableAt: ["*"] }), "body");
     const answer = await db.transaction((tx) => heartbeat(tx, request, who));
     tasks.kick();
     return { status: 200, body: answer };
@@ -100,14 +99,14 @@ export function registerRunnerRoutes(router: Router, services: Services, service
 
   router.on("POST", "/v1/runner/transcript", async (ctx) => {
     const who = await caller(ctx);
-    const request = validate(transcriptRequestSchema, await readJson(ctx.req, Math.max(config.maxBodyBytes, MAX_TRANSCRIPT_BODY_BYTES)), "body");
+    const request = validate(transcriptRequestSchema, await readJson(ctx.req, Math.max(config.maxBodyBytes, BODY_LIMITS.transcript), { storableAt: ["*"] }), "body");
     const stored = await db.transaction((tx) => storeTranscript(tx, request, who));
     return { status: 200, body: stored };
   });
 
   router.on("POST", "/v1/runner/report", async (ctx) => {
     const who = await caller(ctx);
-    const reported = validate(reportRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const reported = validate(reportRequestSchema, await readJson(ctx.req, config.maxBodyBytes, { storableAt: ["*"] }), "body");
     // GitLab: the runner pushed the branch; the merge request is opened (or updated) here, before the report is recorded.
     const report = who.pipelineId === undefined ? reported : await withMergeRequest(db, reported, who);
     const { job } = await db.transaction((tx) => reportRun(tx, report, who));

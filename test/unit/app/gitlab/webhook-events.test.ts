@@ -63,7 +63,7 @@ describe("what a GitLab delivery means (gitLabEventOf)", () => {
     expect(gitLabEventOf("Note Hook", note({ noteable_type: "Commit" }, {}), "p1", 42)).toEqual({ ignored: "a note on a Commit" });
   });
 
-  it("a pipeline started through the API that ended failed, canceled or skipped; its other statuses, other sources and other projects' are nothing", () => {
+  it("a pipeline started through the API that ended failed, canceled or skipped; its other statuses and other projects' are nothing", () => {
     const pipeline = (status: string, source: string | undefined = "api", projectId = 42, url: string | undefined = `${project.web_url}/-/pipelines/77`) => ({
       object_kind: "pipeline",
       project: { ...project, id: projectId },
@@ -73,9 +73,22 @@ describe("what a GitLab delivery means (gitLabEventOf)", () => {
     expect(gitLabEventOf("Pipeline Hook", pipeline("canceled", "trigger"), "p1", 42)).toMatchObject({ type: "pipeline_failed", status: "canceled" });
     expect(gitLabEventOf("Pipeline Hook", pipeline("skipped", "api", 42, undefined), "p1", 42)).toMatchObject({ status: "skipped", url: `${project.web_url}/-/pipelines/77` });
     for (const status of ["created", "pending", "running", "success", "manual"]) expect(gitLabEventOf("Pipeline Hook", pipeline(status), "p1", 42)).toEqual({ ignored: `pipeline ${status}` });
-    expect(gitLabEventOf("Pipeline Hook", pipeline("failed", "push"), "p1", 42)).toEqual({ ignored: "a pipeline started by push" });
     expect(gitLabEventOf("Pipeline Hook", pipeline("failed", "api", 99), "p1", 42)).toEqual({ ignored: "another project's pipeline" });
     expect(gitLabEventOf("Pipeline Hook", { object_kind: "pipeline" }, "p1", 42)).toEqual({ ignored: "not a pipeline event" });
+  });
+
+  it("a pipeline of the project's own CI (a push, a merge request) that ended names its commit: maybe a job's checks; still running, or without its commit, nothing", () => {
+    const sha = "bcbb5ec396a2c0f828686f14fac9b80b780504f2";
+    const pipeline = (status: string, source: string, commit: string | null = sha) => ({
+      object_kind: "pipeline",
+      project,
+      object_attributes: { id: 78, status, source, ref: "inkwell/abc", sha: commit, url: `${project.web_url}/-/pipelines/78`, variables: [] },
+      merge_request: source === "merge_request_event" ? { id: 1, iid: 3, source_branch: "inkwell/abc", target_branch: "main", state: "opened" } : null,
+    });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("failed", "merge_request_event"), "p1", 42)).toEqual({ type: "pipeline_finished", projectId: "p1", pipelineId: 78, sha, status: "failed" });
+    for (const status of ["success", "canceled", "skipped", "manual"]) expect(gitLabEventOf("Pipeline Hook", pipeline(status, "push"), "p1", 42)).toMatchObject({ type: "pipeline_finished", status });
+    for (const status of ["created", "pending", "running"]) expect(gitLabEventOf("Pipeline Hook", pipeline(status, "push"), "p1", 42)).toEqual({ ignored: `pipeline ${status}` });
+    expect(gitLabEventOf("Pipeline Hook", pipeline("failed", "push", null), "p1", 42)).toEqual({ ignored: "a pipeline started by push without its commit" });
   });
 
   it("an issue's added labels (all on open, the change's new ones on update) and a note on an issue", () => {

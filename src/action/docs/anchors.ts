@@ -25,6 +25,8 @@ export interface HeadingSlugger {
 export interface SlugOptions {
   /** MkDocs: the toc extension's slugify, as mkdocs.yml names it. */
   mkdocsSlugify?: "python-markdown" | "pymdownx-lower" | "pymdownx";
+  /** MkDocs: pymdownx.tabbed's own `slugify` (tab ids from titles), when mkdocs.yml gives it one. */
+  mkdocsTabs?: { lower: boolean; combineHeaderSlug: boolean; separator: string };
 }
 
 const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}/gu;
@@ -68,9 +70,9 @@ export function pythonMarkdownSlug(text: string): string {
 }
 
 /** pymdownx.slugs' `slugify` (`_uslugify`): Unicode kept, every space one separator. */
-export function pymdownxSlug(text: string, lower: boolean): string {
+export function pymdownxSlug(text: string, lower: boolean, separator = "-"): string {
   const value = text.normalize("NFC").replace(/<\/?[^>]*>/g, "").trim();
-  return (lower ? value.toLowerCase() : value).replace(/[^\p{L}\p{N}_\- ]/gu, "").replace(/ /g, "-");
+  return (lower ? value.toLowerCase() : value).replace(/[^\p{L}\p{N}_\- ]/gu, "").replace(/ /g, separator);
 }
 
 export function headingSlugger(framework: Framework, options: SlugOptions = {}): HeadingSlugger {

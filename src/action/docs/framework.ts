@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { docusaurusDocId, docusaurusSidebarPath, numberPrefixesOff, readSidebars, sidebarLists, type SidebarListing } from "./docusaurus.js";
+import { frontmatterOf } from "./frontmatter.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 
 export type Framework = "mintlify" | "docusaurus" | "mkdocs" | "vitepress" | "markdown";
@@ -28,9 +30,14 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
     if (mint) return { framework: "mintlify", docsDir: dir, navigationFiles: [path.posix.join(dir, mint)], pageExtensions: [".mdx", ".md"] };
     const docusaurus = firstExisting(root, ["docusaurus.config.ts", "docusaurus.config.js", "docusaurus.config.mjs"]);
     if (docusaurus) {
-      const sidebars = firstExisting(root, ["sidebars.ts", "sidebars.js", "sidebars.json"]);
+      const config = readFileSync(path.join(root, docusaurus), "utf8");
+      // The sidebars file the docs options name (`sidebarPath`), else the usual one beside the config;
+      // `sidebarPath: false` is a site without sidebars.
+      const sidebarPath = docusaurusSidebarPath(config);
+      const named = typeof sidebarPath === "string" && existsSync(path.join(root, sidebarPath)) ? path.posix.normalize(sidebarPath) : undefined;
+      const sidebars = sidebarPath === false ? undefined : (named ?? firstExisting(root, ["sidebars.ts", "sidebars.js", "sidebars.json"]));
       // The docs plugin's `path` (default `docs`, relative to the site: jest keeps its docs in ../docs).
-      const docsPath = docusaurusDocsPath(readFileSync(path.join(root, docusaurus), "utf8")) ?? "docs";
+      const docsPath = docusaurusDocsPath(config) ?? "docs";
       return {
         framework: "docusaurus",
         docsDir: docsDirInput ?? path.posix.normalize(path.posix.join(dir, docsPath)),
@@ -98,11 +105,10 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
     return pages.map((page) => path.posix.join(project.docsDir, page));
   }
   if (project.framework === "docusaurus" && nav.endsWith(".json")) {
-    const ids: string[] = [];
-    collectDocusaurusIds(JSON.parse(text), ids);
     // Sidebars name docs by id (a page's folder and its frontmatter `id` or file name), not by file.
+    const listing = readSidebars(repoRoot, nav, docusaurusSiteDir(project));
     const files = docusaurusDocIds(repoRoot, project);
-    return ids.map((id) => files.get(id) ?? path.posix.join(project.docsDir, id));
+    return [...(listing?.ids ?? [])].map((id) => files.get(id) ?? path.posix.join(project.docsDir, id));
   }
   return null;
 }
@@ -162,28 +168,49 @@ function collectMkdocsPages(node: unknown, out: string[]): void {
   else if (node && typeof node === "object") Object.values(node).forEach((value) => collectMkdocsPages(value, out));
 }
 
-/** Docusaurus doc ids (plugin-content-docs: folder with number prefixes dropped, then frontmatter `id` or the file name) to their files. */
+/** Docusaurus doc ids (docusaurus.ts docusaurusDocId: folder with number prefixes dropped, then frontmatter `id` or the file name) to their files. */
 export function docusaurusDocIds(repoRoot: string, project: DocsProject): Map<string, string> {
   const ids = new Map<string, string>();
+  const numberPrefixes = !numberPrefixesOff(docusaurusConfigText(repoRoot, project));
   for (const file of listPageFiles(repoRoot, project.docsDir, project.pageExtensions)) {
-    const segments = path.posix.relative(project.docsDir, file).replace(/\.mdx?$/, "").split("/").map((segment) => segment.replace(/^\d+\s*[-_.]+\s*(?=[^-_.\s])/, ""));
-    const name = segments.pop() ?? "";
-    const front = /^---\r?\n[\s\S]*?^id:\s*['"]?([^'"\n]+?)['"]?\s*$/m.exec(readFileSync(path.join(repoRoot, file), "utf8").slice(0, 2000))?.[1];
-    ids.set([...segments, front ?? name].join("/"), file);
+    const front = frontmatterOf(readFileSync(path.join(repoRoot, file), "utf8"));
+    ids.set(docusaurusDocId(path.posix.relative(project.docsDir, file), front, numberPrefixes), file);
   }
   return ids;
 }
 
-function collectDocusaurusIds(node: unknown, out: string[]): void {
-  if (typeof node === "string") out.push(node);
-  else if (Array.isArray(node)) node.forEach((item) => collectDocusaurusIds(item, out));
-  else if (node && typeof node === "object") {
-    const item = node as { type?: string; id?: string; items?: unknown };
-    if (item.type === "doc" && item.id) out.push(item.id);
-    else if (item.items) collectDocusaurusIds(item.items, out);
-    else Object.values(node).forEach((value) => collectDocusaurusIds(value, out));
+/**
+ * Whether the Docusaurus sidebars list a doc: the current docs' sidebars file, or a version's
+ * (`versioned_sidebars/version-X-sidebars.json` for `versioned_docs/version-X/`), names its id
+ * or autogenerates its folder (docusaurus.ts sidebarLists). A translation (`i18n/<locale>/…`) has
+ * its source doc's place; sidebars built by code the gate cannot read count as listing it.
+ */
+export function docusaurusListsPage(repoRoot: string, project: DocsProject, file: string): boolean {
+  const siteDir = docusaurusSiteDir(project);
+  const inSite = siteDir === "." ? file : path.posix.relative(siteDir, file);
+  if (/^i18n\/[^/]+\/docusaurus-plugin-content-docs[^/]*\//.test(inSite)) return true;
+  const version = /^versioned_docs\/version-([^/]+)\//.exec(inSite)?.[1];
+  const root = version === undefined ? project.docsDir : path.posix.join(siteDir, "versioned_docs", `version-${version}`);
+  const sidebars = version === undefined ? project.navigationFiles[0] : path.posix.join(siteDir, "versioned_sidebars", `version-${version}-sidebars.json`);
+  if (!sidebars) return true;
+  let listing: SidebarListing | null;
+  try {
+    listing = readSidebars(repoRoot, sidebars, siteDir);
+  } catch {
+    // An unreadable sidebars file is the navigation check's to report.
+    return true;
   }
+  if (!listing) return true;
+  const relative = path.posix.relative(root, file);
+  const id = docusaurusDocId(relative, frontmatterOf(readFileSync(path.join(repoRoot, file), "utf8")), !numberPrefixesOff(docusaurusConfigText(repoRoot, project)));
+  // Sidebars of versions cut by Docusaurus 1 and early 2 name docs `version-X/<id>`.
+  return sidebarLists(listing, id, relative) || (version !== undefined && listing.ids.has(`version-${version}/${id}`));
 }
+
+/** The Docusaurus site's folder (where its config is). */
+export const docusaurusSiteDir = (project: DocsProject) => path.posix.dirname(project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".."));
+
+const docusaurusConfigText = (repoRoot: string, project: DocsProject) => (project.configFile && existsSync(path.join(repoRoot, project.configFile)) ? readFileSync(path.join(repoRoot, project.configFile), "utf8") : "");
 
 /** Whether a navigation entry names an existing page (trying the framework's extensions). */
 export function pageExists(repoRoot: string, project: DocsProject, entry: string): boolean {

@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import type { SlugOptions } from "./anchors.js";
+import { docusaurusMarkdown, type DocusaurusMarkdown } from "./docusaurus.js";
 import type { DocsProject } from "./framework.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 import { frameworkConfig } from "./site-routes.js";
@@ -17,12 +20,16 @@ export interface SiteModel {
   /** The folder the site's absolute links start from (docs.json's, VitePress's srcDir, Docusaurus' site). */
   siteDir: string;
   mintlify: MintlifyConfig | null;
-  /** Mintlify `.mintignore` patterns and defaults, as a test of a repository-relative path. */
+  /** Files the framework does not serve: Mintlify's `.mintignore` and defaults, VitePress's `srcExclude`; a test of a repository-relative path. */
   ignored(file: string): boolean;
   /** Whether a page file is a page of the site (not a snippet, partial or ignored file). */
   isPage(file: string): boolean;
-  /** How the framework reads a page: its slug function, and whether .md is MDX (Docusaurus unless `format: "detect"`). */
-  slugOptions: SlugOptions & { mdIsMdx?: boolean; mdx1?: boolean };
+  /**
+   * How the framework reads a page: its slug function; for Docusaurus, its `markdown.format` (and
+   * whether .md is MDX under it), whether MDX takes HTML comments (`mdx1Compat.comments`), and
+   * whether it is Docusaurus 2's MDX 1.
+   */
+  slugOptions: SlugOptions & { mdIsMdx?: boolean; mdx1?: boolean; format?: DocusaurusMarkdown["format"]; mdxComments?: boolean };
   /** VitePress `rewrites`: the URL path (no extension) a page file is served at, and back. */
   rewrite: { toUrl(file: string): string; toFile(url: string): string | null } | null;
   /** Folders whose files are served at the site's root (VitePress public/, MkDocs theme custom_dir). */
@@ -30,10 +37,17 @@ export interface SiteModel {
   /** MkDocs pymdownx.snippets base paths, repository-relative. */
   snippetBases: string[];
   /**
-   * Whether a page's anchors are all in its Markdown: MkDocs hooks (`hooks:`, Python run on each
-   * page's Markdown) can add ids the gate cannot see, so there anchors are left to the site's build.
+   * MkDocs hooks (`hooks:`, Python run on each page): they may turn what a page writes in an HTML
+   * comment into an element with an id (Material's `<!-- md:setting config.name -->` is
+   * `#config.name`), so on such a site an anchor a page's comment names is not judged; every other
+   * anchor of a page in the repository still is.
    */
-  anchorsKnown: boolean;
+  mkdocsHooks: boolean;
+  /**
+   * Whether the repository ignores a file (its .gitignore files, git's rules): a file it ignores and
+   * does not have is one the build writes (an MkDocs hook or plugin's page), not a missing one.
+   */
+  gitIgnored(file: string): boolean;
   /** Files the MkDocs theme adds to the site, docs-relative (the built-in themes' images). */
   themeFiles: Set<string>;
   /** Where Material's blog plugin keeps the posts it lists itself (`<docs>/<blog_dir>/posts`); null without the plugin. */
@@ -54,18 +68,19 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     }
   }
   const siteDir = project.framework === "mintlify" && nav ? path.posix.dirname(nav) : project.framework === "docusaurus" && project.configFile ? path.posix.dirname(project.configFile) : project.docsDir;
-  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : () => false;
+  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : () => false;
   const model: SiteModel = {
     siteDir,
     mintlify,
     ignored,
     isPage: (file) => isSitePage(project, siteDir, file) && !ignored(file),
-    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : {},
+    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText), ...mkdocsTabs(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : {},
     rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
     redirectSources: project.framework === "docusaurus" ? docusaurusRedirectSources(repoRoot, siteDir, configText) : new Set(),
-    anchorsKnown: !(project.framework === "mkdocs" && /^hooks:/m.test(configText)),
+    mkdocsHooks: project.framework === "mkdocs" && /^hooks:/m.test(configText),
+    gitIgnored: gitIgnore(repoRoot),
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
     blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
   };
@@ -73,11 +88,13 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
 }
 
 /**
- * How Docusaurus reads pages: v3 compiles .md as MDX 3 unless `markdown.format` is `detect`; v2
- * (`@docusaurus/core` 2.x in the site's package.json) uses MDX 1, whose grammar the gate does not
- * have, so there it reads pages as Markdown and leaves compiling to the site's build.
+ * How Docusaurus reads pages (docusaurus.ts docusaurusMarkdown): v3 compiles every page as MDX 3
+ * unless `markdown.format` says `md` or `detect` (a page's frontmatter `format` wins), HTML
+ * comments included while `mdx1Compat.comments` is on (its default); v2 (`@docusaurus/core` 2.x
+ * in the site's package.json) uses MDX 1, whose grammar the gate does not have, so there it reads
+ * pages as Markdown and leaves compiling to the site's build.
  */
-function docusaurusReading(repoRoot: string, project: DocsProject, config: string): { mdIsMdx: boolean; mdx1: boolean } {
+function docusaurusReading(repoRoot: string, project: DocsProject, config: string): { mdIsMdx: boolean; mdx1: boolean; format: DocusaurusMarkdown["format"]; mdxComments: boolean } {
   const siteDir = path.posix.dirname(project.configFile ?? "docusaurus.config.js");
   let mdx1 = false;
   try {
@@ -86,7 +103,8 @@ function docusaurusReading(repoRoot: string, project: DocsProject, config: strin
   } catch {
     // No package.json beside the config: Docusaurus 3 is assumed.
   }
-  return { mdIsMdx: !mdx1 && !/\bformat\s*:\s*['"`](detect|md)['"`]/.test(config), mdx1 };
+  const markdown = docusaurusMarkdown(config);
+  return { mdIsMdx: !mdx1 && markdown.format === "mdx", mdx1, ...markdown };
 }
 
 function docusaurusRedirectSources(repoRoot: string, siteDir: string, config: string): Set<string> {
@@ -134,6 +152,48 @@ function isSitePage(project: DocsProject, siteDir: string, file: string): boolea
   }
 }
 
+/**
+ * Files VitePress leaves out of its pages: `**\/node_modules/**`, `**\/dist/**` and the config's
+ * `srcExclude` globs, relative to the source folder (vitepress src/node/utils/glob.ts, through
+ * tinyglobby's picomatch). Read as the literal list the config writes.
+ */
+function vitepressExcluded(config: string, srcDir: string): (file: string) => boolean {
+  const listed = /\bsrcExclude\s*:\s*\[([^\]]*)\]/.exec(config)?.[1] ?? "";
+  const patterns = ["**/node_modules/**", "**/dist/**", ...[...listed.matchAll(/['"`]([^'"`]+)['"`]/g)].map((match) => (match[1] as string).replace(/^\.\//, ""))];
+  const isMatch = picomatch(patterns, { dot: true });
+  return (file) => {
+    const relative = srcDir === "." ? file : path.posix.relative(srcDir, file);
+    return !relative.startsWith("../") && isMatch(relative);
+  };
+}
+
+/**
+ * The repository's .gitignore files as git reads them: each folder's file rules the paths below it,
+ * a deeper one overriding (the `ignore` package implements gitignore's pattern rules). Read lazily,
+ * each file once.
+ */
+function gitIgnore(repoRoot: string): (file: string) => boolean {
+  const rules = new Map<string, Ignore | null>();
+  const rulesOf = (dir: string) => {
+    if (!rules.has(dir)) {
+      const file = path.join(repoRoot, dir, ".gitignore");
+      rules.set(dir, existsSync(file) ? ignore().add(readFileSync(file, "utf8")) : null);
+    }
+    return rules.get(dir) ?? null;
+  };
+  return (file) => {
+    const segments = path.posix.normalize(file).split("/");
+    if (segments[0] === ".." || segments[0] === "") return false;
+    let ignored = false;
+    for (let depth = 0; depth < segments.length; depth++) {
+      const result = rulesOf(segments.slice(0, depth).join("/") || ".")?.test(segments.slice(depth).join("/"));
+      if (result?.ignored) ignored = true;
+      else if (result?.unignored) ignored = false;
+    }
+    return ignored;
+  };
+}
+
 /** Mintlify's ignored files: its defaults and `.mintignore` (gitignore syntax), case-insensitive. */
 function mintIgnore(repoRoot: string, siteDir: string): (file: string) => boolean {
   const file = path.join(repoRoot, siteDir, ".mintignore");
@@ -164,6 +224,20 @@ function mkdocsSlugify(config: string): SlugOptions["mkdocsSlugify"] {
   const named = /slugify:\s*!!python\/(?:object\/apply|name):pymdownx\.slugs\.(\w+)/.exec(toc);
   if (!named) return "python-markdown";
   return /case:\s*['"]?lower\b/.test(toc) || named[1] === "uslugify" ? "pymdownx-lower" : "pymdownx";
+}
+
+/**
+ * pymdownx.tabbed's tab ids: with a `slugify` in its options, each tab's id is its title slugged
+ * (pymdownx.slugs.slugify, `case: lower` or not), after the heading's id when `combine_header_slug`
+ * is on, joined by `separator` (default `-`); without one the ids are `__tabbed_<set>_<tab>`, which
+ * no link names. Read from the extension's own block of mkdocs.yml.
+ */
+function mkdocsTabs(config: string): { mkdocsTabs?: SlugOptions["mkdocsTabs"] } {
+  const block = /^([ \t]*)-?[ \t]*pymdownx\.tabbed:[ \t]*\n((?:\1[ \t]+\S.*\n|[ \t]*\n)*)/m.exec(config.endsWith("\n") ? config : `${config}\n`)?.[2] ?? "";
+  const named = /slugify:\s*!!python\/(?:object\/apply|name):pymdownx\.slugs\.(\w+)/.exec(block);
+  if (!named) return {};
+  const separator = /^\s*separator:\s*['"]?([^'"\n]*?)['"]?\s*$/m.exec(block)?.[1] ?? "-";
+  return { mkdocsTabs: { lower: /case:\s*['"]?lower\b/.test(block) || named[1] === "uslugify", combineHeaderSlug: /combine_header_slug:\s*true\b/i.test(block), separator } };
 }
 
 /** pymdownx.snippets' base_path (default `.`, the folder mkdocs runs in), and the docs folder beside it. */

@@ -2,7 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
+import { docsOptions, isCategoryIndex, numberPrefixesOff, stripNumberPrefix, stripPathNumberPrefixes } from "./docusaurus.js";
 import { listPageFiles, type DocsProject } from "./framework.js";
+import { frontmatterOf } from "./frontmatter.js";
+
+export { frontmatterOf };
 
 /**
  * Absolute site links (`/docs/guides/setup`) as the framework routes them, so the gate checks them
@@ -50,11 +54,12 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const config = frameworkConfig(repoRoot, project);
   const baseUrl = docusaurusBaseUrl(config);
   const routeBase = docusaurusRouteBase(config);
+  const numberPrefixes = !numberPrefixesOff(config);
   const routes = new Map<string, string>();
   const routeOfFile = new Map<string, string>();
   const pages = listPageFiles(repoRoot, project.docsDir, project.pageExtensions);
   for (const file of pages) {
-    const route = docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase);
+    const route = docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase, numberPrefixes);
     routes.set(route, file);
     routeOfFile.set(file, `/${[baseUrl, route].filter(Boolean).join("/")}`);
   }
@@ -76,7 +81,7 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
       const slug = typeof settings.link.slug === "string" ? settings.link.slug : `/category/${new GithubSlugger().slug(String(settings.label ?? path.posix.basename(folder)))}`;
       categoryPages.add(stripSlashes(path.posix.join(routeBase, slug)));
     }
-    if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(project.docsDir, folder)}/x.md`, {}, routeBase).replace(/\/x$/, "")));
+    if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(project.docsDir, folder)}/x.md`, {}, routeBase, numberPrefixes).replace(/\/x$/, "")));
   }
   return {
     fileFor(sitePath) {
@@ -94,20 +99,33 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   };
 }
 
-/** The docs plugin's route of one page (its path relative to the docs directory), without baseUrl or slashes around it. */
-export function docusaurusRoute(relative: string, front: Record<string, unknown>, routeBase: string): string {
-  const segments = relative.replace(/\.mdx?$/, "").split("/").map((segment) => segment.replace(/^\d+[-_.]\s*/, ""));
-  const name = segments.pop() ?? "";
-  const folder = segments.join("/");
+/**
+ * The docs plugin's route of one page (its path relative to the docs directory), without baseUrl or
+ * slashes around it (plugin-content-docs src/slug.ts getSlug): an absolute `slug`; a folder's index
+ * page (index, README, or named like its folder, as written) at its folder; else the `slug`, the
+ * frontmatter `id` or the file name without its number prefix, under its folder without theirs.
+ */
+export function docusaurusRoute(relative: string, front: Record<string, unknown>, routeBase: string, numberPrefixes = true): string {
+  const parse = numberPrefixes && front.parse_number_prefixes !== false;
+  const dir = path.posix.dirname(relative);
+  const folder = dir === "." ? "" : parse ? stripPathNumberPrefixes(dir) : dir;
+  const slug = typeof front.slug === "string" ? front.slug : undefined;
   let route: string;
-  if (typeof front.slug === "string") route = front.slug.startsWith("/") ? front.slug : `${folder}/${front.slug}`;
-  else if (typeof front.id === "string") route = `${folder}/${front.id}`;
-  else route = /^(index|readme)$/i.test(name) || name === segments.at(-1) ? folder : `${folder}/${name}`;
+  if (slug?.startsWith("/")) route = slug;
+  else if (slug === undefined && isCategoryIndex(relative)) route = folder;
+  else {
+    const name = path.posix.basename(relative, path.posix.extname(relative));
+    route = path.posix.join(folder, slug ?? (typeof front.id === "string" ? front.id : parse ? stripNumberPrefix(name) : name));
+  }
   return stripSlashes(path.posix.join(routeBase, stripSlashes(route)));
 }
 
-/** The docs plugin's `routeBasePath` as the site's config sets it (default `docs`). */
-export const docusaurusRouteBase = (config: string) => stripSlashes(/\brouteBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "docs");
+/** The docs plugin's `routeBasePath` as the site's config sets it in the docs options (default `docs`). */
+export function docusaurusRouteBase(config: string): string {
+  // The docs options' own (the blog has a routeBasePath too); the whole config where no `docs: {}` is written.
+  const options = docsOptions(config) || config;
+  return stripSlashes(/(?:^|[^\w$.])routeBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(options)?.[1] ?? "docs");
+}
 
 function mkdocsRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const sitePrefix = mkdocsSitePrefix(frameworkConfig(repoRoot, project));
@@ -124,16 +142,4 @@ function mkdocsRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
 
 function frontmatter(file: string): Record<string, unknown> {
   return frontmatterOf(readFileSync(file, "utf8"));
-}
-
-/** A page's frontmatter as a mapping; empty when there is none or it does not parse. */
-export function frontmatterOf(text: string): Record<string, unknown> {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!match) return {};
-  try {
-    const value = parseYaml(match[1] ?? "", { logLevel: "silent" }) as unknown;
-    return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

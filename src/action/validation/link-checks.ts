@@ -110,7 +110,12 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       const clean = withoutTrailingSlashes(url).replace(/\.(html|md)$/, "") || "/index";
       const rewritten = model.rewrite?.toFile(clean);
       if (rewritten) return { file: rewritten, anchor };
-      return { file: firstFile(pageCandidates(path.posix.join(project.docsDir, clean))) ?? firstFile([path.posix.join(project.docsDir, url)]), anchor };
+      const file = firstFile(pageCandidates(path.posix.join(project.docsDir, clean))) ?? firstFile([path.posix.join(project.docsDir, url)]);
+      // VitePress's dead-link check (src/node/markdownToVue.ts): a file `srcExclude` leaves out is no
+      // page, and a page `rewrites` serves elsewhere is not at its own path (`cleanUrls` changes
+      // neither: `.html` and `.md` are dropped before the check).
+      if (file && /\.md$/.test(file) && (model.ignored(file) || (model.rewrite && model.rewrite.toUrl(file) !== path.posix.relative(project.docsDir, file).replace(/\.md$/, "")))) return { file: null, anchor };
+      return { file, anchor };
     }
     case "mkdocs": {
       if (raw && !target.startsWith("/")) {
@@ -118,6 +123,7 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         const page = path.posix.relative(project.docsDir, from).replace(/(^|\/)(index|README)\.md$/, "$1").replace(/\.md$/, "/");
         const served = path.posix.normalize(path.posix.join(project.docsDir, page, target));
         const file = firstFile([...pageCandidates(served), served]) ?? (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, path.posix.relative(project.docsDir, served)))) ? served : null);
+        if (!file && [served, ...pageCandidates(served)].some((candidate) => model.gitIgnored(candidate))) return undefined;
         return file ? { file, anchor } : { file: null, anchor };
       }
       // MkDocs validates only relative links to files (`absolute_links` and `unrecognized_links` are info).
@@ -135,6 +141,8 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       const docsRelative = path.posix.relative(project.docsDir, base);
       if (model.themeFiles.has(docsRelative)) return undefined;
       if (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, docsRelative)))) return undefined;
+      // A file the repository ignores is one the build writes (a hook's or plugin's page).
+      if (model.gitIgnored(base)) return undefined;
       return { file: null, anchor };
     }
     default: {
@@ -191,9 +199,11 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   }
   if (!resolved.anchor || !/\.mdx?$/.test(resolved.file)) return null;
   const target = await ctx.analysis(resolved.file);
-  if (!target || target.problems.length > 0 || target.generated || !ctx.model.anchorsKnown) return null;
+  if (!target || target.problems.length > 0 || target.generated) return null;
   const anchors = await anchorsWithImports(resolved.file, target, ctx);
   const wanted = ctx.project.framework === "mintlify" ? mintlifyCleanId(resolved.anchor) : safeDecode(resolved.anchor);
+  // An MkDocs hook may make an id of what the page's comment names (`#config.name`, `#+type:note`).
+  if (ctx.model.mkdocsHooks && target.commentWords?.has(wanted.replace(/^\+/, ""))) return null;
   if (!anchors.has(wanted) && !anchors.has(resolved.anchor)) {
     return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
   }

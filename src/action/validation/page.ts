@@ -1,11 +1,14 @@
 import { createProcessor } from "@mdx-js/mdx";
+import remarkComment from "@slorber/remark-comment";
 import type { Nodes, Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import { parse as parseYaml, YAMLParseError } from "yaml";
-import { headingSlugger, mintlifyCleanId, mintlifyComponentId, mintlifyParamId, mintlifySlug, type HeadingSlugger, type SlugOptions } from "../docs/anchors.js";
+import { headingSlugger, mintlifyCleanId, mintlifyComponentId, mintlifyParamId, mintlifySlug, pymdownxSlug, type HeadingSlugger, type SlugOptions } from "../docs/anchors.js";
+import { docusaurusPageFormat, unwrapMdxCodeBlocks } from "../docs/docusaurus.js";
 import type { Framework } from "../docs/framework.js";
+import { frontmatterOf } from "../docs/frontmatter.js";
 
 export interface PageLink {
   url: string;
@@ -27,6 +30,8 @@ export interface PageAnalysis {
   anchors: Set<string>;
   /** Part of the page is made at build time (mkdocstrings `:::`, macros): its anchors are not all known. */
   generated: boolean;
+  /** MkDocs: the words of the page's HTML comments, from which a site's hooks may make ids. */
+  commentWords?: Set<string>;
 }
 
 /** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` / `{ id="id" }` (MkDocs). */
@@ -38,14 +43,25 @@ export function isMdx(file: string, framework: Framework, mdIsMdx = true): boole
 }
 
 const processors = new Map<string, ReturnType<typeof createProcessor>>();
-function processorFor(mdx: boolean) {
-  const key = mdx ? "mdx" : "md";
+/** The page's compiler: MDX or Markdown; MDX with HTML comments taken as comments (Docusaurus' mdx1Compat.comments, by its own plugin). */
+function processorFor(mdx: boolean, comments: boolean) {
+  const key = mdx ? (comments ? "mdx+comments" : "mdx") : "md";
   let processor = processors.get(key);
   if (!processor) {
-    processor = createProcessor({ format: mdx ? "mdx" : "md", remarkPlugins: [remarkFrontmatter, remarkGfm] });
+    processor = createProcessor({ format: mdx ? "mdx" : "md", remarkPlugins: [...(mdx && comments ? [remarkComment] : []), remarkFrontmatter, remarkGfm] });
     processors.set(key, processor);
   }
   return processor;
+}
+
+/**
+ * Whether a page is compiled as MDX. Docusaurus: by its `markdown.format` (`mdx` unless the site
+ * says `md` or `detect`), a page's frontmatter `format` first; elsewhere as isMdx has it.
+ */
+function compiledAsMdx(file: string, text: string, framework: Framework, rules: PageRules): boolean {
+  if (framework !== "docusaurus") return isMdx(file, framework, rules.mdIsMdx ?? true);
+  const siteFormat = rules.format ?? (rules.mdIsMdx === false ? "detect" : "mdx");
+  return docusaurusPageFormat(file, siteFormat, frontmatterOf(text).format) === "mdx";
 }
 
 /**
@@ -55,36 +71,44 @@ function processorFor(mdx: boolean) {
 export interface PageRules extends SlugOptions {
   /** Docusaurus with `markdown.format: "detect"` reads .md as CommonMark, not MDX. */
   mdIsMdx?: boolean;
+  /** Docusaurus' `markdown.format`: `mdx` (every page MDX), `md` (every page CommonMark), `detect` (by extension). */
+  format?: "mdx" | "md" | "detect";
+  /** Docusaurus' `markdown.mdx1Compat.comments` (default true): MDX takes `<!-- … -->` as a comment. */
+  mdxComments?: boolean;
   /** Docusaurus 2 (MDX 1): pages are read as Markdown for their links, and compiling is the site build's to judge. */
   mdx1?: boolean;
 }
 
 export async function analyzePage(file: string, text: string, framework: Framework, rules: PageRules = {}): Promise<PageAnalysis> {
-  const mdx = !rules.mdx1 && isMdx(file, framework, rules.mdIsMdx ?? true);
+  const mdx = !rules.mdx1 && compiledAsMdx(file, text, framework, rules);
   const problems: string[] = [];
   const anchors = new Set<string>();
   const links: PageLink[] = [];
   problems.push(...checkFrontmatter(file, text, framework));
+  // Docusaurus unwraps ```mdx-code-block fences before MDX reads the page.
+  const body = framework === "docusaurus" ? unwrapMdxCodeBlocks(text) : text;
 
   // A heading may set its id with `{#id}`; MDX would read the braces as an expression, so they are
   // blanked (keeping every column) and the id noted for the heading's line.
   const slugger = headingSlugger(framework, rules);
   const idsByLine = new Map<number, string>();
-  const lines = text.split("\n");
+  const lines = body.split("\n");
   lines.forEach((line, index) => {
     const id = HEADING_ID.exec(line)?.[2];
     if (id) idsByLine.set(index + 1, slugger.explicit(id));
   });
-  const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(HEADING_ID, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : text;
+  const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(HEADING_ID, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : body;
   if (framework === "mkdocs") for (const id of mkdocsExtraAnchors(source)) anchors.add(id);
   // VitePress (markdown-it-attrs) takes `{#id}` on a paragraph of its own and in a container's title too.
   if (framework === "vitepress") for (const match of source.matchAll(/\{#([^\s}]+)\}/g)) anchors.add(match[1] as string);
 
-  const processor = processorFor(mdx);
+  const processor = processorFor(mdx, framework === "docusaurus" && (rules.mdxComments ?? true));
   const unfolded = framework === "mkdocs" ? unfoldMkdocsBlocks(source) : source;
   try {
     const tree = processor.parse(unfolded) as unknown as Root;
-    collect(tree, { anchors, links, idsByLine, slugger, framework });
+    const headings: Collector["headings"] = [];
+    collect(tree, { anchors, links, idsByLine, slugger, framework, headings });
+    if (framework === "mkdocs" && rules.mkdocsTabs) for (const id of mkdocsTabIds(unfolded, headings, rules.mkdocsTabs, anchors)) anchors.add(id);
     if (rules.mdx1) links.push(...mdx1Imports(tree, unfolded));
     await processor.run(tree as never, { path: file, value: unfolded } as never);
   } catch (error) {
@@ -103,7 +127,51 @@ export async function analyzePage(file: string, text: string, framework: Framewo
     if (!rules.mdx1) problems.push(`${where}: does not compile as ${mdx ? "MDX" : "Markdown"}: ${reason}`);
   }
   links.push(...includes(text, framework));
-  return { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
+  const analysis: PageAnalysis = { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
+  if (framework === "mkdocs") analysis.commentWords = commentWords(text);
+  return analysis;
+}
+
+/**
+ * The ids pymdownx.tabbed gives content tabs (`=== "Title"`) when mkdocs.yml gives it a `slugify`
+ * (pymdownx/tabbed.py TabbedTreeprocessor): the title slugged, after the id of the heading before
+ * the tabs and the separator when `combine_header_slug` is on, made unique the way toc does (`_1`).
+ */
+function mkdocsTabIds(text: string, headings: { line: number; id: string }[], tabs: NonNullable<SlugOptions["mkdocsTabs"]>, taken: Set<string>): string[] {
+  const used = new Set(taken);
+  const ids: string[] = [];
+  let fence: string | null = null;
+  text.split("\n").forEach((line, index) => {
+    const mark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark[0] === fence[0] && mark.length >= fence.length) fence = null;
+      return;
+    }
+    if (mark) {
+      fence = mark;
+      return;
+    }
+    const title = /^ {0,3}={3}(?:\+|\+!|!\+|!)? +"(.*?)" *$/.exec(line)?.[1];
+    if (title === undefined) return;
+    const header = tabs.combineHeaderSlug ? headings.filter((heading) => heading.line < index + 1).at(-1)?.id : undefined;
+    // The label's text as toc strips it: emphasis stars and code ticks gone, an emoji shortcode (`:octicons-image-16:`, an element) empty.
+    const slug = pymdownxSlug(title.replace(/:[\w+-]+:/g, "").replace(/[*`]/g, ""), tabs.lower, tabs.separator);
+    let id = header ? `${header}${tabs.separator}${slug}` : slug;
+    while (!id || used.has(id)) {
+      const counted = /^(.*)_([0-9]+)$/.exec(id);
+      id = counted ? `${counted[1]}_${Number(counted[2]) + 1}` : `${id}_1`;
+    }
+    used.add(id);
+    ids.push(id);
+  });
+  return ids;
+}
+
+/** The words of a page's HTML comments, where an MkDocs hook may find what to turn into an element with an id (Material's `<!-- md:setting config.name -->`). */
+function commentWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const comment of text.matchAll(/<!--([\s\S]*?)-->/g)) for (const word of (comment[1] ?? "").split(/\s+/)) if (word) words.add(word);
+  return words;
 }
 
 /**
@@ -236,6 +304,8 @@ interface Collector {
   idsByLine: Map<number, string>;
   slugger: HeadingSlugger;
   framework: Framework;
+  /** Each heading's line and id, in order. */
+  headings: { line: number; id: string }[];
 }
 
 /**
@@ -278,7 +348,10 @@ function collect(tree: Root, into: Collector): void {
     if (node.type === "heading") {
       const generated = slugger.slug(headingText(node, framework), node.depth);
       const id = idsByLine.get(line) ?? generated;
-      if (id !== null) anchors.add(id);
+      if (id !== null) {
+        anchors.add(id);
+        into.headings.push({ line, id });
+      }
     } else if (node.type === "link") links.push({ url: node.url, line, kind: "page" });
     else if (node.type === "definition") definitions.push({ id: node.identifier, link: { url: node.url, line, kind: "page" } });
     else if (node.type === "linkReference" || node.type === "imageReference") referenced.add(node.identifier);

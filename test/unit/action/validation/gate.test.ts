@@ -284,14 +284,16 @@ describe("each framework's own rules, on the shapes real sites have", () => {
     ]);
   });
 
-  it("Mintlify takes a badge's text into its heading's anchor; MkDocs with hooks leaves anchors to the site's build", async () => {
+  it("Mintlify takes a badge's text into its heading's anchor; MkDocs with hooks leaves to the build only the ids a hook makes of a page's comment", async () => {
     expect(
       await allNew({
         "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["a"] } }),
         "a.mdx": '## ワークスペースの切り替え <Badge color="blue">Cloud</Badge>\n\n[switch](#ワークスペースの切り替え-cloud)\n',
       }),
     ).toEqual([]);
-    expect(await allNew({ "mkdocs.yml": "site_name: Acme\nhooks:\n  - hooks/shortcodes.py\n", "docs/index.md": "# Home\n\n[made by a hook](#config.name)\n" })).toEqual([]);
+    expect(await allNew({ "mkdocs.yml": "site_name: Acme\nhooks:\n  - hooks/shortcodes.py\n", "docs/index.md": "# Home\n\n<!-- md:setting config.name -->\n\n[made by a hook](#config.name) [not](#config.title)\n" })).toEqual([
+      "docs/index.md:5: link '#config.title': docs/index.md has no heading with the anchor #config.title",
+    ]);
   });
 
   it("MkDocs: toc's own slugify (not pymdownx.tabbed's), raw HTML from the page's URL, blog posts listed by the plugin", async () => {

@@ -29,7 +29,7 @@ export function registerAdminGitLabRoutes(router: Router, services: Services): v
         gitlabUrl: body.gitlabUrl,
         project: body.project,
         token: body.token,
-        settings: { name: body.name, baseRef: body.ref, model: body.model ?? config.defaultModel, allowedModels: body.allowedModels, rateLimitPerHour: body.rateLimitPerHour, analytics: body.analytics },
+        settings: { name: body.name, baseRef: body.ref, model: body.model ?? config.defaultModel, allowedModels: body.allowedModels, rateLimitPerHour: body.rateLimitPerHour, analytics: body.analytics, jobs: body.jobs },
       },
       config.publicUrl,
       log.child({ component: "gitlab" }),

@@ -49,7 +49,7 @@ describe("a run is judged on what it broke, on a site with old broken anchors", 
     expect(report?.validation).toMatchObject({ passed: true, problems: [], alreadyOnSiteCount: 1 });
     const pr = h.github.pulls.find((pull) => pull.head === `inkwell/${dispatched.jobId}`);
     expect(pr?.body).toContain("Already on the site: 1 problem(s)");
-    expect(pr?.body).toContain("docs/notes/note-3.md:7: link '../setup.md#the-old-way': docs/setup.md has no heading with the anchor #the-old-way");
+    expect(pr?.body).toContain("docs/notes/note-3.md:9: link '../setup.md#the-old-way': docs/setup.md has no heading with the anchor #the-old-way");
   });
 
   it("a heading the run renames breaks the pages that link to it: that goes back to the agent, the old anchors do not", async () => {

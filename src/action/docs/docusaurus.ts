@@ -334,12 +334,10 @@ export const docsOptions = (config: string): string => objectLiterals(config, "d
  * undefined when the options do not say.
  */
 export function docusaurusSidebarPath(config: string): string | false | undefined {
-  const options = docsOptions(config);
-  const value = /(?:^|[^\w$.])sidebarPath\s*:\s*([^,\n}]+)/.exec(options)?.[1]?.trim();
-  if (value === undefined) return undefined;
-  if (value === "false") return false;
-  const literal = /['"`]([^'"`]+)['"`]\s*\)?\s*$/.exec(value)?.[1];
-  return literal === undefined ? undefined : path.posix.normalize(literal);
+  const written = /(?:^|[^\w$.])sidebarPath\s*:\s*(?:(false)\b|(?:require\.resolve|path\.(?:resolve|join))\(\s*(?:__dirname\s*,\s*)?['"`]([^'"`]+)['"`]\s*\)|['"`]([^'"`]+)['"`])/.exec(docsOptions(config));
+  if (!written) return undefined;
+  if (written[1]) return false;
+  return path.posix.normalize((written[2] ?? written[3]) as string);
 }
 
 /** Whether the docs options turn number prefixes off (`numberPrefixParser: false`). */

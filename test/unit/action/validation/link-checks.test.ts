@@ -53,3 +53,37 @@ describe("raw HTML in VitePress pages", () => {
     expect(await linksOf({ ".vitepress/config.ts": "export default {}\n", "index.md": page, "guide.md": "# Guide\n" }, "index.md")).toEqual(["index.md:5: link '/nope' does not resolve to a file in the repository"]);
   });
 });
+
+describe("VitePress's dead-link rules (markdownToVue.ts)", () => {
+  const site = {
+    ".vitepress/config.ts": "export default { srcExclude: ['parts/**'], rewrites: { 'en/:rest*': ':rest*' } }\n",
+    "en/guide/start.md": "# Start\n\n## Install\n",
+    "parts/intro.md": "# Intro\n",
+    "en/guide/links.md": "# Links\n\n[start](./start#install) [root](/guide/start) [excluded](/parts/intro) [source path](/en/guide/start)\n",
+  };
+
+  it("links resolve from the rewritten place; a srcExclude'd file and a page's pre-rewrite path are dead", async () => {
+    expect(await linksOf(site, "en/guide/links.md")).toEqual([
+      "en/guide/links.md:3: link '/parts/intro' does not resolve to a file in the repository",
+      "en/guide/links.md:3: link '/en/guide/start' does not resolve to a file in the repository",
+    ]);
+  });
+});
+
+describe("MkDocs: hooks and pages the build writes", () => {
+  it("with hooks, an anchor a page's comment names is left to the hook; every other anchor is checked", async () => {
+    const files = {
+      "mkdocs.yml": "site_name: Acme\nhooks:\n  - hooks/shortcodes.py\n",
+      "docs/index.md": "# Home\n\n[hook](plugin.md#config.enabled) [option](plugin.md#+type:note) [heading](plugin.md#usage) [gone](plugin.md#config.disabled)\n",
+      "docs/plugin.md": "# Plugin\n\n## Usage\n\n#### <!-- md:setting config.enabled -->\n\n<!-- md:option type:note -->\n",
+    };
+    expect(await linksOf(files, "docs/index.md")).toEqual(["docs/index.md:3: link 'plugin.md#config.disabled': docs/plugin.md has no heading with the anchor #config.disabled"]);
+    // Without hooks no comment makes an id.
+    expect(await linksOf({ ...files, "mkdocs.yml": "site_name: Acme\n" }, "docs/index.md")).toHaveLength(3);
+  });
+
+  it("a link to a missing file the repository ignores is the build's page; one it does not ignore is broken", async () => {
+    const files = { "mkdocs.yml": "site_name: Acme\n", ".gitignore": "docs/reference/\n", "docs/index.md": "# Home\n\n[api](reference/api.md) <a href=\"reference/cli/\">cli</a> [gone](guide.md)\n" };
+    expect(await linksOf(files, "docs/index.md")).toEqual(["docs/index.md:3: link 'guide.md' does not resolve to a file in the repository"]);
+  });
+});

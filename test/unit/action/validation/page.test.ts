@@ -19,3 +19,48 @@ describe("a page's imports", () => {
     ]);
   });
 });
+
+describe("Docusaurus' MDX settings (@docusaurus/mdx-loader)", () => {
+  const withComment = "# Title\n\n<!-- prettier-ignore -->\n| a | b |\n| - | - |\n\n## After\n";
+
+  it("mdx1Compat.comments (the default): an HTML comment in MDX is a comment; turned off, it is MDX's error", async () => {
+    const on = await analyzePage("docs/a.md", withComment, "docusaurus");
+    expect(on.problems).toEqual([]);
+    expect([...on.anchors]).toEqual(["title", "after"]);
+    const off = await analyzePage("docs/a.md", withComment, "docusaurus", { mdxComments: false });
+    expect(off.problems).toEqual([expect.stringMatching(/^docs\/a\.md:3:2: does not compile as MDX: Unexpected character `!`/)]);
+  });
+
+  it("format: md reads even .mdx as CommonMark; a page's frontmatter format wins over the site's", async () => {
+    expect((await analyzePage("docs/a.mdx", "# A {set of} braces <b>\n", "docusaurus", { format: "md" })).problems).toEqual([]);
+    expect((await analyzePage("docs/a.md", "---\nformat: md\n---\n# A {set of} braces\n", "docusaurus", { format: "mdx" })).problems).toEqual([]);
+    expect((await analyzePage("docs/a.md", "---\nformat: mdx\n---\n# A {set of} braces\n", "docusaurus", { format: "detect" })).problems).toEqual([expect.stringContaining("does not compile as MDX")]);
+  });
+
+  it("mdx-code-block fences are unwrapped: their JSX is the page's, their headings anchors, their lines where they were", async () => {
+    const text = "# Tabs\n\n```mdx-code-block\n<Tabs>\n<TabItem value=\"npm\">\n```\n\n## With npm\n\n[bad](#nope)\n\n```mdx-code-block\n</TabItem>\n<TabItem value=\"yarn\">\n\n## With yarn\n\n[also](#gone)\n\n</TabItem>\n</Tabs>\n```\n";
+    const page = await analyzePage("docs/a.md", text, "docusaurus");
+    expect(page.problems).toEqual([]);
+    expect([...page.anchors]).toEqual(["tabs", "with-npm", "with-yarn"]);
+    expect(page.links).toEqual([
+      { url: "#nope", line: 10, kind: "page" },
+      { url: "#gone", line: 18, kind: "page" },
+    ]);
+  });
+});
+
+describe("MkDocs: ids not in headings", () => {
+  const tabs = { lower: true, combineHeaderSlug: true, separator: "-" };
+  const text = '# Setup\n\n### Logo\n\n=== ":octicons-image-16: Image"\n\n    An image.\n\n=== "Icon, *bundled*"\n\n    An icon.\n\n```\n=== "In code"\n```\n\n=== "Logo"\n\n    Again.\n';
+
+  it("pymdownx.tabbed with a slugify: each tab's slugged title after its heading's id, unique as toc makes ids; none in code", async () => {
+    expect([...(await analyzePage("docs/a.md", text, "mkdocs", { mkdocsTabs: tabs })).anchors]).toEqual(["setup", "logo", "logo-image", "logo-icon-bundled", "logo-logo"]);
+    expect([...(await analyzePage("docs/a.md", text, "mkdocs", { mkdocsTabs: { ...tabs, combineHeaderSlug: false } })).anchors]).toEqual(["setup", "logo", "image", "icon-bundled", "logo_1"]);
+    expect([...(await analyzePage("docs/a.md", text, "mkdocs")).anchors]).toEqual(["setup", "logo"]);
+  });
+
+  it("the words of a page's HTML comments, where a hook may find an id to make", async () => {
+    const page = await analyzePage("docs/a.md", "# A\n\n<!-- md:setting config.name -->\n<!--\n  md:option type:note\n-->\n", "mkdocs");
+    expect([...(page.commentWords ?? [])]).toEqual(["md:setting", "config.name", "md:option", "type:note"]);
+  });
+});

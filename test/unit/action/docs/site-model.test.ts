@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { writeRepo } from "../../../helpers/temp-repo.js";
+import { detectDocsProject } from "../../../../src/action/docs/framework.js";
+import { siteModel } from "../../../../src/action/docs/site-model.js";
+
+const modelOf = (files: Record<string, string>) => {
+  const repoRoot = writeRepo(files, "inkwell-model-");
+  return siteModel(repoRoot, detectDocsProject(repoRoot));
+};
+
+describe("what the site model reads of each framework's config", () => {
+  it("VitePress: srcExclude's globs (picomatch, from the source folder) and its defaults leave files out of the pages", () => {
+    const model = modelOf({ "docs/.vitepress/config.ts": "export default { srcExclude: ['**/parts/*.md', 'AGENTS.md', './drafts/**'] }\n" });
+    const pages = ["docs/guide/parts/a.md", "docs/parts/b.md", "docs/AGENTS.md", "docs/guide/AGENTS.md", "docs/drafts/x/y.md", "docs/guide/start.md", "docs/dist/index.md"];
+    expect(pages.filter((file) => !model.isPage(file))).toEqual(["docs/guide/parts/a.md", "docs/parts/b.md", "docs/AGENTS.md", "docs/drafts/x/y.md", "docs/dist/index.md"]);
+  });
+
+  it("Docusaurus: markdown.format and mdx1Compat.comments reach the page rules; Docusaurus 2 is MDX 1", () => {
+    expect(modelOf({ "docusaurus.config.js": "module.exports = { markdown: { format: 'detect', mdx1Compat: { comments: false } } };\n" }).slugOptions).toEqual({ mdIsMdx: false, mdx1: false, format: "detect", mdxComments: false });
+    expect(modelOf({ "docusaurus.config.js": "module.exports = {};\n" }).slugOptions).toEqual({ mdIsMdx: true, mdx1: false, format: "mdx", mdxComments: true });
+    expect(modelOf({ "docusaurus.config.js": "module.exports = {};\n", "package.json": JSON.stringify({ dependencies: { "@docusaurus/core": "^2.4.3" } }) }).slugOptions).toMatchObject({ mdIsMdx: false, mdx1: true });
+  });
+
+  it("MkDocs: hooks, and pymdownx.tabbed's slugify, separator and combine_header_slug (its own block, not toc's)", () => {
+    const config = [
+      "site_name: Acme",
+      "hooks:",
+      "  - hooks/a.py",
+      "markdown_extensions:",
+      "  - toc:",
+      "      permalink: true",
+      "  - pymdownx.tabbed:",
+      "      alternate_style: true",
+      "      combine_header_slug: true",
+      "      separator: _",
+      "      slugify: !!python/object/apply:pymdownx.slugs.slugify",
+      "        kwds:",
+      "          case: lower",
+      "",
+    ].join("\n");
+    const model = modelOf({ "mkdocs.yml": config });
+    expect(model.mkdocsHooks).toBe(true);
+    expect(model.slugOptions).toEqual({ mkdocsSlugify: "python-markdown", mkdocsTabs: { lower: true, combineHeaderSlug: true, separator: "_" } });
+    const plain = modelOf({ "mkdocs.yml": "site_name: Acme\nmarkdown_extensions:\n  - pymdownx.tabbed:\n      alternate_style: true\n" });
+    expect(plain.mkdocsHooks).toBe(false);
+    expect(plain.slugOptions.mkdocsTabs).toBeUndefined();
+  });
+
+  it("the repository's .gitignore files as git reads them: nested files, folders, negations", () => {
+    const model = modelOf({
+      "mkdocs.yml": "site_name: Acme\n",
+      ".gitignore": "site/\n*.log\ndocs/generated/\n!docs/generated/keep.md\n",
+      "docs/.gitignore": "/changelog.md\napi/*.md\n!api/index.md\n",
+    });
+    const files = ["site/index.html", "docs/x.log", "docs/generated/a.md", "docs/generated/keep.md", "docs/changelog.md", "docs/sub/changelog.md", "docs/api/rest.md", "docs/api/index.md", "docs/index.md"];
+    // git cannot re-include a file inside an excluded folder: keep.md stays ignored.
+    expect(files.filter((file) => model.gitIgnored(file))).toEqual(["site/index.html", "docs/x.log", "docs/generated/a.md", "docs/generated/keep.md", "docs/changelog.md", "docs/api/rest.md"]);
+  });
+});

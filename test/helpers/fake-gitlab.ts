@@ -47,6 +47,16 @@ export interface FakeMergeRequest {
   merge_commit_sha: string | null;
 }
 
+/** A pipeline of the project's own CI (a push, a merge request): its jobs, their traces. */
+export interface FakeCiPipeline {
+  id: number;
+  sha: string;
+  ref: string;
+  source: "push" | "merge_request_event";
+  status: "running" | "success" | "failed" | "canceled" | "skipped" | "manual";
+  jobs: { id: number; name: string; status: "success" | "failed"; allowFailure: boolean; trace: string }[];
+}
+
 export interface FakeHook {
   id: number;
   url: string;
@@ -93,7 +103,9 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
   const hooks: FakeHook[] = [];
   /** Other projects on the instance (a linked source project): their merge requests' diffs, and the hooks registered on them. */
   const sourceProjects = new Map<number, { id: number; path: string; defaultBranch: string; diffs: Map<number, Record<string, unknown>[]>; hooks: FakeHook[] }>();
-  const pipelines: { id: number; ref: string; variables: Record<string, string>; source: "api" }[] = [];
+  const pipelines: { id: number; ref: string; sha: string; variables: Record<string, string>; source: "api" }[] = [];
+  /** The project's own CI pipelines (not Inkwell's): the repository's checks on a merge request. */
+  const ciPipelines: FakeCiPipeline[] = [];
   const mergeRequests: FakeMergeRequest[] = [];
   const notes: { id: number; mrIid: number; body: string; authorId: number }[] = [];
   const awards: { mrIid?: number; issueIid?: number; noteId: number; name: string }[] = [];
@@ -263,9 +275,31 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       const body = await readBody(req);
       const variables = Object.fromEntries(((body.variables ?? []) as { key: string; value: string }[]).map((v) => [v.key, v.value]));
       if (!branchExists(String(body.ref))) return send(res, 400, { message: { base: ["Reference not found"] } });
-      const pipeline = { id: ++nextId, ref: String(body.ref), variables, source: "api" as const };
+      const pipeline = { id: ++nextId, ref: String(body.ref), sha: git(remote, "rev-parse", String(body.ref)), variables, source: "api" as const };
       pipelines.push(pipeline);
       return send(res, 201, { id: pipeline.id, iid: pipelines.length, project_id: projectId, ref: pipeline.ref, status: "created", source: "api", web_url: `${url}/${projectPath}/-/pipelines/${pipeline.id}` });
+    }
+    if ((match = route("GET", "/projects/:project/pipelines"))) {
+      const sha = query.get("sha");
+      const all = [
+        ...ciPipelines.map((p) => ({ id: p.id, sha: p.sha, ref: p.ref, status: p.status, source: p.source })),
+        ...pipelines.map((p) => ({ id: p.id, sha: p.sha, ref: p.ref, status: "success", source: p.source })),
+      ];
+      const listed = all.filter((p) => !sha || p.sha === sha).sort((a, b) => b.id - a.id);
+      return send(res, 200, listed.map((p) => ({ ...p, iid: p.id, project_id: projectId, web_url: `${url}/${projectPath}/-/pipelines/${p.id}`, created_at: "2026-11-27T21:00:00.000Z" })));
+    }
+    if ((match = route("GET", "/projects/:project/pipelines/(\\d+)/jobs"))) {
+      const pipeline = ciPipelines.find((p) => p.id === Number(match![1]));
+      if (!pipeline) return send(res, 200, []);
+      const scopes = [...query.getAll("scope"), ...query.getAll("scope[]")];
+      const jobs = pipeline.jobs.filter((job) => scopes.length === 0 || scopes.includes(job.status));
+      return send(res, 200, jobs.map((job) => ({ id: job.id, name: job.name, stage: "test", status: job.status, allow_failure: job.allowFailure, ref: pipeline.ref, web_url: `${url}/${projectPath}/-/jobs/${job.id}`, pipeline: { id: pipeline.id, sha: pipeline.sha, ref: pipeline.ref, status: pipeline.status } })));
+    }
+    if ((match = route("GET", "/projects/:project/jobs/(\\d+)/trace"))) {
+      const job = ciPipelines.flatMap((p) => p.jobs).find((j) => j.id === Number(match![1]));
+      if (!job) return send(res, 404, { message: "404 Job Not Found" });
+      res.writeHead(200, { "Content-Type": "text/plain" }).end(job.trace);
+      return;
     }
     if ((match = route("POST", "/projects/:project/merge_requests"))) {
       const body = await readBody(req);
@@ -478,6 +512,44 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     ],
   });
 
+  /**
+   * The project's own CI ran on a commit (a push to the branch, or the merge request's pipeline):
+   * recorded for the pipelines API, and its Pipeline Hook payload as GitLab sends it when it ends.
+   */
+  const runOwnCi = (fields: Omit<FakeCiPipeline, "id" | "jobs"> & { jobs: Omit<FakeCiPipeline["jobs"][number], "id">[] }, mr: FakeMergeRequest | null = null) => {
+    const pipeline: FakeCiPipeline = { ...fields, id: ++nextId, jobs: fields.jobs.map((job) => ({ ...job, id: ++nextId })) };
+    ciPipelines.push(pipeline);
+    const payload = {
+      object_kind: "pipeline",
+      object_attributes: {
+        id: pipeline.id,
+        iid: pipeline.id,
+        ref: pipeline.ref,
+        tag: false,
+        sha: pipeline.sha,
+        before_sha: "0000000000000000000000000000000000000000",
+        source: pipeline.source,
+        status: pipeline.status,
+        detailed_status: pipeline.status,
+        stages: ["test"],
+        created_at: "2026-11-27 21:00:00 UTC",
+        finished_at: "2026-11-27 21:02:00 UTC",
+        duration: 120,
+        variables: [],
+        url: `${url}/${projectPath}/-/pipelines/${pipeline.id}`,
+      },
+      merge_request: mr
+        ? { id: mr.id, iid: mr.iid, title: mr.title, source_branch: mr.source_branch, source_project_id: projectId, target_branch: mr.target_branch, target_project_id: projectId, state: mr.state, merge_status: "can_be_merged", detailed_merge_status: "mergeable", url: mr.web_url }
+        : null,
+      user: { id: GITLAB_BOT.id, name: GITLAB_BOT.name, username: GITLAB_BOT.username, avatar_url: null, email: "[REDACTED]" },
+      project: { ...webhookProject(), path_with_namespace: projectPath },
+      commit: { id: pipeline.sha, message: "Docs", title: "Docs", timestamp: "2026-11-27T21:00:00+00:00" },
+      source_pipeline: null,
+      builds: pipeline.jobs.map((job) => ({ id: job.id, stage: "test", name: job.name, status: job.status, allow_failure: job.allowFailure, failure_reason: job.status === "failed" ? "script_failure" : null, when: "on_success", manual: false })),
+    };
+    return { pipeline, payload };
+  };
+
   /** Issue and issue-note payloads, as GitLab sends them. */
   const issuePayloads = {
     issue(issue: { iid: number; title: string; description: string }, by: FakeGitLabUser, change: { action: "open" | "update"; labels: string[]; previousLabels?: string[] }) {
@@ -530,6 +602,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     hooks,
     pipelines,
     pipelinePayload,
+    ciPipelines,
+    runOwnCi,
     mergeRequests,
     notes,
     awards,

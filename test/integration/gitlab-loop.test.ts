@@ -1,14 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInGitLab } from "../../src/action/gitlab/run-gitlab.js";
 import { eventually } from "../helpers/eventually.js";
 import { GITLAB_BOT, type FakeGitLab, type FakeGitLabUser } from "../helpers/fake-gitlab.js";
 import { lastUserText, steps, type startFakeModel } from "../helpers/fake-model.js";
-import { startGitLabInkwell } from "../helpers/gitlab-inkwell.js";
+import { JOB_TOKEN, runGitLabPipeline, startGitLabInkwell } from "../helpers/gitlab-inkwell.js";
 import type { TestServer } from "../helpers/server.js";
 
 /**
@@ -19,7 +17,6 @@ import type { TestServer } from "../helpers/server.js";
  * same merge request updated by the next pipeline → merged → archived. And what is refused on the way.
  */
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "docs-repos", "mintlify");
-const JOB_TOKEN = "glcbt-64_fake-job-token-0123456789";
 
 let t: TestServer;
 let gitlab: FakeGitLab;
@@ -49,43 +46,7 @@ const pipelineOf = (jobId: string, attempt: number) =>
   eventually(`the pipeline of ${jobId} run ${attempt}`, () => gitlab.pipelines.find((p) => p.variables.INKWELL_JOB_ID === jobId && p.variables.INKWELL_RUN_ATTEMPT === String(attempt)));
 const deliver = (event: Parameters<FakeGitLab["deliver"]>[0], payload: unknown, tamper: Parameters<FakeGitLab["deliver"]>[2] = {}) => gitlab.deliver(event, payload, tamper);
 
-/**
- * The component's job in one pipeline: GitLab's runner has cloned the default branch into
- * CI_PROJECT_DIR and set the pipeline's variables, the predefined ones and the ID token; the
- * project's masked INKWELL_MODEL_API_KEY and the component's inputs are variables too.
- */
-async function runPipeline(pipeline: FakeGitLab["pipelines"][number], overrides: Record<string, string> = {}) {
-  const workspace = mkdtempSync(path.join(tmpdir(), "inkwell-gitlab-ci-"));
-  git(workspace, "clone", "--quiet", "--branch", pipeline.ref, gitlab.remote, ".");
-  const projectUrl = `${gitlab.url}/${gitlab.projectPath}`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    ...pipeline.variables,
-    INKWELL_ID_TOKEN: await gitlab.idToken({ pipeline_id: String(pipeline.id), job_id: "5001" }, { audience: publicUrl }),
-    CI_JOB_TOKEN: JOB_TOKEN,
-    CI_PROJECT_DIR: workspace,
-    CI_PROJECT_PATH: gitlab.projectPath,
-    CI_PROJECT_URL: projectUrl,
-    CI_SERVER_URL: gitlab.url,
-    CI_SERVER_HOST: new URL(gitlab.url).hostname,
-    CI_API_V4_URL: `${gitlab.url}/api/v4`,
-    CI_PIPELINE_ID: String(pipeline.id),
-    CI_PIPELINE_URL: `${projectUrl}/-/pipelines/${pipeline.id}`,
-    CI_JOB_ID: "5001",
-    GITLAB_USER_NAME: GITLAB_BOT.name,
-    GITLAB_USER_EMAIL: `${GITLAB_BOT.username}@noreply.gitlab.test`,
-    INKWELL_MODEL_API_KEY: "sk-test",
-    INKWELL_MODEL: "openai-compatible/scripted",
-    INKWELL_BASE_URL: model.url,
-    INKWELL_FRAMEWORK_CHECK: "false",
-    INKWELL_DOTENV: "inkwell.env",
-    ...overrides,
-  };
-  const logs: string[] = [];
-  const code = await runInGitLab(env, { write: (line) => logs.push(line) });
-  return { code, logs: logs.join("\n"), workspace };
-}
+const runPipeline = (pipeline: FakeGitLab["pipelines"][number], overrides: Record<string, string> = {}) => runGitLabPipeline(setup, pipeline, overrides);
 
 const PAGE = "---\ntitle: Export\n---\n\nRun `acme export` to write your data as CSV.\n";
 

@@ -84,7 +84,7 @@ describe("a job on GitLab", () => {
     jobId = created.body.id;
     expect(created.body.source).toEqual({ repository: `${gitlab.url}/${gitlab.projectPath}`, ref: `inkwell/${jobId}` });
     const pipeline = await eventually("the pipeline", () => gitlab.pipelines[0]);
-    expect(pipeline).toEqual({ id: pipeline.id, ref: "main", source: "api", variables: { INKWELL_JOB_ID: jobId, INKWELL_RUN_ATTEMPT: "1", INKWELL_URL: PUBLIC_URL } });
+    expect(pipeline).toEqual({ id: pipeline.id, ref: "main", sha: expect.stringMatching(/^[0-9a-f]{40}$/), source: "api", variables: { INKWELL_JOB_ID: jobId, INKWELL_RUN_ATTEMPT: "1", INKWELL_URL: PUBLIC_URL } });
   });
 
   it("refuses forged ID tokens: wrong audience, another project, expired, wrong key, a pipeline Inkwell did not start, another pipeline's token", async () => {
@@ -506,8 +506,11 @@ describe("a pipeline that ends before its job reports", () => {
     expect((await job(id)).status).toBe("completed");
 
     const second = await startJob("Document the login command");
+    // Another source is the project's own CI: at most a job's checks (gitlab-checks.test.ts), never a run of Inkwell's; this commit is no job's head.
     const pushed = gitlab.pipelinePayload(second.pipeline, "failed", "push");
-    expect(await deliver("Pipeline Hook", pushed)).toMatchObject({ status: 200, body: { ignored: "a pipeline started by push" } });
+    expect((await deliver("Pipeline Hook", pushed)).status).toBe(202);
+    expect(await pipelineTask(second.pipeline.id)).toMatchObject({ state: "skipped", last_error: "not the head of a job whose checks are watched" });
+    expect((await job(second.id)).status).toBe("active");
     const unknown = gitlab.pipelinePayload({ id: 99_999, ref: "main" }, "failed");
     expect((await deliver("Pipeline Hook", unknown)).status).toBe(202);
     expect(await pipelineTask(99_999)).toMatchObject({ state: "skipped", last_error: "no unreported run of a job" });

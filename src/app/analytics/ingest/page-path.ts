@@ -19,5 +19,18 @@ export function normalizePagePath(raw: string): string | null {
   return path.length <= MAX_PATH_LENGTH ? path : null;
 }
 
+/**
+ * What a hit fetched: the path and query as sent (percent-encoding untouched, a trailing slash kept,
+ * the fragment dropped; `https://host?x` fetched `/?x`), which robots.txt judges (RFC 9309 matches
+ * the path and query). Null when it is no page path (normalizePagePath) or longer than one.
+ */
+export function fetchedPath(raw: string): string | null {
+  const trimmed = raw.trim();
+  const authority = /^https?:\/\/[^/?#]*/i.exec(trimmed);
+  let fetched = (authority ? trimmed.slice(authority[0].length) : trimmed).split("#", 1)[0] as string;
+  if (authority && !fetched.startsWith("/")) fetched = `/${fetched}`;
+  return normalizePagePath(raw) !== null && fetched.length <= MAX_PATH_LENGTH ? fetched : null;
+}
+
 /** Paths arrive percent-encoded; raw spaces or control characters mean a broken client. */
 const hasControlOrSpace = (path: string) => [...path].some((ch) => (ch.codePointAt(0) as number) <= 0x20 || ch === "\u007f");

@@ -1,5 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RobotsRules } from "../../../../../src/app/analytics/robots/robots-rules.js";
+import { productToken, RobotsRules } from "../../../../../src/app/analytics/robots/robots-rules.js";
+import { fetchedPath } from "../../../../../src/app/analytics/ingest/page-path.js";
+import { PRODUCT_TOKENS, VERDICTS } from "../../../../fixtures/robotstxt-reference.js";
+import { rfcJudge } from "../../../../helpers/robots-rfc.js";
+import { volume } from "../../../../helpers/tier.js";
 
 // The examples of RFC 9309 (sections 2.2.2, 2.2.3, 5.1, 5.2) and the cases a judge must get right.
 describe("RobotsRules", () => {
@@ -52,5 +57,77 @@ describe("RobotsRules", () => {
       { userAgents: ["*"], line: 4, search: true, aiInput: false, aiTrain: false },
       { userAgents: ["GPTBot", "ClaudeBot"], line: 9, aiTrain: true },
     ]);
+  });
+});
+
+/** The path and query a reference URL fetches (its GetPathParamsQuery: an empty URL fetches `/`; page-path.test.ts holds fetchedPath to it for the URLs a hit can send). */
+const fetched = (url: string) => (url.length <= 2_048 ? fetchedPath(url) : null) ?? (url.replace(/^https?:\/\/[^/?#]*/i, "").split("#")[0] || "/");
+
+describe("the reference parser's suite (google/robotstxt robots_test.cc), as RFC 9309 decides it", () => {
+  it.each(VERDICTS.map((fact, index) => [index, fact.test, fact.agent, fact.url.slice(0, 60), fact] as const))("#%i %s: %s fetching %s", (_i, _test, _agent, _url, fact) => {
+    const judgement = new RobotsRules(fact.file).judge(fetched(fact.url), fact.agent);
+    expect(judgement.verdict).toBe(fact.allowed ? "allowed" : "disallowed");
+    if (fact.line !== undefined) expect(judgement.line).toBe(fact.line);
+  });
+
+  it("differs from the reference parser only where the RFC does, each difference saying why", () => {
+    const differences = VERDICTS.filter((fact) => fact.reference);
+    expect(differences.map((fact) => fact.test)).toEqual([
+      "ID_LineSyntax_Line",
+      "ID_Encoding",
+      "ID_Encoding",
+      "ID_Encoding",
+      "GoogleOnly_IndexHTMLisDirectory",
+      "GoogleOnly_LineTooLong",
+      "GoogleOnly_LineTooLong",
+    ]);
+    for (const fact of differences) {
+      expect(fact.reference?.allowed).toBe(!fact.allowed);
+      expect(fact.reference?.why).toMatch(/RFC 9309/);
+    }
+    // robots_test.cc's 145 EXPECTs of IsUserAgentAllowed, and 18 facts from its 12 files whose parse it counts.
+    expect(VERDICTS.length).toBe(163);
+  });
+
+  it("the RFC brute force gives every verdict of the table, and the same deciding line", () => {
+    for (const fact of VERDICTS) {
+      const verdict = rfcJudge(fact.file, fact.agent, fetched(fact.url));
+      expect({ test: fact.test, agent: fact.agent, url: fact.url.slice(0, 80), allowed: verdict.allowed }).toEqual({ test: fact.test, agent: fact.agent, url: fact.url.slice(0, 80), allowed: fact.allowed });
+      expect(new RobotsRules(fact.file).judge(fetched(fact.url), fact.agent).line).toBe(verdict.line);
+      if (fact.line !== undefined) expect(verdict.line).toBe(fact.line);
+    }
+  });
+
+  it.each(PRODUCT_TOKENS)("$agent is a product token to be named by: $valid", ({ agent, valid }) => {
+    expect(productToken(agent) !== null).toBe(valid);
+  });
+});
+
+/** Random files and fetches from the pieces the RFC's grammar and the reference's cases are made of. */
+const token = fc.constantFrom("FooBot", "foobot", "FOOBOT", "BarBot", "BarBot/1.0", "Foo Bar", "Foo", "*", "* x", "", "Ai2Bot", "Fo*o");
+const pathPiece = fc.constantFrom("/", "a", "b", "ab", ".", "*", "$", "?", "=", "&", "%61", "%2F", "%2f", "%e3%83%84", "ツ", "index.html", "-", "~", "%");
+const pattern = fc.array(pathPiece, { maxLength: 5 }).map((pieces) => pieces.join(""));
+const line = fc.oneof(
+  token.map((value) => `User-agent: ${value}`),
+  fc.tuple(fc.constantFrom("Allow", "Disallow", "allow", "DISALLOW"), fc.constantFrom("/", ""), pattern).map(([name, start, rest]) => `${name}: ${start}${rest}`),
+  fc.tuple(fc.constantFrom("Allow", "Disallow"), pattern).map(([name, rest]) => `${name} /${rest}`),
+  fc.constantFrom("", "# comment", "Sitemap: https://example.com/s.xml", "Content-Signal: ai-train=no", "Unknown: x", "Disallow: /a # note", "  user-agent : BarBot  ", "user agent: FooBot"),
+);
+const file = fc
+  .tuple(fc.constantFrom("", "\uFEFF", "\uFFFD"), fc.array(line, { maxLength: 12 }), fc.constantFrom("\n", "\r\n", "\r"), fc.boolean())
+  .map(([bom, lines, end, last]) => bom + lines.join(end) + (last ? end : ""));
+const url = fc.array(pathPiece.filter((piece) => piece !== "$" && piece !== "*"), { maxLength: 6 }).map((pieces) => `/${pieces.join("")}`);
+const agent = fc.constantFrom("FooBot", "foobot", "BarBot", "Foo", "Foo Bar", "Ai2Bot", "QuxBot", "Claude Code");
+
+describe("RobotsRules against the RFC brute force", () => {
+  it("agrees on the verdict and the deciding line for random files, agents and fetches", () => {
+    fc.assert(
+      fc.property(file, agent, url, (body, name, target) => {
+        const judgement = new RobotsRules(body).judge(target, name);
+        const expected = rfcJudge(body, name, target);
+        expect({ allowed: judgement.verdict === "allowed", line: judgement.line }).toEqual(expected);
+      }),
+      { numRuns: volume(3_000, 50_000, "ROBOTS_PROPERTY_RUNS") },
+    );
   });
 });

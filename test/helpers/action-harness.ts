@@ -92,8 +92,10 @@ let installations = 500;
 /**
  * The Inkwell service (real, with its GitHub faked by nock), an OIDC issuer, a scripted model
  * server, GitHub's REST API for the Action and a bare git remote seeded from a fixture docs repo.
+ * The project does not watch the repository's own checks (its PRs open ready when the gate passes)
+ * unless `checkRepairRounds` says so.
  */
-export async function startActionHarness(fixture: Fixture, script: Script, options: { env?: Record<string, string> } = {}): Promise<ActionHarness> {
+export async function startActionHarness(fixture: Fixture, script: Script, options: { env?: Record<string, string>; checkRepairRounds?: number } = {}): Promise<ActionHarness> {
   isolateGitHub();
   // The server's PUBLIC_URL is its own loopback address, so the real Action (a child process) can use it as inkwell-url and OIDC audience.
   const port = await freePort();
@@ -125,6 +127,7 @@ export async function startActionHarness(fixture: Fixture, script: Script, optio
   await drainTasks(server);
   const { body: projects } = await server.call("GET", "/admin/projects", { token: ADMIN_TOKEN });
   const project = projects.projects.find((p: { repository: string }) => p.repository.endsWith(repository));
+  await server.call("PATCH", `/admin/projects/${project.id}`, { token: ADMIN_TOKEN, body: { jobs: { checkRepairRounds: options.checkRepairRounds ?? 0 } } });
   const { body: key } = await server.call("POST", `/admin/projects/${project.id}/keys`, { token: ADMIN_TOKEN });
 
   const idTokens = await startIdTokenEndpoint((audience) => issuer.token({ repository, repository_id: String(repositoryId) }, { audience }));

@@ -12,7 +12,9 @@ export const MAX_ROBOTS_BYTES = 500 * 1024;
 export const robotsVersionInputSchema = z
   .strictObject({
     body: z.string().max(MAX_ROBOTS_BYTES).meta({ description: "The robots.txt file as served (at most 500 KiB). An empty body is a site without rules." }),
-    effectiveAt: z.iso.datetime({ offset: true }).optional().meta({ description: "When it took effect; default now. Not before the latest version's." }),
+    effectiveAt: z.iso.datetime({ offset: true }).optional().meta({
+      description: "When it took effect; default now. Not before the latest version's, and not in the future: a version takes effect when it is served (a time up to 5 minutes ahead, clock skew, is taken as now).",
+    }),
   })
   .meta({ id: "RobotsVersionInput" });
 
@@ -100,7 +102,7 @@ export const robotsDisallowedSchema = z
       z.object({
         agent: z.string(),
         operator: z.string(),
-        path: z.string(),
+        path: z.string().meta({ description: "The page (the views were judged on the URLs fetched: path and query, trailing slash kept)." }),
         versionId: z.int().min(1),
         versionEffectiveAt: z.string(),
         rule: z.string().nullable().meta({ description: "The directive that disallowed it, as written (`Disallow: /private`)." }),
@@ -112,7 +114,7 @@ export const robotsDisallowedSchema = z
     ),
     hasMore: z.boolean(),
   })
-  .meta({ id: "RobotsDisallowed", description: "Disallowed views per agent, page and robots.txt version, with the rule that disallowed them; most views first." });
+  .meta({ id: "RobotsDisallowed", description: "Disallowed views per agent, page, robots.txt version and rule, with the rule that disallowed them; most views first." });
 export type RobotsDisallowed = z.infer<typeof robotsDisallowedSchema>;
 
 export const robotsChangesSchema = z

@@ -1,4 +1,3 @@
-import robotsParserModule from "robots-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS, dayToIso, epochDay } from "../../src/shared/epoch-days.js";
 import { parseCsv } from "../helpers/csv.js";
@@ -6,6 +5,7 @@ import { Visitor } from "../helpers/visitor.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { volume } from "../helpers/tier.js";
 import { eventually } from "../helpers/eventually.js";
+import { rfcJudge } from "../helpers/robots-rfc.js";
 import { readerSuggestions } from "../../src/app/analytics/reports/suggestions.js";
 import { MIN_DISALLOWED_VIEWS } from "../../src/app/analytics/reports/robots-suggestions.js";
 import { SUGGESTION_DAYS } from "../../src/app/analytics/reports/suggestion.js";
@@ -13,9 +13,10 @@ import { generateTraffic, wireHit, type GeneratedHit } from "../helpers/traffic.
 
 // AI agents' views judged against the robots.txt in force at each view's time, over real HTTP,
 // against a brute force over generated traffic: versions changing mid-day, groups for several
-// tokens, wildcards, `$`, Allow/Disallow ties, a period before any version, reads of robots.txt,
-// spoofed claims left out. The brute force asks robots-parser directly, view by view.
-const robotsParser = robotsParserModule as unknown as (url: string, body: string) => { isAllowed(url: string, ua: string): boolean | undefined };
+// tokens, wildcards, `$`, Allow/Disallow ties, a last group without rules, a period before any
+// version, reads of robots.txt, spoofed claims left out, and fetches of a page with a trailing
+// slash or a query, judged on the URL as fetched and reported under the page. The brute force is
+// the RFC 9309 matcher of helpers/robots-rfc.ts, view by view.
 
 const firstDay = epochDay(Date.now()) - 8;
 const VERSIONS = [
@@ -25,7 +26,14 @@ const VERSIONS = [
     body: "User-agent: gptbot\nUser-agent: PerplexityBot\nDisallow: /docs/\nAllow: /docs/page-3\n\nUser-agent: meta-externalagent\nDisallow: /\nAllow: /docs/page-5\nDisallow: /docs/page-5\n\nUser-agent: *\nAllow: /\n",
   },
   { at: (firstDay + 3) * DAY_MS + 18 * 3_600_000 + 30 * 60_000, body: "User-agent: *\nDisallow: /docs/page-1   # old\nDisallow: /llms.txt$\nContent-Signal: ai-train=no, search=yes\n" },
+  // The last group names PerplexityBot and has no rules: it allows PerplexityBot everything (RFC 9309 2.1), * or not.
+  {
+    at: (firstDay + 4) * DAY_MS + 6 * 3_600_000 + 1_000,
+    body: "User-agent: *\r\nDisallow: /docs/page-1   # old\r\nDisallow: /llms.txt$\r\nContent-Signal: ai-train=no, search=yes\r\nDisallow: /*?ref=2\r\nAllow: /docs/page-1/$\r\n\r\nUser-agent: PerplexityBot\r\n",
+  },
 ];
+/** What a hit fetched: its path and query. */
+const fetchedOf = (hit: GeneratedHit) => hit.path;
 
 let t: TestServer;
 let project: { projectId: string; key: string };
@@ -40,7 +48,21 @@ beforeAll(async () => {
   const robotsReads = generated
     .filter((hit, i) => hit.agent !== null && i % 10 === 0)
     .map((hit) => ({ ...hit, path: "/robots.txt", page: "/robots.txt", format: "text" as const, ...(hit.agent?.name === "markdown fetch (curl)" ? { kind: "bot" as const, agent: null } : {}) }));
-  hits = [...generated, ...robotsReads];
+  // Some fetches of a page carry a trailing slash or a query: the same page, another URL.
+  const variants = generated.map((hit, i) => (hit.path !== hit.page || hit.page === "/llms.txt" ? hit : i % 6 === 1 ? { ...hit, path: `${hit.page}/` } : i % 6 === 2 ? { ...hit, path: `${hit.page}?ref=${i % 3}` } : hit));
+  // Claims of an agent from addresses its operator does not publish: bots, never judged, never suggested.
+  const spoofed = Array.from({ length: 2 * MIN_DISALLOWED_VIEWS }, (_, i): GeneratedHit => ({
+    timestamp: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
+    path: "/docs/page-1",
+    page: "/docs/page-1",
+    ip: "203.0.113.77",
+    userAgent: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+    kind: "bot",
+    agent: { name: "ClaudeBot", operator: "Anthropic", category: "crawler", verification: "spoofed" },
+    format: "html",
+    person: "spoofer-claudebot",
+  }));
+  hits = [...variants, ...robotsReads, ...spoofed];
   versionIds = [];
   for (const version of VERSIONS) {
     const sent = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: version.body, effectiveAt: new Date(version.at).toISOString() } });
@@ -59,7 +81,7 @@ type Tally = { allowed: number; disallowed: number; unknown: number; robotsReads
 /** The verdicts of every AI view (not spoofed) in [from, to) days, per agent, and the disallowed views per agent, page and version. */
 function bruteForce(from: number, to: number) {
   const agents = new Map<string, Tally & { operator: string }>();
-  const disallowed = new Map<string, { agent: string; path: string; versionId: number; views: number; firstSeen: number; lastSeen: number }>();
+  const disallowed = new Map<string, { agent: string; path: string; versionId: number; line: number; views: number; firstSeen: number; lastSeen: number }>();
   for (const hit of hits) {
     const at = Date.parse(hit.timestamp);
     const day = epochDay(at);
@@ -69,11 +91,15 @@ function bruteForce(from: number, to: number) {
     const index = VERSIONS.findLastIndex((v) => v.at <= at);
     if (hit.page === "/robots.txt") tally.robotsReads++;
     else if (index < 0) tally.unknown++;
-    else if (robotsParser("http://s.invalid/robots.txt", VERSIONS[index]!.body).isAllowed(`http://s.invalid${hit.page}`, hit.agent.name) !== false) tally.allowed++;
     else {
+      const verdict = rfcJudge(VERSIONS[index]!.body, hit.agent.name, fetchedOf(hit));
+      if (verdict.allowed) {
+        tally.allowed++;
+        continue;
+      }
       tally.disallowed++;
-      const key = `${hit.agent.name} ${hit.page} ${index}`;
-      const row = disallowed.get(key) ?? { agent: hit.agent.name, path: hit.page, versionId: versionIds[index]!, views: 0, firstSeen: at, lastSeen: at };
+      const key = `${hit.agent.name} ${hit.page} ${index} ${verdict.line}`;
+      const row = disallowed.get(key) ?? { agent: hit.agent.name, path: hit.page, versionId: versionIds[index]!, line: verdict.line as number, views: 0, firstSeen: at, lastSeen: at };
       row.views++;
       row.firstSeen = Math.min(row.firstSeen, at);
       row.lastSeen = Math.max(row.lastSeen, at);
@@ -103,9 +129,11 @@ describe("robots.txt compliance", () => {
       expect(report.totals).toEqual({ allowed: sum("allowed"), disallowed: sum("disallowed"), unknown: sum("unknown"), robotsReads: sum("robotsReads") });
 
       const rows = (await get(`robots/disallowed?${range}&limit=250`)).body.disallowed;
-      const shown = rows.map((r: { agent: string; path: string; versionId: number; views: number; firstSeen: string; lastSeen: string }) => ({ ...r, firstSeen: Date.parse(r.firstSeen), lastSeen: Date.parse(r.lastSeen) }));
-      const want = [...expected.disallowed.values()].sort((a, b) => b.views - a.views || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : a.versionId - b.versionId));
-      expect(shown.map(({ agent, path, versionId, views, firstSeen, lastSeen }: (typeof want)[number]) => ({ agent, path, versionId, views, firstSeen, lastSeen }))).toEqual(want);
+      const shown = rows.map((r: { agent: string; path: string; versionId: number; line: number; views: number; firstSeen: string; lastSeen: string }) => ({ ...r, firstSeen: Date.parse(r.firstSeen), lastSeen: Date.parse(r.lastSeen) }));
+      const want = [...expected.disallowed.values()].sort(
+        (a, b) => b.views - a.views || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : a.versionId - b.versionId || a.line - b.line),
+      );
+      expect(shown.map(({ agent, path, versionId, line, views, firstSeen, lastSeen }: (typeof want)[number]) => ({ agent, path, versionId, line, views, firstSeen, lastSeen }))).toEqual(want);
     });
   }
 
@@ -116,7 +144,7 @@ describe("robots.txt compliance", () => {
       expect(row.agent).toBe("GPTBot");
       const index = versionIds.indexOf(row.versionId);
       expect(row.versionEffectiveAt).toBe(new Date(VERSIONS[index]!.at).toISOString());
-      expect(VERSIONS[index]!.body.split("\n")[row.line - 1]?.replace(/#.*$/, "").trim()).toBe(row.rule);
+      expect(VERSIONS[index]!.body.split(/\r\n|\r|\n/)[row.line - 1]?.replace(/#.*$/, "").trim()).toBe(row.rule);
       expect(row.rule).toMatch(/^Disallow: /);
     }
     const changes = (await get("robots/changes")).body;
@@ -143,13 +171,19 @@ describe("robots.txt compliance", () => {
     expect(versions.versions[0].contentSignals).toEqual([{ userAgents: ["*"], line: 4, aiTrain: false, search: true }]);
     const late = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: "User-agent: *\nDisallow: /\n", effectiveAt: new Date(VERSIONS[0]!.at).toISOString() } });
     expect(late.status).toBe(409);
-    const same = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: VERSIONS[2]!.body } });
+    const same = await t.call("POST", `/admin/projects/${project.projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body: VERSIONS.at(-1)!.body } });
     expect(same.status).toBe(200);
     expect((await t.call("GET", `/v1/analytics/${project.projectId}/robots`, {})).status).toBe(401);
   });
   it("the dashboard drills down from the agents page's compliance column to an agent's disallowed pages, rules and versions, with its CSV", async () => {
     const expected = bruteForce(firstDay, firstDay + 5);
-    const [agent, tally] = [...expected.agents].sort((a, b) => b[1].disallowed - a[1].disallowed)[0]!;
+    const [top] = [...expected.agents].sort((a, b) => b[1].disallowed - a[1].disallowed)[0]!;
+    // The most disallowed agent, and the one the last version's empty group names.
+    for (const agent of [top, "PerplexityBot"]) await drillDown(expected, agent);
+  });
+
+  async function drillDown(expected: ReturnType<typeof bruteForce>, agent: string) {
+    const tally = expected.agents.get(agent)!;
     expect(tally.disallowed).toBeGreaterThan(0);
     const visitor = new Visitor(t.url);
     await visitor.signInAsOperator();
@@ -177,25 +211,51 @@ describe("robots.txt compliance", () => {
     const apiCsv = (await get(`robots/disallowed?agent=${encodeURIComponent(agent)}&dateFrom=${dayToIso(firstDay)}&dateTo=${dayToIso(firstDay + 5)}&output=csv`)).body as string;
     expect(parseCsv(csv.text)).toEqual(parseCsv(apiCsv));
     expect((await visitor.get(`/dashboard/projects/${project.projectId}/agents/NoSuchAgent/robots-disallowed.csv?${range}`)).status).toBe(404);
+  }
+
+  it("a last group without rules allows the agent it names everything, whatever * disallows", async () => {
+    const last = versionIds.at(-1)!;
+    const perplexity = (await get("robots/changes?limit=1")).body.versions[0].agents.find((a: { agent: string }) => a.agent === "PerplexityBot");
+    const fetchedUnderLast = hits.filter((hit) => hit.agent?.name === "PerplexityBot" && hit.kind === "ai" && hit.page !== "/robots.txt" && Date.parse(hit.timestamp) >= VERSIONS.at(-1)!.at);
+    expect(fetchedUnderLast.filter((hit) => !rfcJudge(VERSIONS.at(-1)!.body, "SomeBot", fetchedOf(hit)).allowed).length).toBeGreaterThan(0);
+    expect(perplexity).toMatchObject({ allowed: fetchedUnderLast.length, disallowed: 0 });
+    const rows = (await get("robots/disallowed?agent=PerplexityBot&limit=250")).body.disallowed;
+    expect(rows.filter((row: { versionId: number }) => row.versionId === last)).toEqual([]);
   });
 });
 
 describe("robots.txt suggestions", () => {
-  it("suggests an explicit group for each verified agent that keeps fetching what robots.txt disallows it, most disallowed first", async () => {
+  it("suggests an explicit group for each agent that keeps fetching what robots.txt disallows it, most disallowed first, calling verified only the verified", async () => {
     const today = epochDay(Date.now());
     const expected = bruteForce(today + 1 - SUGGESTION_DAYS, today + 1);
     const keepsFetching = [...expected.agents]
       .filter(([, tally]) => tally.disallowed >= MIN_DISALLOWED_VIEWS)
-      .sort(([a, x], [b, y]) => y.disallowed - x.disallowed || (a < b ? -1 : 1));
-    expect(keepsFetching.length).toBeGreaterThan(0);
+      .sort(([a, x], [b, y]) => y.disallowed - x.disallowed || (a < b ? -1 : 1))
+      .slice(0, 10);
+    // Every view of an agent verified, or none (the generated traffic has no agent both ways).
+    const verifiedOnly = (name: string) => hits.some((hit) => hit.agent?.name === name && hit.agent.verification === "verified");
+    expect(keepsFetching.filter(([name]) => verifiedOnly(name)).length).toBeGreaterThan(0);
+    expect(keepsFetching.filter(([name]) => !verifiedOnly(name)).length).toBeGreaterThan(0);
     const { robots } = await readerSuggestions(t.store.db, project.projectId, today);
     const ignored = robots.filter((s) => !s.detail.includes(" sent "));
-    expect(ignored.map((s) => s.detail.split(" fetched ")[0])).toEqual(keepsFetching.slice(0, 10).map(([name]) => name));
-    for (const [i, [name, tally]] of keepsFetching.slice(0, 10).entries()) {
-      expect(ignored[i]).toMatchObject({ kind: "robots", path: "/robots.txt" });
-      expect(ignored[i]!.detail).toContain(`fetched ${tally.disallowed} disallowed pages`);
-      expect(ignored[i]!.prompt).toContain(`User-agent: ${name}`);
+    expect(ignored.map((s) => s.detail.replace(/^Clients calling themselves /, "").split(" fetched ")[0])).toEqual(keepsFetching.map(([name]) => name));
+    for (const [i, [name, tally]] of keepsFetching.entries()) {
+      const suggestion = ignored[i]!;
+      expect(suggestion).toMatchObject({ kind: "robots", path: "/robots.txt" });
+      expect(suggestion.prompt).toContain(`User-agent: ${name}`);
+      if (verifiedOnly(name)) {
+        expect(suggestion.detail).toMatch(new RegExp(`^${name} fetched ${tally.disallowed} disallowed pages`));
+        expect(suggestion.prompt).toContain(`The verified AI agent ${name} keeps fetching`);
+      } else {
+        // Its address cannot be tied to its operator: a claim of its name, no accusation.
+        expect(suggestion.detail).toMatch(new RegExp(`^Clients calling themselves ${name.replace(/[()]/g, "\\$&")} fetched ${tally.disallowed} disallowed pages .*\\(unverifiable: .+ publishes no addresses or signatures to check them against\\)$`));
+        expect(suggestion.prompt).not.toMatch(/verified AI agent/);
+        expect(suggestion.prompt).toContain(`no proof that ${name} itself ignores robots.txt`);
+      }
     }
+    // Spoofed claims are bots: never judged, never suggested.
+    expect(expected.agents.has("ClaudeBot")).toBe(false);
+    expect(robots.some((s) => s.detail.includes("ClaudeBot"))).toBe(false);
   });
 
   it("suggests letting in an AI answer engine's fetchers when it sends readers and the robots.txt in force blocks them; other sources suggest nothing", async () => {
@@ -214,8 +274,7 @@ describe("robots.txt suggestions", () => {
     });
     const blocked = robots.filter((s) => s.detail.includes(" sent "));
     // The version in force: `User-agent: *` disallows /docs/page-1 (and /llms.txt): OpenAI's answer fetchers are kept from the page.
-    const latest = robotsParser("http://s.invalid/robots.txt", VERSIONS.at(-1)!.body);
-    const kept = ["OAI-SearchBot", "ChatGPT-User"].filter((agent) => latest.isAllowed("http://s.invalid/docs/page-1", agent) === false);
+    const kept = ["OAI-SearchBot", "ChatGPT-User"].filter((agent) => !rfcJudge(VERSIONS.at(-1)!.body, agent, "/docs/page-1").allowed);
     expect(kept).toEqual(["OAI-SearchBot", "ChatGPT-User"]);
     expect(blocked).toHaveLength(1);
     const detail = /^chatgpt\.com sent 2 visitors, but robots\.txt blocks (.+) \(OpenAI\) from (.+)$/.exec(blocked[0]!.detail);

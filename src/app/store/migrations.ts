@@ -1072,4 +1072,19 @@ ALTER TABLE job_messages DROP CONSTRAINT job_messages_source_check;
 ALTER TABLE job_messages ADD CONSTRAINT job_messages_source_check CHECK (source IN ('api', 'dashboard', 'comment', 'automation', 'checks'));
 `,
   },
+  {
+    version: 36,
+    name: "robots.txt judged on the URL as fetched: an AI agent's path and query kept in the inbox until the view is counted, and the disallowed views kept per rule",
+    sql: `
+-- An AI agent's path and query as fetched, when not its page's path (analytics/ingest/ingest.ts); only until the rollup judges it.
+ALTER TABLE analytics_inbox ADD COLUMN fetched text;
+-- The line of the rule that disallowed the views (0: counted before lines were kept; the report reads the page's rule again).
+ALTER TABLE analytics_robots_disallowed ADD COLUMN line integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_robots_disallowed DROP CONSTRAINT analytics_robots_disallowed_pkey;
+ALTER TABLE analytics_robots_disallowed ADD PRIMARY KEY (project_id, day, agent_id, path_id, version_id, line);
+ALTER TABLE analytics_monthly_robots_disallowed ADD COLUMN line integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_monthly_robots_disallowed DROP CONSTRAINT analytics_monthly_robots_disallowed_pkey;
+ALTER TABLE analytics_monthly_robots_disallowed ADD PRIMARY KEY (project_id, month_start, agent_id, path_id, version_id, line);
+`,
+  },
 ];

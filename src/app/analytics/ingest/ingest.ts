@@ -7,7 +7,7 @@ import type { SaltStore } from "./salts.js";
 import { CLASS_CODE } from "../classify/traffic-class.js";
 import type { PageIds } from "./page-ids.js";
 import type { PageSections } from "../rollup/page-sections.js";
-import { normalizePagePath } from "./page-path.js";
+import { fetchedPath, normalizePagePath } from "./page-path.js";
 import { recordset } from "../recordset.js";
 import type { AgentIds, AgentFacts } from "../classify/agent-ids.js";
 import { FORMAT_CODE, pageOfMarkdownTwin, readFormat } from "./read-format.js";
@@ -64,6 +64,11 @@ interface InboxRow {
   windowEnd: number;
   path: string;
   pathId?: number;
+  /**
+   * An AI agent's path and query as fetched, when not its page's path (`/fish/`, `/a?b`, `/x.md`):
+   * what robots.txt judges (rollup/robots-plan.ts). Kept only until the view is counted.
+   */
+  fetched: string | null;
   visitor: string;
   classCode: number;
   category: string | null;
@@ -82,7 +87,7 @@ interface InboxRow {
   replay: { key: string; expiresAt: number } | null;
 }
 
-const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "visitor", "classCode", "category", "agentId", "verification", "format", "status", "sourceId", "referralIds"] satisfies (keyof InboxRow)[];
+const INBOX_FIELDS = ["at", "day", "windowStart", "windowEnd", "pathId", "fetched", "visitor", "classCode", "category", "agentId", "verification", "format", "status", "sourceId", "referralIds"] satisfies (keyof InboxRow)[];
 
 /** What the pipeline needs besides the store: salt secrets, page and agent ids, and the check of agents' claims. */
 export interface IngestContext {
@@ -144,6 +149,7 @@ export async function ingestPageViews(
       windowStart: keyed.window.start,
       windowEnd: keyed.window.end,
       path: page,
+      fetched: reader.counted === "ai" && reader.agent ? fetchedOf(view.path, page) : null,
       visitor: visitorId(keyed.secret, ip, view.userAgent),
       classCode: CLASS_CODE[reader.counted],
       category: reader.agent && reader.counted === "ai" ? reader.agent.category : null,
@@ -184,10 +190,10 @@ export async function ingestPageViews(
     }
     if (toWrite.length > 0) {
       await tx.query(
-        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status, source_id, referral_ids)
-         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.visitor, r."classCode", r.category, r."agentId", r.verification, r.format, r.status,
+        `INSERT INTO analytics_inbox (project_id, at, day, window_start, window_end, path_id, fetched, visitor, class, category, agent_id, verification, format, status, source_id, referral_ids)
+         SELECT $1, to_timestamp(r.at / 1000), r.day, r."windowStart", r."windowEnd", r."pathId", r.fetched, r.visitor, r."classCode", r.category, r."agentId", r.verification, r.format, r.status,
            r."sourceId", r."referralIds"
-         FROM json_to_recordset($2::json) AS r (at float8, day int, "windowStart" int, "windowEnd" int, "pathId" int, visitor bigint, "classCode" smallint, category text,
+         FROM json_to_recordset($2::json) AS r (at float8, day int, "windowStart" int, "windowEnd" int, "pathId" int, fetched text, visitor bigint, "classCode" smallint, category text,
            "agentId" int, verification smallint, format smallint, status smallint, "sourceId" int, "referralIds" text)`,
         [projectId, JSON.stringify(toWrite, INBOX_FIELDS)],
       );
@@ -225,6 +231,12 @@ function identify(userAgent: string, format: ReturnType<typeof readFormat>, ip: 
     verification,
     replay: null,
   };
+}
+
+/** The path and query an agent fetched, when robots.txt could judge it otherwise than its page (null: the page's path is what it fetched). */
+function fetchedOf(raw: string, page: string): string | null {
+  const fetched = fetchedPath(raw);
+  return fetched === page ? null : fetched;
 }
 
 /** Records the verified signatures about to be written; returns the rows whose signature was used before (or twice in the batch). */

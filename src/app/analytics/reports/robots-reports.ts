@@ -83,27 +83,28 @@ export async function robotsOperatorsReport(db: Queryable, projectId: string, ra
   return { operators: operators.slice(0, page.limit), hasMore: operators.length > page.limit };
 }
 
-type DisallowedRow = { agent: string; operator: string; path: string; version_id: number; effective_at: Date | string; views: Num; first_seen: Num; last_seen: Num };
+type DisallowedRow = { agent: string; operator: string; path: string; version_id: number; line: Num; effective_at: Date | string; views: Num; first_seen: Num; last_seen: Num };
 
 /**
- * Disallowed views per agent (of agent $2 when given), page and version over the range, most
+ * Disallowed views per agent (of agent $2 when given), page, version and rule over the range, most
  * first: whole months from the monthly rows, the other days from the daily ones (period-rows.ts).
+ * A page's views are judged on the URLs fetched, so one page may have a row per rule.
  */
 function disallowedQuery(projectId: string, range: DayRange, agentId: number | null): { sql: string; params: unknown[] } {
   const params: unknown[] = [projectId, agentId];
-  const rows = periodRowsSql(ROBOTS_DISALLOWED_TABLES, "agent_id, path_id, version_id, views, first_seen, last_seen", "AND ($2::int IS NULL OR agent_id = $2)", { range }, binder(params));
+  const rows = periodRowsSql(ROBOTS_DISALLOWED_TABLES, "agent_id, path_id, version_id, line, views, first_seen, last_seen", "AND ($2::int IS NULL OR agent_id = $2)", { range }, binder(params));
   const sql = `
   WITH d AS (
-    SELECT agent_id, path_id, version_id, sum(views) AS views, min(first_seen) AS first_seen, max(last_seen) AS last_seen
-    FROM (${rows}) r GROUP BY agent_id, path_id, version_id
+    SELECT agent_id, path_id, version_id, line, sum(views) AS views, min(first_seen) AS first_seen, max(last_seen) AS last_seen
+    FROM (${rows}) r GROUP BY agent_id, path_id, version_id, line
   )
-  SELECT a.name AS agent, a.operator, ap.path, d.version_id, v.effective_at, d.views, d.first_seen, d.last_seen
+  SELECT a.name AS agent, a.operator, ap.path, d.version_id, d.line, v.effective_at, d.views, d.first_seen, d.last_seen
   FROM d JOIN analytics_agents a ON a.id = d.agent_id JOIN analytics_paths ap ON ap.id = d.path_id JOIN robots_versions v ON v.id = d.version_id
-  ORDER BY d.views DESC, a.name COLLATE "C", ap.path COLLATE "C", d.version_id`;
+  ORDER BY d.views DESC, a.name COLLATE "C", ap.path COLLATE "C", d.version_id, d.line`;
   return { sql, params };
 }
 
-/** The disallowed pages with the rule that disallowed each (read again from its version: only the rows shown are parsed). */
+/** The disallowed pages with the rule that disallowed each (its line read from its version: only the rows shown are parsed). */
 export async function robotsDisallowedReport(db: Queryable, projectId: string, range: DayRange, page: Page, agentId: number | null): Promise<RobotsDisallowed> {
   const { sql, params } = disallowedQuery(projectId, range, agentId);
   const rows = await db.query<DisallowedRow>(`${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit + 1, page.offset]);
@@ -121,7 +122,10 @@ async function withRules(db: Queryable, rows: readonly DisallowedRow[]): Promise
   const bodies = await robotsBodies(db, [...new Set(rows.map((r) => Number(r.version_id)))]);
   const rules = new Map([...bodies].map(([id, body]) => [id, new RobotsRules(body)]));
   return rows.map((r) => {
-    const judgement = rules.get(Number(r.version_id))?.judge(r.path, r.agent);
+    const version = rules.get(Number(r.version_id));
+    const line = Number(r.line);
+    // Rows counted before the line was kept (0): the page's own rule.
+    const judgement = line > 0 ? { rule: version?.ruleAt(line) ?? null, line } : version?.judge(r.path, r.agent);
     return {
       agent: r.agent,
       operator: r.operator,

@@ -22,24 +22,28 @@ const EDIT_IN_REPOSITORY = "If this repository holds the site's robots.txt (e.g.
 
 /**
  * robots.txt suggestions (docs/analytics/robots.md, "Acting on it"), over the same window as the
- * readers' suggestions: a verified agent that keeps fetching what robots.txt disallows it (its own
- * group makes the refusal explicit), and an AI answer product that sends readers while the
+ * readers' suggestions: an agent that keeps fetching what robots.txt disallows it (its own group
+ * makes the refusal explicit), called verified only when every one of its views in the window was;
+ * views whose address cannot be tied to the operator accuse no one (spoofed claims are never judged,
+ * so they suggest nothing); and an AI answer product that sends readers while the
  * robots.txt in force blocks its company's fetchers from the pages AI reads most. Cost: the
  * disallowed and referrers reports over the window, and one parse of the latest version.
  */
 export async function robotsSuggestions(db: Queryable, projectId: string, range: DayRange, mostReadPaths: readonly string[]): Promise<Suggestion[]> {
-  const [{ agents }, { disallowed }, { referrers }, timelines] = await Promise.all([
+  const [{ agents }, { disallowed }, { referrers }, timelines, claims] = await Promise.all([
     robotsComplianceReport(db, projectId, range, { limit: AGENT_ROWS, offset: 0 }),
     robotsDisallowedReport(db, projectId, range, { limit: DISALLOWED_ROWS, offset: 0 }, null),
     referrersReport(db, projectId, range, { limit: REFERRER_ROWS, offset: 0 }, "ai"),
     robotsTimelines(db, [projectId]),
+    agentClaims(db, projectId, range),
   ]);
   // The compliance report counts each agent's disallowed views; the disallowed rows (most views first) name the pages and rules.
   const suggestions = agents
     .filter((agent) => agent.disallowed >= MIN_DISALLOWED_VIEWS)
     .map((agent) => {
       const rows = disallowed.filter((row) => row.agent === agent.agent);
-      return ignoredSuggestion(agent.agent, agent.disallowed, [...new Set(rows.map((row) => row.path))], [...new Set(rows.flatMap((row) => (row.rule ? [row.rule] : [])))]);
+      const seen = { agent: agent.agent, operator: agent.operator, views: agent.disallowed, claims: claims.get(agent.agent) ?? { verified: 0, unverifiable: 0 } };
+      return ignoredSuggestion(seen, [...new Set(rows.map((row) => row.path))], [...new Set(rows.flatMap((row) => (row.rule ? [row.rule] : [])))]);
     });
 
   const latest = timelines.get(projectId)?.at(-1);
@@ -64,14 +68,49 @@ export async function robotsSuggestions(db: Queryable, projectId: string, range:
 
 const listed = (items: string[], max = 5) => items.slice(0, max).join(", ") + (items.length > max ? ` and ${items.length - max} more` : "");
 
-function ignoredSuggestion(agent: string, views: number, paths: string[], rules: string[]): Suggestion {
+/** Each agent's views in the range by how its claim checked out (judged views are verified or unverifiable; spoofed ones are bots). */
+async function agentClaims(db: Queryable, projectId: string, range: DayRange): Promise<Map<string, { verified: number; unverifiable: number }>> {
+  const rows = await db.query<{ name: string; verified: string | number; unverifiable: string | number }>(
+    `SELECT a.name, sum(d.verified) AS verified, sum(d.unverifiable) AS unverifiable FROM analytics_daily_agents d JOIN analytics_agents a ON a.id = d.agent_id
+     WHERE d.project_id = $1 AND ($2::int IS NULL OR d.day >= $2) AND ($3::int IS NULL OR d.day < $3) GROUP BY a.name`,
+    [projectId, range.from, range.to],
+  );
+  return new Map(rows.map((row) => [row.name, { verified: Number(row.verified), unverifiable: Number(row.unverifiable) }]));
+}
+
+interface IgnoringAgent {
+  agent: string;
+  operator: string;
+  /** Its disallowed views in the window. */
+  views: number;
+  claims: { verified: number; unverifiable: number };
+}
+
+function ignoredSuggestion({ agent, operator, views, claims }: IgnoringAgent, paths: string[], rules: string[]): Suggestion {
+  const verified = claims.unverifiable === 0 && claims.verified > 0;
+  const what = `${views} disallowed pages${paths.length > 0 ? ` (${listed(paths, 3)})` : ""}${rules.length > 0 ? ` despite ${listed(rules, 2)}` : ""}`;
+  const seen = `${views} views in the last ${SUGGESTION_DAYS} days${paths.length > 0 ? `, of ${listed(paths)}` : ""}${rules.length > 0 ? `, under ${listed(rules, 3)}` : ""}`;
+  const explicit = `name it in robots.txt with \`User-agent: ${agent}\`. An agent follows only the most specific group that names it, so its group must carry every rule of the group it follows now (usually \`*\`), not only the lines it ignored: add the line to that group, or give it a group of its own that repeats all of them. Keep every other group as it is.`;
+  if (verified) {
+    return {
+      kind: "robots",
+      path: "/robots.txt",
+      detail: `${agent} fetched ${what}`,
+      prompt: [`The verified AI agent ${agent} keeps fetching pages the site's robots.txt disallows it: ${seen}.`, `Make the refusal explicit for it: ${explicit}`, EDIT_IN_REPOSITORY].join("\n"),
+    };
+  }
+  // Not every view could be tied to the operator: a claim of the name, no accusation of the agent.
+  const unchecked =
+    claims.verified === 0
+      ? `${operator} publishes no addresses or signatures to check them against`
+      : `only ${claims.verified} of their ${claims.verified + claims.unverifiable} views could be tied to ${operator}`;
   return {
     kind: "robots",
     path: "/robots.txt",
-    detail: `${agent} fetched ${views} disallowed pages${paths.length > 0 ? ` (${listed(paths, 3)})` : ""}${rules.length > 0 ? ` despite ${listed(rules, 2)}` : ""}`,
+    detail: `Clients calling themselves ${agent} fetched ${what} (unverifiable: ${unchecked})`,
     prompt: [
-      `The verified AI agent ${agent} keeps fetching pages the site's robots.txt disallows it: ${views} views in the last ${SUGGESTION_DAYS} days${paths.length > 0 ? `, of ${listed(paths)}` : ""}${rules.length > 0 ? `, under ${listed(rules, 3)}` : ""}.`,
-      `Make the refusal explicit for it: name it in robots.txt with \`User-agent: ${agent}\`. An agent follows only the most specific group that names it, so its group must carry every rule of the group it follows now (usually \`*\`), not only the lines it ignored: add the line to that group, or give it a group of its own that repeats all of them. Keep every other group as it is.`,
+      `Clients calling themselves ${agent} keep fetching pages the site's robots.txt disallows ${agent}: ${seen}. Their claim cannot be checked (${unchecked}), so this is no proof that ${agent} itself ignores robots.txt: any client can send its name.`,
+      `Make the rules for ${agent} explicit all the same: ${explicit}`,
       EDIT_IN_REPOSITORY,
     ].join("\n"),
   };

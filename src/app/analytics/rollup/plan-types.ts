@@ -13,6 +13,8 @@ export interface ChunkView {
   /** Epoch day its salt window starts on (bit 0 of its masks). */
   windowStart: number;
   pathId: number;
+  /** An AI agent's path and query as fetched, when not the page's path (what robots.txt judges: robots-plan.ts). */
+  fetched?: string | null;
   visitor: string;
   trafficClass: ClassCode;
   /** The AI sub-category, for AI views. */

@@ -11,7 +11,9 @@ import { monthStartOf } from "../../../shared/epoch-days.js";
 
 /**
  * AI agents' views judged against the robots.txt in force at each view's time (robots/robots-rules.ts),
- * when they are counted: the reports then add up verdicts instead of judging views. A view before
+ * when they are counted: the reports then add up verdicts instead of judging views. A view is judged
+ * on the URL it fetched (path and query), and its disallowed row is kept under its page, with the
+ * line of the rule that disallowed it. A view before
  * the project's first version is unknown, never a violation; a read of robots.txt is its own verdict.
  * Spoofed claims are not the agent's and are not judged.
  */
@@ -41,22 +43,25 @@ export class RobotsJudge {
       const versionId = versionAt(timelines.get(view.projectId), view.at);
       const path = this.#paths.get(view.pathId) ?? "";
       let verdict: number = VERDICT_CODE.unknown;
+      let line = 0;
       if (path === ROBOTS_PATH) verdict = VERDICT_CODE.robots;
       else if (versionId !== NO_VERSION) {
-        const judgement = entry(memo, `${versionId}\n${agentId}\n${view.pathId}`, () =>
-          (this.#rules.get(versionId) as RobotsRules).judge(path, this.#agentNames.get(agentId) ?? "*"),
-        );
+        // The URL as fetched (path and query, a trailing slash kept), not the page it counts for.
+        const url = view.fetched ?? path;
+        const judgement = entry(memo, `${versionId}\n${agentId}\n${url}`, () => (this.#rules.get(versionId) as RobotsRules).judge(url, this.#agentNames.get(agentId) ?? ""));
         verdict = VERDICT_CODE[judgement.verdict];
+        line = judgement.line ?? 0;
       }
       const { projectId, day } = view;
       entry(daily, `${projectId}\n${day}\n${agentId}\n${versionId}\n${verdict}`, () => ({ projectId, day, agentId, versionId, verdict, views: 0 })).views++;
       if (verdict !== VERDICT_CODE.disallowed) continue;
-      const row = entry(disallowed, `${projectId}\n${day}\n${agentId}\n${view.pathId}\n${versionId}`, () => ({
+      const row = entry(disallowed, `${projectId}\n${day}\n${agentId}\n${view.pathId}\n${versionId}\n${line}`, () => ({
         projectId,
         day,
         agentId,
         pathId: view.pathId,
         versionId,
+        line,
         views: 0,
         firstSeen: view.at,
         lastSeen: view.at,
@@ -94,7 +99,7 @@ function monthlyDisallowed(daily: Iterable<RobotsDisallowedViews>): Monthly<Robo
   const months = new Map<string, Monthly<RobotsDisallowedViews>>();
   for (const { day, ...row } of daily) {
     const monthStart = monthStartOf(day);
-    const month = entry(months, `${row.projectId}\n${monthStart}\n${row.agentId}\n${row.pathId}\n${row.versionId}`, () => ({ ...row, monthStart, views: 0 }));
+    const month = entry(months, `${row.projectId}\n${monthStart}\n${row.agentId}\n${row.pathId}\n${row.versionId}\n${row.line}`, () => ({ ...row, monthStart, views: 0 }));
     month.views += row.views;
     month.firstSeen = Math.min(month.firstSeen, row.firstSeen);
     month.lastSeen = Math.max(month.lastSeen, row.lastSeen);

@@ -16,6 +16,8 @@ export interface RobotsDisallowedViews {
   agentId: number;
   pathId: number;
   versionId: number;
+  /** The line of the rule that disallowed the views (0 in rows counted before lines were kept). */
+  line: number;
   views: number;
   /** Epoch milliseconds. */
   firstSeen: number;

@@ -31,6 +31,7 @@ interface InboxRow {
   window_start: number;
   window_end: number;
   path_id: number;
+  fetched: string | null;
   visitor: string;
   class: ClassCode;
   category: string | null;
@@ -206,6 +207,7 @@ export class AnalyticsRollup {
         day: row.day,
         windowStart: row.window_start,
         pathId: row.path_id,
+        fetched: row.fetched,
         visitor: row.visitor,
         trafficClass: row.class,
         category: row.category,
@@ -247,12 +249,12 @@ function takeFromInbox(tx: Queryable, partitions: number[], limit: number, keepR
   return tx.query<InboxRow>(
     `WITH taken AS (
        DELETE FROM analytics_inbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM analytics_inbox WHERE part = ANY($2::int[]) LIMIT $1))
-       RETURNING project_id, at, day, window_start, window_end, path_id, visitor, class, category, agent_id, verification, format, status, source_id, referral_ids
+       RETURNING project_id, at, day, window_start, window_end, path_id, fetched, visitor, class, category, agent_id, verification, format, status, source_id, referral_ids
      ), kept AS (
        INSERT INTO analytics_events (project_id, at, path_id, visitor, class, category, agent_id, verification, format, status)
        SELECT project_id, at, path_id, visitor, class, category, agent_id, verification, format, status FROM taken WHERE $3
      )
-     SELECT project_id, (extract(epoch FROM at) * 1000)::float8 AS at_ms, day, window_start, window_end, path_id, visitor::text AS visitor, class, category, agent_id, verification, format, status, source_id, referral_ids FROM taken`,
+     SELECT project_id, (extract(epoch FROM at) * 1000)::float8 AS at_ms, day, window_start, window_end, path_id, fetched, visitor::text AS visitor, class, category, agent_id, verification, format, status, source_id, referral_ids FROM taken`,
     [limit, partitions, keepRawEvents],
   );
 }

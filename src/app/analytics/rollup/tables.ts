@@ -182,12 +182,12 @@ const SEEN = [
   ["lastSeen", "last_seen", "bigint", "greatest"],
 ] as const;
 
-/** The disallowed views per page and version, with when they were first and last seen. */
-export const ROBOTS_DISALLOWED = planTable<RobotsDisallowedViews>("analytics_robots_disallowed", [PROJECT, DAY, AGENT, PATH, ["versionId", "version_id", "int"]], SEEN);
+/** The disallowed views per page, version and rule (its line), with when they were first and last seen. */
+export const ROBOTS_DISALLOWED = planTable<RobotsDisallowedViews>("analytics_robots_disallowed", [PROJECT, DAY, AGENT, PATH, ["versionId", "version_id", "int"], ["line", "line", "int"]], SEEN);
 
 /** The same per calendar month. */
 export const MONTHLY_ROBOTS_DISALLOWED = planTable<Monthly<RobotsDisallowedViews>>(
   "analytics_monthly_robots_disallowed",
-  [PROJECT, MONTH, AGENT, PATH, ["versionId", "version_id", "int"]],
+  [PROJECT, MONTH, AGENT, PATH, ["versionId", "version_id", "int"], ["line", "line", "int"]],
   SEEN,
 );

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { queryObject, readJson } from "../../../../src/app/http-kit/body.js";
-import { HttpError } from "../../../../src/app/http-kit/http-error.js";
+import type { HttpError } from "../../../../src/app/http-kit/http-error.js";
 
 const request = (body: string, headers: Record<string, string> = {}) => Object.assign(Readable.from([Buffer.from(body)]), { headers }) as unknown as IncomingMessage;
 const refusal = async (promise: Promise<unknown>) => {

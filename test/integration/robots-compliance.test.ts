@@ -175,6 +175,22 @@ describe("robots.txt compliance", () => {
     expect(same.status).toBe(200);
     expect((await t.call("GET", `/v1/analytics/${project.projectId}/robots`, {})).status).toBe(401);
   });
+  it("refuses a version dated in the future (400), takes one within clock skew as now, and never lets a mistyped date block the versions after it", async () => {
+    const { projectId, key } = await t.newProject("acme/robots-future");
+    const send = (body: string, effectiveAt?: string) => t.call("POST", `/admin/projects/${projectId}/robots/versions`, { token: ADMIN_TOKEN, body: { body, ...(effectiveAt ? { effectiveAt } : {}) } });
+    const weekAhead = await send("User-agent: *\nDisallow: /\n", new Date(Date.now() + 7 * DAY_MS).toISOString());
+    expect(weekAhead.status).toBe(400);
+    expect(weekAhead.body.details).toEqual([{ field: "effectiveAt", message: expect.stringMatching(/^effectiveAt: is in the future .*takes effect when it is served/) }]);
+    const before = Date.now();
+    const skewed = await send("User-agent: *\nDisallow: /a\n", new Date(before + 2 * 60_000).toISOString());
+    expect(skewed.status).toBe(201);
+    expect(Date.parse(skewed.body.effectiveAt)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(skewed.body.effectiveAt)).toBeGreaterThanOrEqual(before);
+    expect((await send("User-agent: *\nDisallow: /b\n")).status).toBe(201);
+    const { versions } = (await t.call("GET", `/v1/analytics/${projectId}/robots/versions`, { token: key })).body;
+    expect(versions.map((v: { body: string }) => v.body)).toEqual(["User-agent: *\nDisallow: /b\n", "User-agent: *\nDisallow: /a\n"]);
+  });
+
   it("the dashboard drills down from the agents page's compliance column to an agent's disallowed pages, rules and versions, with its CSV", async () => {
     const expected = bruteForce(firstDay, firstDay + 5);
     const [top] = [...expected.agents].sort((a, b) => b[1].disallowed - a[1].disallowed)[0]!;

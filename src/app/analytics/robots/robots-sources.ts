@@ -76,7 +76,7 @@ export async function fetchDueRobots(db: Db, schedule: RobotsSchedule): Promise<
         await recordFetch(tx, source.project_id, { at, url: source.url, outcome: "failed", status: fetched.status, error: fetched.error, versionId: null });
         return;
       }
-      const added = await addRobotsVersion(tx, source.project_id, { body: fetched.body, source: "fetch", effectiveAt: at, origin: fetched.url }).catch((error: unknown) => {
+      const added = await addRobotsVersion(tx, source.project_id, { body: fetched.body, source: "fetch", effectiveAt: at, origin: fetched.url, now: at }).catch((error: unknown) => {
         if (error instanceof ConflictError) return error;
         throw error;
       });

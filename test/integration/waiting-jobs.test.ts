@@ -190,7 +190,7 @@ describe("plans to approve", () => {
 
   it("the project's setting makes every job plan first; a job may say otherwise", async () => {
     const patched = await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: true, waitLimitDays: 3 } } });
-    expect(patched.body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });
+    expect(patched.body.jobs).toEqual({ planApproval: true, waitLimitDays: 3, checkRepairRounds: 0 });
     try {
       expect((await api("POST", "/job", { prompt: "Plan by default" })).body.planApproval).toBe(true);
       expect((await api("POST", "/job", { prompt: "Not this one", planApproval: false })).body.planApproval).toBe(false);
@@ -431,7 +431,7 @@ describe("the CLI", () => {
 });
 
 describe("the CLI's settings", () => {
-  it("jobs create --max-questions sets the job's question budget; projects update --plan-approval, --no-plan-approval and --wait-limit-days set the project's", async () => {
+  it("jobs create --max-questions sets the job's question budget; projects update --plan-approval, --no-plan-approval, --wait-limit-days and --check-repair-rounds set the project's", async () => {
     const cli = cliFor(h.server);
     const env = { INKWELL_API_KEY: h.apiKey, INKWELL_PROJECT: h.projectId };
     const created = await cli(["jobs", "create", "--max-questions", "0", "--json", "Explain retries, no questions"], env);
@@ -446,13 +446,19 @@ describe("the CLI's settings", () => {
       const updated = await cli(["projects", "update", h.projectId, "--plan-approval", "--wait-limit-days", "3"], admin);
       expect(updated.code).toBe(0);
       expect(updated.stdout).toMatch(/jobs:?\s+plan first and wait for approval; waiting archived after 3 day\(s\)/);
-      expect((await h.server.call("GET", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN })).body.jobs).toEqual({ planApproval: true, waitLimitDays: 3 });
+      expect((await h.server.call("GET", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN })).body.jobs).toEqual({ planApproval: true, waitLimitDays: 3, checkRepairRounds: 0 });
       const off = await cli(["projects", "update", h.projectId, "--no-plan-approval", "--json"], admin);
-      expect(JSON.parse(off.stdout).jobs).toEqual({ planApproval: false, waitLimitDays: 3 });
+      expect(JSON.parse(off.stdout).jobs).toEqual({ planApproval: false, waitLimitDays: 3, checkRepairRounds: 0 });
       expect((await cli(["projects", "update", h.projectId, "--plan-approval", "--no-plan-approval"], admin)).code).toBe(2);
       expect((await cli(["projects", "update", h.projectId, "--wait-limit-days", "0"], admin)).code).not.toBe(0);
+      // The repository's own checks: repair rounds for failing ones (0..10; 0 does not watch them).
+      const checks = await cli(["projects", "update", h.projectId, "--check-repair-rounds", "3"], admin);
+      expect(checks.stdout).toMatch(/drafts until the repository's checks pass, 3 repair round\(s\) for failing ones/);
+      expect((await cli(["projects", "update", h.projectId, "--check-repair-rounds", "11"], admin)).code).not.toBe(0);
+      const unwatched = await cli(["projects", "update", h.projectId, "--check-repair-rounds", "0", "--json"], admin);
+      expect(JSON.parse(unwatched.stdout).jobs).toEqual({ planApproval: false, waitLimitDays: 3, checkRepairRounds: 0 });
     } finally {
-      await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false, waitLimitDays: 14 } } });
+      await h.server.call("PATCH", `/admin/projects/${h.projectId}`, { token: ADMIN_TOKEN, body: { jobs: { planApproval: false, waitLimitDays: 14, checkRepairRounds: 0 } } });
     }
   });
 });

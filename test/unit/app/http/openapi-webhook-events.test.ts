@@ -21,7 +21,7 @@ describe("the OpenAPI document's webhooks section", () => {
       id: "j1", status: "active", source: { repository: "https://github.com/a/b", ref: "inkwell/j1" }, model: "m", prLink: null,
       createdAt: "2026-11-27T10:00:00.000Z", updatedAt: "2026-11-27T10:00:00.000Z", archivedAt: null, error: null, summary: null, files: [], validation: null,
       usage: null, progress: null, baseBranch: null, draft: false, labels: [], reviewers: [], trigger: { type: "api" },
-      waitingFor: "approval", plan: "- Add a page", question: null, planApproval: true,
+      waitingFor: "approval", plan: "- Add a page", question: null, planApproval: true, checks: null,
     };
     expect(webhookPayloadSchema.safeParse({ type: "job.waiting", timestamp: "2026-11-27T10:00:00.000Z", data: job }).success).toBe(true);
     expect(webhookPayloadSchema.safeParse({ type: "job.run_finished", timestamp: "2026-11-27T10:00:00.000Z", data: { ...job, run: { attempt: 1, outcome: "waiting" } } }).success).toBe(true);

@@ -25,6 +25,23 @@ describe("tracking comment", () => {
     expect(body).toContain("**Progress**: Editing docs/webhooks.mdx");
   });
 
+  it("the repository's own checks: running, passed, or which failed with their pages; a repair round's instruction shows its first paragraph, from the checks", () => {
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    const running = renderTrackingComment({ ...base, status: "completed", checks: { state: "pending", sha, failing: [], rounds: 0 } });
+    expect(running).toContain("**Checks**: running on `0123456`; the pull request stays a draft until they pass");
+    expect(renderTrackingComment({ ...base, checks: { state: "passing", sha, failing: [], rounds: 1 } }, "/inkwell", "gitlab")).toContain("**Checks**: passed on `0123456`");
+    const failed = renderTrackingComment({
+      ...base,
+      status: "completed",
+      instructions: [...base.instructions, { prompt: "The docs repository's own checks failed on the commit this job pushed (0123456): build.\n\n<check>the log</check>", source: "checks", author: null }],
+      checks: { state: "failing", sha, failing: [{ name: "build", url: "https://ci.example/1" }, { name: "ci/vale", url: null }], rounds: 2 },
+    });
+    expect(failed).toContain("**Checks**: failed on `0123456`: [build](https://ci.example/1), ci/vale (repair rounds: 2)");
+    expect(failed).toContain("3. the repository's checks:\n> The docs repository's own checks failed on the commit this job pushed (0123456): build.\n> (the rest of this instruction is on the job's page)");
+    expect(failed).not.toContain("the log");
+    expect(renderTrackingComment(base)).not.toContain("**Checks**");
+  });
+
   it("on GitLab, a note on the merge request that names the run a pipeline", () => {
     const body = renderTrackingComment({ ...base, run: { ...base.run!, url: "https://gitlab.example.com/acme/docs/-/pipelines/77" } }, "/inkwell", "gitlab");
     expect(body).toContain("**Run**: [pipeline](https://gitlab.example.com/acme/docs/-/pipelines/77) (attempt 2)");

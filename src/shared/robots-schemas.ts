@@ -14,6 +14,8 @@ export const robotsVersionInputSchema = z
     body: z.string().max(MAX_ROBOTS_BYTES).meta({ description: "The robots.txt file as served (at most 500 KiB). An empty body is a site without rules." }),
     effectiveAt: z.iso.datetime({ offset: true }).optional().meta({
       description: "When it took effect; default now. Not before the latest version's, and not in the future: a version takes effect when it is served (a time up to 5 minutes ahead, clock skew, is taken as now).",
+      // Not after the service's clock: a constraint JSON Schema cannot state (test/helpers/openapi-arbitraries.ts reads it).
+      "x-not-after": "now",
     }),
   })
   .meta({ id: "RobotsVersionInput" });

@@ -99,7 +99,11 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const maxLength = schema.maxLength ?? 64;
   const fits = (value: string) => codePointLength(value) >= minLength && codePointLength(value) <= maxLength;
   if (schema.format === "date") return dateArb.map((d) => d.toISOString().slice(0, 10));
-  if (schema.format === "date-time") return fc.tuple(dateArb, fc.constantFrom("Z", "+05:30", "-0800", "+01", "z")).map(([d, zone]) => d.toISOString().replace("Z", zone));
+  if (schema.format === "date-time") {
+    // `x-not-after: now`: a time the service's clock has passed (a robots.txt version's effectiveAt).
+    const dates = schema["x-not-after"] === "now" ? fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date(Date.now() - 60_000), noInvalidDate: true }) : dateArb;
+    return fc.tuple(dates, fc.constantFrom("Z", "+05:30", "-0800", "+01", "z")).map(([d, zone]) => d.toISOString().replace("Z", zone));
+  }
   // Filtering text until it happens to be a URI takes minutes: build URLs instead.
   if (schema.format === "uri") return fc.webUrl({ withQueryParameters: true, withFragments: true }).filter(fits);
   if (typeof schema.pattern === "string") {

@@ -30,6 +30,8 @@ export function openApiContract(doc: any): OpenApiContract {
   ajv.addKeyword({ keyword: "components" });
   ajv.addKeyword({ keyword: "paths" });
   ajv.addKeyword({ keyword: "webhooks" });
+  // Inkwell's annotation for a time that may not be in the future (a robots.txt version's effectiveAt): the server checks it.
+  ajv.addKeyword({ keyword: "x-not-after" });
   for (const keyword of ["openapi", "info", "servers", "security", "operationId", "summary", "parameters", "requestBody", "responses", "content", "in", "name", "required", "headers"]) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   }

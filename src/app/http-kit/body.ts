@@ -32,28 +32,40 @@ export async function readJson(req: IncomingMessage, maxBytes: number, rules: Te
   } catch {
     throw new HttpError(400, "Request body is not valid JSON", [{ message: "body: invalid JSON" }]);
   }
-  return storableJson(parsed, "", rules);
+  return storableJson(parsed, rules);
 }
 
-/** The value with every string checked (or made storable where the rules say), by its dotted path. */
-function storableJson(value: unknown, at: string, rules: TextRules): unknown {
-  if (typeof value === "string") {
-    if (isStorableText(value)) return value;
-    if (rules.storableAt?.some((field) => field === "*" || field === at || at.startsWith(`${field}.`))) return storable(value);
-    throw unstorable(at || "body");
+/**
+ * The value with every string checked (or made storable where the rules say), by its dotted path.
+ * Iterative, not recursive: a body may nest as deep as JSON.parse allows (tens of thousands of
+ * levels) and is still answered with the schema's 400, never a stack overflow.
+ */
+function storableJson(root: unknown, rules: TextRules): unknown {
+  const holder: Record<string, unknown> = { value: root };
+  const stack: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number; at: string }> = [{ parent: holder, key: "value", at: "" }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { parent, key, at } = next;
+    const value = (parent as Record<string | number, unknown>)[key];
+    if (typeof value === "string") {
+      if (isStorableText(value)) continue;
+      if (!rules.storableAt?.some((field) => field === "*" || field === at || at.startsWith(`${field}.`))) throw unstorable(at || "body");
+      (parent as Record<string | number, unknown>)[key] = storable(value);
+    } else if (Array.isArray(value)) {
+      if (at !== "" && at === rules.itemsAlone) continue;
+      value.forEach((_, index) => stack.push({ parent: value, key: index, at: `${at}${at ? "." : ""}${index}` }));
+    } else if (typeof value === "object" && value !== null) {
+      for (const name of Object.keys(value)) {
+        if (!isStorableText(name)) throw unstorable(`${at || "body"}: a field name`);
+        stack.push({ parent: value as Record<string, unknown>, key: name, at: `${at}${at ? "." : ""}${name}` });
+      }
+    }
   }
-  if (Array.isArray(value)) return at !== "" && at === rules.itemsAlone ? value : value.map((item, index) => storableJson(item, `${at}${at ? "." : ""}${index}`, rules));
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const field = `${at}${at ? "." : ""}${key}`;
-    if (!isStorableText(key)) throw unstorable(`${at || "body"}: a field name`);
-    out[key] = storableJson(item, field, rules);
-  }
-  return out;
+  return holder.value;
 }
 
-const unstorable = (field: string) => new HttpError(400, `Invalid request: ${field}: ${STORABLE_TEXT_ERROR}`, [{ field, message: `${field}: ${STORABLE_TEXT_ERROR}` }]);
+/** A field's dotted path as a refusal names it: the last 200 characters of a deep one. */
+const named = (field: string) => (field.length > 200 ? `…${field.slice(-200)}` : field);
+const unstorable = (path: string, field = named(path)) => new HttpError(400, `Invalid request: ${field}: ${STORABLE_TEXT_ERROR}`, [{ field, message: `${field}: ${STORABLE_TEXT_ERROR}` }]);
 
 /** The whole body, at most `maxBytes` (413 past the cap, before reading when Content-Length says so). */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {

@@ -91,7 +91,7 @@ export function registerRunnerRoutes(router: Router, services: Services, service
 
   router.on("POST", "/v1/runner/heartbeat", async (ctx) => {
     const who = await caller(ctx);
-    const request = validate(heartbeatRequestSchema, await readJson(ctx.req, config.maxBodyBytes, { storableAt: ["*"] }), "body");
+    const request = validate(heartbeatRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
     const answer = await db.transaction((tx) => heartbeat(tx, request, who));
     tasks.kick();
     return { status: 200, body: answer };

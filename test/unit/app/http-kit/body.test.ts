@@ -50,3 +50,12 @@ describe("queryObject", () => {
     expect(queryObject(new URL("http://x/?limit=5"))).toEqual({ limit: "5" });
   });
 });
+
+describe("readJson: a body nested as deep as JSON allows", () => {
+  it("is read without overflowing the stack, its text still checked", async () => {
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    expect(Array.isArray(await readJson(request(deep), 1024 * 1024))).toBe(true);
+    const deepNul = '{"a":'.repeat(20_000) + '"\\u0000"' + "}".repeat(20_000);
+    expect((await refusal(readJson(request(deepNul), 1024 * 1024))).status).toBe(400);
+  });
+});

@@ -8,11 +8,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { parseAllDocuments } from "yaml";
 
 export const GITLAB_TOKEN = "glpat-inkwell-test-0123456789";
 export const GITLAB_BOT = { id: 900, username: "project_42_bot_inkwell", name: "Inkwell", bot: true };
@@ -90,7 +91,32 @@ function bareRemote(files: Record<string, string>): string {
   return remote;
 }
 
-export async function startFakeGitLab(options: { projectId?: number; projectPath?: string; files?: Record<string, string> } = {}) {
+/**
+ * What GitLab makes of a pipeline's inputs for Inkwell's component: the project's configuration
+ * must declare each input in its `spec:inputs` header (else GitLab refuses the pipeline); each
+ * include's `$[[ inputs.x ]]` is interpolated, and the component's job variables
+ * (templates/inkwell-agent.yml, `INKWELL_X: $[[ inputs.y ]]`) take the include's inputs.
+ */
+const COMPONENT = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "..", "templates", "inkwell-agent.yml");
+
+function componentJobVariables(config: string, inputs: Record<string, string>): { variables: Record<string, string> } | { error: string } {
+  const [header, body] = parseAllDocuments(config).map((doc) => doc.toJS() as Record<string, any> | null);
+  const declared = (header?.spec?.inputs ?? {}) as Record<string, { default?: string }>;
+  const unknown = Object.keys(inputs).filter((name) => !(name in declared));
+  if (unknown.length > 0) return { error: `unknown input arguments: ${unknown.join(", ")}` };
+  const value = (name: string) => inputs[name] ?? declared[name]?.default ?? "";
+  const includes = ((body?.include ?? []) as Array<{ component?: string; file?: string; inputs?: Record<string, string> }>).filter((entry) => /inkwell-agent/.test(entry.component ?? entry.file ?? ""));
+  const passed = Object.fromEntries(Object.entries(includes[0]?.inputs ?? {}).map(([name, text]) => [name, String(text).replace(/\$\[\[\s*inputs\.([\w-]+)\s*\]\]/g, (_, input: string) => value(input))]));
+  const [, jobs] = parseAllDocuments(readFileSync(COMPONENT, "utf8")).map((doc) => doc.toJS() as Record<string, any>);
+  const variables: Record<string, string> = {};
+  for (const [name, text] of Object.entries((jobs?.["inkwell-agent"]?.variables ?? {}) as Record<string, string>)) {
+    const input = /^\$\[\[ inputs\.([\w-]+) \]\]$/.exec(String(text))?.[1];
+    if (input && passed[input] !== undefined && passed[input] !== "") variables[name] = passed[input];
+  }
+  return { variables };
+}
+
+export async function startFakeGitLab(options: { projectId?: number; projectPath?: string; files?: Record<string, string>; pipelineVariablesRole?: string } = {}) {
   const projectId = options.projectId ?? 42;
   const projectPath = options.projectPath ?? "acme/handbook/docs";
   const remote = bareRemote(options.files ?? { "docs.json": JSON.stringify({ name: "Docs", navigation: [{ group: "Start", pages: ["index"] }] }, null, 2), "index.mdx": "---\ntitle: Home\n---\n\nWelcome.\n" });
@@ -103,9 +129,14 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
   const hooks: FakeHook[] = [];
   /** Other projects on the instance (a linked source project): their merge requests' diffs, and the hooks registered on them. */
   const sourceProjects = new Map<number, { id: number; path: string; defaultBranch: string; diffs: Map<number, Record<string, unknown>[]>; hooks: FakeHook[] }>();
-  const pipelines: { id: number; ref: string; sha: string; variables: Record<string, string>; source: "api" }[] = [];
+  const pipelines: { id: number; ref: string; sha: string; variables: Record<string, string>; inputs?: Record<string, string>; source: "api" }[] = [];
+  /** The project's CI/CD settings: GitLab.com creates projects where no one may set pipeline variables (17.7+). */
+  const settings = { pipelineVariablesRole: options.pipelineVariablesRole ?? "developer" };
   /** The project's own CI pipelines (not Inkwell's): the repository's checks on a merge request. */
   const ciPipelines: FakeCiPipeline[] = [];
+  /** Inkwell's pipelines' statuses where a test or a cancel set one (else `created`), and the pipelines cancelled through the API. */
+  const pipelineStatuses = new Map<number, string>();
+  const cancelledPipelines: number[] = [];
   const mergeRequests: FakeMergeRequest[] = [];
   const notes: { id: number; mrIid: number; body: string; authorId: number }[] = [];
   const awards: { mrIid?: number; issueIid?: number; noteId: number; name: string }[] = [];
@@ -123,6 +154,9 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     http_url_to_repo: `${url}/${projectPath}.git`,
     archived: false,
     visibility: "private",
+    ci_config_path: "",
+    ci_pipeline_variables_minimum_override_role: settings.pipelineVariablesRole,
+    ci_push_repository_for_job_token_allowed: true,
   });
   const webhookProject = () => ({
     id: projectId,
@@ -273,9 +307,18 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     }
     if ((match = route("POST", "/projects/:project/pipeline"))) {
       const body = await readBody(req);
-      const variables = Object.fromEntries(((body.variables ?? []) as { key: string; value: string }[]).map((v) => [v.key, v.value]));
+      const given = (body.variables ?? []) as { key: string; value: string }[];
       if (!branchExists(String(body.ref))) return send(res, 400, { message: { base: ["Reference not found"] } });
-      const pipeline = { id: ++nextId, ref: String(body.ref), sha: git(remote, "rev-parse", String(body.ref)), variables, source: "api" as const };
+      // The API's own answer when the project's minimum role for pipeline variables is above the token's.
+      if (given.length > 0 && settings.pipelineVariablesRole === "no_one_allowed") return send(res, 400, { message: { base: ["Insufficient permissions to set pipeline variables"] } });
+      let variables = Object.fromEntries(given.map((v) => [v.key, v.value]));
+      const inputs = body.inputs as Record<string, string> | undefined;
+      if (inputs) {
+        const job = componentJobVariables(git(remote, "show", `${String(body.ref)}:.gitlab-ci.yml`), inputs);
+        if ("error" in job) return send(res, 400, { message: { base: [job.error] } });
+        variables = { ...job.variables, ...variables };
+      }
+      const pipeline = { id: ++nextId, ref: String(body.ref), sha: git(remote, "rev-parse", String(body.ref)), variables, ...(inputs ? { inputs } : {}), source: "api" as const };
       pipelines.push(pipeline);
       return send(res, 201, { id: pipeline.id, iid: pipelines.length, project_id: projectId, ref: pipeline.ref, status: "created", source: "api", web_url: `${url}/${projectPath}/-/pipelines/${pipeline.id}` });
     }
@@ -287,6 +330,22 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
       ];
       const listed = all.filter((p) => !sha || p.sha === sha).sort((a, b) => b.id - a.id);
       return send(res, 200, listed.map((p) => ({ ...p, iid: p.id, project_id: projectId, web_url: `${url}/${projectPath}/-/pipelines/${p.id}`, created_at: "2026-11-27T21:00:00.000Z" })));
+    }
+    if ((match = route("POST", "/projects/:project/pipelines/(\\d+)/cancel"))) {
+      // docs.gitlab.com/api/pipelines#cancel-a-pipelines-jobs: 201 with the pipeline; one that has ended keeps its status.
+      const pipeline = pipelines.find((p) => p.id === Number(match![1]));
+      if (!pipeline) return send(res, 404, { message: "404 Not found" });
+      const before = pipelineStatuses.get(pipeline.id) ?? "created";
+      const status = ["success", "failed", "canceled", "skipped"].includes(before) ? before : "canceled";
+      pipelineStatuses.set(pipeline.id, status);
+      cancelledPipelines.push(pipeline.id);
+      const at = "2026-11-27T21:00:00.000Z";
+      return send(res, 201, {
+        id: pipeline.id, iid: pipelines.indexOf(pipeline) + 1, project_id: projectId, sha: pipeline.sha, ref: pipeline.ref, status, source: "api",
+        created_at: at, updated_at: at, web_url: `${url}/${projectPath}/-/pipelines/${pipeline.id}`, before_sha: "0000000000000000000000000000000000000000", tag: false,
+        yaml_errors: null, user: { id: GITLAB_BOT.id, username: GITLAB_BOT.username, name: GITLAB_BOT.name, state: "active" }, started_at: null, finished_at: status === "canceled" ? at : null,
+        committed_at: null, duration: null, queued_duration: null, coverage: null, detailed_status: { text: status, label: status, group: status },
+      });
     }
     if ((match = route("GET", "/projects/:project/pipelines/(\\d+)/jobs"))) {
       const pipeline = ciPipelines.find((p) => p.id === Number(match![1]));
@@ -593,6 +652,8 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
   return {
     url,
     projectId,
+    /** The project's CI/CD settings, as a test changes them (`pipelineVariablesRole`). */
+    settings,
     issueNotes,
     issuePayloads,
     projectPath,
@@ -603,6 +664,10 @@ export async function startFakeGitLab(options: { projectId?: number; projectPath
     pipelines,
     pipelinePayload,
     ciPipelines,
+    /** Set an Inkwell pipeline's status (e.g. `success`: it ended before a cancel). */
+    pipelineStatuses,
+    /** The pipelines cancelled through the API, in order. */
+    cancelledPipelines,
     runOwnCi,
     mergeRequests,
     notes,

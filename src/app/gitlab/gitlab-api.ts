@@ -1,5 +1,6 @@
 import type { PullRequestFile } from "../github/github-api.js";
 import { Gitlab } from "@gitbeaker/rest";
+import type { PipelineParameters } from "./pipeline-inputs.js";
 
 /** GitLab's access levels (Members API): Developer and above may push and ask the agent for changes. */
 export const DEVELOPER_ACCESS = 30;
@@ -11,6 +12,12 @@ export interface GitLabProjectInfo {
   defaultBranch: string | null;
   webUrl: string;
   archived: boolean;
+  /** Where the project's CI configuration is (default `.gitlab-ci.yml`). */
+  ciConfigPath: string;
+  /** "Minimum role to use pipeline variables" (`no_one_allowed`, `developer`, `maintainer`, `owner`); null where the instance does not say. */
+  pipelineVariablesRole: string | null;
+  /** Whether the job token may push to the project (GitLab 17.2+); null where the instance does not say. */
+  jobTokenPushAllowed: boolean | null;
 }
 
 export interface MergeRequestRef {
@@ -46,6 +53,12 @@ export interface FailedJob {
 }
 
 /** The HTTP status a GitLab call failed with, when it got an answer. */
+/** GitLab's own words in a refusal (its `message` or `error`), as gitbeaker keeps them. */
+export function gitLabMessage(error: unknown): string | null {
+  const description = (error as { cause?: { description?: unknown } } | null)?.cause?.description;
+  return typeof description === "string" && description.trim() !== "" ? description.trim().slice(0, 500) : null;
+}
+
 export function gitLabStatus(error: unknown): number | null {
   const status = (error as { cause?: { response?: { status?: unknown } } } | null)?.cause?.response?.status;
   return typeof status === "number" ? status : null;
@@ -79,6 +92,10 @@ export class GitLabApi {
       defaultBranch: (project.default_branch as string | undefined) ?? null,
       webUrl: String(project.web_url),
       archived: Boolean(project.archived),
+      ciConfigPath: (project.ci_config_path as string | null | undefined) || ".gitlab-ci.yml",
+      // Absent on instances before the setting (and for tokens that may not read it).
+      pipelineVariablesRole: (project.ci_pipeline_variables_minimum_override_role as string | undefined) ?? (project.restrict_user_defined_variables === true ? "maintainer" : null),
+      jobTokenPushAllowed: typeof project.ci_push_repository_for_job_token_allowed === "boolean" ? project.ci_push_repository_for_job_token_allowed : null,
     };
   }
 
@@ -159,11 +176,13 @@ export class GitLabApi {
     await this.#api.ProjectHooks.remove(projectId, hookId);
   }
 
-  /** Starts a pipeline on `ref` with these variables (GitLab's pipeline API); its source is `api`. */
-  async createPipeline(projectId: number, ref: string, variables: Record<string, string>): Promise<{ id: number; webUrl: string }> {
-    const pipeline = await this.#api.Pipelines.create(projectId, ref, {
-      variables: Object.entries(variables).map(([key, value]) => ({ key, value, variable_type: "env_var" })),
-    });
+  /** Starts a pipeline on `ref` with these inputs or variables (GitLab's pipeline API, pipeline-inputs.ts); its source is `api`. */
+  async createPipeline(projectId: number, ref: string, parameters: PipelineParameters): Promise<{ id: number; webUrl: string }> {
+    const pipeline = await this.#api.Pipelines.create(
+      projectId,
+      ref,
+      "inputs" in parameters ? ({ inputs: parameters.inputs } as never) : { variables: Object.entries(parameters.variables).map(([key, value]) => ({ key, value, variable_type: "env_var" as const })) },
+    );
     return { id: pipeline.id, webUrl: String(pipeline.web_url) };
   }
 
@@ -192,6 +211,12 @@ export class GitLabApi {
     const mr = await this.#api.MergeRequests.show(projectId, iid);
     const at = mr.merged_at as string | null | undefined;
     return at ? new Date(at) : null;
+  }
+
+  /** Cancels a pipeline's jobs; GitLab answers with the pipeline: `canceled` (or `canceling`), or the status it had ended with. */
+  async cancelPipeline(projectId: number, pipelineId: number): Promise<string> {
+    const pipeline = await this.#api.Pipelines.cancel(projectId, pipelineId);
+    return String(pipeline.status);
   }
 
   /** The pipelines that ran on a commit, newest first (branch and merge request pipelines alike). */

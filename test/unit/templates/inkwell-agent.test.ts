@@ -12,8 +12,12 @@ const job = (jobsDoc?.toJS() as Record<string, any>)["inkwell-agent"];
 const RUNNER_INPUTS: InputName[] = (Object.keys(INPUT_DEFAULTS) as InputName[]).filter((name) => name !== "api-key");
 
 describe("the GitLab CI/CD component docs projects include", () => {
-  it("runs only in pipelines Inkwell starts", () => {
+  it("runs only in pipelines Inkwell starts: the job id from the pipeline's inputs passed on, or from the variable on older instances", () => {
     expect(job.rules).toEqual([{ if: "$INKWELL_JOB_ID" }]);
+    expect(job.variables.INKWELL_JOB_ID).toBe("$[[ inputs.job-id ]]");
+    expect(job.variables.INKWELL_RUN_ATTEMPT).toBe("$[[ inputs.run-attempt ]]");
+    expect(inputs["job-id"]?.default).toBe("");
+    expect(inputs["run-attempt"]?.default).toBe("");
   });
 
   it("asks for an ID token whose audience is Inkwell's URL, and holds no secret", () => {
@@ -30,7 +34,7 @@ describe("the GitLab CI/CD component docs projects include", () => {
       if (name !== "inkwell-url") expect(inputs[name]?.default, name).toBe(INPUT_DEFAULTS[name]);
     }
     const extra = Object.keys(inputs).filter((name) => !RUNNER_INPUTS.includes(name as InputName));
-    expect(extra.sort()).toEqual(["image", "job-timeout", "runner-ref", "runner-repository", "stage"]);
+    expect(extra.sort()).toEqual(["image", "job-id", "job-timeout", "run-attempt", "runner-ref", "runner-repository", "stage"]);
   });
 
   it("fetches the runner at the release asked for and runs its GitLab mode; the outcome is a dotenv report", () => {

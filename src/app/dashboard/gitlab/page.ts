@@ -1,4 +1,5 @@
 import type { Project } from "../../domain/projects.js";
+import { ciConfigWithInputs } from "../../gitlab/pipeline-inputs.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "../layout.js";
 import type { Session } from "../sessions.js";
@@ -22,18 +23,19 @@ ${csrfField(session)}
 
 /** A GitLab project's setup: the component in its pipeline, the model's key, and what Inkwell registered. */
 export function gitLabSetupBody(project: Project, serviceUrl: string): SafeHtml {
-  const include = `include:
-  - component: $CI_SERVER_FQDN/<group>/inkwell/inkwell-agent@<release>
-    inputs:
-      inkwell-url: ${serviceUrl}
-      model: ${project.model}`;
+  // Every input the component requires, and the pipeline inputs Inkwell's runs arrive through (GitLab.com lets no one set pipeline variables by default).
+  const include = ciConfigWithInputs("$CI_SERVER_FQDN/<group>/inkwell/inkwell-agent@<release>", {
+    "inkwell-url": serviceUrl,
+    "runner-repository": "https://<your GitLab>/<group>/inkwell.git",
+    model: project.model,
+  }).trimEnd();
   return html`<section aria-labelledby="gitlab-connected-heading">
 <h2 id="gitlab-connected-heading">1. Connected</h2>
 <p class="notice notice-ok" role="status">${project.repository} is connected: Inkwell registered its project webhook and starts a pipeline for each run.</p>
 </section>
 <section aria-labelledby="gitlab-component-heading">
 <h2 id="gitlab-component-heading">2. Add the component to the project's pipeline</h2>
-<p>Commit this to <code>.gitlab-ci.yml</code> on the default branch (an instance without the CI/CD catalog includes <code>templates/inkwell-agent.yml</code> with <code>include: project:</code>; docs/gitlab.md has both), and add the model provider's key as the masked CI/CD variable <code>INKWELL_MODEL_API_KEY</code>. The job runs only in the pipelines Inkwell starts.</p>
+<p>Commit this to <code>.gitlab-ci.yml</code> on the default branch, with <code>runner-repository</code> set to the Git URL of your Inkwell fork or mirror (an instance without the CI/CD catalog includes <code>templates/inkwell-agent.yml</code> with <code>include: project:</code>; docs/gitlab.md has both), and add the model provider's key as the masked CI/CD variable <code>INKWELL_MODEL_API_KEY</code>. The header's two inputs are how Inkwell hands each run to the pipeline; the job runs only in the pipelines Inkwell starts. If the file has a <code>spec:</code> header already, add the two inputs to it.</p>
 <p><button type="button" class="secondary" data-copy="gitlab-include">Copy</button></p>
 <pre class="code"><code id="gitlab-include">${include}</code></pre>
 <p class="help">Allow the job to push its branch: Settings → CI/CD → Job token permissions → “Allow Git push requests to the repository” (GitLab 17.2 or later).</p>

@@ -156,6 +156,10 @@ export const projectSchema = z
         projectId: z.int(),
         projectPath: z.string(),
         webhookId: z.int().nullable().meta({ description: "The project webhook Inkwell registered (merge request, note, pipeline and issue events)." }),
+        warnings: z
+          .array(z.string())
+          .optional()
+          .meta({ description: "Only in the answer to connecting: what in the project's settings would stop its first job (pipeline variables, the job token's push permission, a local PUBLIC_URL), each with what to change." }),
       })
       .nullable()
       .optional()

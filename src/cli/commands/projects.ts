@@ -56,6 +56,7 @@ export const projects: NounRuns<"projects"> = {
       ...(ctx.values["rate-limit"] ? { rateLimitPerHour: intOption(ctx.values["rate-limit"], "rate-limit") } : {}),
     };
     const created = await ctx.client.request<ProjectView>("POST", "/admin/gitlab/projects", ctx.operator, { body });
+    for (const warning of created.gitlab?.warnings ?? []) ctx.io.stderr(`Warning: ${warning}`);
     print(ctx, created, () => `Connected GitLab project ${created.gitlab?.projectPath ?? created.repository} as ${created.id}\n${projectFields(created)}`);
   },
 

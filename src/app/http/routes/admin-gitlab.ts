@@ -23,7 +23,7 @@ export function registerAdminGitLabRoutes(router: Router, services: Services): v
   router.on("POST", "/admin/gitlab/projects", async (ctx) => {
     requireAdmin(ctx.req, adminToken);
     const body = validate(connectGitLabProjectSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    const { project, connection } = await connectGitLabProject(
+    const { project, connection, warnings } = await connectGitLabProject(
       db,
       {
         gitlabUrl: body.gitlabUrl,
@@ -34,7 +34,7 @@ export function registerAdminGitLabRoutes(router: Router, services: Services): v
       config.publicUrl,
       log.child({ component: "gitlab" }),
     );
-    return { status: 201, body: { ...projectView(project, config.rateLimitPerHour), gitlab: connectionView(connection) } };
+    return { status: 201, body: { ...projectView(project, config.rateLimitPerHour), gitlab: { ...connectionView(connection), warnings } } };
   });
 
   router.on("GET", "/admin/gitlab/projects/:id", async (ctx) => {

@@ -39,3 +39,19 @@ describe("how a run reaches the docs project's pipeline", () => {
     for (const name of Object.keys(given)) expect(Object.keys(componentSpec!.spec.inputs), name).toContain(name);
   });
 });
+
+describe("connecting: what in the project's settings would stop its first job", () => {
+  const info = { id: 42, pathWithNamespace: "acme/docs", defaultBranch: "main", webUrl: "https://gitlab.com/acme/docs", archived: false, ciConfigPath: ".gitlab-ci.yml", pipelineVariablesRole: "no_one_allowed", jobTokenPushAllowed: false };
+  it("names each with what to change; none where the project is ready", async () => {
+    const { connectWarnings } = await import("../../../../src/app/gitlab/connect.js");
+    const warnings = connectWarnings(info, null, "http://10.0.0.5:3000", "https://gitlab.example.com");
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/lets no one set pipeline variables .* Minimum role to use pipeline variables/);
+    expect(warnings[1]).toMatch(/Allow Git push requests to the repository/);
+    expect(warnings[2]).toMatch(/Allow requests to the local network from webhooks and integrations/);
+    expect(connectWarnings(info, null, "http://localhost:3000", "https://gitlab.com")[2]).toMatch(/GitLab.com cannot reach/);
+    const ready = ciConfigWithInputs("x/inkwell-agent@1", { "inkwell-url": "https://inkwell.example.com", "runner-repository": "https://g/x.git" });
+    expect(connectWarnings({ ...info, jobTokenPushAllowed: true }, ready, "https://inkwell.example.com", "https://gitlab.com")).toEqual([]);
+    expect(connectWarnings({ ...info, pipelineVariablesRole: "developer", jobTokenPushAllowed: null }, null, "https://inkwell.example.com", "https://gitlab.com")).toEqual([]);
+  });
+});

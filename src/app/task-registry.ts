@@ -23,6 +23,9 @@ import { impactNoticeTask } from "./impact/impact-notice-task.js";
 import { checksTasks } from "./forges/checks-task.js";
 import { gitHubChecks } from "./github/checks.js";
 import { gitLabChecks } from "./gitlab/checks.js";
+import { runCancelTask } from "./forges/run-cancel.js";
+import { gitHubRunCancel } from "./github/run-cancel.js";
+import { gitLabRunCancel } from "./gitlab/run-cancel.js";
 
 export interface TaskRegistryDeps {
   config: Config;
@@ -56,9 +59,12 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const gitlabUnlink = gitLabSourceUnlinkTask(db, config.publicUrl ?? null, log.child({ component: "gitlab-source-links" }));
   // The repository's own checks on a job's head: each forge reads its own; without the App, GitHub's are skipped.
   const checks = checksTasks(db, { gitlab: gitLabChecks(db), ...(github ? { github: gitHubChecks(github) } : {}) }, clock);
-  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, gitlabUnlink, tracking, waiting, ...checks];
+  // A stopped job's run, cancelled on its forge; without the App no workflow run was started.
+  const cancelRun = runCancelTask(db, { gitlab: gitLabRunCancel(db), ...(github ? { github: gitHubRunCancel(github) } : {}) }, log.child({ component: "run-cancel" }));
+  if (!github) return [dispatch, webhooks, impactNotices, gitlabEvents, gitlabRobots, gitlabUnlink, tracking, waiting, cancelRun, ...checks];
   return [
     ...checks,
+    cancelRun,
     dispatch,
     webhooks,
     impactNotices,

@@ -112,7 +112,7 @@ describe("inkwell CLI: a writer runs a job", () => {
     const got = await cli(["jobs", "get", job.id], env);
     expect(got.stdout).toMatch(/status:\s+failed/);
     expect(got.stdout).toMatch(/error:\s+No GitHub App/);
-    expect(got.stdout).toMatch(/History:\nAT\s+EVENT\s+STATUS\s+CAUSE\n.*created\s+- → active\s+api\n.*run_failed\s+active → failed\s+dispatcher/);
+    expect(got.stdout).toMatch(/History:\nAT\s+EVENT\s+STATUS\s+CAUSE\s+DETAIL\n.*created\s+- → active\s+api\s+-\n.*run_failed\s+active → failed\s+dispatcher\s+No GitHub App is configured/);
 
     const fromStdin = await cli(["jobs", "message", job.id, "-", "--json"], env, "Use the new logo\n");
     expect(fromStdin.code).toBe(0);

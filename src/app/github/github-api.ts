@@ -239,6 +239,28 @@ export class GitHubApi {
     return typeof data === "string" ? data : Buffer.from(data as unknown as ArrayBuffer).toString("utf8");
   }
 
+  /** The workflow runs `repository_dispatch` started since `since` (ISO 8601), newest first: id, run name (`display_title`), status. */
+  async dispatchedRuns(installationId: number, fullName: string, since: string): Promise<{ id: number; title: string; status: string; conclusion: string | null }[]> {
+    const octokit = await this.installation(installationId);
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/actions/runs", { ...split(fullName), event: "repository_dispatch", created: `>=${since}`, per_page: 100 });
+    return data.workflow_runs.map((run) => ({ id: Number(run.id), title: run.display_title, status: run.status ?? "", conclusion: run.conclusion ?? null }));
+  }
+
+  /** Cancels a workflow run (the App needs actions: write); GitHub answers 409 for a run that has ended, 403 without the permission. */
+  async cancelWorkflowRun(installationId: number, fullName: string, runId: number): Promise<"cancelled" | "ended" | "forbidden" | "not_found"> {
+    const octokit = await this.installation(installationId);
+    try {
+      // Not retried by Octokit (it would retry a 409): the task tries again itself.
+      await octokit.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel", { ...split(fullName), run_id: runId, request: { retries: 0 } });
+      return "cancelled";
+    } catch (error) {
+      if (hasStatus(error, 409)) return "ended";
+      if (hasStatus(error, 403)) return "forbidden";
+      if (hasStatus(error, 404)) return "not_found";
+      throw error;
+    }
+  }
+
   /** Marks a draft pull request ready for review (GitHub has this only in GraphQL); says what it did or why it did not. */
   async markReadyForReview(installationId: number, fullName: string, prNumber: number): Promise<{ marked: string } | { skipped: string }> {
     const octokit = await this.installation(installationId);

@@ -14,11 +14,18 @@ export async function enqueueTask(tx: Queryable, kind: string, key: string, payl
   );
 }
 
-/** A pending task no worker has taken yet is not needed any more (a running one finishes on its own terms). */
-export async function skipPendingTask(tx: Queryable, key: string, reason: string): Promise<void> {
-  await tx.query(
+/** A pending task no worker has taken yet is not needed any more (a running one finishes on its own terms). Whether one was skipped. */
+export async function skipPendingTask(tx: Queryable, key: string, reason: string): Promise<boolean> {
+  const rows = await tx.query(
     `UPDATE tasks SET state = 'skipped', last_error = $2, updated_at = now()
-     WHERE dedupe_key = $1 AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < now())`,
+     WHERE dedupe_key = $1 AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
+     RETURNING id`,
     [key, reason],
   );
+  return rows.length > 0;
+}
+
+/** Whether a task with this key is still to run or running (a worker has it). */
+export async function isTaskPending(db: Queryable, key: string): Promise<boolean> {
+  return (await db.query(`SELECT 1 FROM tasks WHERE dedupe_key = $1 AND state = 'pending' LIMIT 1`, [key])).length > 0;
 }

@@ -96,8 +96,8 @@ export const jobs: NounRuns<"jobs"> = {
       ctx.client.request<{ runs: JobRun[] }>("GET", `${path}/runs`, ctx.projectKey),
     ]);
     const history = table(
-      ["AT", "EVENT", "STATUS", "CAUSE"],
-      events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause]),
+      ["AT", "EVENT", "STATUS", "CAUSE", "DETAIL"],
+      events.map((e) => [e.at, e.type, e.from === e.to ? e.to : `${e.from ?? "-"} → ${e.to ?? "-"}`, e.cause, e.detail?.replace(/\s+/g, " ")]),
     );
     const timed = runs.findLast((run) => run.phases.length > 0);
     const time = timed ? `\n\nTime of run ${timed.attempt}: ${describePhases(timed.phases)}` : "";

@@ -1,11 +1,10 @@
 import type { AgentJob } from "../../../shared/api-schemas.js";
 import type { Queryable } from "../../store/db.js";
-import { skipPendingTask } from "../../tasks/tasks.js";
 import { applyTrigger, lockJob } from "./commands.js";
 import { hasEvent, type EventCause } from "./job-events.js";
 import { toAgentJob } from "./job-record.js";
-import { dispatchTaskRow } from "./job-tasks.js";
 import type { FollowUpOrigin } from "./messages.js";
+import { stopForgeRun } from "./run-cancel.js";
 
 export interface CancelJobInput {
   projectId: string;
@@ -19,7 +18,8 @@ export interface CancelJobInput {
 
 /**
  * Stops an active job: it becomes `failed` with who cancelled as its error; a dispatch not yet
- * sent is skipped, and a running Action learns it at its next heartbeat and stops without pushing.
+ * sent is skipped, the forge run a sent one started is cancelled on the forge (`cancel_run`), and a
+ * running Action learns it at its next heartbeat and stops without pushing.
  * Idempotent: a job that is not active is returned as it is (`cancelled: false`).
  */
 export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{ job: AgentJob; cancelled: boolean }> {
@@ -36,7 +36,7 @@ export async function cancelJob(tx: Queryable, input: CancelJobInput): Promise<{
     error: `Cancelled ${who}; nothing more was pushed. Send a message to continue on the same branch.`,
     detail,
   });
-  await skipPendingTask(tx, dispatchTaskRow(row.id, row.run_attempt)[1], "the job was cancelled");
+  await stopForgeRun(tx, row, "the job was cancelled");
   return { job: job as AgentJob, cancelled: true };
 }
 

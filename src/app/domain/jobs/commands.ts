@@ -14,6 +14,7 @@ import { transition, type JobTrigger } from "./lifecycle.js";
 import { insertMessage, isFollowUpTaken, type FollowUpOrigin } from "./messages.js";
 import { enforceRateLimit } from "./rate-limit.js";
 import { recordMerge } from "./merges.js";
+import { stopForgeRun } from "./run-cancel.js";
 import { carryThePlanOn, resumeWaitingJob } from "./waiting.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { SourceContext } from "./source-context.js";
@@ -278,7 +279,10 @@ export async function recordDispatched(tx: Queryable, jobId: string, runAttempt:
  */
 export async function archiveJob(tx: Queryable, jobId: string, merge: { mergedAt: Date | null } | null, forge: "github" | "gitlab" = "github"): Promise<AgentJob | null> {
   const change = forge === "gitlab" ? "merge request" : "pull request";
+  const before = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
   const job = await applyTrigger(tx, { jobId, trigger: "pr_closed", cause: forge, detail: `${change} ${merge ? "merged" : "closed"}` });
+  // Closed under an active run: the run Inkwell started on the forge is cancelled, as a cancel does.
+  if (job && before?.status === "active") await stopForgeRun(tx, before, `the ${change} was closed`);
   if (job && merge) await recordMerge(tx, jobId, merge.mergedAt);
   return job;
 }

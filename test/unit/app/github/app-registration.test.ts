@@ -26,7 +26,7 @@ describe("the App's manifest", () => {
       hook_attributes: { url: "https://inkwell.acme.dev/api/github/webhooks", active: true },
       redirect_url: "https://inkwell.acme.dev/dashboard/github-app/registered",
       callback_urls: ["https://inkwell.acme.dev/dashboard/auth/github/callback"],
-      default_permissions: { contents: "write", pull_requests: "write", issues: "write", actions: "read", metadata: "read" },
+      default_permissions: { contents: "write", pull_requests: "write", issues: "write", actions: "write", metadata: "read" },
     });
     expect(manifest.default_events).toEqual(expect.arrayContaining(["issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment", "workflow_run"]));
   });

@@ -69,8 +69,11 @@ export const agentJobSchema = z
   .object({
     id: z.string(),
     status: jobStatusSchema,
+    forge: z
+      .enum(["github", "gitlab"])
+      .meta({ description: "Where the job's repository lives: github (a pull request, a workflow run, the GitHub App) or gitlab (a merge request, a pipeline, the project's access token)." }),
     source: z.object({
-      repository: z.string().meta({ description: "Full URL of the GitHub repository." }),
+      repository: z.string().meta({ description: "Full URL of the repository (on GitHub, or the GitLab project's)." }),
       ref: z.string().meta({ description: "The branch the agent works on: inkwell/<job-id>." }),
     }),
     model: z.string(),
@@ -132,7 +135,7 @@ export type AgentJobList = z.infer<typeof jobListSchema>;
 
 export const jobEventSchema = z
   .object({
-    type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, checks_failed, checks_passed, marked_ready, …" }),
+    type: z.string().meta({ description: "created, dispatched, message_queued, reactivated, run_succeeded, run_failed, pr_closed, cancelled, run_cancelled, run_not_cancelled, checks_failed, checks_passed, marked_ready, …" }),
     from: jobStatusSchema.nullable(),
     to: jobStatusSchema.nullable(),
     cause: z.string().meta({ description: "What caused it: api, dashboard, comment, automation, checks, dispatcher, runner, github, gitlab, watchdog." }),

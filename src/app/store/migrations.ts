@@ -1087,4 +1087,13 @@ ALTER TABLE analytics_monthly_robots_disallowed DROP CONSTRAINT analytics_monthl
 ALTER TABLE analytics_monthly_robots_disallowed ADD PRIMARY KEY (project_id, month_start, agent_id, path_id, version_id, line);
 `,
   },
+  {
+    version: 37,
+    name: "a job says its forge: what a client says of it (a missing GitHub App, pull request or merge request) follows the job's repository",
+    sql: `
+-- The project's forge, kept on each job so every view of a job (the API's, a webhook's) carries it without a join.
+ALTER TABLE jobs ADD COLUMN forge text NOT NULL DEFAULT 'github' CHECK (forge IN ('github', 'gitlab'));
+UPDATE jobs SET forge = p.forge FROM projects p WHERE p.id = jobs.project_id AND p.forge <> 'github';
+`,
+  },
 ];

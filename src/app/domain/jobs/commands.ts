@@ -89,8 +89,8 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
   const rows = await tx.query<JobRow>(
     `WITH job AS (
        INSERT INTO jobs (id, project_id, status, repository, branch, base_ref, model, idempotency_key, draft, labels, reviewers, requested_model,
-         trigger_type, trigger_url, automation_id, source_context, trigger_path, plan_approval, max_questions)
-       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21, $24, $25, $26) RETURNING *
+         trigger_type, trigger_url, automation_id, source_context, trigger_path, plan_approval, max_questions, forge)
+       VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, $14, $15, $16, $17, $18, $19, $20, $21, $24, $25, $26, $27) RETURNING *
      ), message AS (
        INSERT INTO job_messages (job_id, seq, project_id, prompt, source, author, comment_id, event_key) VALUES ($1, 1, $2, $8, $13, $12, $22, $23)
      ), event AS (
@@ -126,6 +126,7 @@ export async function createJob(tx: Queryable, input: CreateJobInput, limits: Jo
       input.trigger?.path ?? null,
       options.planApproval ?? project.jobs.planApproval,
       options.maxQuestions ?? 1,
+      project.forge,
     ],
   );
   const job = toAgentJob(rows[0] as JobRow);

@@ -9,6 +9,8 @@ import { jobChecksOf } from "./checks-record.js";
 export interface JobRow {
   id: string;
   project_id: string;
+  /** The project's forge, kept on the job (migration 37). */
+  forge: "github" | "gitlab";
   status: JobStatus;
   repository: string;
   branch: string;
@@ -51,10 +53,11 @@ export interface JobRow {
 
 /** What the AgentJob view reads: fewer columns is measurably faster on the polling path. */
 export const VIEW_COLUMNS =
-  "id, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, plan_approval, waiting_for, plan, question, head_sha, checks, created_at, updated_at, archived_at";
+  "id, forge, status, repository, branch, base_ref, model, pr_url, error, outcome, progress, draft, labels, reviewers, trigger_type, trigger_url, automation_id, plan_approval, waiting_for, plan, question, head_sha, checks, created_at, updated_at, archived_at";
 export type JobViewRow = Pick<
   JobRow,
   | "id"
+  | "forge"
   | "status"
   | "repository"
   | "branch"
@@ -98,6 +101,7 @@ export function toAgentJob(row: JobViewRow): AgentJob {
   return {
     id: row.id,
     status: row.status,
+    forge: row.forge,
     source: { repository: row.repository, ref: row.branch },
     model: row.model,
     prLink: row.pr_url,

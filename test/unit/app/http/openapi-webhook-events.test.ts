@@ -18,7 +18,7 @@ describe("the OpenAPI document's webhooks section", () => {
 
   it("the payload schema takes a job.waiting and a job.run_finished as the service sends them", () => {
     const job = {
-      id: "j1", status: "active", source: { repository: "https://github.com/a/b", ref: "inkwell/j1" }, model: "m", prLink: null,
+      id: "j1", status: "active", forge: "github", source: { repository: "https://github.com/a/b", ref: "inkwell/j1" }, model: "m", prLink: null,
       createdAt: "2026-11-27T10:00:00.000Z", updatedAt: "2026-11-27T10:00:00.000Z", archivedAt: null, error: null, summary: null, files: [], validation: null,
       usage: null, progress: null, baseBranch: null, draft: false, labels: [], reviewers: [], trigger: { type: "api" },
       waitingFor: "approval", plan: "- Add a page", question: null, planApproval: true, checks: null,

@@ -8,6 +8,7 @@ import type { AgentJob } from "../../../../src/shared/api-schemas.js";
 const job: AgentJob = {
   id: "abc123",
   status: "failed",
+  forge: "github",
   source: { repository: "https://github.com/acme/docs", ref: "inkwell/abc123" },
   model: "anthropic/claude-sonnet-4-5",
   prLink: "https://github.com/acme/docs/pull/3",

@@ -73,7 +73,8 @@ export interface FakeHook {
 export const hookTime = (at: Date) => at.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@acme.test", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@acme.test" } }).trim();
+  // git's own complaints (a file a commit does not have) are the answer's 404, not the test's output.
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@acme.test", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@acme.test" } }).trim();
 
 /** A bare repository with one commit of these files on main: the project's remote. */
 function bareRemote(files: Record<string, string>): string {

@@ -51,7 +51,9 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
       const mkdocsYml = path.posix.join(dir, "mkdocs.yml");
       return { framework: "mkdocs", docsDir: docsDirInput ?? path.posix.join(dir, config.docsDir), navigationFiles: [mkdocsYml], pageExtensions: [".md"], configFile: mkdocsYml };
     }
-    const vitepress = firstExisting(root, [".vitepress/config.ts", ".vitepress/config.mts", ".vitepress/config.js", ".vitepress/config.mjs"]);
+    // VitePress' own order (vuejs/vitepress src/node/config.ts resolveUserConfig at ed2bfb26): for
+    // each of js, ts, mjs, mts, `.vitepress/config/index.<ext>` before `.vitepress/config.<ext>`.
+    const vitepress = firstExisting(root, ["js", "ts", "mjs", "mts"].flatMap((ext) => [`.vitepress/config/index.${ext}`, `.vitepress/config.${ext}`]));
     if (vitepress) return { framework: "vitepress", docsDir: dir, navigationFiles: [path.posix.join(dir, vitepress)], pageExtensions: [".md"], configFile: path.posix.join(dir, vitepress) };
   }
   const plain = docsDirInput ?? (existsSync(path.join(repoRoot, "docs")) ? "docs" : ".");
@@ -118,7 +120,9 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
  * theme, and the locale folders' `config.*` (a sidebar per language, per path).
  */
 export function vitepressConfigFiles(repoRoot: string, project: DocsProject): string[] {
-  const configDir = path.posix.dirname(project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".vitepress/config.ts"));
+  // The `.vitepress` folder, also when the config is `.vitepress/config/index.ts`.
+  const configFile = project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".vitepress/config.ts");
+  const configDir = /^(.*?\.vitepress)(?:\/|$)/.exec(configFile)?.[1] ?? path.posix.dirname(configFile);
   const localeConfigs = listPageFiles(repoRoot, project.docsDir, [".ts", ".mts", ".js", ".mjs"]).filter((config) => /(^|\/)config\.[mc]?[jt]s$/.test(config));
   return [...new Set([...listPageFiles(repoRoot, configDir, [".ts", ".mts", ".js", ".mjs", ".json"]).filter((config) => !config.startsWith(`${configDir}/theme/`)), ...localeConfigs])];
 }

@@ -4,8 +4,9 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import type { SlugOptions } from "./anchors.js";
-import { docusaurusMarkdown, type DocusaurusMarkdown } from "./docusaurus.js";
-import type { DocsProject } from "./framework.js";
+import { docusaurusMarkdown, installedDocusaurusVersion, objectLiteral, objectLiterals, type DocusaurusMarkdown } from "./docusaurus.js";
+import { listPageFiles, type DocsProject } from "./framework.js";
+import { decodeJsString, JS_STRING, moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 import { frameworkConfig } from "./site-routes.js";
 import { escapeRegExp } from "../../shared/regexp.js";
@@ -29,7 +30,7 @@ export interface SiteModel {
    * whether .md is MDX under it), whether MDX takes HTML comments (`mdx1Compat.comments`), and
    * whether it is Docusaurus 2's MDX 1.
    */
-  slugOptions: SlugOptions & { mdIsMdx?: boolean; mdx1?: boolean; format?: DocusaurusMarkdown["format"]; mdxComments?: boolean };
+  slugOptions: SlugOptions & { mdIsMdx?: boolean; mdx1?: boolean; format?: DocusaurusMarkdown["format"]; mdxComments?: boolean } & VitepressMarkdown;
   /** VitePress `rewrites`: the URL path (no extension) a page file is served at, and back. */
   rewrite: { toUrl(file: string): string; toFile(url: string): string | null } | null;
   /** Folders whose files are served at the site's root (VitePress public/, MkDocs theme custom_dir). */
@@ -54,10 +55,30 @@ export interface SiteModel {
   blogPosts: string | null;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
   redirectSources: Set<string>;
+  /**
+   * Whether the site's own remark/rehype plugins (or a Markdown preprocessor) read this page before
+   * its heading ids are made, so they may rewrite them: the page's anchors are then the build's to
+   * judge, as generated content is (Docusaurus: docusaurusHeadingPlugins).
+   */
+  headingsRewritten(file: string): boolean;
+  /**
+   * VitePress: pages a data loader's `createContentLoader(glob)` lists (a blog index lists its posts
+   * itself), so the page that renders the loader's data is their navigation.
+   */
+  listedByContentLoader(file: string): boolean;
+}
+
+/** How a VitePress site's markdown options change heading ids. */
+export interface VitepressMarkdown {
+  /** `markdown.attrs` with its own delimiters (`%{#id}%` for leftDelimiter '%{', rightDelimiter '}%'). */
+  attrsDelimiters?: { left: string; right: string };
+  /** `markdown.anchor.slugify` is the site's own function: a heading without an explicit id has an id the gate cannot know. */
+  customSlugify?: boolean;
 }
 
 export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
-  const configText = frameworkConfig(repoRoot, project);
+  // VitePress bundles its config with the local modules it imports (a config split in files).
+  const configText = project.framework === "vitepress" && project.configFile ? moduleWithLocalImports(repoRoot, project.configFile).map((module) => module.text).join("\n") : frameworkConfig(repoRoot, project);
   const nav = project.navigationFiles[0];
   let mintlify: MintlifyConfig | null = null;
   if (project.framework === "mintlify" && nav) {
@@ -74,7 +95,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     mintlify,
     ignored,
     isPage: (file) => isSitePage(project, siteDir, file) && !ignored(file),
-    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText), ...mkdocsTabs(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : {},
+    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText), ...mkdocsTabs(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : project.framework === "vitepress" ? vitepressMarkdown(configText) : {},
     rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
@@ -83,8 +104,89 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     gitIgnored: gitIgnore(repoRoot),
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
     blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
+    headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir) : () => false,
+    listedByContentLoader: project.framework === "vitepress" ? vitepressContentLoaders(repoRoot, project) : () => false,
   };
   return model;
+}
+
+/** The MDX plugin options of Docusaurus' content plugins (plugin-content-docs/pages/blog options, MDXOptions in @docusaurus/mdx-loader). */
+const MDX_PLUGIN_OPTIONS = /(?:^|[^\w$.])(?:beforeDefaultRemarkPlugins|remarkPlugins|beforeDefaultRehypePlugins|rehypePlugins)\s*(?::\s*(?!\[\s*\])\S|[,}])/;
+
+/**
+ * Which pages a Docusaurus site's own Markdown plugins read: `remarkPlugins`, `rehypePlugins` and
+ * their `beforeDefault…` forms in the docs options cover the docs (current, versioned and
+ * translated), in the pages options `src/pages`, in the blog options `blog`; a
+ * `markdown.preprocessor` rewrites every page's text. Such a plugin may rewrite a heading before
+ * Docusaurus makes its id (a site's plugin that drops trailing badges from headings, say), so the
+ * ids of those pages are not the gate's to compute. An empty list (`remarkPlugins: []`) names none.
+ */
+function docusaurusHeadingPlugins(config: string, siteDir: string, docsDir: string): (file: string) => boolean {
+  // The options' closing brace is put back, so a shorthand property at their end (`{ remarkPlugins }`) counts.
+  const names = (key: string) => objectLiterals(config, key).some((options) => MDX_PLUGIN_OPTIONS.test(`${options}}`));
+  if (/(?:^|[^\w$.])preprocessor\s*[:(,]/.test(objectLiteral(config, "markdown") ?? "")) return () => true;
+  const within = (folder: string, file: string) => folder === "." || file.startsWith(`${folder}/`);
+  const inSite = (file: string) => (siteDir === "." ? file : path.posix.relative(siteDir, file));
+  const docs = names("docs");
+  const pages = names("pages");
+  const blog = names("blog");
+  return (file) => {
+    const relative = inSite(file);
+    if (docs && (within(docsDir, file) || /^versioned_docs\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-docs[^/]*\//.test(relative))) return true;
+    if (pages && (/^src\/pages\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-pages\//.test(relative))) return true;
+    return blog && (/^blog\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-blog\//.test(relative));
+  };
+}
+
+/**
+ * VitePress' markdown options that decide heading ids (vuejs/vitepress src/node/markdown/markdown.ts
+ * at ed2bfb26: `md.use(attrsPlugin, options.attrs)`, then markdown-it-anchor with
+ * `options.anchor`, whose `slugify` replaces VitePress' own): attrs' `leftDelimiter` and
+ * `rightDelimiter`, and whether `anchor` names a `slugify` of the site's.
+ */
+function vitepressMarkdown(config: string): VitepressMarkdown {
+  const markdown = objectLiterals(config, "markdown").join("\n");
+  const attrs = objectLiteral(markdown, "attrs") ?? "";
+  const delimiter = (key: string) => {
+    const written = new RegExp(String.raw`(?:^|[^\w$.])${key}\s*:\s*${JS_STRING}`).exec(attrs);
+    return written ? decodeJsString(written[2] ?? "") : undefined;
+  };
+  const left = delimiter("leftDelimiter");
+  const right = delimiter("rightDelimiter");
+  const slugify = /(?:^|[^\w$.])slugify\b/.test(objectLiteral(markdown, "anchor") ?? "");
+  return {
+    ...(left !== undefined || right !== undefined ? { attrsDelimiters: { left: left ?? "{", right: right ?? "}" } } : {}),
+    ...(slugify ? { customSlugify: true } : {}),
+  };
+}
+
+/**
+ * Pages a VitePress data loader (a `*.data.{js,ts,mjs,mts}` file, vitepress
+ * src/node/plugins/staticDataPlugin.ts loaderMatch) lists through `createContentLoader(…)`: its
+ * globs, string or list, are relative to the source folder and `!` negates one
+ * (src/node/contentLoader.ts and utils/glob.ts normalizeGlob at ed2bfb26; tinyglobby's picomatch,
+ * node_modules and dist ignored). Loaders in `.vitepress/` count too.
+ */
+function vitepressContentLoaders(repoRoot: string, project: DocsProject): (file: string) => boolean {
+  const srcDir = project.docsDir;
+  const extensions = [".js", ".ts", ".mjs", ".mts"];
+  const loaders = [...listPageFiles(repoRoot, srcDir, extensions), ...listPageFiles(repoRoot, path.posix.join(srcDir, ".vitepress"), extensions)].filter((file) => /\.data\.m?[jt]s$/.test(file));
+  const patterns: string[] = [];
+  for (const loader of loaders) {
+    const text = readFileSync(path.join(repoRoot, loader), "utf8");
+    for (const call of text.matchAll(/\bcreateContentLoader\s*\(\s*(\[[^\]]*\]|(["'`])(?:\\[\s\S]|(?!\2)[^\\\n])*\2)/g)) {
+      for (const literal of (call[1] ?? "").matchAll(new RegExp(JS_STRING, "g"))) patterns.push(decodeJsString(literal[2] ?? ""));
+      if (call[1]?.startsWith("`") && !call[1].includes("${")) patterns.push(call[1].slice(1, -1));
+    }
+  }
+  if (patterns.length === 0) return () => false;
+  const positive = picomatch(patterns.filter((pattern) => !pattern.startsWith("!")).map((pattern) => pattern.replace(/^\.\//, "")), { dot: true });
+  const negative = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => pattern.slice(1).replace(/^\.\//, ""));
+  const excluded = picomatch(["**/node_modules/**", "**/dist/**", ...negative], { dot: true });
+  return (file) => {
+    const relative = srcDir === "." ? file : path.posix.relative(srcDir, file);
+    return !relative.startsWith("../") && positive(relative) && !excluded(relative);
+  };
 }
 
 /**
@@ -103,7 +205,7 @@ function docusaurusReading(repoRoot: string, project: DocsProject, config: strin
   } catch {
     // No package.json beside the config: Docusaurus 3 is assumed.
   }
-  const markdown = docusaurusMarkdown(config);
+  const markdown = docusaurusMarkdown(config, installedDocusaurusVersion(repoRoot, siteDir) ?? undefined);
   return { mdIsMdx: !mdx1 && markdown.format === "mdx", mdx1, ...markdown };
 }
 

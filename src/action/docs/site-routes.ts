@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
-import { docsOptions, isCategoryIndex, numberPrefixesOff, stripNumberPrefix, stripPathNumberPrefixes } from "./docusaurus.js";
+import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, readSidebars, stripNumberPrefix, stripPathNumberPrefixes, type SidebarListing } from "./docusaurus.js";
 import { listPageFiles, type DocsProject } from "./framework.js";
 import { frontmatterOf } from "./frontmatter.js";
 
@@ -13,7 +13,8 @@ export { frontmatterOf };
  * like relative ones. Docusaurus: the docs plugin's `routeBasePath` (default `docs`) under the
  * site's `baseUrl`, each page at its `slug`, else its `id` in place of the file name, else its path
  * with number prefixes (`01-`) dropped and `index`/`README`/a file named like its folder standing for
- * the folder. MkDocs: the page's path under `docs_dir`, below the path of `site_url`.
+ * the folder; each version under its own path. MkDocs: only with `validation.links.absolute_links:
+ * relative_to_docs`, the file under `docs_dir` the path names.
  */
 export interface SiteRoutes {
   /** The file a site path names; null when it names no page; undefined when the path is not the docs' (another plugin, the blog). */
@@ -23,6 +24,8 @@ export interface SiteRoutes {
 }
 
 const stripSlashes = (value: string) => value.replace(/^\/+|\/+$/g, "");
+/** Route parts joined, without slashes around them; the site's root is '' (never path.join's "."). */
+const joinRoute = (...parts: string[]) => stripSlashes(path.posix.join(...parts)).replace(/^\.$/, "");
 
 export function siteRoutes(repoRoot: string, project: DocsProject): SiteRoutes | null {
   if (project.framework === "docusaurus") return docusaurusRoutes(repoRoot, project);
@@ -55,43 +58,56 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const baseUrl = docusaurusBaseUrl(config);
   const routeBase = docusaurusRouteBase(config);
   const numberPrefixes = !numberPrefixesOff(config);
+  const siteDir = path.posix.dirname(project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".."));
   const routes = new Map<string, string>();
   const routeOfFile = new Map<string, string>();
-  const pages = listPageFiles(repoRoot, project.docsDir, project.pageExtensions);
-  for (const file of pages) {
-    const route = docusaurusRoute(path.posix.relative(project.docsDir, file), frontmatter(path.join(repoRoot, file)), routeBase, numberPrefixes);
-    routes.set(route, file);
-    routeOfFile.set(file, `/${[baseUrl, route].filter(Boolean).join("/")}`);
-  }
-  // The current version served under its own path (`versions: { current: { path: 'v4' } }`).
-  const currentPath = /\bcurrent\s*:\s*\{[^}]*?\bpath\s*:\s*['"`]([^'"`]+)['"`]/.exec(config)?.[1];
-  // Category pages: a `_category_` file's generated index (its `slug`, or `/category/<label slug>`)
-  // is a page with no file; a folder with a category file and no pages has them made at build time.
   const generated: string[] = [];
   const categoryPages = new Set<string>();
-  for (const category of listPageFiles(repoRoot, project.docsDir, [".json", ".yml", ".yaml"]).filter((file) => /(^|\/)_category_\.(json|ya?ml)$/.test(file))) {
-    const folder = path.posix.dirname(category);
-    let settings: { label?: unknown; link?: { type?: unknown; slug?: unknown } } = {};
+  // Each version's docs under its own path (docusaurus.ts docusaurusVersions): the current docs,
+  // and versioned_docs/version-<name> at `/docs/<name>/` unless the config says another path.
+  for (const version of docusaurusVersions(repoRoot, siteDir, project.docsDir, config, project.navigationFiles[0])) {
+    const versionBase = joinRoute(routeBase, version.path);
+    const pages = listPageFiles(repoRoot, version.contentDir, project.pageExtensions);
+    for (const file of pages) {
+      const route = docusaurusRoute(path.posix.relative(version.contentDir, file), frontmatter(path.join(repoRoot, file)), versionBase, numberPrefixes);
+      // A page of a later version at the same route does not hide the current one (routes are the current's first).
+      if (!routes.has(route)) routes.set(route, file);
+      routeOfFile.set(file, `/${[baseUrl, route].filter(Boolean).join("/")}`);
+    }
+    // Generated-index category pages have no file (plugin-content-docs sidebars/postProcessor.ts
+    // normalizeCategoryLink at 0858c84c): at the link's `slug`, else `/category/<label>` slugged by
+    // one slugger per version (@docusaurus/utils createSlugger: github-slugger, so a repeated label
+    // is `-1`), under the version's path. They come from the sidebars file (`link: {type:
+    // 'generated-index'}` on a category) and from `_category_` files; a folder with a category file
+    // and no pages has its pages made at build time.
+    const slugger = new GithubSlugger();
+    const categoryPage = (label: string, slug: string | undefined) => categoryPages.add(joinRoute(versionBase, slug ?? `/category/${slugger.slug(label)}`));
+    let listing: SidebarListing | null = null;
     try {
-      settings = (parseYaml(readFileSync(path.join(repoRoot, category), "utf8"), { logLevel: "silent" }) ?? {}) as typeof settings;
+      listing = version.sidebars ? readSidebars(repoRoot, version.sidebars, siteDir) : null;
     } catch {
-      // An unreadable category file makes no page.
+      // An unreadable sidebars file is the navigation check's to report.
     }
-    if (settings.link?.type === "generated-index") {
-      const slug = typeof settings.link.slug === "string" ? settings.link.slug : `/category/${new GithubSlugger().slug(String(settings.label ?? path.posix.basename(folder)))}`;
-      categoryPages.add(stripSlashes(path.posix.join(routeBase, slug)));
+    for (const category of listing?.generatedIndexes ?? []) categoryPage(category.label, category.slug);
+    for (const category of listPageFiles(repoRoot, version.contentDir, [".json", ".yml", ".yaml"]).filter((file) => /(^|\/)_category_\.(json|ya?ml)$/.test(file))) {
+      const folder = path.posix.dirname(category);
+      let settings: { label?: unknown; link?: { type?: unknown; slug?: unknown } } = {};
+      try {
+        settings = (parseYaml(readFileSync(path.join(repoRoot, category), "utf8"), { logLevel: "silent" }) ?? {}) as typeof settings;
+      } catch {
+        // An unreadable category file makes no page.
+      }
+      if (settings.link?.type === "generated-index") categoryPage(String(settings.label ?? path.posix.basename(folder)), typeof settings.link.slug === "string" ? settings.link.slug : undefined);
+      if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(version.contentDir, folder)}/x.md`, {}, versionBase, numberPrefixes).replace(/\/x$/, "")));
     }
-    if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(project.docsDir, folder)}/x.md`, {}, routeBase, numberPrefixes).replace(/\/x$/, "")));
   }
   return {
     fileFor(sitePath) {
       let route = stripSlashes(sitePath);
+      // A link that already starts with baseUrl does not get it twice (@docusaurus/core
+      // client/exports/useBaseUrl.ts addBaseUrl at 062348e6: "avoid adding the baseurl twice").
       if (baseUrl && (route === baseUrl || route.startsWith(`${baseUrl}/`))) route = stripSlashes(route.slice(baseUrl.length));
       if (routeBase && route !== routeBase && !route.startsWith(`${routeBase}/`)) return undefined;
-      if (currentPath) {
-        const versioned = stripSlashes(path.posix.join(routeBase, currentPath));
-        if (route === versioned || route.startsWith(`${versioned}/`)) route = stripSlashes(path.posix.join(routeBase, route.slice(versioned.length)));
-      }
       if (categoryPages.has(route) || generated.some((folder) => route === folder || route.startsWith(`${folder}/`))) return undefined;
       return routes.get(route) ?? null;
     },
@@ -117,7 +133,7 @@ export function docusaurusRoute(relative: string, front: Record<string, unknown>
     const name = path.posix.basename(relative, path.posix.extname(relative));
     route = path.posix.join(folder, slug ?? (typeof front.id === "string" ? front.id : parse ? stripNumberPrefix(name) : name));
   }
-  return stripSlashes(path.posix.join(routeBase, stripSlashes(route)));
+  return joinRoute(routeBase, stripSlashes(route));
 }
 
 /** The docs plugin's `routeBasePath` as the site's config sets it in the docs options (default `docs`). */
@@ -127,18 +143,46 @@ export function docusaurusRouteBase(config: string): string {
   return stripSlashes(/(?:^|[^\w$.])routeBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(options)?.[1] ?? "docs");
 }
 
+/**
+ * MkDocs' absolute links (mkdocs/mkdocs mkdocs/structure/pages.py _RelativePathTreeprocessor.path_to_url
+ * at 28625367): left as written and only logged (`validation.links.absolute_links`, default `info`)
+ * unless that setting is `relative_to_docs` (MkDocs 1.6), which reads `/a/b.md` as the docs file
+ * `a/b.md` and warns when there is none: the path as written names a file (`/a/b/` names none, as
+ * for a relative link). Anywhere else an absolute link's target depends on where the site is
+ * served (a `site_url` path, mike's versions), which the build does not check either.
+ */
 function mkdocsRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
-  const sitePrefix = mkdocsSitePrefix(frameworkConfig(repoRoot, project));
-  const pages = new Set(listPageFiles(repoRoot, project.docsDir, project.pageExtensions));
+  const relativeToDocs = mkdocsAbsoluteLinks(frameworkConfig(repoRoot, project)) === "relative_to_docs";
   return {
     fileFor(sitePath) {
-      let route = stripSlashes(sitePath).replace(/\.html$/, "");
-      if (sitePrefix && (route === sitePrefix || route.startsWith(`${sitePrefix}/`))) route = stripSlashes(route.slice(sitePrefix.length));
-      const base = route ? path.posix.join(project.docsDir, route.replace(/\.md$/, "")) : project.docsDir;
-      return [`${base}.md`, `${base}/index.md`, `${base}/README.md`].find((file) => pages.has(file)) ?? null;
+      if (!relativeToDocs) return undefined;
+      const file = path.posix.normalize(path.posix.join(project.docsDir, sitePath.replace(/^\/+/, "")));
+      return !file.startsWith("../") && isFile(path.join(repoRoot, file)) ? file : null;
     },
   };
 }
+
+/**
+ * MkDocs' `validation.links.absolute_links` (mkdocs/config/defaults.py at 28625367: default `info`);
+ * a value given for the whole `validation` block holds for `links` unless `links` sets its own.
+ */
+export function mkdocsAbsoluteLinks(config: string): string {
+  try {
+    const parsed = parseYaml(config, { logLevel: "silent" }) as { validation?: { absolute_links?: unknown; links?: { absolute_links?: unknown } | null } | null } | null;
+    const value = parsed?.validation?.links?.absolute_links ?? parsed?.validation?.absolute_links;
+    return typeof value === "string" ? value : "info";
+  } catch {
+    return "info";
+  }
+}
+
+const isFile = (file: string) => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
 
 function frontmatter(file: string): Record<string, unknown> {
   return frontmatterOf(readFileSync(file, "utf8"));

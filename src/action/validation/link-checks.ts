@@ -126,10 +126,12 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         if (!file && [served, ...pageCandidates(served)].some((candidate) => model.gitIgnored(candidate))) return undefined;
         return file ? { file, anchor } : { file: null, anchor };
       }
-      // MkDocs validates only relative links to files (`absolute_links` and `unrecognized_links` are info).
+      // MkDocs validates relative links to files; an absolute one only with `validation.links.absolute_links:
+      // relative_to_docs` (site-routes.ts mkdocsRoutes), and never one in raw HTML, which it leaves alone.
       if (target.startsWith("/")) {
-        if (inRootFolders()) return undefined;
+        if (raw || inRootFolders()) return undefined;
         const file = ctx.routes?.fileFor(target);
+        if (file === null && model.gitIgnored(path.posix.join(project.docsDir, target))) return undefined;
         return file === undefined ? undefined : { file, anchor };
       }
       const base = path.posix.normalize(path.posix.join(dir, target));
@@ -200,6 +202,8 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   if (!resolved.anchor || !/\.mdx?$/.test(resolved.file)) return null;
   const target = await ctx.analysis(resolved.file);
   if (!target || target.problems.length > 0 || target.generated) return null;
+  // The site's own Markdown plugins may rewrite the target's headings before their ids are made.
+  if (ctx.model.headingsRewritten(resolved.file)) return null;
   const anchors = await anchorsWithImports(resolved.file, target, ctx);
   const wanted = ctx.project.framework === "mintlify" ? mintlifyCleanId(resolved.anchor) : safeDecode(resolved.anchor);
   // An MkDocs hook may make an id of what the page's comment names (`#config.name`, `#+type:note`).

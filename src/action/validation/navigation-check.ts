@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { docusaurusListsPage, navigationPages, pageExists, vitepressConfigFiles, type DocsProject } from "../docs/framework.js";
+import { objectLiterals } from "../docs/docusaurus.js";
+import { frontmatterOf } from "../docs/frontmatter.js";
 import { siteModel, vitepressBases, vitepressUrl, type SiteModel } from "../docs/site-model.js";
 import type { ChangedFile } from "../git.js";
 import { escapeRegExp } from "../../shared/regexp.js";
@@ -72,12 +74,22 @@ function isReachable(repoRoot: string, project: DocsProject, model: SiteModel, e
   if (project.framework === "mkdocs") return true;
   // Navigation in code (the VitePress config): the page's link appears in it.
   if (project.framework !== "vitepress") return false;
+  // A page a content loader lists (a blog's posts) is listed by the page that renders the loader's data.
+  if (model.listedByContentLoader(file)) return true;
+  // A home page needs no sidebar entry: the default theme shows no sidebar on it (vuejs/vitepress
+  // src/client/theme-default/composables/layout.ts at ed2bfb26: isHome is frontmatter `isHome`, else
+  // `layout: home`), and the navbar's title links the root of each language
+  // (components/VPNavBarTitle.vue: themeConfig.logoLink, else the locale's `link`).
+  const front = frontmatterOf(readFileSync(path.join(repoRoot, file), "utf8"));
+  if (front.isHome === true || (front.isHome === undefined && front.layout === "home")) return true;
   const quoted = (value: string, within: string) => new RegExp(`['"\`]${escapeRegExp(value)}['"\`]`).test(within);
   // VitePress sidebars may sit in several config files (one per language) and name a page by a path
   // under a `base`: a quoted link ending in the page's path, with or without its extension.
   const texts = vitepressConfigFiles(repoRoot, project).map((config) => readFileSync(path.join(repoRoot, config), "utf8"));
-  // A sidebar group's `base` joins its items' `link`s (`base: '/reference/default-theme-'` + `link: 'badge'`).
   const url = vitepressUrl(model, file);
+  const localeRoots = texts.flatMap((config) => objectLiterals(config, "locales")).flatMap(localeLinks);
+  if (url === "/" || localeRoots.some((root) => root.replace(/\/?$/, "/") === url)) return true;
+  // A sidebar group's `base` joins its items' `link`s (`base: '/reference/default-theme-'` + `link: 'badge'`).
   const forms = new Set([url, `${url}.md`, `${url}.html`, url.endsWith("/") ? url : `${url}/`]);
   return texts.some((config) => {
     if ([...forms].some((form) => quoted(form, config))) return true;
@@ -85,4 +97,20 @@ function isReachable(repoRoot: string, project: DocsProject, model: SiteModel, e
     const links = [...config.matchAll(/\blink\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string);
     return links.some((link) => bases.some((base) => forms.has(link.startsWith("/") ? link : `${base}${link}`)));
   });
+}
+
+/** The `link`s of a VitePress `locales` object's own locales (`root: { link: '/' }, zh: { link: '/zh/' }`), not of what they nest (their nav). */
+function localeLinks(locales: string): string[] {
+  const links: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < locales.length; i++) {
+    const character = locales[i];
+    if (character === "{" || character === "[") depth++;
+    else if (character === "}" || character === "]") depth--;
+    else if (depth === 1 && /\blink$/.test(locales.slice(Math.max(0, i - 4), i + 1)) && !/[\w$]/.test(locales[i - 4] ?? " ")) {
+      const value = /^\s*:\s*['"`](\/[^'"`]*)['"`]/.exec(locales.slice(i + 1))?.[1];
+      if (value) links.push(value);
+    }
+  }
+  return links;
 }

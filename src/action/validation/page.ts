@@ -9,6 +9,8 @@ import { headingSlugger, mintlifyCleanId, mintlifyComponentId, mintlifyParamId, 
 import { docusaurusPageFormat, unwrapMdxCodeBlocks } from "../docs/docusaurus.js";
 import type { Framework } from "../docs/framework.js";
 import { frontmatterOf } from "../docs/frontmatter.js";
+import { decodeJsString, JS_STRING } from "../docs/js-text.js";
+import { escapeRegExp } from "../../shared/regexp.js";
 
 export interface PageLink {
   url: string;
@@ -35,7 +37,22 @@ export interface PageAnalysis {
 }
 
 /** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` / `{ id="id" }` (MkDocs). */
-const HEADING_ID = /^(#{1,6}\s.*?)\s*\{:?\s*(?:[^}\n]*?\s)?(?:#|id=["']?)([^\s}"']+)["']?[^}\n]*\}\s*$/;
+const HEADING_ID = headingIdPattern("{", "}");
+
+/**
+ * The explicit-id pattern for attribute delimiters: VitePress' `markdown.attrs` may set its own
+ * (markdown-it-attrs `leftDelimiter`/`rightDelimiter`: `### Title %{#id}%`). Group 1 is the heading
+ * without its attributes, group 2 the id.
+ */
+function headingIdPattern(left: string, right: string): RegExp {
+  const [open, close, stop] = [escapeRegExp(left), escapeRegExp(right), classEscape(right[0] ?? "}")];
+  return new RegExp(`^(#{1,6}\\s.*?)\\s*${open}:?\\s*(?:[^${stop}\\n]*?\\s)?(?:#|id=["']?)([^\\s${stop}"']+)["']?[^${stop}\\n]*${close}\\s*$`);
+}
+
+/** A character as written inside a RegExp character class. */
+function classEscape(character: string): string {
+  return character.replace(/[\\\]^-]/g, "\\$&");
+}
 
 /** Whether a page is compiled as MDX: always for .mdx, and for .md where the framework does (Mintlify, Docusaurus v3). */
 export function isMdx(file: string, framework: Framework, mdIsMdx = true): boolean {
@@ -77,6 +94,14 @@ export interface PageRules extends SlugOptions {
   mdxComments?: boolean;
   /** Docusaurus 2 (MDX 1): pages are read as Markdown for their links, and compiling is the site build's to judge. */
   mdx1?: boolean;
+  /** VitePress `markdown.attrs` delimiters, when the site sets its own: explicit ids are written `%{#id}%`, not `{#id}`. */
+  attrsDelimiters?: { left: string; right: string };
+  /**
+   * VitePress `markdown.anchor.slugify` is the site's own function: a heading without an explicit id
+   * gets an id the gate cannot compute, so a page with such a heading has anchors it cannot know
+   * (PageAnalysis.generated) and links into it are left to the build.
+   */
+  customSlugify?: boolean;
 }
 
 export async function analyzePage(file: string, text: string, framework: Framework, rules: PageRules = {}): Promise<PageAnalysis> {
@@ -93,21 +118,29 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   const slugger = headingSlugger(framework, rules);
   const idsByLine = new Map<number, string>();
   const lines = body.split("\n");
+  const delimiters = framework === "vitepress" ? rules.attrsDelimiters : undefined;
+  const headingId = delimiters ? headingIdPattern(delimiters.left, delimiters.right) : HEADING_ID;
   lines.forEach((line, index) => {
-    const id = HEADING_ID.exec(line)?.[2];
+    const id = headingId.exec(line)?.[2];
     if (id) idsByLine.set(index + 1, slugger.explicit(id));
   });
-  const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(HEADING_ID, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : body;
+  const source = idsByLine.size > 0 ? lines.map((line, index) => (idsByLine.has(index + 1) ? line.replace(headingId, (all, heading: string) => heading.padEnd(all.length)) : line)).join("\n") : body;
   if (framework === "mkdocs") for (const id of mkdocsExtraAnchors(source)) anchors.add(id);
   // VitePress (markdown-it-attrs) takes `{#id}` on a paragraph of its own and in a container's title too.
-  if (framework === "vitepress") for (const match of source.matchAll(/\{#([^\s}]+)\}/g)) anchors.add(match[1] as string);
+  if (framework === "vitepress") {
+    const [left, right] = [delimiters?.left ?? "{", delimiters?.right ?? "}"];
+    for (const match of source.matchAll(new RegExp(`${escapeRegExp(left)}#([^\\s${classEscape(right[0] ?? "}")}]+)${escapeRegExp(right)}`, "g"))) anchors.add(match[1] as string);
+  }
 
   const processor = processorFor(mdx, framework === "docusaurus" && (rules.mdxComments ?? true));
+  let implicitIds = 0;
   const unfolded = framework === "mkdocs" ? unfoldMkdocsBlocks(source) : source;
   try {
     const tree = processor.parse(unfolded) as unknown as Root;
     const headings: Collector["headings"] = [];
-    collect(tree, { anchors, links, idsByLine, slugger, framework, headings });
+    const collector: Collector = { anchors, links, idsByLine, slugger, framework, headings, implicitIds: 0 };
+    collect(tree, collector);
+    implicitIds = collector.implicitIds;
     if (framework === "mkdocs" && rules.mkdocsTabs) for (const id of mkdocsTabIds(unfolded, headings, rules.mkdocsTabs, anchors)) anchors.add(id);
     if (rules.mdx1) links.push(...mdx1Imports(tree, unfolded));
     await processor.run(tree as never, { path: file, value: unfolded } as never);
@@ -127,7 +160,9 @@ export async function analyzePage(file: string, text: string, framework: Framewo
     if (!rules.mdx1) problems.push(`${where}: does not compile as ${mdx ? "MDX" : "Markdown"}: ${reason}`);
   }
   links.push(...includes(text, framework));
-  const analysis: PageAnalysis = { problems, links, anchors, generated: framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text) };
+  // mkdocstrings and macros write part of an MkDocs page; a site's own slugify names headings without an explicit id.
+  const generated = (framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text)) || (rules.customSlugify === true && implicitIds > 0);
+  const analysis: PageAnalysis = { problems, links, anchors, generated };
   if (framework === "mkdocs") analysis.commentWords = commentWords(text);
   return analysis;
 }
@@ -188,11 +223,18 @@ function mdx1Imports(tree: Root, text: string): PageLink[] {
   return links;
 }
 
-/** The imports of local files (a snippet, a partial) in ES module code starting at `firstLine`: each must name a file that exists. */
+/** `from '…'` or a bare `import '…'`: the module specifier's quote and body (groups 1 and 2, JS_STRING). */
+const IMPORT_SPECIFIER = new RegExp(String.raw`(?:\bfrom|^\s*import)\s+${JS_STRING}`, "gm");
+
+/**
+ * The imports of local files (a snippet, a partial) in ES module code starting at `firstLine`: each
+ * must name a file that exists. The specifier is a JavaScript string literal, so its escapes are
+ * decoded first (`'./\_shared/a.mdx'` is `./_shared/a.mdx`: js-text.ts decodeJsString).
+ */
 function localImports(code: string, firstLine: number): PageLink[] {
   const links: PageLink[] = [];
-  for (const match of code.matchAll(/\bfrom\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)) {
-    const source = match[1] ?? match[2] ?? "";
+  for (const match of code.matchAll(IMPORT_SPECIFIER)) {
+    const source = decodeJsString(match[2] ?? "");
     const line = firstLine + code.slice(0, match.index).split("\n").length - 1;
     if (/^(\.{1,2}\/|\/|@site\/)/.test(source)) links.push({ url: source, line, kind: "import" });
   }
@@ -306,6 +348,8 @@ interface Collector {
   framework: Framework;
   /** Each heading's line and id, in order. */
   headings: { line: number; id: string }[];
+  /** How many headings have no explicit id (their id is the slug function's). */
+  implicitIds: number;
 }
 
 /**
@@ -347,6 +391,7 @@ function collect(tree: Root, into: Collector): void {
     const line = node.position?.start.line ?? 0;
     if (node.type === "heading") {
       const generated = slugger.slug(headingText(node, framework), node.depth);
+      if (!idsByLine.has(line)) into.implicitIds++;
       const id = idsByLine.get(line) ?? generated;
       if (id !== null) {
         anchors.add(id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { writeRepo } from "../../../helpers/temp-repo.js";
-import { detectDocsProject, docusaurusDocIds, docusaurusListsPage, navigationPages, pageExists } from "../../../../src/action/docs/framework.js";
+import { detectDocsProject, docusaurusDocIds, docusaurusListsPage, navigationPages, pageExists, vitepressConfigFiles } from "../../../../src/action/docs/framework.js";
 
 const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-fw-");
 
@@ -94,5 +94,25 @@ describe("docs framework detection", () => {
     expect(detectDocsProject(repo({ "docs/readme.md": "# x" }))).toMatchObject({ framework: "markdown", docsDir: "docs", navigationFiles: [] });
     expect(detectDocsProject(repo({ "README.md": "# x" }))).toMatchObject({ framework: "markdown", docsDir: "." });
     expect(detectDocsProject(repo({ "guides/a.md": "# a" }), "guides")).toMatchObject({ framework: "markdown", docsDir: "guides" });
+  });
+});
+
+describe("VitePress: where its config is (resolveUserConfig)", () => {
+  it("config/index.<ext> before config.<ext>, for js, ts, mjs, mts in that order", () => {
+    expect(detectDocsProject(repo({ ".vitepress/config/index.ts": "export default {}\n", ".vitepress/config/en.ts": "", "index.md": "# Home\n" }))).toEqual({
+      framework: "vitepress",
+      docsDir: ".",
+      navigationFiles: [".vitepress/config/index.ts"],
+      pageExtensions: [".md"],
+      configFile: ".vitepress/config/index.ts",
+    });
+    expect(detectDocsProject(repo({ ".vitepress/config/index.mts": "", ".vitepress/config.ts": "" })).configFile).toBe(".vitepress/config.ts");
+    expect(detectDocsProject(repo({ ".vitepress/config.mts": "", ".vitepress/config.js": "" })).configFile).toBe(".vitepress/config.js");
+  });
+
+  it("the navigation may be anywhere under .vitepress but the theme, the config's folder included", () => {
+    const root = repo({ ".vitepress/config/index.ts": "", ".vitepress/config/zh.ts": "", ".vitepress/sidebar.ts": "", ".vitepress/theme/index.ts": "" });
+    const project = { framework: "vitepress" as const, docsDir: ".", navigationFiles: [".vitepress/config/index.ts"], pageExtensions: [".md"], configFile: ".vitepress/config/index.ts" };
+    expect(vitepressConfigFiles(root, project).sort()).toEqual([".vitepress/config/index.ts", ".vitepress/config/zh.ts", ".vitepress/sidebar.ts"]);
   });
 });

@@ -57,3 +57,36 @@ describe("what the site model reads of each framework's config", () => {
     expect(files.filter((file) => model.gitIgnored(file))).toEqual(["site/index.html", "docs/x.log", "docs/generated/a.md", "docs/generated/keep.md", "docs/changelog.md", "docs/api/rest.md"]);
   });
 });
+
+describe("which pages a site's own Markdown plugins read (their headings' ids are the build's)", () => {
+  it("Docusaurus: plugins in the docs options cover the docs (current, versioned, translated); the pages' and blog's options theirs; an empty list none", () => {
+    const withDocs = modelOf({ "docusaurus.config.js": "const mark = require('./src/remark/mark');\nmodule.exports = { presets: [['classic', { docs: { beforeDefaultRemarkPlugins: [mark] }, pages: { remarkPlugins: [] } }]] };\n" });
+    const files = ["docs/a.md", "versioned_docs/version-1.x/a.md", "i18n/fr/docusaurus-plugin-content-docs/current/a.md", "src/pages/about.md", "blog/post.md"];
+    expect(files.filter((file) => withDocs.headingsRewritten(file))).toEqual(["docs/a.md", "versioned_docs/version-1.x/a.md", "i18n/fr/docusaurus-plugin-content-docs/current/a.md"]);
+    const withPages = modelOf({ "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { remarkPlugins: [] }, pages: { rehypePlugins: [[require('rehype-x'), {}]] }, blog: { remarkPlugins } }]] };\n" });
+    expect(files.filter((file) => withPages.headingsRewritten(file))).toEqual(["src/pages/about.md", "blog/post.md"]);
+    expect(modelOf({ "docusaurus.config.js": "module.exports = { markdown: { preprocessor: ({ fileContent }) => fileContent } };\n" }).headingsRewritten("docs/a.md")).toBe(true);
+    expect(files.some((file) => modelOf({ "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: {} }]] };\n" }).headingsRewritten(file))).toBe(false);
+  });
+
+  it("VitePress: attrs delimiters and a slugify of the site's, read from a config split across local modules", () => {
+    const split = {
+      ".vitepress/config/index.ts": "import { shared } from './shared'\nexport default { ...shared }\n",
+      ".vitepress/config/shared.ts": "import { slugify } from './slug'\nexport const shared = { markdown: { attrs: { leftDelimiter: '%{', rightDelimiter: '}%' }, anchor: { slugify } } }\n",
+      ".vitepress/config/slug.ts": "export const slugify = (s: string) => s\n",
+    };
+    expect(modelOf(split).slugOptions).toEqual({ attrsDelimiters: { left: "%{", right: "}%" }, customSlugify: true });
+    expect(modelOf({ ".vitepress/config.ts": "export default { markdown: { anchor: { level: [2, 3] } } }\n" }).slugOptions).toEqual({});
+  });
+
+  it("VitePress: pages a data loader's createContentLoader globs list (from the source folder; ! negates), in .vitepress too", () => {
+    const model = modelOf({
+      "docs/.vitepress/config.ts": "export default {}\n",
+      "docs/_data/posts.data.ts": "import { createContentLoader } from 'vitepress'\nexport default createContentLoader('blog/*.md', { excerpt: true })\n",
+      "docs/.vitepress/theme/notes.data.js": "export default createContentLoader(['notes/**/*.md', '!notes/drafts/**'])\n",
+      "docs/blog.md": "# Blog\n",
+    });
+    const files = ["docs/blog/one.md", "docs/blog/deep/two.md", "docs/notes/a/b.md", "docs/notes/drafts/c.md", "docs/guide.md"];
+    expect(files.filter((file) => model.listedByContentLoader(file))).toEqual(["docs/blog/one.md", "docs/notes/a/b.md"]);
+  });
+});

@@ -87,3 +87,54 @@ describe("MkDocs: hooks and pages the build writes", () => {
     expect(await linksOf(files, "docs/index.md")).toEqual(["docs/index.md:3: link 'guide.md' does not resolve to a file in the repository"]);
   });
 });
+
+describe("Docusaurus: partials imported with escaped paths, and plugins that rewrite headings", () => {
+  const site = (config: string) => ({
+    "docusaurus.config.js": `module.exports = { presets: [['classic', { docs: { ${config} } }]] };\n`,
+    "docs/gestures/_shared/config.mdx": "### hitSlop [A][I]\n\nThe area.\n",
+    "docs/gestures/pan.mdx": "import Config from './\\_shared/config.mdx';\n\n# Pan\n\n<Config />\n",
+    "docs/guide.md": "# Guide\n\n[slop](./gestures/pan.mdx#hitslop-ai) [gone](./gestures/pan.mdx#nothing)\n",
+  });
+
+  it("the escaped import resolves and the partial's headings are the page's", async () => {
+    expect(await linksOf(site(""), "docs/gestures/pan.mdx")).toEqual([]);
+    expect(await linksOf(site(""), "docs/guide.md")).toEqual(["docs/guide.md:3: link './gestures/pan.mdx#nothing': docs/gestures/pan.mdx has no heading with the anchor #nothing"]);
+  });
+
+  it("with the site's own remark plugins in the docs options, anchors into docs pages are left to the build", async () => {
+    expect(await linksOf(site("beforeDefaultRemarkPlugins: [require('./src/markers')],"), "docs/guide.md")).toEqual([]);
+    expect(await linksOf(site("remarkPlugins: [],"), "docs/guide.md")).toHaveLength(1);
+  });
+});
+
+describe("VitePress: a slugify of the site's", () => {
+  it("anchors into a page with headings of generated ids are left to the build; a page whose every heading has its id is still checked", async () => {
+    const files = {
+      ".vitepress/config.ts": "import { slug } from './slug'\nexport default { markdown: { anchor: { slugify: slug } } }\n",
+      ".vitepress/slug.ts": "export const slug = (s: string) => s\n",
+      "api.md": "# API\n\n## createSpy()\n",
+      "explicit.md": "# Explicit {#explicit}\n\n## Options {#options}\n",
+      "index.md": "# Home {#home}\n\n[spy](./api.md#createSpy-) [options](./explicit.md#options) [gone](./explicit.md#options-api)\n",
+    };
+    expect(await linksOf(files, "index.md")).toEqual(["index.md:3: link './explicit.md#options-api': explicit.md has no heading with the anchor #options-api"]);
+  });
+});
+
+describe("MkDocs: absolute links", () => {
+  const files = (validation: string) => ({
+    "mkdocs.yml": `site_name: Acme\n${validation}`,
+    "docs/index.md": "# Home\n\n[dev](/dev/community/users/) [setup](/guide/setup.md) [gone](/guide/gone.md) <a href=\"/raw/\">raw</a>\n",
+    "docs/guide/setup.md": "# Setup\n",
+  });
+
+  it("not checked by default: MkDocs leaves them as written (absolute_links: info)", async () => {
+    expect(await linksOf(files(""), "docs/index.md")).toEqual([]);
+  });
+
+  it("relative_to_docs: each names a file under docs_dir, as MkDocs validates it; raw HTML is still left alone", async () => {
+    expect(await linksOf(files("validation:\n  links:\n    absolute_links: relative_to_docs\n"), "docs/index.md")).toEqual([
+      "docs/index.md:3: link '/dev/community/users/' does not resolve to a file in the repository",
+      "docs/index.md:3: link '/guide/gone.md' does not resolve to a file in the repository",
+    ]);
+  });
+});

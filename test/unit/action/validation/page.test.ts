@@ -11,6 +11,17 @@ describe("a page's imports", () => {
     ]);
   });
 
+  it("an import's specifier is a JavaScript string: its escapes are decoded (Prettier's `./\\_shared` is ./_shared), in MDX 3 and MDX 1 alike", async () => {
+    const text = "import Shared from './\\_shared/config.mdx';\nimport Other from \"../x\\u002Fy.md\";\nimport Quote from './it\\'s.mdx';\n\n# Title\n\n<Shared />\n";
+    const expected = [
+      { url: "./_shared/config.mdx", line: 1, kind: "import" },
+      { url: "../x/y.md", line: 2, kind: "import" },
+      { url: "./it's.mdx", line: 3, kind: "import" },
+    ];
+    expect((await analyzePage("docs/page.mdx", text, "docusaurus")).links.filter((link) => link.kind === "import")).toEqual(expected);
+    expect((await analyzePage("docs/page.md", text, "docusaurus", { mdx1: true })).links.filter((link) => link.kind === "import")).toEqual(expected);
+  });
+
   it("MDX 3: imports in module code, each with its line", async () => {
     const { links } = await analyzePage("page.mdx", "import A from '/snippets/a.mdx'\nimport B from \"./b.mdx\"\n\n# Title\n", "mintlify");
     expect(links.filter((link) => link.kind === "import")).toEqual([
@@ -62,5 +73,24 @@ describe("MkDocs: ids not in headings", () => {
   it("the words of a page's HTML comments, where a hook may find an id to make", async () => {
     const page = await analyzePage("docs/a.md", "# A\n\n<!-- md:setting config.name -->\n<!--\n  md:option type:note\n-->\n", "mkdocs");
     expect([...(page.commentWords ?? [])]).toEqual(["md:setting", "config.name", "md:option", "type:note"]);
+  });
+});
+
+describe("VitePress' markdown options (markdown-it-attrs, markdown-it-anchor)", () => {
+  const page = "# Store %{#store}%\n\n## State Tree %{#statetree .api}%\n\n## Getters\n\n::: tip Note %{#note}%\n:::\n";
+
+  it("attrs with its own delimiters: `%{#id}%` is the heading's id (and its text no part of the slug)", async () => {
+    const { anchors, generated } = await analyzePage("api.md", page, "vitepress", { attrsDelimiters: { left: "%{", right: "}%" } });
+    expect([...anchors].sort()).toEqual(["getters", "note", "statetree", "store"]);
+    expect(generated).toBe(false);
+    // With the default delimiters the same text is part of the heading.
+    expect([...(await analyzePage("api.md", page, "vitepress")).anchors]).toContain("state-tree-statetree-api");
+  });
+
+  it("a slugify of the site's: a heading without an explicit id has an id the gate cannot know, so the page's anchors are not all known", async () => {
+    const rules = { attrsDelimiters: { left: "%{", right: "}%" }, customSlugify: true };
+    expect((await analyzePage("api.md", page, "vitepress", rules)).generated).toBe(true);
+    const allExplicit = "# Store %{#store}%\n\n## State Tree %{#statetree}%\n";
+    expect((await analyzePage("api.md", allExplicit, "vitepress", rules)).generated).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ describe("inkwell CLI: automations", () => {
     const source = await cli(["automations", "create", "--project", projectId, "--source", "acme/api", "--label", "docs", "--path", "src/**", "--instruction", "CLI flags live in reference/cli.mdx"]);
     expect(source.code, source.stderr).toBe(0);
     expect(source.stdout).toMatch(/^Automation \w+: jobs start on merges into acme\/api labelled docs changing src\/\*\*\.$/m);
-    expect((await cli(["automations", "create", "--project", projectId, "--issues", "--label", "docs-bug"])).stdout).toContain("issues labelled docs-bug or mentioning the App");
+    expect((await cli(["automations", "create", "--project", projectId, "--issues", "--label", "docs-bug"])).stdout).toContain("issues labelled docs-bug or addressing the agent");
     const schedule = JSON.parse((await cli(["automations", "create", "--project", projectId, "--schedule", "0 6 * * 1", "--instruction", "Fix broken links", "--json"])).stdout);
     expect(schedule).toMatchObject({ config: { kind: "schedule", cron: "0 6 * * 1" }, paused: false, nextRunAt: expect.stringMatching(/T06:00:00.000Z$/) });
 

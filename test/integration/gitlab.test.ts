@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliFor } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
+import { callTool, connectMcp, firstText } from "../helpers/mcp-client.js";
 import { GITLAB_BOT, GITLAB_TOKEN, startFakeGitLab, type FakeGitLab, type FakeGitLabUser } from "../helpers/fake-gitlab.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { Visitor } from "../helpers/visitor.js";
@@ -104,6 +105,26 @@ describe("a job on GitLab", () => {
       expect(res.status, String(message)).toBe(status);
       expect(res.body.error).toMatch(message);
     }
+    expect((await job(jobId)).status).toBe("active");
+  });
+
+  it("on this server without a GitHub App, a token neither GitLab's nor GitHub's gets 401 as documented, not 'no GitHub App configured'", async () => {
+    const claim = { jobId, runAttempt: 1, workflowRunId: gitlab.pipelines[0]!.id };
+    const cases: [string, RegExp][] = [
+      ["not-a-jwt", /not a JWT/],
+      [await idToken({}, { issuer: "https://gitlab.elsewhere.test" }), /issued neither by a connected GitLab instance nor by the GitHub Actions OIDC issuer/],
+    ];
+    for (const [token, message] of cases) {
+      for (const path of ["claim", "heartbeat", "report"]) {
+        const res = await runner(path, token, { ...claim, outcome: "failed", error: "x" });
+        expect(res.status, `${path} ${message}`).toBe(401);
+        expect(res.body.error).toMatch(message);
+        expect(res.body.error).not.toMatch(/GitHub App/);
+      }
+    }
+    // A GitHub Actions token is one this server could take once the App is set up: that is what 503 says.
+    const github = await idToken({}, { issuer: "https://token.actions.githubusercontent.com" });
+    expect(await runner("claim", github, claim)).toMatchObject({ status: 503, body: { error: expect.stringMatching(/no GitHub App configured/) } });
     expect((await job(jobId)).status).toBe("active");
   });
 
@@ -429,7 +450,7 @@ describe("automations on GitLab", () => {
     const job = (await t.call("GET", `/v2/agent/${projectId}/job/${jobId}`, { token: key })).body;
     expect(job.trigger).toMatchObject({ type: "source-merge", url: `${gitlab.url}/acme/api-server/-/merge_requests/9`, automationId: created.body.id });
     const [first] = await t.store.db.query<{ prompt: string }>(`SELECT prompt FROM job_messages WHERE job_id = $1 ORDER BY seq LIMIT 1`, [jobId]);
-    expect(first!.prompt).toContain("A pull request opened by @dana was merged into acme/api-server (main): #9 \"Export since a date\"");
+    expect(first!.prompt).toContain("A merge request opened by @dana was merged into acme/api-server (main): !9 \"Export since a date\"");
     expect(first!.prompt).toContain("- modified src/export.ts (+2 −1)");
     expect(first!.prompt).toContain("+since");
     expect(first!.prompt).toContain("acme/api-server's code cannot be read from here");
@@ -440,8 +461,8 @@ describe("automations on GitLab", () => {
     // Deleting the automation removes its webhook from the source project: its merges stop reaching Inkwell.
     expect((await t.call("DELETE", `/admin/projects/${projectId}/automations/${created.body.id}`, { token: ADMIN_TOKEN })).status).toBe(204);
     await eventually("the source project's webhook removed", () => source.hooks.length === 0);
-    const [unlink] = await t.store.db.query<{ state: string }>(`SELECT state FROM tasks WHERE kind = 'gitlab_source_unlink'`);
-    expect(unlink?.state).toBe("done");
+    // The hook is gone a moment before the task records its outcome.
+    await eventually("the unlink task done", async () => (await t.store.db.query<{ state: string }>(`SELECT state FROM tasks WHERE kind = 'gitlab_source_unlink'`))[0]?.state === "done");
   });
 
   it("a schedule fires a job that runs as a pipeline like any other", async () => {
@@ -558,5 +579,48 @@ describe("robots.txt from the docs project's merges", () => {
     await settled(before + 3);
     const [latest] = await versions();
     expect(latest).toMatchObject({ source: "repository", effectiveAt: "2026-11-25T08:00:00.000Z", bytes: 0 });
+  });
+});
+
+describe("a server with GitLab projects and no GitHub App", () => {
+  const NO_APP = /no GitHub App/;
+
+  it("says nothing of a missing GitHub App where a GitLab job runs: the API's job (forge gitlab), the job page, the jobs list, automations, the CLI and MCP", async () => {
+    const cli = cliFor(t);
+    const env = { INKWELL_API_KEY: key, INKWELL_PROJECT: projectId };
+    const created = await cli(["jobs", "create", "Explain", "the", "export", "flags"], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).not.toMatch(NO_APP);
+    expect(created.stdout).toMatch(/merge request:\s+-/);
+    const jobId = /Created job (\S+)/.exec(created.stdout)![1]!;
+    expect(await job(jobId)).toMatchObject({ forge: "gitlab" });
+    const messaged = await cli(["jobs", "message", jobId, "Also", "the", "import", "flags"], env);
+    expect(messaged.stderr).not.toMatch(NO_APP);
+
+    const v = new Visitor(t.url, PUBLIC_URL);
+    await v.signInAsOperator();
+    for (const page of [`/dashboard/projects/${projectId}/jobs`, `/dashboard/projects/${projectId}/jobs/${jobId}`, `/dashboard/projects/${projectId}/automations`]) {
+      const html = (await v.get(page)).text;
+      expect(html, page).not.toMatch(NO_APP);
+      expect(html, page).not.toMatch(/pull request|mentioning the App/i);
+    }
+
+    const client = await connectMcp(t.url, key);
+    try {
+      const made = await callTool(client, "create_job", { prompt: "Document the config file" });
+      expect(firstText(made)).toMatch(/^Created\. Job \S+ is active .*; no merge request yet\.$/);
+      expect(firstText(made)).not.toMatch(NO_APP);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("still warns for a GitHub project on the same server, whose job cannot run", async () => {
+    const github = await t.newProject("acme/github-docs");
+    const created = await cliFor(t)(["jobs", "create", "Add", "a", "page"], { INKWELL_API_KEY: github.key, INKWELL_PROJECT: github.projectId });
+    expect(created.stderr).toMatch(/Warning: this Inkwell server has no GitHub App yet/);
+    const v = new Visitor(t.url, PUBLIC_URL);
+    await v.signInAsOperator();
+    expect((await v.get(`/dashboard/projects/${github.projectId}/jobs`)).text).toMatch(/This server has no GitHub App yet/);
   });
 });

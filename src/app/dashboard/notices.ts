@@ -6,8 +6,8 @@ const NOTICES = {
   "key-revoked": { kind: "ok", text: "The key is revoked: requests with it now get 401." },
   "job-created": { kind: "ok", text: "Job started. This page follows its progress." },
   "message-sent": { kind: "ok", text: "Follow-up sent." },
-  "plan-approved": { kind: "ok", text: "Approved: the agent carries out the plan and opens the pull request." },
-  "job-cancelled": { kind: "ok", text: "Cancelled: the job is failed, and a running Action stops at its next heartbeat without pushing. A follow-up continues on the same branch." },
+  "plan-approved": { kind: "ok", text: "Approved: the agent carries out the plan on the job's branch." },
+  "job-cancelled": { kind: "ok", text: "Cancelled: the job is failed, the run Inkwell started is cancelled, and a runner still working stops at its next heartbeat without pushing. A follow-up continues on the same branch." },
 } as const satisfies Record<string, NonNullable<PageFrame["notice"]>>;
 
 export type Notice = (typeof NOTICES)[keyof typeof NOTICES];

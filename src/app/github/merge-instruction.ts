@@ -1,5 +1,6 @@
 import { MAX_PROMPT_CHARS } from "../../shared/api-schemas.js";
 import { globToRegExp } from "../../shared/glob.js";
+import { forgeWords, type ForgeName } from "../../shared/forge-words.js";
 import type { SourceMergedEvent } from "./automation-events.js";
 import type { PullRequestFile } from "./github-api.js";
 
@@ -23,11 +24,12 @@ export function touchesPaths(files: PullRequestFile[], globs: string[] | undefin
 export type MergeFacts = Pick<SourceMergedEvent, "author" | "repo" | "baseRef" | "number" | "title" | "url" | "mergeSha" | "body">;
 
 /**
- * `readable`: the run may read the source at the merge commit (a GitHub source, through the App);
- * a GitLab source project is not readable from the docs project's pipeline, so the instruction
- * works from the description, the files and the diff alone.
+ * `forge`: the source's. On GitHub the run may read the source at the merge commit (through the
+ * App); a GitLab source project is not readable from the docs project's pipeline, so the
+ * instruction works from the description, the files and the diff alone, and speaks of a merge request.
  */
-export function mergeInstruction(merge: MergeFacts, files: PullRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS, readable = true): string {
+export function mergeInstruction(merge: MergeFacts, files: PullRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS, forge: ForgeName = "github"): string {
+  const readable = forge === "github";
   const description = merge.body.trim() ? merge.body.trim().slice(0, MAX_DESCRIPTION_CHARS) : "(no description)";
   const listed: string[] = [];
   let listedChars = 0;
@@ -39,7 +41,7 @@ export function mergeInstruction(merge: MergeFacts, files: PullRequestFile[], st
   }
   if (files.length > listed.length) listed.push(`- … and ${files.length - listed.length} more files (list_source_files shows them all)`);
   const head = [
-    `A pull request opened by @${merge.author} was merged into ${merge.repo} (${merge.baseRef}): #${merge.number} "${merge.title}"`,
+    `A ${forgeWords(forge).change} opened by @${merge.author} was merged into ${merge.repo} (${merge.baseRef}): ${readable ? "#" : "!"}${merge.number} "${merge.title}"`,
     `${merge.url} (merge commit ${merge.mergeSha.slice(0, 12)})`,
     "",
     "Its description:",

@@ -7,6 +7,7 @@ import { TRACKING_TASK } from "../domain/jobs/job-tasks.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
 import type { GitHubApi } from "./github-api.js";
 import { impactLine } from "../impact/impact-line.js";
+import { FORGE_WORDS } from "../../shared/forge-words.js";
 
 const HEADLINE: Record<JobStatus, string> = {
   active: "⏳ Working",
@@ -29,10 +30,7 @@ function duration(ms: number): string {
 }
 
 /** What a run, this comment and the change request are called on each forge. */
-const WORDS: Record<TrackingTarget["forge"], { run: string; comment: string; change: string }> = {
-  github: { run: "workflow run", comment: "comment", change: "pull request" },
-  gitlab: { run: "pipeline", comment: "note", change: "merge request" },
-};
+const WORDS = FORGE_WORDS;
 
 /** Who gave an instruction without a person's name. */
 const SOURCE_WORDS: Partial<Record<string, string>> = { dashboard: "on the dashboard", automation: "by an automation", checks: "the repository's checks" };

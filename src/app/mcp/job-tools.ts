@@ -7,6 +7,7 @@ import { approve, cancel, sendMessage, startJob } from "../domain/jobs/entrance.
 import { getJob, listJobs } from "../domain/jobs/queries.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";
 import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments } from "./tool-schemas.js";
+import { forgeWords } from "../../shared/forge-words.js";
 
 // The agent-job tools: each does what its REST endpoint does (docs/api.md), through the same domain
 // functions, and answers with the same body.
@@ -23,7 +24,8 @@ export function jobIdOf(args: Record<string, unknown>): string {
 /** One line a person reads in the client's transcript. */
 export function describeJob(job: AgentJob): string {
   const where = `${job.source.repository.replace(/^https?:\/\/[^/]+\//, "")} on ${job.source.ref}`;
-  const pr = job.prLink ? `pull request ${job.prLink}` : "no pull request yet";
+  const { change } = forgeWords(job.forge);
+  const pr = job.prLink ? `${change} ${job.prLink}` : `no ${change} yet`;
   return `Job ${job.id} is ${job.status} (${where}); ${pr}${job.status === "failed" && job.error ? `; error: ${job.error}` : ""}.${waitingText(job)}`;
 }
 
@@ -34,7 +36,7 @@ function waitingText(job: AgentJob): string {
   return "";
 }
 
-/** The job is created (the contract) but cannot run; the assistant should say so at once, as the CLI does. */
+/** A GitHub job is created (the contract) but cannot run without the App; the assistant should say so at once, as the CLI does. A GitLab job runs without it. */
 const noAppWarning = (config: ToolContext["services"]["config"]) =>
   ` Warning: this Inkwell server has no GitHub App yet, so the job will fail without running. The operator sets it up at ${appSetupUrl(config)}; then send_message to the job runs it.`;
 
@@ -47,7 +49,7 @@ export const jobTools: McpTool[] = [
     scope: "jobs",
     title: "Create a docs job",
     description:
-      "Hand an instruction to Inkwell's docs agent: it edits the project's docs repository in a GitHub Actions run and opens a pull request. Returns the job (status active); poll it with get_job. The same idempotencyKey with the same prompt returns the job it first created.",
+      "Hand an instruction to Inkwell's docs agent: it edits the project's docs repository in the repository's CI (a GitHub Actions workflow run, or a GitLab pipeline) and opens a pull request (a merge request on GitLab). Returns the job (status active); poll it with get_job. The same idempotencyKey with the same prompt returns the job it first created.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     inputSchema: objectJsonSchema(createJobInput, "input"),
     async run(args, ctx) {
@@ -57,14 +59,14 @@ export const jobTools: McpTool[] = [
           // The domain words it for REST's header; here the key is an argument.
           throw error instanceof IdempotencyKeyReusedError ? new IdempotencyKeyReusedError(error.message.replace(/Idempotency-Key/g, "idempotencyKey")) : error;
         });
-      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}${services.github ? "" : noAppWarning(services.config)}` };
+      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}${services.github || job.forge !== "github" ? "" : noAppWarning(services.config)}` };
     },
   },
   {
     name: "get_job",
     scope: "jobs",
     title: "Get a docs job",
-    description: "A job's status, pull request link, summary, files changed, validation and usage. Poll it until the status is completed, failed or archived.",
+    description: "A job's status, pull request (or merge request) link, summary, files changed, validation and usage. Poll it until the status is completed, failed or archived.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
     async run(args, { services, projectId }) {
@@ -77,7 +79,7 @@ export const jobTools: McpTool[] = [
     scope: "jobs",
     title: "Send a follow-up to a docs job",
     description:
-      "A follow-up instruction for a job: a finished job runs again on the same branch and pull request; an active one takes it in its next run. A job waiting for an answer takes it as the answer, one waiting for its plan's approval as what to change in the plan. A job whose pull request was closed (archived) refuses it.",
+      "A follow-up instruction for a job: a finished job runs again on the same branch and pull request (merge request on GitLab); an active one takes it in its next run. A job waiting for an answer takes it as the answer, one waiting for its plan's approval as what to change in the plan. A job whose pull request or merge request was closed (archived) refuses it.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     inputSchema: objectJsonSchema(messageInput, "input"),
     async run(args, ctx) {
@@ -106,7 +108,7 @@ export const jobTools: McpTool[] = [
     name: "approve_plan",
     scope: "jobs",
     title: "Approve a docs job's plan",
-    description: "Approves the plan a job waits with (waitingFor approval): the agent carries it out and opens the pull request. To change the plan instead, use send_message. A job not waiting for approval is an error.",
+    description: "Approves the plan a job waits with (waitingFor approval): the agent carries it out and opens the pull request (merge request on GitLab). To change the plan instead, use send_message. A job not waiting for approval is an error.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     inputSchema: objectJsonSchema(jobIdArgument, "input"),
     async run(args, { services, projectId }) {

@@ -17,7 +17,7 @@ export const MCP_TOOLS: readonly McpTool[] = [...jobTools, ...impactTools, ...an
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 const INSTRUCTIONS =
-  "Inkwell runs an AI agent on this project's docs repository (create_job, then poll get_job until it is completed, failed or archived; send_message follows up on the same pull request) and counts the docs' readers, human and AI (get_visitors, get_ai_agents). Every tool acts on the project of the API key this server was added with, and answers with the REST API's response body (its shapes: /openapi.json).";
+  "Inkwell runs an AI agent on this project's docs repository (create_job, then poll get_job until it is completed, failed or archived; send_message follows up on the same pull request or merge request) and counts the docs' readers, human and AI (get_visitors, get_ai_agents). Every tool acts on the project of the API key this server was added with, and answers with the REST API's response body (its shapes: /openapi.json).";
 
 /**
  * An MCP server (the official SDK's) over the tools, for one request of one project. A tool's failure

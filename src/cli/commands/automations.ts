@@ -22,7 +22,7 @@ const describe = (c: AutomationConfig) =>
   c.kind === "source"
     ? `merges into ${c.repository}${c.label ? ` labelled ${c.label}` : ""}${c.paths?.length ? ` changing ${c.paths.join(", ")}` : ""}${c.followUps ? "" : " (no follow-ups)"}`
     : c.kind === "issues"
-      ? `issues labelled ${c.label}${c.mention ? " or mentioning the App" : ""}`
+      ? `issues labelled ${c.label}${c.mention ? " or addressing the agent" : ""}`
       : `${c.cron} (UTC): ${c.instruction.split("\n")[0]}`;
 
 const changeCommand =

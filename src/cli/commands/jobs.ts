@@ -11,6 +11,7 @@ import type { ImpactRanking, JobImpact } from "../../shared/impact-schemas.js";
 import { impactText, rankingText } from "./impact-text.js";
 import { exportCsv, rangeQuery } from "../report-fetch.js";
 import { counted } from "../../shared/counted.js";
+import { forgeWords } from "../../shared/forge-words.js";
 
 /** A prompt is long prose: it may come as words, from a file, or (`-`) piped in. */
 async function promptOf(ctx: CommandContext, words: string[]): Promise<string> {
@@ -33,7 +34,7 @@ const jobFields = (j: AgentJob) =>
     ["repository", j.source.repository],
     ["branch", j.source.ref],
     ["model", j.model],
-    ["pull request", j.prLink],
+    [forgeWords(j.forge).change, j.prLink],
     ["created", j.createdAt],
     ["updated", j.updatedAt],
     ["archived", j.archivedAt],
@@ -57,8 +58,12 @@ const checksLine = (checks: NonNullable<AgentJob["checks"]>) =>
 const waitingLine = (j: AgentJob) =>
   j.waitingFor === "approval" ? `approval of its plan (inkwell jobs approve ${j.id}, or jobs message to revise it)` : `an answer (inkwell jobs message ${j.id} <answer>)`;
 
-/** The API still answers 201 without a GitHub App (the contract), but the run cannot start: say so at once. */
-async function warnWithoutApp(ctx: CommandContext): Promise<void> {
+/**
+ * The API still answers 201 without a GitHub App (the contract), but the run cannot start: say so at
+ * once. Only for a job on GitHub: a GitLab project's job runs without the App.
+ */
+async function warnWithoutApp(ctx: CommandContext, job: AgentJob): Promise<void> {
+  if (job.forge === "gitlab") return;
   const app = (await ctx.client.serverInfo())?.githubApp;
   if (app && !app.configured) {
     ctx.io.stderr(`Warning: this Inkwell server has no GitHub App yet, so the job will fail without running. Set it up at ${app.setupUrl ?? "/dashboard/github-app"}, then send the job a message to run it.`);
@@ -80,7 +85,7 @@ export const jobs: NounRuns<"jobs"> = {
       ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
     });
     print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
-    await warnWithoutApp(ctx);
+    await warnWithoutApp(ctx, job);
   },
 
   async get(ctx) {
@@ -112,7 +117,7 @@ export const jobs: NounRuns<"jobs"> = {
       body: { prompt },
     });
     print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
-    await warnWithoutApp(ctx);
+    await warnWithoutApp(ctx, job);
   },
 
   async approve(ctx) {
@@ -134,7 +139,7 @@ export const jobs: NounRuns<"jobs"> = {
       runs.length === 0
         ? "No run has started yet."
         : table(
-            ["RUN", "TRIGGER", "STARTED", "OUTCOME", "USAGE", "WORKFLOW RUN"],
+            ["RUN", "TRIGGER", "STARTED", "OUTCOME", "USAGE", "ON THE FORGE"],
             runs.map((r) => [
               String(r.attempt),
               r.trigger ? `${r.trigger.source}${r.trigger.author ? ` @${r.trigger.author}` : ""}` : null,

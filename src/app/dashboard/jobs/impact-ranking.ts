@@ -3,6 +3,7 @@ import type { Project } from "../../domain/projects.js";
 import { html, type SafeHtml } from "../html.js";
 import { number, projectPath } from "../layout.js";
 import { changeFrom } from "../comparison.js";
+import { forgeWords } from "../../../shared/forge-words.js";
 
 const ORDER_LABELS: Record<ImpactOrder, string> = { aiFailures: "Fewer AI failures", aiReads: "More AI reads", humanVisitors: "More people" };
 const MEASURES = [
@@ -26,7 +27,7 @@ export function impactRankingBody(view: ImpactRankingView): SafeHtml {
     `${base}?${new URLSearchParams({ days: String(change.days ?? ranking.days), order: change.order ?? ranking.order, ...(change.offset ? { offset: String(change.offset) } : {}) })}`;
   const jobs = projectPath(view.project.id, "jobs");
   return html`<p><a href="${jobs}">← All jobs</a></p>
-<p class="help">Merged jobs whose pull request changed pages, by what their pages' readers did over the days before the merge day and after it, beside the whole site over the same days. Page numbers are summed over the changed pages (a visitor of two pages counts on each). <a href="${projectPath(view.project.id, "jobs")}-impact.csv?days=${ranking.days}&amp;order=${ranking.order}" download>Download CSV</a></p>
+<p class="help">Merged jobs whose ${forgeWords(view.project.forge).change} changed pages, by what their pages' readers did over the days before the merge day and after it, beside the whole site over the same days. Page numbers are summed over the changed pages (a visitor of two pages counts on each). <a href="${projectPath(view.project.id, "jobs")}-impact.csv?days=${ranking.days}&amp;order=${ranking.order}" download>Download CSV</a></p>
 <nav class="filters" aria-label="Window"><ul>${[7, 14, 28].map((days) => html`<li><a href="${link({ days, offset: 0 })}"${ranking.days === days ? html` aria-current="true"` : ""}>${days} days</a></li>`)}</ul></nav>
 <nav class="filters" aria-label="Order"><ul>${IMPACT_ORDERS.map((order) => html`<li><a href="${link({ order, offset: 0 })}"${ranking.order === order ? html` aria-current="true"` : ""}>${ORDER_LABELS[order]}</a></li>`)}</ul></nav>
 ${

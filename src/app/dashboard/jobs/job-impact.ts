@@ -2,6 +2,7 @@ import type { JobImpact, ReaderNumbersView } from "../../../shared/impact-schema
 import { html, type SafeHtml } from "../html.js";
 import { number } from "../layout.js";
 import { changeFrom } from "../comparison.js";
+import { forgeWords, type ForgeName } from "../../../shared/forge-words.js";
 
 const MEASURES: [heading: string, value: (n: ReaderNumbersView) => number, lowerIsBetter?: boolean][] = [
   ["People", (n) => n.humanVisitors],
@@ -22,11 +23,12 @@ function cell(before: number, after: number, complete: boolean, lowerIsBetter = 
  * why there is none yet, or a table per window (7, 14, 28 days) of each changed page beside the
  * whole site, with the CSV of all of it.
  */
-export function impactSection(impact: JobImpact, csvHref: string): SafeHtml {
+export function impactSection(impact: JobImpact, csvHref: string, forge: ForgeName): SafeHtml {
+  const change = forgeWords(forge).change;
   const heading = html`<h2 id="impact-heading">Readers before and after the merge</h2>`;
   if (impact.state === "not_merged") return html`<section id="job-impact" aria-labelledby="impact-heading">${heading}<p class="help">${impact.reason ?? ""}</p></section>`;
   return html`<section id="job-impact" aria-labelledby="impact-heading">${heading}
-<p class="help">Each page the pull request changed, over the days before the merge day and the days after it (the merge day itself is on neither side), beside the whole site over the same days. A moved page is read at its old path before. Exact counts. <a href="${csvHref}" download>Download CSV</a></p>
+<p class="help">Each page the ${change} changed, over the days before the merge day and the days after it (the merge day itself is on neither side), beside the whole site over the same days. A moved page is read at its old path before. Exact counts. <a href="${csvHref}" download>Download CSV</a></p>
 ${impact.state === "no_pages" ? html`<p class="notice notice-info">${impact.reason ?? ""}</p>` : ""}
 ${impact.windows.map((window, i) => {
   const rows = [
@@ -42,6 +44,6 @@ ${impact.windows.map((window, i) => {
   )}</tbody>
 </table></div></details>`;
 })}
-${impact.otherFiles.length > 0 ? html`<p class="help">Other files of the pull request: ${impact.otherFiles.map((file, i) => html`${i > 0 ? ", " : ""}<code>${file}</code>`)}</p>` : ""}
+${impact.otherFiles.length > 0 ? html`<p class="help">Other files of the ${change}: ${impact.otherFiles.map((file, i) => html`${i > 0 ? ", " : ""}<code>${file}</code>`)}</p>` : ""}
 </section>`;
 }

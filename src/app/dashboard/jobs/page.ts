@@ -7,7 +7,8 @@ import { csrfField, formatAge, formatTime, number, projectPath } from "../layout
 import type { Session } from "../sessions.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import { describePhases } from "../../../shared/run-phases.js";
-import { TRIGGER_LABELS, TRIGGER_TYPES, triggerLabel } from "./trigger-labels.js";
+import { TRIGGER_TYPES, triggerLabel, triggerLabelOn } from "./trigger-labels.js";
+import { forgeWords } from "../../../shared/forge-words.js";
 import type { JobImpact } from "../../../shared/impact-schemas.js";
 import { impactSection } from "./job-impact.js";
 import { waitingSection } from "./waiting-section.js";
@@ -66,7 +67,7 @@ export function jobsBody(view: JobsView): SafeHtml {
 <form method="post" action="${base}" class="stack">
 ${csrfField(view.session)}
 <input type="hidden" name="idempotencyKey" value="${view.idempotencyKey}">
-${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoFullName} and opens a pull request. Up to 32,000 characters.`)}
+${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoFullName} and opens a ${forgeWords(view.project.forge).change}. Up to 32,000 characters.`)}
 <button type="submit">Start job</button>
 </form>
 </section>`
@@ -81,18 +82,18 @@ ${JOB_STATUSES.map((s) => html`<li><a href="${query({ status: s, offset: 0 })}"$
 </ul></nav>
 <nav class="filters" aria-label="Filter by what started them"><ul>
 <li><a href="${query({ trigger: null, offset: 0 })}"${view.trigger === null ? html` aria-current="true"` : ""}>Any start</a></li>
-${TRIGGER_TYPES.map((t) => html`<li><a href="${query({ trigger: t, offset: 0 })}"${view.trigger === t ? html` aria-current="true"` : ""}>${TRIGGER_LABELS[t]}</a></li>`)}
+${TRIGGER_TYPES.map((t) => html`<li><a href="${query({ trigger: t, offset: 0 })}"${view.trigger === t ? html` aria-current="true"` : ""}>${triggerLabelOn(t, view.project.forge)}</a></li>`)}
 </ul></nav>
 ${
   view.jobs.length === 0
-    ? html`<p>No jobs${view.status ? html` with status ${view.status}` : ""}${view.trigger ? html` started by ${TRIGGER_LABELS[view.trigger]}` : ""}.</p>`
+    ? html`<p>No jobs${view.status ? html` with status ${view.status}` : ""}${view.trigger ? html` started by ${triggerLabelOn(view.trigger, view.project.forge)}` : ""}.</p>`
     : html`<div class="table-wrap"><table id="jobs-table">
-<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Started by</th><th scope="col">Age</th><th scope="col">Pull request</th></tr></thead>
+<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Started by</th><th scope="col">Age</th><th scope="col">${forgeWords(view.project.forge).Change}</th></tr></thead>
 <tbody>${view.jobs.map(
         (job) => html`<tr data-job-id="${job.id}">
 <td><a href="${base}/${encodeURIComponent(job.id)}">${excerpt(view.prompts.get(job.id) ?? job.id)}</a></td>
 <td>${statusBadge(job.status)}</td>
-<td>${triggerLabel(job.trigger)}</td>
+<td>${triggerLabel(job.trigger, job.forge)}</td>
 <td>${formatAge(job.createdAt, view.now)}</td>
 <td>${prLink(job)}</td>
 </tr>`,
@@ -122,9 +123,9 @@ export function jobLive(view: Pick<JobView, "project" | "job" | "events">): Safe
   const { job } = view;
   return html`<dl class="facts">
 <div><dt>Status</dt><dd id="job-status">${statusBadge(job.status)}</dd></div>
-<div><dt>Pull request</dt><dd id="job-pr">${prLink(job)}</dd></div>
-${job.checks ? html`<div><dt>Checks</dt><dd id="job-checks">${checksFact(job.checks)}</dd></div>` : ""}
-<div><dt>Started by</dt><dd id="job-trigger">${triggerLabel(job.trigger)}</dd></div>
+<div><dt>${forgeWords(job.forge).Change}</dt><dd id="job-pr">${prLink(job)}</dd></div>
+${job.checks ? html`<div><dt>Checks</dt><dd id="job-checks">${checksFact(job)}</dd></div>` : ""}
+<div><dt>Started by</dt><dd id="job-trigger">${triggerLabel(job.trigger, job.forge)}</dd></div>
 <div><dt>Branch</dt><dd><code>${job.source.ref}</code></dd></div>
 <div><dt>Model</dt><dd><code>${job.model}</code></dd></div>
 <div><dt>Created</dt><dd>${formatTime(job.createdAt)}</dd></div>
@@ -138,9 +139,10 @@ ${jobOutcome(job)}
 }
 
 /** What the repository's own checks say of the job's pushed commit: running, passed, or which failed. */
-function checksFact(checks: NonNullable<AgentJob["checks"]>): SafeHtml {
+function checksFact(job: AgentJob): SafeHtml {
+  const checks = job.checks as NonNullable<AgentJob["checks"]>;
   const on = html` <span class="muted">on <code>${checks.sha.slice(0, 7)}</code>${checks.rounds > 0 ? `, ${checks.rounds} repair round(s)` : ""}</span>`;
-  if (checks.state !== "failing") return html`${checks.state === "pending" ? "running (the pull request stays a draft)" : "passed"}${on}`;
+  if (checks.state !== "failing") return html`${checks.state === "pending" ? `running (the ${forgeWords(job.forge).change} stays a draft)` : "passed"}${on}`;
   return html`failed: ${checks.failing.map((check, i) => html`${i > 0 ? ", " : ""}${httpUrl(check.url) ? html`<a href="${httpUrl(check.url)}">${check.name}</a>` : check.name}`)}${on}`;
 }
 
@@ -235,28 +237,28 @@ ${
   job.status === "active" && view.access.canWrite
     ? html`<form method="post" action="${base}/cancel" class="cancel-form">
 ${csrfField(view.session)}
-<button type="submit" class="danger">Cancel job</button> <span class="help">Stops the run: the job becomes failed and nothing more is pushed.</span>
+<button type="submit" class="danger">Cancel job</button> <span class="help">Stops the run: the job becomes failed, nothing more is pushed, and its ${forgeWords(job.forge).run} is cancelled.</span>
 </form>`
     : ""
 }
-${view.impact ? impactSection(view.impact, `${base}/impact.csv`) : ""}
+${view.impact ? impactSection(view.impact, `${base}/impact.csv`, job.forge) : ""}
 ${runsSection(view.runs, base)}
 <section aria-labelledby="messages-heading">
 <h2 id="messages-heading">Messages</h2>
 <ol class="messages">${view.messages.map(
-    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`PR comment by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.source === "automation" ? (m.author ? html`automation, for @${m.author}` : "automation") : m.source === "checks" ? "the repository's checks" : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
+    (m) => html`<li><div class="message-meta">#${m.seq} · ${m.source === "comment" ? html`${triggerLabelOn("comment", job.forge)} by @${m.author ?? "unknown"}` : m.source === "dashboard" ? (m.author ? html`by @${m.author} on the dashboard` : "on the dashboard") : m.source === "automation" ? (m.author ? html`automation, for @${m.author}` : "automation") : m.source === "checks" ? "the repository's checks" : m.author ? html`by @${m.author}` : "API"} · ${formatTime(m.at)}</div><div class="message-text">${m.prompt}</div></li>`,
   )}</ol>
 </section>
 ${
   !view.access.canWrite
     ? html`<p class="help">Sending follow-ups needs write permission on <code>${project.repoFullName}</code>.</p>`
     : job.status === "archived"
-      ? html`<p class="help">This job is archived (its pull request was merged or closed); start a new job instead.</p>`
+      ? html`<p class="help">This job is archived (its ${forgeWords(job.forge).change} was merged or closed); start a new job instead.</p>`
       : html`<section aria-labelledby="follow-up-heading">
 <h2 id="follow-up-heading">Send a follow-up</h2>
 <form method="post" action="${base}/messages" class="stack">
 ${csrfField(view.session)}
-${promptField("follow-up", "Follow-up instruction", job.status === "active" ? "The job is running: this message is queued and taken by its next run." : "The job starts again on the same branch and pull request.")}
+${promptField("follow-up", "Follow-up instruction", job.status === "active" ? "The job is running: this message is queued and taken by its next run." : `The job starts again on the same branch and ${forgeWords(job.forge).change}.`)}
 <button type="submit">Send follow-up</button>
 </form>
 </section>`

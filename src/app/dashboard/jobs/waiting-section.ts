@@ -2,6 +2,7 @@ import type { AgentJob } from "../../../shared/api-schemas.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "../layout.js";
 import type { Session } from "../sessions.js";
+import { forgeWords } from "../../../shared/forge-words.js";
 
 /**
  * What a waiting job asks of the people on its page (docs/api.md, "Plans and questions"): its plan
@@ -17,7 +18,7 @@ export function waitingSection(job: AgentJob, base: string, session: Session, ca
           text: job.plan,
           form: html`<form method="post" action="${base}/approve" class="approve-form">
 ${csrfField(session)}
-<button type="submit">Approve plan</button> <span class="help">The agent carries it out and opens the pull request. To change the plan, send a follow-up below.</span>
+<button type="submit">Approve plan</button> <span class="help">The agent carries it out and opens the ${forgeWords(job.forge).change}. To change the plan, send a follow-up below.</span>
 </form>`,
           needs: "Approving",
         }

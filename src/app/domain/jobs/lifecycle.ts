@@ -47,6 +47,6 @@ const TABLE: Record<JobStatus, Partial<Record<JobTrigger, { to: JobStatus; dispa
 export function transition(from: JobStatus, trigger: JobTrigger): Transition {
   const next = TABLE[from][trigger];
   if (next) return { ok: true, ...next };
-  if (from === "archived") return { ok: false, reason: "the job is archived (its pull request was closed, or it waited too long for the user)" };
+  if (from === "archived") return { ok: false, reason: "the job is archived (its pull request or merge request was closed, or it waited too long for the user)" };
   return { ok: false, reason: `a job that is ${from} cannot take ${trigger.replace("_", " ")}` };
 }

@@ -14,6 +14,7 @@ import { linkedSourceOf, type SourceContext } from "./source-context.js";
 import { outcomeOf, withRunReport } from "./outcome.js";
 import { queueJobEvent } from "./job-webhooks.js";
 import { resumeWaitingJob, runStage, startWaiting } from "./waiting.js";
+import { forgeWords } from "../../../shared/forge-words.js";
 
 /** Who is asking, from a verified OIDC token. */
 export interface RunnerCaller {
@@ -70,7 +71,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
     [job.id, request.runAttempt],
   );
   if (existing && Number(existing.workflow_run_id) !== request.workflowRunId) {
-    throw new ConflictError(`Run attempt ${request.runAttempt} of this job was already claimed by workflow run ${existing.workflow_run_id}`);
+    throw new ConflictError(`Run attempt ${request.runAttempt} of this job was already claimed by ${forgeWords(job.forge).run} ${existing.workflow_run_id}`);
   }
   if (!existing) {
     await tx.query(`INSERT INTO job_runs (job_id, run_attempt, workflow_run_id, workflow_run_url) VALUES ($1, $2, $3, $4)`, [
@@ -81,7 +82,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
     ]);
     await assignQueuedMessages(tx, job.id, request.runAttempt);
     await tx.query(`UPDATE jobs SET last_activity_at = now(), progress = NULL WHERE id = $1`, [job.id]);
-    await recordEvent(tx, job.id, "claimed", "active", "active", "runner", request.workflowRunUrl ?? `workflow run ${request.workflowRunId}`);
+    await recordEvent(tx, job.id, "claimed", "active", "active", "runner", request.workflowRunUrl ?? `${forgeWords(job.forge).run} ${request.workflowRunId}`);
     await queueTrackingUpdate(tx, row);
     await queueJobEvent(tx, job.projectId, "job.run_started", toAgentJob(row), { run: { attempt: request.runAttempt } });
   }

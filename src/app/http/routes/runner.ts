@@ -38,6 +38,11 @@ export function registerRunnerRoutes(router: Router, services: Services, service
     }
     const claimed = claimedHeaderAndIssuer(token);
     if (claimed && services.gitlabIdTokens && (await isGitLabIssuer(db, claimed.iss))) return services.gitlabIdTokens.verify(token, claimed.iss, claimed.alg);
+    // Without GitHub's side (a server with GitLab projects only), a token that is not GitHub's is no runner token at all: 401, not "not configured".
+    if ((!services.github || !services.oidc) && claimed?.iss !== config.oidcIssuer) {
+      const why = claimed ? "it was issued neither by a connected GitLab instance nor by the GitHub Actions OIDC issuer" : "it is not a JWT (three base64url parts: a JSON header with alg, a JSON payload with iss, a signature)";
+      throw new UnauthenticatedError(`Invalid runner token: ${why}`, "runner");
+    }
     const identity = await runner().oidc.verify(ctx.req.headers.authorization);
     return { repository: identity.repository, repositoryId: identity.repositoryId };
   };

@@ -20,9 +20,10 @@ const merge: SourceMergedEvent = {
 const file = (path: string, patch: string) => ({ path, status: "modified", additions: 1, deletions: 0, patch });
 
 describe("mergeInstruction", () => {
-  it("for a source the run cannot read (a GitLab project), works from the diff and names no reading tool", () => {
+  it("for a source the run cannot read (a GitLab project), works from the diff, names no reading tool and speaks of a merge request", () => {
     const many = Array.from({ length: 30 }, (_, i) => file(`src/f${i}.ts`, `@@ -1 +1 @@\n-${"a".repeat(400)}\n+b`));
-    const text = mergeInstruction(merge, many, undefined, 6_000, false);
+    const text = mergeInstruction(merge, many, undefined, 6_000, "gitlab");
+    expect(text).toMatch(/^A merge request opened by @octocat was merged into acme\/api \(main\): !12 "Add --dry-run"/);
     expect(text).toContain("acme/api's code cannot be read from here: work from the description, the changed files and the diff above.");
     expect(text).toMatch(/The diff of \d+ more file\(s\) did not fit \(src\/f/);
     expect(text).not.toMatch(/read_source_file|list_source_files|search_source/);

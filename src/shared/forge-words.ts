@@ -1,0 +1,31 @@
+/**
+ * What each forge calls the things a job touches (docs/architecture.md, "Forges"): every word a user
+ * reads about a job's repository (the change request, the run, a comment, who is missing) comes from
+ * this table, by the job's or the project's forge, never GitHub's words on a GitLab project.
+ */
+export type ForgeName = "github" | "gitlab";
+
+export interface ForgeWords {
+  /** The change request: "pull request", "merge request". */
+  change: string;
+  /** The same, capitalized, for a label or a column. */
+  Change: string;
+  /** One run of the agent on the forge's CI. */
+  run: string;
+  /** What a person writes on the change request. */
+  comment: string;
+  /** Where the agent runs, with its article. */
+  ci: string;
+  /** Whom a comment @-mentions to address the agent. */
+  addressee: string;
+  /** A repository's name as the forge writes it. */
+  repoName: string;
+}
+
+export const FORGE_WORDS: Record<ForgeName, ForgeWords> = {
+  github: { change: "pull request", Change: "Pull request", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", repoName: "owner/repo" },
+  gitlab: { change: "merge request", Change: "Merge request", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", repoName: "group/project" },
+};
+
+/** The words of a forge; a client of an older server, whose job says no forge, reads GitHub's. */
+export const forgeWords = (forge: ForgeName | null | undefined): ForgeWords => FORGE_WORDS[forge ?? "github"];

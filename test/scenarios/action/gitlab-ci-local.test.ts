@@ -9,6 +9,8 @@ import type { FakeGitLab } from "../../helpers/fake-gitlab.js";
 import { steps, type startFakeModel } from "../../helpers/fake-model.js";
 import { startGitLabInkwell } from "../../helpers/gitlab-inkwell.js";
 import type { TestServer } from "../../helpers/server.js";
+import { gitLabSetupBody } from "../../../src/app/dashboard/gitlab/page.js";
+import type { Project } from "../../../src/app/domain/projects.js";
 
 /**
  * The component's job run for real by gitlab-ci-local (a GitLab CI runner for one machine) in a
@@ -147,6 +149,28 @@ describe.skipIf(!NODE)("the GitLab CI/CD component run by gitlab-ci-local", () =
     expect(plain).toContain(`fetch --quiet --depth 1 "${runner}" "v1.2.3"`);
     expect(plain).toContain("INKWELL_MAX_TURNS: '40'");
     expect(await preview("catalog.yml")).toBe(plain);
+  });
+
+  it("accepts the dashboard's Setup snippet as the project's .gitlab-ci.yml: every required input given, the pipeline inputs passed on", async () => {
+    const dir = docsProject();
+    const page = String(gitLabSetupBody({ repository: `${gitlab.url}/${gitlab.projectPath}`, model: "anthropic/claude-sonnet-4-5" } as Project, publicUrl));
+    const snippet = (/<code id="gitlab-include">([\s\S]*?)<\/code>/.exec(page)?.[1] ?? "")
+      .replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&amp;", "&")
+      // What the operator fills in: the catalog project and release, and the Git URL of their Inkwell mirror.
+      .replace("<group>/inkwell/inkwell-agent@<release>", `${COMPONENT_PROJECT}/inkwell-agent@v1`)
+      .replace("https://<your GitLab>/<group>/inkwell.git", runner);
+    expect(snippet).not.toMatch(/<[a-z ]+>/i);
+    writeFileSync(path.join(dir, "setup.yml"), snippet);
+    const { code, output, stdout } = await gitlabCiLocal(dir, ["--file", "setup.yml", "--preview"]);
+    expect(code, output).toBe(0);
+    expect(stdout).toContain(`aud: ${publicUrl}`);
+    expect(stdout).toContain(`INKWELL_URL: ${publicUrl}`);
+    expect(stdout).toContain(`"${runner}"`);
+    // What the snippet once was: without runner-repository, the component's spec refuses it.
+    writeFileSync(path.join(dir, "missing.yml"), snippet.split("\n").filter((line) => !line.includes("runner-repository:")).join("\n"));
+    const refused = await gitlabCiLocal(dir, ["--file", "missing.yml", "--preview"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain("runner-repository");
   });
 
   it("runs the job of Inkwell's pipeline: the runner claims with the ID token, pushes, and the merge request opens", async () => {

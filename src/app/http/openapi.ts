@@ -134,7 +134,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       "/v2/agent/{projectId}/job/{id}/cancel": {
         post: {
           operationId: "cancelJob",
-          summary: "Stop an active job: it becomes `failed` (error says who cancelled); its running Action stops at its next heartbeat without pushing. A job that is not active is returned unchanged.",
+          summary: "Stop an active job: it becomes `failed` (error says who cancelled); its runner stops at its next heartbeat without pushing, and the forge run Inkwell started (a GitHub workflow run, a GitLab pipeline) is cancelled (events `run_cancelled`, `run_not_cancelled`). A job that is not active is returned unchanged.",
           security: projectKey,
           parameters: [projectParam, jobParam],
           responses: { 200: { description: "The job.", ...json(agentJobSchema) }, 401: ERR[401], 403: ERR[403], 404: ERR[404] },

@@ -123,6 +123,8 @@ export async function startActionHarness(fixture: Fixture, script: Script, optio
       return true;
     })
     .reply(204);
+  // A stopped job's workflow run is cancelled on GitHub (forges/run-cancel.ts): GitHub accepts it.
+  nock(GITHUB_API).persist().post(new RegExp(`^/repos/${repository}/actions/runs/\\d+/cancel$`)).reply(202, {});
   await deliver(server.url, "installation", installationCreated(installationId, [{ full_name: repository, id: repositoryId }]));
   await drainTasks(server);
   const { body: projects } = await server.call("GET", "/admin/projects", { token: ADMIN_TOKEN });

@@ -107,6 +107,8 @@ describe("cancel", () => {
     // Claimed, never reported: the run stopped rather than claiming an outcome.
     expect(await h.reports(dispatched.jobId)).toEqual([{}]);
     expect(await h.job(dispatched.jobId)).toMatchObject({ status: "failed", error: expect.stringMatching(/^Cancelled by an API key/), progress: null });
+    // The workflow run it claimed is cancelled on GitHub too.
+    expect((await h.events(dispatched.jobId)).map((event) => [event.type, (event as { detail?: string }).detail])).toContainEqual(["run_cancelled", `workflow run ${4000 + dispatched.runAttempt} cancelled`]);
   });
 });
 

@@ -125,17 +125,17 @@ describe("absolute site links", () => {
     ]);
   });
 
-  it("MkDocs: site paths under docs_dir, below site_url's path, with or without the trailing slash", async () => {
-    const result = await gate(
-      {
-        "mkdocs.yml": "site_name: Acme\nsite_url: https://acme.dev/docs/\nnav:\n  - index.md\n  - guide/setup.md\n  - links.md\n",
-        "docs/index.md": "# Home\n",
-        "docs/guide/setup.md": "# Setup\n\n## Proxy\n",
-        "docs/links.md": "# Links\n\n[home](/docs/) [setup](/docs/guide/setup/#proxy) [also](/guide/setup) [gone](/docs/guide/teardown/)\n",
-      },
-      ["docs/links.md"],
-    );
-    expect(result.problems).toEqual(["docs/links.md:3: link '/docs/guide/teardown/' does not resolve to a file in the repository"]);
+  it("MkDocs: absolute links are only information to MkDocs unless validation.links.absolute_links is relative_to_docs, which resolves them in docs_dir", async () => {
+    const files = {
+      "docs/index.md": "# Home\n",
+      "docs/guide/setup.md": "# Setup\n\n## Proxy\n",
+      "docs/links.md": "# Links\n\n[home](/docs/) [gone](/docs/guide/teardown/) [setup](/guide/setup.md#proxy) [missing](/guide/teardown.md)\n",
+    };
+    const nav = "site_name: Acme\nsite_url: https://acme.dev/docs/\nnav:\n  - index.md\n  - guide/setup.md\n  - links.md\n";
+    expect((await gate({ ...files, "mkdocs.yml": nav }, ["docs/links.md"])).problems).toEqual([]);
+    const checked = await gate({ ...files, "mkdocs.yml": `${nav}validation:\n  links:\n    absolute_links: relative_to_docs\n` }, ["docs/links.md"]);
+    expect(checked.problems).toContain("docs/links.md:3: link '/guide/teardown.md' does not resolve to a file in the repository");
+    expect(checked.problems.join("\n")).not.toContain("/guide/setup.md#proxy");
   });
 });
 

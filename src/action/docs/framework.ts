@@ -23,12 +23,15 @@ const firstExisting = (root: string, candidates: string[]) => candidates.find((c
 
 /** Finds the docs framework and where its pages and navigation live. `docsDirInput` overrides the directory. */
 export function detectDocsProject(repoRoot: string, docsDirInput?: string): DocsProject {
-  const searchRoots = docsDirInput ? [docsDirInput] : [".", "docs", "documentation", "website"];
+  const usual = [".", "docs", "documentation", "website"];
+  // A monorepo keeps its site deeper (packages/website, hack/api-docs): the one folder that holds a site's config, when there is exactly one.
+  const deeper = docsDirInput || usual.some((dir) => siteConfigIn(path.join(repoRoot, dir))) ? [] : foldersWithSiteConfig(repoRoot);
+  const searchRoots = docsDirInput ? [docsDirInput] : deeper.length === 1 ? deeper : usual;
   for (const dir of searchRoots) {
     const root = path.join(repoRoot, dir);
     const mint = firstExisting(root, ["docs.json", "mint.json"]);
     if (mint) return { framework: "mintlify", docsDir: dir, navigationFiles: [path.posix.join(dir, mint)], pageExtensions: [".mdx", ".md"] };
-    const docusaurus = firstExisting(root, ["docusaurus.config.ts", "docusaurus.config.js", "docusaurus.config.mjs"]);
+    const docusaurus = firstExisting(root, DOCUSAURUS_CONFIGS);
     if (docusaurus) {
       const config = readFileSync(path.join(root, docusaurus), "utf8");
       // The sidebars file the docs options name (`sidebarPath`), else the usual one beside the config;
@@ -58,6 +61,33 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
   }
   const plain = docsDirInput ?? (existsSync(path.join(repoRoot, "docs")) ? "docs" : ".");
   return { framework: "markdown", docsDir: plain, navigationFiles: [], pageExtensions: [".md", ".mdx"] };
+}
+
+/** Docusaurus' config file names, in the order it looks for them (@docusaurus/utils DEFAULT_CONFIG_FILE_NAME and its extensions). */
+const DOCUSAURUS_CONFIGS = ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `docusaurus.config.${ext}`);
+const SITE_CONFIGS = ["docs.json", "mint.json", ...DOCUSAURUS_CONFIGS, "mkdocs.yml", ...["js", "ts", "mjs", "mts"].flatMap((ext) => [`.vitepress/config/index.${ext}`, `.vitepress/config.${ext}`])];
+const siteConfigIn = (dir: string) => SITE_CONFIGS.some((file) => existsSync(path.join(dir, file)));
+
+/** Folders up to three levels down (no dependencies, no hidden folders) that hold a docs framework's config. */
+function foldersWithSiteConfig(repoRoot: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > 3 || found.length > 1) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(repoRoot, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const child = dir === "." ? entry.name : `${dir}/${entry.name}`;
+      if (siteConfigIn(path.join(repoRoot, child))) found.push(child);
+      else visit(child, depth + 1);
+    }
+  };
+  visit(".", 1);
+  return found;
 }
 
 /** The `path` of the classic preset's `docs: { … }` options: the first `path:` string at that object's own level. */

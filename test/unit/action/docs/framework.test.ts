@@ -116,3 +116,18 @@ describe("VitePress: where its config is (resolveUserConfig)", () => {
     expect(vitepressConfigFiles(root, project).sort()).toEqual([".vitepress/config/index.ts", ".vitepress/config/zh.ts", ".vitepress/sidebar.ts"]);
   });
 });
+
+describe("a site kept deeper in a monorepo", () => {
+  it("is found when exactly one folder up to three levels down holds a framework's config (Docusaurus' .mts too)", () => {
+    const detect = detectDocsProject;
+    const docusaurus = writeRepo({ "packages/website/docusaurus.config.mts": "export default { presets: [['classic', { docs: { path: '../../docs' } }]] };\n", "packages/website/sidebars.ts": "export default {};\n", "docs/intro.mdx": "# Intro\n", "README.md": "# Repo\n" });
+    expect(detect(docusaurus)).toMatchObject({ framework: "docusaurus", docsDir: "docs", configFile: "packages/website/docusaurus.config.mts" });
+    const mkdocs = writeRepo({ "hack/api-docs/mkdocs.yml": "site_name: X\ndocs_dir: ../../docs\n", "docs/index.md": "# X\n" });
+    expect(detect(mkdocs)).toMatchObject({ framework: "mkdocs", docsDir: "docs", configFile: "hack/api-docs/mkdocs.yml" });
+    // Two sites: which one the agent edits is the workflow's docs-dir to say.
+    const two = writeRepo({ "a/site/mkdocs.yml": "site_name: A\n", "b/site/mkdocs.yml": "site_name: B\n", "docs/x.md": "# X\n" });
+    expect(detect(two).framework).toBe("markdown");
+    const hidden = writeRepo({ "node_modules/pkg/mkdocs.yml": "site_name: dep\n", "docs/x.md": "# X\n" });
+    expect(detect(hidden).framework).toBe("markdown");
+  });
+});

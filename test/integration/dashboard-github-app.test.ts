@@ -106,8 +106,13 @@ describe("the operator's GitHub App page, with no App configured", () => {
     expect(page).not.toContain("your-org/inkwell");
   });
 
-  it("a runner that reaches a server without an App is told where the operator sets it up", async () => {
-    const res = await t.call("POST", "/v1/runner/claim", { headers: { Authorization: "Bearer x" }, body: { jobId: "j", runAttempt: 1, workflowRunId: 1 } });
+  it("a GitHub Actions runner that reaches a server without an App is told where the operator sets it up; a token of no forge is a 401", async () => {
+    // What a workflow run's OIDC token looks like before its signature is checked: GitHub Actions' issuer.
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const actionsToken = `${part({ alg: "RS256", typ: "JWT" })}.${part({ iss: "https://token.actions.githubusercontent.com", repository: "acme/docs" })}.c2ln`;
+    const garbage = await t.call("POST", "/v1/runner/claim", { headers: { Authorization: "Bearer x" }, body: { jobId: "j", runAttempt: 1, workflowRunId: 1 } });
+    expect(garbage.status).toBe(401);
+    const res = await t.call("POST", "/v1/runner/claim", { headers: { Authorization: `Bearer ${actionsToken}` }, body: { jobId: "j", runAttempt: 1, workflowRunId: 1 } });
     expect(res.status).toBe(503);
     expect(res.body.error).toBe("This Inkwell server has no GitHub App configured, so runners cannot claim jobs; the operator sets it up at http://localhost:4000/dashboard/github-app");
   });

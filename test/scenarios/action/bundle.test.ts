@@ -50,7 +50,8 @@ describe("the committed bundle, run the way GitHub's runner runs it", () => {
     expect(job).toMatchObject({ status: "completed", prLink: expect.stringMatching(/\/pull\/\d+$/) });
     const { phases, ...rest } = outputs(outputPath);
     expect(rest).toEqual({ "job-id": dispatched.jobId, status: "completed", "pr-url": job.prLink });
-    expect((JSON.parse(phases ?? "[]") as Array<{ name: string }>).map((phase) => phase.name)).toEqual(["claim", "checkout", "agent (round 1)", "gate (round 1)", "commit", "push", "pull request", "report"]);
+    // The critical path in order; background work (the starting tree written beside the model) set apart.
+    expect((JSON.parse(phases ?? "[]") as Array<{ name: string; background?: boolean }>).filter((phase) => !phase.background).map((phase) => phase.name)).toEqual(["claim", "checkout", "agent (round 1)", "gate (round 1)", "commit", "push", "pull request", "report"]);
     expect(git(h.remote, "show", `inkwell/${dispatched.jobId}:quickstart.mdx`)).toContain("(Node 20 or later)");
     // The token went in a header for this command only: nothing persisted in the checkout's config.
     expect(readFileSync(path.join(workspace, ".git", "config"), "utf8")).not.toContain("extraheader");

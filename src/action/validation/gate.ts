@@ -100,6 +100,7 @@ export async function runGate(input: GateInput): Promise<GateResult> {
     was.push(...(await pageProblems(before, [at])).map((problem) => (at === file ? problem : problem.replaceAll(at, file))));
   }
   was.push(...navigationProblems({ repoRoot: before.root, project, branchChanges: input.branchChanges }, before.model));
+  was.push(...unlistedBeforeTheMove(input, before));
   const { introduced, kept } = splitByKey(now, was);
   return { passed: introduced.length === 0, problems: introduced.slice(0, max), ...(kept.length > 0 ? { alreadyOnSite: kept.slice(0, max), alreadyOnSiteCount: kept.length } : {}) };
 }
@@ -134,4 +135,16 @@ async function referrersOfLostAnchors(changedPages: string[], after: SiteTree, b
   const linkToAnchor = new RegExp(`(?:^|[/("'\\s])(?:${stems.map(escapeRegExp).join("|")})(?:\\.mdx?)?/?#`, "m");
   const changed = new Set(changedPages);
   return listPageFiles(after.root, after.ctx.project.docsDir).filter((file) => !changed.has(file) && linkToAnchor.test(readFileSync(path.join(after.root, file), "utf8")));
+}
+
+/**
+ * A page the branch moved answers for the navigation as it stood: one the navigation did not list
+ * at its old path (a hidden page) need not be listed at its new one. Its "not in the navigation"
+ * on the starting tree, at its old path, named where it is now.
+ */
+function unlistedBeforeTheMove(input: GateInput, before: SiteTree): string[] {
+  const moves = input.branchChanges.flatMap((change) => (change.status === "renamed" && change.from ? [{ to: change.path, from: change.from }] : []));
+  if (moves.length === 0) return [];
+  const atOldPaths = navigationProblems({ repoRoot: before.root, project: input.project, branchChanges: moves.map(({ from }) => ({ path: from, status: "added" as const })) }, before.model);
+  return moves.flatMap(({ from, to }) => atOldPaths.filter((problem) => problem.startsWith(`${from}: new page is not in the navigation`)).map((problem) => `${to}${problem.slice(from.length)}`));
 }

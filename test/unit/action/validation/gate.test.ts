@@ -236,6 +236,25 @@ describe("a moved page", () => {
   });
 });
 
+describe("a moved page and the navigation", () => {
+  const site = () =>
+    committedSite({
+      "mkdocs.yml": "site_name: Acme\nnav:\n  - index.md\n  - listed.md\n",
+      "docs/index.md": "# Home\n",
+      "docs/listed.md": "# Listed\n",
+      "docs/hidden.md": "# Hidden\n",
+    });
+  it("a page the navigation did not list need not be listed where it moves; one it listed must still be", async () => {
+    const root = site();
+    edit(root, { "docs/hidden.md": null, "docs/guides/hidden.md": "# Hidden\n" });
+    expect((await gateOnBothTrees(root, ["docs/guides/hidden.md", "docs/hidden.md"], [{ path: "docs/guides/hidden.md", status: "renamed", from: "docs/hidden.md" }])).problems).toEqual([]);
+    const again = site();
+    edit(again, { "docs/listed.md": null, "docs/guides/listed.md": "# Listed\n", "mkdocs.yml": "site_name: Acme\nnav:\n  - index.md\n" });
+    const moved = await gateOnBothTrees(again, ["docs/guides/listed.md", "docs/listed.md", "mkdocs.yml"], [{ path: "docs/guides/listed.md", status: "renamed", from: "docs/listed.md" }]);
+    expect(moved.problems).toEqual(["docs/guides/listed.md: new page is not in the navigation (mkdocs.yml): add it there"]);
+  });
+});
+
 describe("what the site's config promised stays", () => {
   it("refuses a change that drops a redirect or the navigation entry of a page that stays; a move's renamed entry is kept", async () => {
     const { configPromises, brokenPromises } = await import("../../../../src/action/validation/config-keeps.js");

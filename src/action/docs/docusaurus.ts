@@ -235,8 +235,9 @@ function readCodeSidebars(repoRoot: string, file: string, siteDir: string): Side
     const text = readFileSync(path.join(repoRoot, current), "utf8");
     if (current.endsWith(".json")) {
       try {
-        collectSidebar(JSON.parse(text), listing);
-        collectStrings(JSON.parse(text), listing.ids);
+        const sidebar: unknown = JSON.parse(text);
+        collectSidebar(sidebar, listing);
+        collectStrings(sidebar, listing.ids);
       } catch {
         return null;
       }

@@ -3,9 +3,9 @@ import type { Analytics } from "./analytics/analytics.js";
 import type { Config } from "./config.js";
 import type { ApiKeyVerifier } from "./domain/api-keys.js";
 import type { Logger } from "pino";
-import type { GitHubApi } from "./github/github-api.js";
-import type { OidcVerifier } from "./github/oidc.js";
-import type { GitLabIdTokenVerifier } from "./gitlab/id-tokens.js";
+import type { GitHubApi } from "./forges/github/api.js";
+import type { OidcVerifier } from "./forges/github/runner-identity.js";
+import type { GitLabIdTokenVerifier } from "./forges/gitlab/runner-identity.js";
 import type { TaskWorker } from "./tasks/task-worker.js";
 import type { Db } from "./store/db.js";
 

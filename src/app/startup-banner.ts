@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { PublicUrlCheck } from "./github/public-url-check.js";
+import type { PublicUrlCheck } from "./forges/github/public-url-check.js";
 import { PACKAGE_ROOT } from "./package-root.js";
 
 export interface BannerFacts {

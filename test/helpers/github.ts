@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import nock from "nock";
 import { pino, type Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
-import { GitHubApi } from "../../src/app/github/github-api.js";
+import { GitHubApi } from "../../src/app/forges/github/api.js";
 
 export const APP_ID = "123";
 export const WEBHOOK_SECRET = "webhook-secret-for-tests";

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failStalledJobs } from "../../src/app/domain/jobs/watchdog.js";
-import { workflowCheckTask } from "../../src/app/github/workflow-check.js";
+import { workflowCheckTask } from "../../src/app/forges/github/workflow-check.js";
 import {
   installationCreated,
   installationDeleted,

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ciConfigWithInputs } from "../../src/app/gitlab/pipeline-inputs.js";
+import { ciConfigWithInputs } from "../../src/app/forges/gitlab/pipeline-inputs.js";
 import { eventually } from "../helpers/eventually.js";
 import { steps } from "../helpers/fake-model.js";
 import { runGitLabPipeline, startGitLabInkwell } from "../helpers/gitlab-inkwell.js";

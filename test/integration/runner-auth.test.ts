@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAILED_FETCH_MEMORY_MS } from "../../src/app/github/oidc-keys.js";
+import { FAILED_FETCH_MEMORY_MS } from "../../src/app/forges/oidc-keys.js";
 import { appEnv, fakeGitHubApp, isolateGitHub, startOidcIssuer } from "../helpers/github.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_DELIVERY_BYTES } from "../../src/app/github/webhook-middleware.js";
+import { MAX_DELIVERY_BYTES } from "../../src/app/forges/github/webhook-endpoint.js";
 import { appEnv, deliver, fakeGitHubApp, isolateGitHub, sign } from "../helpers/github.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { eventually } from "../helpers/eventually.js";
@@ -161,7 +161,7 @@ describe("WEBHOOK_PROXY_URL relay (smee)", () => {
   it("relays a delivery from the channel to the webhook path, signature intact", async () => {
     const { createServer } = await import("node:http");
     const { pino } = await import("pino");
-    const { startWebhookProxy } = await import("../../src/app/github/webhook-proxy.js");
+    const { startWebhookProxy } = await import("../../src/app/forges/github/webhook-proxy.js");
     const body = { action: "deleted", installation: { id: 31337 }, repositories: [], sender: { login: "octocat", type: "User" } };
     const raw = JSON.stringify(body);
     const channel = createServer((req, res) => {

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { notFound } from "../domain/errors.js";
 import { getProject, listProjects, type Project } from "../domain/projects.js";
-import type { GitHubApi, RepoPermission } from "../github/github-api.js";
+import type { GitHubApi, RepoPermission } from "../forges/github/api.js";
 import type { Queryable } from "../store/db.js";
 import type { DashboardUser } from "./sessions.js";
 

@@ -2,7 +2,7 @@ import type { Project } from "../domain/projects.js";
 import type { ProjectAccess } from "./access.js";
 import { html, type SafeHtml } from "./html.js";
 import type { Session } from "./sessions.js";
-import { APP_SETUP_PATH } from "../github/app-urls.js";
+import { APP_SETUP_PATH } from "../forges/github/app-urls.js";
 
 export type ProjectTab = "keys" | "analytics" | "agents" | "jobs" | "automations" | "setup";
 

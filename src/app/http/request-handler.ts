@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { WEBHOOK_PATH, type WebhookEndpoint } from "../github/webhook-middleware.js";
+import { WEBHOOK_PATH, type WebhookEndpoint } from "../forges/github/webhook-endpoint.js";
 import { asHttpError } from "../http-kit/error-reply.js";
 import { HttpError } from "../http-kit/http-error.js";
 import type { Reply, Router } from "../http-kit/router.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema, type AgentJob } from "../../shared/api-schemas.js";
 import { IdempotencyKeyReusedError } from "../domain/errors.js";
 import { wellFormedIdOf } from "../domain/ids.js";
-import { appSetupUrl } from "../github/app-urls.js";
+import { appSetupUrl } from "../forges/github/app-urls.js";
 import { approve, cancel, sendMessage, startJob } from "../domain/jobs/entrance.js";
 import { getJob, listJobs } from "../domain/jobs/queries.js";
 import type { McpTool, ToolContext } from "./mcp-tool.js";

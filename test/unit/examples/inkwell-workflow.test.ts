@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { INPUT_DEFAULTS } from "../../../src/action/inputs.js";
-import { RUN_NAME_PATTERN } from "../../../src/app/github/event-task.js";
-import { DISPATCH_EVENT_TYPE } from "../../../src/app/github/github-dispatcher.js";
+import { RUN_NAME_PATTERN } from "../../../src/app/forges/github/event-task.js";
+import { DISPATCH_EVENT_TYPE } from "../../../src/app/forges/github/dispatcher.js";
 
 const workflow = parse(readFileSync(new URL("../../../examples/inkwell-workflow.yml", import.meta.url), "utf8"));
 

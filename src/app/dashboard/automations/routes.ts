@@ -3,7 +3,7 @@ import { readerSuggestions } from "../../analytics/reports/suggestions.js";
 import { suggestionOutcomes } from "../../impact/suggestion-outcomes.js";
 import { createAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
 import { createAutomationSchema } from "../../../shared/automation-schemas.js";
-import { linkSourceRepository } from "../../gitlab/source-link.js";
+import { linkSourceRepository } from "../../forges/gitlab/source-link.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import type { DashboardController } from "../controller.js";
 import { layout, projectPath } from "../layout.js";

@@ -1,4 +1,4 @@
-import type { PublicUrlCheck } from "../../github/public-url-check.js";
+import type { PublicUrlCheck } from "../../forges/github/public-url-check.js";
 import { html, type SafeHtml } from "../html.js";
 import type { Session } from "../sessions.js";
 

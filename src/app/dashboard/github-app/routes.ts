@@ -13,9 +13,9 @@ import {
   registrationState,
   REGISTERED_PATH,
   saveAppCredentials,
-} from "../../github/app-registration.js";
-import { appInstallUrl, APP_SETUP_PATH } from "../../github/app-urls.js";
-import { checkPublicUrl, tunnelRecipe } from "../../github/public-url-check.js";
+} from "../../forges/github/app-registration.js";
+import { appInstallUrl, APP_SETUP_PATH } from "../../forges/github/app-urls.js";
+import { checkPublicUrl, tunnelRecipe } from "../../forges/github/public-url-check.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import type { Router } from "../../http-kit/router.js";
 import { describeIssues } from "../../../shared/zod-issues.js";

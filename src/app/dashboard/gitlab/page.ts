@@ -1,5 +1,5 @@
 import type { Project } from "../../domain/projects.js";
-import { ciConfigWithInputs } from "../../gitlab/pipeline-inputs.js";
+import { ciConfigWithInputs } from "../../forges/gitlab/pipeline-inputs.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "../layout.js";
 import type { Session } from "../sessions.js";

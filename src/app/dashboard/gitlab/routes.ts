@@ -1,6 +1,6 @@
 import { connectGitLabProjectSchema } from "../../../shared/admin-schemas.js";
 import { DomainError, ForbiddenError } from "../../domain/errors.js";
-import { connectGitLabProject } from "../../gitlab/connect.js";
+import { connectGitLabProject } from "../../forges/gitlab/connect.js";
 import type { Router } from "../../http-kit/router.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import type { DashboardController, SignedInRequest } from "../controller.js";

@@ -1,6 +1,6 @@
 import type { Project } from "../../domain/projects.js";
-import type { ActionReference } from "../../github/action-reference.js";
-import type { PublicUrlCheck } from "../../github/public-url-check.js";
+import type { ActionReference } from "../../forges/github/action-reference.js";
+import type { PublicUrlCheck } from "../../forges/github/public-url-check.js";
 import { codeAndLinks, html, type SafeHtml } from "../html.js";
 import { projectPath } from "../layout.js";
 

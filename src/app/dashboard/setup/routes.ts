@@ -6,10 +6,10 @@ import { layout } from "../layout.js";
 import { setupBody, workflowFor } from "./page.js";
 import { gitLabSetupBody } from "../gitlab/page.js";
 import { htmlReply } from "../request.js";
-import { actionReference, checkoutOriginUrl, type ActionReference } from "../../github/action-reference.js";
-import { APP_SETUP_PATH, appInstallUrl } from "../../github/app-urls.js";
-import { checkPublicUrl } from "../../github/public-url-check.js";
-import { setupGuide } from "../../github/setup-guide.js";
+import { actionReference, checkoutOriginUrl, type ActionReference } from "../../forges/github/action-reference.js";
+import { APP_SETUP_PATH, appInstallUrl } from "../../forges/github/app-urls.js";
+import { checkPublicUrl } from "../../forges/github/public-url-check.js";
+import { setupGuide } from "../../forges/github/setup-guide.js";
 import { packageVersion } from "../../version.js";
 import type { Router } from "../../http-kit/router.js";
 

@@ -16,7 +16,7 @@ import { queueJobEvent } from "./job-webhooks.js";
  * says what it waits for, and the next run starts when it is approved or answered.
  */
 
-/** Posts the plan or question where the job's people talk: its pull request, or the issue it came from (github/waiting-comment.ts). */
+/** Posts the plan or question where the job's people talk: its pull request, or the issue it came from (forges/waiting.ts). */
 export const WAITING_COMMENT_TASK = "waiting_comment";
 
 export type Waiting = NonNullable<Extract<ReportRequest, { outcome: "completed" }>["waiting"]>;

@@ -1,7 +1,7 @@
 import { createAutomationSchema, updateAutomationSchema } from "../../../shared/automation-schemas.js";
 import { createAutomation, deleteAutomation, fireScheduleNow, getAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { linkSourceRepository, queueSourceUnlink } from "../../gitlab/source-link.js";
+import { linkSourceRepository, queueSourceUnlink } from "../../forges/gitlab/source-link.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";

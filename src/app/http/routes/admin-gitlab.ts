@@ -2,7 +2,7 @@ import { connectGitLabProjectSchema, type ProjectView } from "../../../shared/ad
 import { requireGitLabConnection, type GitLabConnection } from "../../domain/gitlab-connections.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { getProject } from "../../domain/projects.js";
-import { connectGitLabProject } from "../../gitlab/connect.js";
+import { connectGitLabProject } from "../../forges/gitlab/connect.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";

@@ -1,4 +1,4 @@
-import { GITLAB_WEBHOOK_PATH, receiveGitLabDelivery } from "../../gitlab/webhook-endpoint.js";
+import { GITLAB_WEBHOOK_PATH, receiveGitLabDelivery } from "../../forges/gitlab/webhook-endpoint.js";
 import type { Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
 

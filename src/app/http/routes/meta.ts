@@ -1,7 +1,7 @@
 import type { Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
 import { buildOpenApiDocument } from "../openapi.js";
-import { setupGuide } from "../../github/setup-guide.js";
+import { setupGuide } from "../../forges/github/setup-guide.js";
 
 export function registerMetaRoutes(router: Router, services: Services, version: string): void {
   const { db, config } = services;

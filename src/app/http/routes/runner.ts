@@ -5,9 +5,9 @@ import { ForbiddenError, InvalidInputError, NotConfiguredError, UnauthenticatedE
 import { isGitLabIssuer, requireGitLabConnection } from "../../domain/gitlab-connections.js";
 import { claimRun, heartbeat, refuseRun, reportRun, type RunnerCaller } from "../../domain/jobs/runs.js";
 import { storeTranscript } from "../../domain/jobs/transcripts.js";
-import { appSetupUrl } from "../../github/app-urls.js";
-import { claimedHeaderAndIssuer } from "../../github/oidc.js";
-import { withMergeRequest } from "../../gitlab/merge-requests.js";
+import { appSetupUrl } from "../../forges/github/app-urls.js";
+import { claimedHeaderAndIssuer } from "../../forges/github/runner-identity.js";
+import { withMergeRequest } from "../../forges/gitlab/change-request.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
@@ -29,7 +29,7 @@ export function registerRunnerRoutes(router: Router, services: Services, service
   /**
    * Who is asking comes first: a request without a token is told so (401), whatever this server
    * lacks. The forge seam: a token whose issuer is a connected GitLab instance is a GitLab CI ID
-   * token (`gitlab/id-tokens.ts`, with the pipeline it runs in); any other is GitHub's.
+   * token (`forges/gitlab/runner-identity.ts`, with the pipeline it runs in); any other is GitHub's.
    */
   const caller = async (ctx: RequestContext): Promise<RunnerCaller & { pipelineId?: number }> => {
     const token = bearerToken(ctx.req.headers.authorization);

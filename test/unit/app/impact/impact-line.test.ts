@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { impactLine } from "../../../../src/app/impact/impact-line.js";
-import { renderTrackingComment } from "../../../../src/app/github/tracking-comment.js";
+import { renderTrackingComment } from "../../../../src/app/forges/tracking.js";
 import { slackMessage } from "../../../../src/app/project-webhooks/request.js";
 import type { ImpactNotice } from "../../../../src/shared/impact-schemas.js";
 

@@ -22,9 +22,16 @@ const timeouts = { testTimeout: slowTestTimeout(), hookTimeout: slowTestTimeout(
 const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts"];
 /** Several server processes over one PostgreSQL: they need it, and they want the machine to themselves. */
 const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts", "test/integration/mcp-multi-instance.test.ts"];
-/** The committed dist/ run as GitHub's runner runs it, and as gitlab-ci-local runs the GitLab component (full tier, and the Node 24 leg: INKWELL_TEST_BUNDLE=1). */
+/** The committed dist/ run as GitHub's runner runs it, and as gitlab-ci-local runs the GitLab component (full tier, and the other Node's leg). */
 const BUNDLE = ["test/scenarios/action/automations.test.ts", "test/scenarios/action/bundle.test.ts", "test/scenarios/action/gitlab-ci-local.test.ts"];
 /** The agent on real public docs sites from bench/real-docs (a 1,116-page site's gate per round): full tier. */
+/**
+ * CI's second leg (INKWELL_TEST_LEG=node) gives the Node version production does not use only what can
+ * differ between versions: the committed bundle, the server's start and stop as a process on the WASM
+ * store (PGlite), and the CLI as a process. The rest is the same JavaScript on the same V8 features,
+ * and the first leg runs it at soak volumes.
+ */
+const NODE_VERSION = ["test/integration/npm-start.test.ts", "test/integration/server-process.test.ts", "test/integration/cli.test.ts"];
 const REAL_SITES = ["test/scenarios/action/real-docs-link-checker.test.ts", "test/scenarios/action/real-docs-every-site.test.ts"];
 
 const project = (name: string, include: string[], extra: { exclude?: string[]; store?: "pglite" | "postgres"; groupOrder?: number; maxWorkers?: number; isolate?: boolean; setupFiles?: string[] } = {}): TestProjectInlineConfiguration => ({
@@ -56,23 +63,26 @@ const OWN_WORKER = ["test/integration/robustness.test.ts", "test/integration/ana
 
 const stores: ("pglite" | "postgres")[] = postgres ? ["pglite", "postgres"] : ["pglite"];
 
+/** The tier's projects: unit, scenarios and the integration suite per store, and what the full tier adds. */
+const tierProjects = [
+  // Unit files share a worker's module cache (half the project's time was imports); they start no servers and leave no state behind.
+  project("unit", ["test/unit/**/*.test.ts"], { isolate: false }),
+  project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES], isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] }),
+  ...(full ? [project("real-sites", REAL_SITES)] : []),
+  ...(full ? [project("bundle", BUNDLE)] : []),
+  ...stores.flatMap((store) => [
+    project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER, ...OWN_WORKER], store, isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] }),
+    project(`${store}-own-worker`, OWN_WORKER, { store }),
+  ]),
+  ...(full ? [project("browser", BROWSER, { store: "pglite" })] : []),
+  ...(full && postgres ? [project("cluster", CLUSTER, { store: "postgres", groupOrder: 1, maxWorkers: 1 })] : []),
+];
+
 export default defineConfig({
   test: {
     globalSetup: ["test/helpers/global-setup.ts"],
     // Two cores here: a file per core. Files that must not share the machine are in the last group, one at a time.
     maxWorkers: 2,
-    projects: [
-      // Unit files share a worker's module cache (half the project's time was imports); they start no servers and leave no state behind.
-      project("unit", ["test/unit/**/*.test.ts"], { isolate: false }),
-      project("scenarios", ["test/scenarios/**/*.test.ts"], { exclude: [...BUNDLE, ...REAL_SITES], isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] }),
-      ...(full ? [project("real-sites", REAL_SITES)] : []),
-      ...(full || process.env.INKWELL_TEST_BUNDLE === "1" ? [project("bundle", BUNDLE)] : []),
-      ...stores.flatMap((store) => [
-        project(store, ["test/integration/**/*.test.ts"], { exclude: [...BROWSER, ...CLUSTER, ...OWN_WORKER], store, isolate: false, setupFiles: [SHARED_WORKER_CLEANUP] }),
-        project(`${store}-own-worker`, OWN_WORKER, { store }),
-      ]),
-      ...(full ? [project("browser", BROWSER, { store: "pglite" })] : []),
-      ...(full && postgres ? [project("cluster", CLUSTER, { store: "postgres", groupOrder: 1, maxWorkers: 1 })] : []),
-    ],
+    projects: process.env.INKWELL_TEST_LEG === "node" ? [project("bundle", BUNDLE), project("node-version", NODE_VERSION, { store: "pglite" })] : tierProjects,
   },
 });

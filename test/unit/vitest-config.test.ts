@@ -23,7 +23,7 @@ const SOCKET_FILE = "test/integration/robustness.test.ts";
 
 describe("the suite's tiers (vitest.config.ts)", () => {
   it("quick: unit, scenarios and the integration suite per store, without Chromium, clusters or the committed bundle", async () => {
-    const quick = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_BUNDLE: undefined, TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
+    const quick = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_LEG: undefined, TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
     expect([...quick.keys()]).toEqual(["unit", "scenarios", "pglite", "pglite-own-worker", "postgres", "postgres-own-worker"]);
     for (const store of ["pglite", "postgres"]) {
       expect(quick.get(store)?.env).toEqual({ INKWELL_TEST_STORE: store });
@@ -55,8 +55,10 @@ describe("the suite's tiers (vitest.config.ts)", () => {
     expect([...(await projects({ INKWELL_TEST_TIER: "full", TEST_DATABASE_URL: undefined })).keys()]).toEqual(["unit", "scenarios", "real-sites", "bundle", "pglite", "pglite-own-worker", "browser"]);
   });
 
-  it("the Node leg's INKWELL_TEST_BUNDLE adds the bundle and nothing else of the full tier", async () => {
-    const node = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_BUNDLE: "1", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
-    expect([...node.keys()]).toEqual(["unit", "scenarios", "bundle", "pglite", "pglite-own-worker", "postgres", "postgres-own-worker"]);
+  it("the other Node's leg (INKWELL_TEST_LEG=node) runs only what can differ between Node versions: the bundle, the server and the CLI as processes on PGlite", async () => {
+    const node = await projects({ INKWELL_TEST_TIER: undefined, INKWELL_TEST_LEG: "node", TEST_DATABASE_URL: "postgres://127.0.0.1/test" });
+    expect([...node.keys()]).toEqual(["bundle", "node-version"]);
+    expect(node.get("bundle")?.include).toContain(BUNDLE_FILE);
+    expect(node.get("node-version")).toMatchObject({ include: ["test/integration/npm-start.test.ts", "test/integration/server-process.test.ts", "test/integration/cli.test.ts"], env: { INKWELL_TEST_STORE: "pglite" } });
   });
 });

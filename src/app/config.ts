@@ -120,6 +120,33 @@ export const envSchema = z.object({
       description: "Comma-separated origins (`https://app.example.com`) of browser-based MCP clients allowed to call `/mcp`, besides PUBLIC_URL's and this machine's; a request from any other Origin is refused (DNS rebinding). Clients outside a browser send no Origin.",
       unset: "PUBLIC_URL's origin and loopback only",
     }),
+  INKWELL_OAUTH_REDIRECT_HOSTS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const hosts: string[] = [];
+      for (const item of (value ?? "").split(",").map((part) => part.trim().toLowerCase()).filter(Boolean)) {
+        if (!/^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(item)) {
+          ctx.addIssue({ code: "custom", message: `INKWELL_OAUTH_REDIRECT_HOSTS: ${item} is not a host name (claude.ai, chatgpt.com, localhost…: no scheme, port or path)` });
+          continue;
+        }
+        hosts.push(item);
+      }
+      return hosts.length > 0 ? hosts : null;
+    })
+    .meta({
+      description: "Comma-separated host names (`claude.ai,chatgpt.com`) that MCP clients authorizing through OAuth may send people back to; a client whose redirect URI is on any other host is refused at registration and at authorization ([MCP with OAuth](mcp-oauth.md)).",
+      unset: "any `https` host, `http` on loopback (a desktop client), and an app's own scheme",
+    }),
+  INKWELL_OAUTH_REGISTRATION: z.enum(["true", "false"]).default("true").meta({
+    description: "`false` switches Dynamic Client Registration (`POST /register`) off: only clients that identify themselves by a metadata document (an `https` client_id) can then ask for access.",
+  }),
+  INKWELL_OAUTH_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60).meta({
+    description: "How long an OAuth access token of the MCP endpoint lasts; the client then uses its refresh token.",
+  }),
+  INKWELL_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30).meta({
+    description: "How long an unused OAuth refresh token lasts (each use replaces it with a new one); a grant unused for longer must be approved again.",
+  }),
   INKWELL_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12).meta({ description: "How long a dashboard sign-in lasts." }),
   INKWELL_ANALYTICS_ROLLUP_CHUNK: z.coerce.number().int().min(100).max(200_000).default(20_000).meta({ description: "Accepted views counted per transaction." }),
   INKWELL_ANALYTICS_ROLLUP_WORKERS: z.coerce.number().int().min(1).max(16).optional().meta({
@@ -160,6 +187,15 @@ export interface Config {
   webhooksAllowPrivate: boolean;
   /** Origins besides PUBLIC_URL's and loopback whose browser requests /mcp takes (INKWELL_MCP_ALLOWED_ORIGINS). */
   mcpAllowedOrigins: string[];
+  /** Inkwell as the OAuth authorization server of /mcp (docs/mcp-oauth.md). */
+  oauth: {
+    /** Host names redirect URIs may have; null: any https host, http loopback, an app's own scheme. */
+    redirectHosts: string[] | null;
+    /** Dynamic Client Registration (POST /register) is on. */
+    registration: boolean;
+    accessTokenSeconds: number;
+    refreshTokenSeconds: number;
+  };
   analytics: { rawRetentionDays: number; backfillDays: number; rollupChunkSize: number; rollupWorkers: number | undefined };
   dashboard: {
     /** The App's OAuth credentials (sign in with GitHub); null = the operator token signs in. */
@@ -228,6 +264,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     trustedProxies: e.INKWELL_TRUSTED_PROXIES,
     webhooksAllowPrivate: e.INKWELL_WEBHOOKS_ALLOW_PRIVATE === "true",
     mcpAllowedOrigins: e.INKWELL_MCP_ALLOWED_ORIGINS,
+    oauth: {
+      redirectHosts: e.INKWELL_OAUTH_REDIRECT_HOSTS,
+      registration: e.INKWELL_OAUTH_REGISTRATION === "true",
+      accessTokenSeconds: e.INKWELL_OAUTH_ACCESS_TOKEN_MINUTES * 60,
+      refreshTokenSeconds: e.INKWELL_OAUTH_REFRESH_TOKEN_DAYS * 86_400,
+    },
     analytics: {
       rawRetentionDays: e.INKWELL_ANALYTICS_RAW_RETENTION_DAYS,
       backfillDays: e.INKWELL_ANALYTICS_BACKFILL_DAYS,

@@ -233,43 +233,37 @@ describe("MCP at /mcp: who may call it", () => {
     const challenge = wrong.headers.get("www-authenticate")!;
     expect(challenge).toBe(
       `Bearer realm="inkwell", error="invalid_token", error_description="Missing or invalid API key: send 'Authorization: Bearer ink_...' with an active key of this project. ` +
-        `Inkwell issues no OAuth tokens: put the key in this MCP server's headers (the dashboard's API keys page makes one)", resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`,
+        `Send a project API key (the dashboard's API keys page makes one) or an OAuth access token from this server (a client that speaks MCP's authorization finds how in the resource metadata)", resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`,
     );
     // Read with the official SDK's own parser, as its transport does on a 401.
     expect(extractWWWAuthenticateParams(wrong)).toEqual({ resourceMetadataUrl: new URL(`${t.url}/.well-known/oauth-protected-resource/mcp`), scope: undefined, error: "invalid_token" });
-    expect(((await wrong.json()) as { error: string }).error).toMatch(/^Missing or invalid API key: .* Inkwell issues no OAuth tokens/);
+    expect(((await wrong.json()) as { error: string }).error).toMatch(/^Missing or invalid API key: .* or an OAuth access token from this server/);
     // No key at all: no error code (RFC 6750, 3.1), the same description and metadata.
     const none = await rawPost(list);
     expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="inkwell", error_description="Missing or invalid API key: [^"]+", resource_metadata="[^"]+"$/);
     expect(extractWWWAuthenticateParams(none).error).toBeUndefined();
   });
 
-  it("serves RFC 9728 metadata that a client accepts and that says keys, not OAuth, are the way in", async () => {
+  it("serves RFC 9728 metadata that a client accepts, naming this server as the MCP endpoint's authorization server (keys still work)", async () => {
     // The SDK's discovery: the path-aware address first, checked against its schema.
     const metadata = await discoverOAuthProtectedResourceMetadata(`${t.url}/mcp`);
     expect(metadata).toEqual({
       resource: `${t.url}/mcp`,
       resource_name: "Inkwell",
+      authorization_servers: [t.url],
+      scopes_supported: ["views", "analytics", "jobs"],
       bearer_methods_supported: ["header"],
       resource_documentation: `${t.url}/dashboard`,
-      inkwell_authentication: expect.stringMatching(/^Send a project API key as 'Authorization: Bearer ink_\.\.\.'\. Inkwell issues no OAuth tokens and names no authorization server/),
+      inkwell_authentication: expect.stringMatching(/^Send an OAuth access token from this server's authorization server, or a project API key as 'Authorization: Bearer ink_\.\.\.'/),
     });
-    expect(metadata.authorization_servers).toBeUndefined();
-    // The root document describes the whole server, whose API takes the same keys; a browser client on any origin may read it.
+    // The root document describes the whole server, whose REST API takes keys only; a browser client on any origin may read it.
     const root = await fetch(`${t.url}/.well-known/oauth-protected-resource`, { headers: { Origin: "http://localhost:6274" } });
     expect(root.status).toBe(200);
     expect(root.headers.get("access-control-allow-origin")).toBe("*");
-    expect(await root.json()).toMatchObject({ resource: t.url, bearer_methods_supported: ["header"] });
+    const rootMetadata: any = await root.json();
+    expect(rootMetadata).toMatchObject({ resource: t.url, bearer_methods_supported: ["header"] });
+    expect(rootMetadata.authorization_servers).toBeUndefined();
     expect((await fetch(`${t.url}/.well-known/oauth-protected-resource/mcp`, { method: "POST" })).status).toBe(405);
-  });
-
-  it("answers the OAuth registration clients fall back to with Inkwell's words, in OAuth's error shape", async () => {
-    // Finding no authorization server, clients register at the server's origin (MCP 2025-03-26's default) and show the refusal.
-    const registration = await fetch(`${t.url}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["http://localhost:6274/cb"] }) });
-    expect(registration.status).toBe(404);
-    const body = (await registration.json()) as { error: string; error_description: string };
-    expect(body.error).toBe("access_denied");
-    expect(body.error_description).toMatch(/^Inkwell registers no OAuth clients and issues no OAuth tokens: it takes a project API key as 'Authorization: Bearer ink_…' in this MCP server's headers\. The key this client sent, if any, was refused/);
   });
 
   it("refuses a key from its next request once it is revoked, in the middle of a session", async () => {

@@ -4,6 +4,7 @@ import type { PageFrame } from "./layout.js";
 const NOTICES = {
   "signed-out": { kind: "ok", text: "You are signed out." },
   "key-revoked": { kind: "ok", text: "The key is revoked: requests with it now get 401." },
+  "grant-revoked": { kind: "ok", text: "The assistant's access is revoked: its tokens now get 401, and it must ask again." },
   "job-created": { kind: "ok", text: "Job started. This page follows its progress." },
   "message-sent": { kind: "ok", text: "Follow-up sent." },
   "plan-approved": { kind: "ok", text: "Approved: the agent carries out the plan on the job's branch." },

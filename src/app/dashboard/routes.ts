@@ -9,6 +9,7 @@ import { registerGitHubAppPages } from "./github-app/routes.js";
 import { registerGitLabPages } from "./gitlab/routes.js";
 import { registerJobPages } from "./jobs/routes.js";
 import { registerKeyPages } from "./keys/routes.js";
+import { registerOAuthPages } from "./oauth/routes.js";
 import { registerWebhookPages } from "./webhooks/routes.js";
 import { registerProjectPages } from "./projects/routes.js";
 import { registerSetupPage } from "./setup/routes.js";
@@ -26,6 +27,7 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerSignInRoutes(router, dashboard);
   registerProjectPages(router, dashboard);
   registerKeyPages(router, dashboard);
+  registerOAuthPages(router, dashboard);
   registerWebhookPages(router, dashboard);
   registerAnalyticsPages(router, dashboard);
   registerAgentPages(router, dashboard);

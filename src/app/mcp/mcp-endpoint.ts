@@ -6,6 +6,10 @@ import type { Services } from "../services.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import { buildMcpServer } from "./mcp-server.js";
 import { mcpUnauthorized } from "./protected-resource.js";
+import { bearerToken } from "../domain/api-keys.js";
+import { grantForAccessToken, isAccessToken, touchGrant } from "../domain/oauth-grants.js";
+import type { KeyScope } from "../../shared/key-scopes.js";
+import { mcpResource } from "./oauth/provider.js";
 
 export const MCP_PATH = "/mcp";
 
@@ -33,8 +37,25 @@ export function isAllowedOrigin(origin: string, allowed: { publicUrl: string | u
 }
 
 /**
+ * Who a request to /mcp acts for: an OAuth access token from this server's authorization server
+ * (oauth/) stands for its grant, with the grant's project and scopes, when it was issued for this
+ * very endpoint (RFC 8707: a token bound to another resource is refused); anything else is taken as
+ * a project API key. Both are looked up on every request, so a revocation counts at once everywhere.
+ */
+async function identify(req: IncomingMessage, services: Services): Promise<{ projectId: string; scopes: readonly KeyScope[] }> {
+  const token = bearerToken(req.headers.authorization);
+  if (token === null || !isAccessToken(token)) return services.verifier.projectFor(req.headers.authorization);
+  const grant = await grantForAccessToken(services.db, token);
+  if (!grant || grant.resource !== mcpResource(req, services)) {
+    throw new UnauthenticatedError("Unknown, expired or revoked access token, or one issued for another resource than this MCP endpoint", "api-key");
+  }
+  touchGrant(services.db, grant.grantId);
+  return { projectId: grant.projectId, scopes: grant.scopes };
+}
+
+/**
  * `/mcp`: MCP over Streamable HTTP, stateless (docs/mcp.md). Each POST is authenticated with the
- * project's API key like any REST call and served by a server of its own, so any instance answers
+ * project's API key like any REST call, or with an OAuth access token (oauth/) and served by a server of its own, so any instance answers
  * any request and a revoked key is refused from its next request. No session, so no GET stream and
  * no DELETE. Throws HttpErrors for the request handler to answer; the SDK answers the rest.
  */
@@ -60,7 +81,7 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
     if (req.method !== "POST") {
       throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
     }
-    const { projectId, scopes } = await services.verifier.projectFor(req.headers.authorization).catch((error: unknown) => {
+    const { projectId, scopes } = await identify(req, services).catch((error: unknown) => {
       throw error instanceof UnauthenticatedError ? mcpUnauthorized(error, req, services, MCP_PATH) : error;
     });
     // Read here, under the API's body limit, and handed over parsed (the SDK would otherwise read it again as a web stream).

@@ -1,22 +1,25 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isSecure, ownOrigin } from "../http-kit/origin.js";
 import { bearerToken } from "../domain/api-keys.js";
 import type { UnauthenticatedError } from "../domain/errors.js";
 import { HttpError } from "../http-kit/http-error.js";
 import type { Services } from "../services.js";
+import { NEEDED_SCOPES } from "../../shared/key-scopes.js";
+import { oauthEndpoints } from "./oauth/endpoints.js";
+import { requestOrigin } from "./oauth/provider.js";
 
 // MCP clients meet a 401 by reading WWW-Authenticate and the protected-resource metadata it points
-// at (RFC 9728), as MCP's authorization spec has them do, before they try OAuth. Inkwell takes
-// project API keys and issues no OAuth tokens: the challenge and the document say so, so a client
-// that shows either shows Inkwell's own words (docs/mcp.md, "When a call is refused").
+// at (RFC 9728), as MCP's authorization spec has them do. The metadata names this same server as
+// the authorization server (oauth/endpoints.ts), so a hosted assistant signs the person in through
+// OAuth; a client configured with a project API key sends it in the header instead
+// (docs/mcp.md, "When a call is refused"; docs/mcp-oauth.md).
 
 const METADATA_PATH = "/.well-known/oauth-protected-resource";
 
-const NO_OAUTH = "Inkwell issues no OAuth tokens: put the key in this MCP server's headers (the dashboard's API keys page makes one)";
+const WAYS_IN = "Send a project API key (the dashboard's API keys page makes one) or an OAuth access token from this server (a client that speaks MCP's authorization finds how in the resource metadata)";
 
 type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-const originOf = (req: IncomingMessage, services: Services) => ownOrigin(req, services.config.publicUrl, isSecure(req, services.config.publicUrl, services.trustedProxies));
+const originOf = requestOrigin;
 
 /** RFC 6750's quoted-string values are printable ASCII without `"` or `\`. */
 const quotable = (text: string) => text.replace(/…/g, "...").replace(/[^\x20-\x7e]|["\\]/g, "'");
@@ -27,7 +30,7 @@ const quotable = (text: string) => text.replace(/…/g, "...").replace(/[^\x20-\
  * `resource_metadata` names the document below.
  */
 export function mcpUnauthorized(error: UnauthenticatedError, req: IncomingMessage, services: Services, resourcePath: string): HttpError {
-  const message = `${error.message}. ${NO_OAUTH}`;
+  const message = `${error.message}. ${WAYS_IN}`;
   const challenge = [
     'Bearer realm="inkwell"',
     ...(bearerToken(req.headers.authorization) ? ['error="invalid_token"'] : []),
@@ -37,39 +40,30 @@ export function mcpUnauthorized(error: UnauthenticatedError, req: IncomingMessag
   return new HttpError(401, message, undefined, { "WWW-Authenticate": challenge });
 }
 
-/** RFC 9728's document for `resource`: no authorization server, keys in the header, where a person gets one. */
+/**
+ * RFC 9728's document for `resource`: for the MCP endpoint, this server as its authorization server
+ * and the scopes a grant may carry; for the server as a whole (`resourcePath` ""), whose REST API
+ * takes keys only, no authorization server.
+ */
 export function protectedResourceMetadata(origin: string, resourcePath: string): Record<string, unknown> {
+  const oauth = resourcePath !== "";
   return {
     resource: `${origin}${resourcePath}`,
     resource_name: "Inkwell",
+    ...(oauth ? { authorization_servers: [origin], scopes_supported: [...NEEDED_SCOPES] } : {}),
     bearer_methods_supported: ["header"],
     resource_documentation: `${origin}/dashboard`,
     // RFC 9728 admits parameters of one's own; this one is for the person who reads the document.
-    inkwell_authentication: "Send a project API key as 'Authorization: Bearer ink_...'. Inkwell issues no OAuth tokens and names no authorization server; the dashboard's API keys page makes a key.",
+    inkwell_authentication: oauth
+      ? "Send an OAuth access token from this server's authorization server, or a project API key as 'Authorization: Bearer ink_...' (the dashboard's API keys page makes one)."
+      : "Send a project API key as 'Authorization: Bearer ink_...'; the dashboard's API keys page makes one. OAuth access tokens are for the MCP endpoint only.",
   };
 }
 
 /**
- * Where a client whose key was refused ends up: finding no authorization server in the metadata, MCP
- * clients fall back to the server's own origin and register there (`POST /register`, MCP 2025-03-26's
- * default), then show the registration's refusal, body included. So that refusal is OAuth's error
- * shape (RFC 7591) with Inkwell's words in it, instead of a bare "No such endpoint".
- */
-const registerEndpoint: RawEndpoint = async (_req, res) => {
-  const content = JSON.stringify({
-    error: "access_denied",
-    error_description:
-      "Inkwell registers no OAuth clients and issues no OAuth tokens: it takes a project API key as 'Authorization: Bearer ink_…' in this MCP server's headers. " +
-      "The key this client sent, if any, was refused: missing, malformed, unknown or revoked (the dashboard's API keys page makes a new one).",
-  });
-  res.writeHead(404, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(content), "Access-Control-Allow-Origin": "*" });
-  res.end(content);
-};
-
-/**
  * The metadata at its two addresses: `…/oauth-protected-resource/mcp` for /mcp (RFC 9728 inserts
  * the well-known part before the resource's path), and at the root for the server as a whole, whose
- * API takes the same keys; and the registration fallback above. Public and the same for everyone,
+ * API takes the same keys; and the authorization server's endpoints (oauth/endpoints.ts). Public and the same for everyone,
  * so any origin may read them.
  */
 export function protectedResourceEndpoints(services: Services, resourcePath: string): Record<string, RawEndpoint> {
@@ -81,5 +75,5 @@ export function protectedResourceEndpoints(services: Services, resourcePath: str
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(content), "Access-Control-Allow-Origin": "*" });
       res.end(req.method === "HEAD" ? undefined : content);
     };
-  return { [METADATA_PATH]: endpoint(""), [`${METADATA_PATH}${resourcePath}`]: endpoint(resourcePath), "/register": registerEndpoint };
+  return { [METADATA_PATH]: endpoint(""), [`${METADATA_PATH}${resourcePath}`]: endpoint(resourcePath), ...oauthEndpoints(services) };
 }

@@ -1096,4 +1096,68 @@ ALTER TABLE jobs ADD COLUMN forge text NOT NULL DEFAULT 'github' CHECK (forge IN
 UPDATE jobs SET forge = p.forge FROM projects p WHERE p.id = jobs.project_id AND p.forge <> 'github';
 `,
   },
+  {
+    version: 39,
+    name: "MCP authorization (OAuth 2.1): clients (registered, or their metadata documents cached), pending authorizations and their codes, grants beside API keys, access and refresh tokens kept as hashes",
+    sql: `
+-- A client of the authorization server: registered through DCR, or known by its metadata document (client_id is the document's https URL).
+CREATE TABLE oauth_clients (
+  client_id text PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('registered', 'metadata_document')),
+  client_name text,
+  -- JSON array of the redirect URIs; metadata: the client's whole metadata as JSON.
+  redirect_uris text NOT NULL,
+  metadata text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  -- A metadata document: when it was last read, and until when that reading is used.
+  fetched_at timestamptz,
+  expires_at timestamptz
+);
+
+-- A person's consent: a client may act on one project with these scopes (comma separated, as keys), for one resource (the MCP URL).
+CREATE TABLE oauth_grants (
+  id text PRIMARY KEY,
+  project_id text NOT NULL REFERENCES projects (id),
+  client_id text NOT NULL REFERENCES oauth_clients (client_id),
+  scopes text NOT NULL,
+  resource text NOT NULL,
+  -- 'operator' or 'github:<login>': who approved.
+  granted_by text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_used_at timestamptz,
+  revoked_at timestamptz
+);
+CREATE INDEX oauth_grants_project ON oauth_grants (project_id, created_at);
+
+-- An authorization request waiting for the person (code_hash NULL), then its one-time code (approved), then used.
+CREATE TABLE oauth_authorizations (
+  id text PRIMARY KEY,
+  client_id text NOT NULL REFERENCES oauth_clients (client_id),
+  redirect_uri text NOT NULL,
+  code_challenge text NOT NULL,
+  state text,
+  -- Space separated, as the client asked.
+  scopes text NOT NULL,
+  resource text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  grant_id text REFERENCES oauth_grants (id),
+  code_hash text,
+  used_at timestamptz
+);
+CREATE UNIQUE INDEX oauth_authorizations_code ON oauth_authorizations (code_hash) WHERE code_hash IS NOT NULL;
+CREATE INDEX oauth_authorizations_expiry ON oauth_authorizations (expires_at);
+
+-- Access and refresh tokens as SHA-256 hashes (never the token); a refresh token is used once (used_at) and replaced.
+CREATE TABLE oauth_tokens (
+  token_hash text PRIMARY KEY,
+  grant_id text NOT NULL REFERENCES oauth_grants (id),
+  kind text NOT NULL CHECK (kind IN ('access', 'refresh')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id, expires_at);
+`,
+  },
 ];

@@ -69,7 +69,7 @@ function get(target: URL, allowPrivate: boolean, signal: AbortSignal): Promise<I
 }
 
 /** The body as UTF-8, or null once it passes `maxBytes` (the rest is not read). */
-function readCapped(res: IncomingMessage, maxBytes: number): Promise<string | null> {
+export function readCapped(res: IncomingMessage, maxBytes: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

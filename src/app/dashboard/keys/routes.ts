@@ -10,6 +10,9 @@ import { KEY_SCOPES } from "../../../shared/key-scopes.js";
 import { htmlReply, parseFields, redirect } from "../request.js";
 import { MCP_PATH } from "../../mcp/mcp-endpoint.js";
 import type { Router } from "../../http-kit/router.js";
+import { listGrants } from "../../domain/oauth-grants.js";
+import { grantsSection } from "../oauth/page.js";
+import { html } from "../html.js";
 
 const keyIdOf = (params: Record<string, string>) => wellFormedIdOf(params.keyId, "API key");
 
@@ -23,7 +26,9 @@ export function registerKeyPages(router: Router, dashboard: DashboardController)
     dashboard.page(async (r) => {
       const { project, access } = await dashboard.project(r);
       const keys = await listApiKeys(db, project.id);
-      const body = keysBody({ session: r.session, project, access, keys, mcpUrl: `${r.origin}${MCP_PATH}` });
+      const grants = await listGrants(db, project.id);
+      const body = html`${keysBody({ session: r.session, project, access, keys, mcpUrl: `${r.origin}${MCP_PATH}` })}
+${grantsSection(r.session, project, access, grants)}`;
       return htmlReply(200, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, notice: noticeOf(r.ctx.url), body }));
     }),
   );
@@ -37,7 +42,9 @@ export function registerKeyPages(router: Router, dashboard: DashboardController)
       const { name, scopes: granted } = parseFields(createKeySchema, { name: form.name?.trim() ? form.name : undefined, scopes });
       const created = await createApiKey(db, project.id, name ?? null, granted);
       const keys = await listApiKeys(db, project.id);
-      const body = keysBody({ session: r.session, project, access, keys, created, mcpUrl: `${r.origin}${MCP_PATH}` });
+      const grants = await listGrants(db, project.id);
+      const body = html`${keysBody({ session: r.session, project, access, keys, created, mcpUrl: `${r.origin}${MCP_PATH}` })}
+${grantsSection(r.session, project, access, grants)}`;
       return htmlReply(201, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, body }));
     }),
   );

@@ -4,17 +4,14 @@ import type { Probot } from "probot";
 import { Analytics } from "./analytics/analytics.js";
 import { startBackgroundDuties } from "./background-duties.js";
 import type { Config } from "./config.js";
-import { ForgeDispatcher, NoAppDispatcher, type Dispatcher } from "./dispatch/dispatcher.js";
+import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { ApiKeyVerifier } from "./domain/api-keys.js";
 import { EVENT_TASK } from "./forges/github/event-task.js";
 import type { GitHubApi } from "./forges/github/api.js";
-import { GitHubDispatcher } from "./forges/github/dispatcher.js";
-import { OidcVerifier } from "./forges/github/runner-identity.js";
-import { GitLabDispatcher } from "./forges/gitlab/dispatcher.js";
-import { GitLabIdTokenVerifier } from "./forges/gitlab/runner-identity.js";
+import { createForges } from "./forges/registry.js";
+import { dispatcherOf } from "./forges/forge.js";
 import { createWebhookEndpoint, type WebhookEndpoint } from "./forges/github/webhook-endpoint.js";
 import { queueDelaySeconds } from "./forges/github/webhook-events.js";
-import { appSetupUrl } from "./forges/github/app-urls.js";
 import { parseTrustedProxies } from "./http-kit/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/mcp-endpoint.js";
@@ -107,21 +104,16 @@ export interface InkwellServer {
 export async function createInkwellServer(options: InkwellServerOptions): Promise<InkwellServer> {
   const { config, db, log, adminToken } = options;
   const github = options.github ?? null;
-  const dispatcher =
-    options.dispatcher ??
-    new ForgeDispatcher({
-      github: github ? new GitHubDispatcher(github.api, config.githubServerUrl) : new NoAppDispatcher(appSetupUrl(config)),
-      gitlab: new GitLabDispatcher(db, config.publicUrl),
-    });
-  const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
   const clock = options.clock ?? Date.now;
-  const registry = createTaskRegistry({ config, db, log, analytics, clock, dispatcher, github: github?.api ?? null, checkWorkflow: github !== null && !options.dispatcher, version: options.version });
+  const forges = createForges({ config, db, log, github: github?.api ?? null, checkWorkflow: !options.dispatcher, clock, ...(options.oidcFetch ? { oidcFetch: options.oidcFetch } : {}) });
+  const dispatcher = options.dispatcher ?? dispatcherOf(forges);
+  const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
+  const registry = createTaskRegistry({ config, db, log, analytics, clock, dispatcher, forges, version: options.version });
   const tasks = new TaskWorker(db, registry, log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",
     claimTtlSeconds: config.dispatchLeaseSeconds,
     ...options.taskWorkerOptions,
   });
-  const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, options.oidcFetch, clock) : null;
   const services: Services = {
     clock,
     config,
@@ -131,8 +123,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     tasks,
     log,
     github: github?.api ?? null,
-    oidc,
-    gitlabIdTokens: config.publicUrl ? new GitLabIdTokenVerifier(db, config.publicUrl, options.oidcFetch, clock) : null,
+    forges,
     analytics,
     trustedProxies: parseTrustedProxies(config.trustedProxies),
   };

@@ -4,8 +4,7 @@ import type { Config } from "./config.js";
 import type { ApiKeyVerifier } from "./domain/api-keys.js";
 import type { Logger } from "pino";
 import type { GitHubApi } from "./forges/github/api.js";
-import type { OidcVerifier } from "./forges/github/runner-identity.js";
-import type { GitLabIdTokenVerifier } from "./forges/gitlab/runner-identity.js";
+import type { Forges } from "./forges/forge.js";
 import type { TaskWorker } from "./tasks/task-worker.js";
 import type { Db } from "./store/db.js";
 
@@ -19,10 +18,8 @@ export interface Services {
   log: Logger;
   /** null without GitHub App credentials. */
   github: GitHubApi | null;
-  /** null without an App or without PUBLIC_URL (the token audience). */
-  oidc: OidcVerifier | null;
-  /** GitLab CI ID tokens of connected projects' instances; null without PUBLIC_URL (the token audience). */
-  gitlabIdTokens: GitLabIdTokenVerifier | null;
+  /** Each forge, by the name jobs and projects store: everything a job does on its forge goes through these. */
+  forges: Forges;
   adminToken: string;
   analytics: Analytics;
   trustedProxies: BlockList;

@@ -112,7 +112,7 @@ describe("a job on GitLab", () => {
     const claim = { jobId, runAttempt: 1, workflowRunId: gitlab.pipelines[0]!.id };
     const cases: [string, RegExp][] = [
       ["not-a-jwt", /not a JWT/],
-      [await idToken({}, { issuer: "https://gitlab.elsewhere.test" }), /issued neither by a connected GitLab instance nor by the GitHub Actions OIDC issuer/],
+      [await idToken({}, { issuer: "https://gitlab.elsewhere.test" }), /issued neither by the GitHub Actions OIDC issuer nor by a connected GitLab instance/],
     ];
     for (const [token, message] of cases) {
       for (const path of ["claim", "heartbeat", "report"]) {

@@ -3,7 +3,7 @@ import { readerSuggestions } from "../../analytics/reports/suggestions.js";
 import { suggestionOutcomes } from "../../impact/suggestion-outcomes.js";
 import { createAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
 import { createAutomationSchema } from "../../../shared/automation-schemas.js";
-import { linkSourceRepository } from "../../forges/gitlab/source-link.js";
+import { linkSource } from "../../forges/source-link.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import type { DashboardController } from "../controller.js";
 import { layout, projectPath } from "../layout.js";
@@ -40,9 +40,8 @@ export function registerAutomationPages(router: Router, dashboard: DashboardCont
     dashboard.action(async (r, form) => {
       const { project } = await dashboard.project(r, "admin");
       const config = parseFields(createAutomationSchema, automationFromForm(form));
-      const { github, config: settings } = dashboard.services;
       const user = r.session.user.kind === "github" ? r.session.user.login : null;
-      const sourceRepo = config.kind === "source" ? await linkSourceRepository({ db, github, githubServerUrl: settings.githubServerUrl, publicUrl: settings.publicUrl }, project.id, config.repository, user) : null;
+      const sourceRepo = config.kind === "source" ? await linkSource(dashboard.services.forges, project, config.repository, user) : null;
       await db.transaction((tx) => createAutomation(tx, project.id, config, new Date(), sourceRepo));
       return redirect(projectPath(project.id, "automations"));
     }),

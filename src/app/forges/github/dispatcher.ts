@@ -40,3 +40,19 @@ export class GitHubDispatcher implements Dispatcher {
     }
   }
 }
+
+/** Used when the server has no GitHub App credentials: every job fails with what to do about it. */
+export class NoAppDispatcher implements Dispatcher {
+  constructor(private readonly setupUrl: string) {}
+
+  async dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
+    return {
+      ok: false,
+      retryable: false,
+      error:
+        `No GitHub App is configured on this Inkwell server, so the job cannot run in ${request.repoFullName}. ` +
+        `Register it at ${this.setupUrl}, restart Inkwell, install the App on ${request.repoFullName}, ` +
+        `then send a follow-up message to this job to run it.`,
+    };
+  }
+}

@@ -1,7 +1,7 @@
 import { errors, jwtVerify, type JWTPayload } from "jose";
-import { z } from "zod";
 import { UnauthenticatedError, UpstreamError } from "../../domain/errors.js";
 import { KeysUnavailableError, OidcKeys } from "../oidc-keys.js";
+import { claimedHeaderAndIssuer } from "../runner.js";
 
 export interface RunnerIdentity {
   /** owner/repo, as GitHub spells it. */
@@ -13,9 +13,6 @@ export interface RunnerIdentity {
 /** GitHub's Actions tokens are RS256; nothing else is asked of the issuer's keys. */
 const ALGORITHM = "RS256";
 
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const headerSchema = z.object({ alg: z.string() });
-const payloadSchema = z.object({ iss: z.string() });
 
 /**
  * Verifies GitHub Actions OIDC tokens: signature against the issuer's keys (`oidc-keys.ts`),
@@ -65,23 +62,6 @@ export class OidcVerifier {
       repositoryId: Number.isSafeInteger(repositoryId) ? repositoryId : null,
       runId: typeof payload.run_id === "string" ? payload.run_id : null,
     };
-  }
-}
-
-/** The alg and iss a compact JWS says it has, unverified; null when it is not one (the runner route picks the forge's verifier by the issuer). */
-export function claimedHeaderAndIssuer(token: string): { alg: string; iss: string } | null {
-  const parts = token.split(".");
-  if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return null;
-  const header = headerSchema.safeParse(decodeJson(parts[0]!));
-  const payload = payloadSchema.safeParse(decodeJson(parts[1]!));
-  return header.success && payload.success ? { alg: header.data.alg, iss: payload.data.iss } : null;
-}
-
-function decodeJson(part: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
-  } catch {
-    return undefined;
   }
 }
 

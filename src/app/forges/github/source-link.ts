@@ -1,6 +1,7 @@
 import { isGitHubRepoName } from "../../../shared/automation-schemas.js";
 import { ConflictError, ForbiddenError, UpstreamError } from "../../domain/errors.js";
 import { appInstallUrl } from "./app-urls.js";
+import type { SourceLinkForge } from "../source-link.js";
 import type { GitHubApi } from "./api.js";
 
 /**
@@ -24,3 +25,12 @@ export async function checkSourceLink(github: GitHubApi | null, githubServerUrl:
   const permission = await github.permission(installationId, repository, user).catch(unanswered);
   if (permission === "none") throw new ForbiddenError(`@${user} cannot read ${repository} on GitHub, so cannot link it: ask someone who can, or the operator`);
 }
+
+/** GitHub's side of source automations: a repository is linked under its own name once `checkSourceLink` allows it; nothing is registered, so nothing is removed. */
+export const gitHubSourceLinks = (github: GitHubApi | null, githubServerUrl: string): SourceLinkForge => ({
+  async link(_projectId, repository, user) {
+    await checkSourceLink(github, githubServerUrl, repository, user);
+    return repository;
+  },
+  queueUnlink: async () => {},
+});

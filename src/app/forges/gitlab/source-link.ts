@@ -3,8 +3,7 @@ import { z } from "zod";
 import { isSourceLinked } from "../../domain/automations/automations.js";
 import { ConflictError, NotConfiguredError, UpstreamError } from "../../domain/errors.js";
 import { gitLabConnectionOf, gitLabProjectPathIn, gitLabRepoFullName } from "../../domain/gitlab-connections.js";
-import { checkSourceLink } from "../github/source-link.js";
-import type { GitHubApi } from "../github/api.js";
+import type { SourceLinkForge } from "../source-link.js";
 import type { Db, Queryable } from "../../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../../tasks/task-definition.js";
 import { enqueueTask } from "../../tasks/tasks.js";
@@ -13,24 +12,18 @@ import { gitLabWebhookUrl } from "./webhook-endpoint.js";
 
 export interface SourceLinkDeps {
   db: Queryable;
-  github: GitHubApi | null;
-  githubServerUrl: string;
   publicUrl: string | undefined;
 }
 
 /**
- * Links a source repository to a project's automation, on the project's forge (docs/automations.md):
- * on GitHub the App must be installed there (`github/source-link.ts`); on GitLab the project's
+ * Links a source project to a GitLab project's automation (docs/automations.md): the project's
  * access token must see the source project on the same instance, and Inkwell registers a merge
  * request webhook there (the docs project's endpoint and tokens). Returns the name its merges
  * arrive under, which the automation is found by.
  */
-export async function linkSourceRepository(deps: SourceLinkDeps, projectId: string, repository: string, user: string | null): Promise<string> {
+export async function linkSourceRepository(deps: SourceLinkDeps, projectId: string, repository: string): Promise<string> {
   const connection = await gitLabConnectionOf(deps.db, projectId);
-  if (!connection) {
-    await checkSourceLink(deps.github, deps.githubServerUrl, repository, user);
-    return repository;
-  }
+  if (!connection) throw new NotConfiguredError("The project has no GitLab connection; connect it again (POST /admin/gitlab/projects)");
   if (!deps.publicUrl) throw new NotConfiguredError("Set PUBLIC_URL first: GitLab delivers the source project's merges to it");
   const api = new GitLabApi(connection.baseUrl, connection.accessToken);
   const source = await api.project(repository).catch((error: unknown) => {
@@ -59,8 +52,8 @@ const unlinkSchema = z.object({ projectId: z.string(), sourceRepo: z.string() })
  * A source automation deleted on a GitLab project: its webhook on the source project goes too, in
  * a task of its own (retried when GitLab does not answer), so the source's merges stop reaching Inkwell.
  */
-export async function queueSourceUnlink(tx: Queryable, projectId: string, sourceRepo: string | null): Promise<void> {
-  if (!sourceRepo || !(await gitLabConnectionOf(tx, projectId))) return;
+async function queueSourceUnlink(tx: Queryable, projectId: string, sourceRepo: string): Promise<void> {
+  if (!(await gitLabConnectionOf(tx, projectId))) return;
   await enqueueTask(tx, GITLAB_SOURCE_UNLINK_TASK, `gitlab-source-unlink:${projectId}:${sourceRepo}`, { projectId, sourceRepo });
 }
 
@@ -93,3 +86,9 @@ export function gitLabSourceUnlinkTask(db: Db, publicUrl: string | null, log: Lo
     },
   });
 }
+
+/** GitLab's side of source automations: the source project's webhook registered on link, removed in a task when the automation goes. */
+export const gitLabSourceLinks = (deps: SourceLinkDeps): SourceLinkForge => ({
+  link: (projectId, repository) => linkSourceRepository(deps, projectId, repository),
+  queueUnlink: queueSourceUnlink,
+});

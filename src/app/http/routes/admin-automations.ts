@@ -1,7 +1,8 @@
 import { createAutomationSchema, updateAutomationSchema } from "../../../shared/automation-schemas.js";
 import { createAutomation, deleteAutomation, fireScheduleNow, getAutomation, listAutomations, setAutomationPaused } from "../../domain/automations/automations.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { linkSourceRepository, queueSourceUnlink } from "../../forges/gitlab/source-link.js";
+import { getProject } from "../../domain/projects.js";
+import { linkSource, queueSourceUnlink } from "../../forges/source-link.js";
 import { requireAdmin } from "../auth.js";
 import { readJson, validate } from "../../http-kit/body.js";
 import type { RequestContext, Router } from "../../http-kit/router.js";
@@ -21,7 +22,7 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
   router.on("POST", "/admin/projects/:id/automations", async (ctx) => {
     const { projectId } = ids(ctx);
     const request = validate(createAutomationSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    const sourceRepo = request.kind === "source" ? await linkSourceRepository({ db, github: services.github, githubServerUrl: config.githubServerUrl, publicUrl: config.publicUrl }, projectId, request.repository, null) : null;
+    const sourceRepo = request.kind === "source" ? await linkSource(services.forges, await getProject(db, projectId), request.repository, null) : null;
     return { status: 201, body: await db.transaction((tx) => createAutomation(tx, projectId, request, new Date(), sourceRepo)) };
   });
 
@@ -48,7 +49,7 @@ export function registerAdminAutomationRoutes(router: Router, services: Services
 
   router.on("DELETE", "/admin/projects/:id/automations/:automationId", async (ctx) => {
     const { projectId, automationId } = ids(ctx);
-    await db.transaction(async (tx) => queueSourceUnlink(tx, projectId, (await deleteAutomation(tx, projectId, automationId)).sourceRepo));
+    await db.transaction(async (tx) => queueSourceUnlink(services.forges, tx, projectId, (await deleteAutomation(tx, projectId, automationId)).sourceRepo));
     services.tasks.kick();
     return { status: 204 };
   });

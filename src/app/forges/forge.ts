@@ -1,0 +1,60 @@
+import type { ForgeName } from "../../shared/forge-words.js";
+import type { DispatchOutcome, DispatchRequest, Dispatcher } from "../dispatch/dispatcher.js";
+import type { Queryable } from "../store/db.js";
+import type { TaskDefinition } from "../tasks/task-definition.js";
+import type { ChecksForge } from "./checks.js";
+import type { RunCancelForge } from "./run-cancel.js";
+import type { RunnerForge } from "./runner.js";
+import type { SourceLinkForge } from "./source-link.js";
+import type { TrackingNoteForge } from "./tracking.js";
+import type { WaitingNoteForge } from "./waiting.js";
+
+/**
+ * A repository's forge, everything a job does on it (docs/architecture.md, "Forges"): each forge's
+ * folder under `forges/` implements it in its `forge.ts` (`github/forge.ts`, `gitlab/forge.ts`,
+ * with the same file names for the same operations), and `forges/registry.ts` holds one of each,
+ * keyed by the name a job and a project store (`jobs.forge`, `projects.forge`). Code outside
+ * `forges/` speaks to a job's forge through this, never to a forge's own modules.
+ *
+ * What the forge's webhooks mean for jobs (comments and reviews as follow-ups, who may comment, a
+ * merge read for robots.txt, source and issue events, a run that ended without a report) arrives
+ * through its own endpoint and becomes its own queued event, acted on by the tasks in `tasks`.
+ */
+export interface Forge {
+  readonly name: ForgeName;
+  /** Starting a run of a job in its repository (GitHub's `repository_dispatch`, GitLab's pipeline API). */
+  readonly dispatcher: Dispatcher;
+  /** The runner's identity, its claim's answer, and publishing the change request its report names. */
+  readonly runner: RunnerForge;
+  /** Source repositories linked to a project's automations. */
+  readonly sources: SourceLinkForge;
+  /**
+   * The operations this server can do on the forge only with its credentials (GitHub's App): absent
+   * without them, and the tasks that need them skip, saying so.
+   */
+  readonly runCancel?: RunCancelForge;
+  readonly checks?: ChecksForge;
+  readonly notes?: TrackingNoteForge & WaitingNoteForge;
+  /** In the transaction that records a dispatch (GitHub queues the workflow check). */
+  afterDispatch?(tx: Queryable, dispatched: { jobId: string; runAttempt: number }): Promise<void>;
+  /** The background task kinds only this forge runs: its webhook events, its reactions and replies, its link removals. */
+  readonly tasks: readonly TaskDefinition[];
+}
+
+/** One forge of each name. */
+export type Forges = Readonly<Record<ForgeName, Forge>>;
+
+/** Each forge's `part` where it has one, by name: what a shared task takes (`runCancelTask`, `checksTasks`, the notes' tasks). */
+export function forgeParts<K extends "runCancel" | "checks" | "notes">(forges: Forges, part: K): Partial<Record<ForgeName, NonNullable<Forge[K]>>> {
+  const parts: Partial<Record<ForgeName, NonNullable<Forge[K]>>> = {};
+  for (const forge of Object.values(forges)) {
+    const value = forge[part];
+    if (value) parts[forge.name] = value as NonNullable<Forge[K]>;
+  }
+  return parts;
+}
+
+/** The forge seam for starting runs: each job is dispatched by its repository's forge's dispatcher. */
+export const dispatcherOf = (forges: Forges): Dispatcher => ({
+  dispatch: (request: DispatchRequest): Promise<DispatchOutcome> => forges[request.forge].dispatcher.dispatch(request),
+});

@@ -1,0 +1,62 @@
+import type { Logger } from "pino";
+import type { Config } from "../../config.js";
+import type { Db } from "../../store/db.js";
+import { enqueueTask } from "../../tasks/tasks.js";
+import type { Forge } from "../forge.js";
+import type { GitHubApi } from "./api.js";
+import { appSetupUrl } from "./app-urls.js";
+import { issueReplyTask } from "./automation-jobs.js";
+import { gitHubChecks } from "./checks.js";
+import { GitHubDispatcher, NoAppDispatcher } from "./dispatcher.js";
+import { githubEventTask } from "./event-task.js";
+import { reactionTask } from "./follow-up.js";
+import { gitHubNotes } from "./notes.js";
+import { robotsMergeTask } from "./robots-merges.js";
+import { gitHubRunCancel } from "./run-cancel.js";
+import { gitHubRunner } from "./runner.js";
+import { OidcVerifier } from "./runner-identity.js";
+import { gitHubSourceLinks } from "./source-link.js";
+import { WORKFLOW_CHECK_TASK, workflowCheckTask } from "./workflow-check.js";
+
+export interface GitHubForgeDeps {
+  config: Config;
+  db: Db;
+  log: Logger;
+  /** The App; null without its credentials: jobs fail saying how to set it up, and what needs it skips. */
+  github: GitHubApi | null;
+  /** Look for the Inkwell workflow after a dispatch no run claimed (off when tests replace the dispatcher). */
+  checkWorkflow: boolean;
+  clock: () => number;
+  /** How the OIDC verifier fetches the issuer's keys (tests). */
+  oidcFetch?: typeof fetch;
+}
+
+/** GitHub as a `Forge`: the App's installation speaks for Inkwell; without the App only what needs none is here. */
+export function gitHubForge({ config, db, log, github, checkWorkflow, clock, oidcFetch }: GitHubForgeDeps): Forge {
+  const setupUrl = appSetupUrl(config);
+  const oidc = github && config.publicUrl ? new OidcVerifier(config.oidcIssuer, config.publicUrl, oidcFetch, clock) : null;
+  const common = {
+    name: "github" as const,
+    dispatcher: github ? new GitHubDispatcher(github, config.githubServerUrl) : new NoAppDispatcher(setupUrl),
+    runner: gitHubRunner({ github, oidc, issuer: config.oidcIssuer, setupUrl }),
+    sources: gitHubSourceLinks(github, config.githubServerUrl),
+  };
+  if (!github) return { ...common, tasks: [] };
+  const options = { serverUrl: config.githubServerUrl, defaultModel: config.defaultModel, command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null };
+  return {
+    ...common,
+    runCancel: gitHubRunCancel(github),
+    checks: gitHubChecks(github),
+    notes: gitHubNotes(github),
+    ...(checkWorkflow
+      ? { afterDispatch: (tx, dispatched) => enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds) }
+      : {}),
+    tasks: [
+      workflowCheckTask(db, github),
+      githubEventTask(db, github, options, log.child({ component: "github-events" })),
+      reactionTask(github),
+      robotsMergeTask(db, github, log.child({ component: "robots-merges" })),
+      issueReplyTask(github),
+    ],
+  };
+}

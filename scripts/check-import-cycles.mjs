@@ -126,39 +126,62 @@ export function readLayers(markdown) {
   return layers;
 }
 
-/** The index of the layer holding `file` (the longest entry that names it or a folder above it); -1 in none. */
-export function layerOf(file, layers, base) {
-  let found = -1;
+/**
+ * Where `entry` holds `file`: the length of what it matched (the longest entry wins), and for an
+ * entry ending in a `*` folder (`src/app/forges/*` + `/`: each folder there) the folder the file
+ * is in, its peer; null when it does not hold the file.
+ */
+function holding(entry, file, base) {
+  if (entry.endsWith("/*/")) {
+    const parent = path.resolve(base, entry.slice(0, -3)) + path.sep;
+    const [peer, ...inside] = file.startsWith(parent) ? file.slice(parent.length).split(path.sep) : [];
+    return peer && inside.length > 0 ? { length: parent.length + peer.length, peer: parent + peer } : null;
+  }
+  const full = path.resolve(base, entry);
+  const holds = entry.endsWith("/") ? file.startsWith(full + path.sep) : file === full;
+  return holds ? { length: full.length, peer: null } : null;
+}
+
+/** The layer holding `file` (the longest entry that names it or a folder above it; -1 in none), and its peer folder when that entry has a `*`. */
+export function placeOf(file, layers, base) {
+  let found = { layer: -1, peer: null };
   let longest = -1;
   layers.forEach((entries, index) => {
     for (const entry of entries) {
-      const full = path.resolve(base, entry);
-      const holds = entry.endsWith("/") ? file.startsWith(full + path.sep) : file === full;
-      if (holds && full.length > longest) {
-        found = index;
-        longest = full.length;
+      const held = holding(entry, file, base);
+      if (held && held.length > longest) {
+        found = { layer: index, peer: held.peer };
+        longest = held.length;
       }
     }
   });
   return found;
 }
 
-/** Imports that point up the list, and modules that no layer holds. */
+/** The index of the layer holding `file`; -1 in none. */
+export const layerOf = (file, layers, base) => placeOf(file, layers, base).layer;
+
+/**
+ * Imports that point up the list, imports between peers (the folders a `*` entry stands for, such
+ * as each forge's under `src/app/forges/*` + `/`: none imports another), and modules that no layer holds.
+ */
 export function layerFaults(graph, layers, base) {
   const upward = [];
   const unplaced = [];
+  const peers = [];
   for (const [file, targets] of graph) {
-    const from = layerOf(file, layers, base);
-    if (from === -1) {
+    const from = placeOf(file, layers, base);
+    if (from.layer === -1) {
       unplaced.push(file);
       continue;
     }
     for (const target of targets) {
-      const to = layerOf(target, layers, base);
-      if (to > from) upward.push({ file, target, from, to });
+      const to = placeOf(target, layers, base);
+      if (to.layer > from.layer) upward.push({ file, target, from: from.layer, to: to.layer });
+      else if (from.peer !== null && to.peer !== null && from.peer !== to.peer) peers.push({ file, target });
     }
   }
-  return { upward, unplaced: unplaced.sort() };
+  return { upward, peers, unplaced: unplaced.sort() };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
@@ -193,12 +216,17 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       process.exit(2);
     }
     const base = path.dirname(dir);
-    const { upward, unplaced } = layerFaults(graph, layers, base);
+    const { upward, peers, unplaced } = layerFaults(graph, layers, base);
     const where = `${name(layersFile)}, "Layers"`;
     if (upward.length > 0) {
       failed = true;
       console.error(`${upward.length} import${upward.length === 1 ? "" : "s"} up the layers of ${where} (type-only imports count: move what both need down, or the importer up):`);
       for (const { file, target, from, to } of upward) console.error(`  ${name(file)} (layer ${from + 1}) → ${name(target)} (layer ${to + 1})`);
+    }
+    if (peers.length > 0) {
+      failed = true;
+      console.error(`${peers.length} import${peers.length === 1 ? "" : "s"} between peer folders of ${where} (a \`*\` entry: each folder it stands for, such as each forge's, imports none of the others; move what both need into their parent):`);
+      for (const { file, target } of peers) console.error(`  ${name(file)} → ${name(target)}`);
     }
     if (unplaced.length > 0) {
       failed = true;

@@ -78,9 +78,26 @@ describe("check-import-cycles", () => {
       expect(unplaced.map(rel)).toEqual(["src/stray.ts"]);
     });
 
-    it("src/ keeps them: no import points up, and every module is in a layer", () => {
-      const { upward, unplaced } = layerFaults(importGraph(path.resolve("src")), readLayers(readFileSync("docs/architecture.md", "utf8")), path.resolve("."));
+    it("finds an import between the peer folders a `*` entry stands for, and none into their parent or from a module above", () => {
+      const layers = `## Layers\n\n1. \`src/forges/\`: shared.\n2. \`src/forges/*/\`: each forge.\n3. \`src/forges/registry.ts\`\n`;
+      const root = tree({
+        "src/forges/forge.ts": `export type Forge = string;\n`,
+        "src/forges/a/forge.ts": `import type { Forge } from "../forge.js";\nimport { b } from "../b/api.js";\nexport const a: Forge = b;\n`,
+        "src/forges/b/api.ts": `export const b = "b";\n`,
+        "src/forges/b/deep/notes.ts": `import { b } from "../api.js";\nexport const notes = b;\n`,
+        "src/forges/registry.ts": `import { a } from "./a/forge.js";\nimport { b } from "./b/api.js";\nexport const all = [a, b];\n`,
+      });
+      const rel = (file: string) => path.relative(root, file);
+      const { upward, peers, unplaced } = layerFaults(importGraph(path.join(root, "src")), readLayers(layers), root);
+      expect(peers.map(({ file, target }: { file: string; target: string }) => [rel(file), rel(target)])).toEqual([["src/forges/a/forge.ts", "src/forges/b/api.ts"]]);
       expect(upward).toEqual([]);
+      expect(unplaced).toEqual([]);
+    });
+
+    it("src/ keeps them: no import points up, and every module is in a layer", () => {
+      const { upward, peers, unplaced } = layerFaults(importGraph(path.resolve("src")), readLayers(readFileSync("docs/architecture.md", "utf8")), path.resolve("."));
+      expect(upward).toEqual([]);
+      expect(peers).toEqual([]);
       expect(unplaced).toEqual([]);
     });
   });

@@ -100,6 +100,9 @@ export const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .meta({ description: "`true` lets project webhooks deliver to loopback, private and link-local addresses (internal targets); by default those are refused, checked again on every delivery." }),
+  INKWELL_SLACK_API_URL: z.url().default("https://slack.com/api/").meta({
+    description: "Base URL of Slack's Web API, ending in `/api/` (a proxy in front of Slack, or a fake one in tests); the Slack app's tokens are set on the dashboard ([Slack](slack.md)).",
+  }),
   INKWELL_MCP_ALLOWED_ORIGINS: z
     .string()
     .optional()
@@ -185,6 +188,8 @@ export interface Config {
   trustedProxies: string | undefined;
   /** Project webhooks may go to loopback, private and link-local addresses (INKWELL_WEBHOOKS_ALLOW_PRIVATE). */
   webhooksAllowPrivate: boolean;
+  /** Slack's Web API base (INKWELL_SLACK_API_URL), ending in a slash. */
+  slackApiUrl: string;
   /** Origins besides PUBLIC_URL's and loopback whose browser requests /mcp takes (INKWELL_MCP_ALLOWED_ORIGINS). */
   mcpAllowedOrigins: string[];
   /** Inkwell as the OAuth authorization server of /mcp (docs/mcp-oauth.md). */
@@ -264,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, readFile: (path: string) => s
     trustedProxies: e.INKWELL_TRUSTED_PROXIES,
     webhooksAllowPrivate: e.INKWELL_WEBHOOKS_ALLOW_PRIVATE === "true",
     mcpAllowedOrigins: e.INKWELL_MCP_ALLOWED_ORIGINS,
+    slackApiUrl: e.INKWELL_SLACK_API_URL.endsWith("/") ? e.INKWELL_SLACK_API_URL : `${e.INKWELL_SLACK_API_URL}/`,
     oauth: {
       redirectHosts: e.INKWELL_OAUTH_REDIRECT_HOSTS,
       registration: e.INKWELL_OAUTH_REGISTRATION === "true",

@@ -31,6 +31,9 @@ import { registerAnalyticsTrendRoutes } from "./http/routes/analytics-trends.js"
 import { registerDashboardRoutes } from "./dashboard/routes.js";
 import { registerMetaRoutes } from "./http/routes/meta.js";
 import { registerRunnerRoutes } from "./http/routes/runner.js";
+import { registerSlackRoutes } from "./http/routes/slack.js";
+import { SlackSocket } from "./slack/socket-mode.js";
+import { slackTasks } from "./slack/tasks.js";
 import type { Services } from "./services.js";
 import type { Db } from "./store/db.js";
 import { createTaskRegistry } from "./task-registry.js";
@@ -109,7 +112,8 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const dispatcher = options.dispatcher ?? dispatcherOf(forges);
   const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
   const registry = createTaskRegistry({ config, db, log, analytics, clock, dispatcher, forges, version: options.version });
-  const tasks = new TaskWorker(db, registry, log.child({ component: "tasks" }), {
+  // Slack's task kinds beside the registry's (docs/slack.md).
+  const tasks = new TaskWorker(db, [...registry, ...slackTasks(db, config, log)], log.child({ component: "tasks" }), {
     exclusiveStore: db.kind === "pglite",
     claimTtlSeconds: config.dispatchLeaseSeconds,
     ...options.taskWorkerOptions,
@@ -151,6 +155,9 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAnalyticsRoutes(router, services);
   registerRobotsReportRoutes(router, services);
   registerAnalyticsTrendRoutes(router, services);
+  // Slack over HTTP, and Socket Mode for a server Slack cannot reach (connected at listen, as the saved settings say).
+  const slackSocket = new SlackSocket(db, config.slackApiUrl, () => tasks.kick(), log.child({ component: "slack-socket" }));
+  registerSlackRoutes(router, services, () => slackSocket.refresh());
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
   const handle = createRequestHandler(router, { webhooks: webhookEndpoint, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version), ...protectedResourceEndpoints(services, MCP_PATH) } }, httpLog);
@@ -173,6 +180,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     async listen(port, host) {
       if (!server.listening) await bindHttpServer(server, port, host);
       await tasks.start();
+      await slackSocket.refresh();
       stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000, rateLimitPerHour: config.rateLimitPerHour, robots: { allowPrivate: config.webhooksAllowPrivate, clock } });
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;
@@ -182,6 +190,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
       // Keep-alive clients are told to go: each connection closes after its in-flight response.
       handle.closeConnections();
       stopDuties?.();
+      await slackSocket.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -3,8 +3,8 @@
  * so that what only needs a name, like the CLI's help, does not load a validator.
  */
 
-/** What started a job: a person (API, dashboard, PR comment) or an automation (a merge in a source repository, an issue, a schedule, a suggestion from analytics). */
-export const JOB_TRIGGER_TYPES = ["api", "dashboard", "comment", "source-merge", "issue", "schedule", "suggestion"] as const;
+/** What started a job: a person (API, dashboard, PR comment, a Slack mention) or an automation (a merge in a source repository, an issue, a schedule, a suggestion from analytics). */
+export const JOB_TRIGGER_TYPES = ["api", "dashboard", "comment", "source-merge", "issue", "schedule", "suggestion", "slack"] as const;
 export type JobTriggerType = (typeof JOB_TRIGGER_TYPES)[number];
 
 export const JOB_STATUSES = ["active", "completed", "archived", "failed"] as const;

@@ -27,9 +27,9 @@ export type ClaimRequest = z.infer<typeof claimRequestSchema>;
 
 /**
  * Where a job's message came from: an API key (CLI included), a dashboard user, a PR comment, an
- * automation (a merge, an issue, a schedule), or the docs repository's own checks (a repair round).
+ * automation (a merge, an issue, a schedule), the docs repository's own checks (a repair round), or a Slack thread.
  */
-export const MESSAGE_SOURCES = ["api", "dashboard", "comment", "automation", "checks"] as const;
+export const MESSAGE_SOURCES = ["api", "dashboard", "comment", "automation", "checks", "slack"] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
 export const jobMessageSchema = z.object({

@@ -4,6 +4,7 @@ import { analyticsPaths } from "./openapi-analytics.js";
 import { robotsPaths } from "./openapi-robots.js";
 import { automationPaths } from "./openapi-automations.js";
 import { gitLabPaths } from "./openapi-gitlab.js";
+import { slackPaths } from "./openapi-slack.js";
 import { runnerPaths } from "./openapi-runner.js";
 import { webhookPaths } from "./openapi-webhooks.js";
 import { webhookEvents } from "./openapi-webhook-events.js";
@@ -162,6 +163,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       ...robotsPaths(),
       ...automationPaths(),
       ...gitLabPaths(),
+      ...slackPaths(),
       "/admin/projects": {
         post: {
           operationId: "createProject",

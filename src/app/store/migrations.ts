@@ -1097,6 +1097,63 @@ UPDATE jobs SET forge = p.forge FROM projects p WHERE p.id = jobs.project_id AND
 `,
   },
   {
+    version: 38,
+    name: "Slack threads as jobs: the server's Slack app, channels mapped to projects, a thread's job and its status message, and Slack's event ids taken once",
+    sql: `
+-- The server's one Slack app (docs/slack.md). Kept, not hashed: Inkwell calls Slack with the tokens and checks signatures with the secret.
+CREATE TABLE slack_settings (
+  -- The server has one Slack app: the row 'app' (domain/slack/slack-settings.ts reads and writes only it).
+  id text PRIMARY KEY DEFAULT 'app',
+  -- 'http': the Events API at PUBLIC_URL; 'socket': Socket Mode, for a server Slack cannot reach.
+  mode text NOT NULL DEFAULT 'http' CHECK (mode IN ('http', 'socket')),
+  bot_token text NOT NULL,
+  signing_secret text NOT NULL,
+  -- xapp-... with connections:write; only for Socket Mode.
+  app_token text,
+  -- Filled from auth.test when the token is saved: the bot's user (a mention of it addresses Inkwell) and its workspace.
+  bot_user_id text,
+  team_id text,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+-- A channel whose mentions work on a project. Several projects on one channel: the bot asks which.
+CREATE TABLE slack_channels (
+  project_id text NOT NULL REFERENCES projects (id),
+  channel_id text NOT NULL,
+  -- Comma-separated Slack user group ids (S...); empty: every member of the channel may start and steer jobs.
+  user_groups text NOT NULL DEFAULT '',
+  -- true: any reply in a job's thread is a follow-up; false: only one that mentions the bot (or answers its question).
+  any_reply boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (project_id, channel_id)
+);
+CREATE INDEX slack_channels_channel ON slack_channels (channel_id);
+-- The thread that is a job: where its status message lives and what it has announced.
+CREATE TABLE slack_threads (
+  job_id text PRIMARY KEY REFERENCES jobs (id),
+  project_id text NOT NULL REFERENCES projects (id),
+  team_id text NOT NULL,
+  channel_id text NOT NULL,
+  thread_ts text NOT NULL,
+  -- The one status message, edited with every step (NULL until posted).
+  status_ts text,
+  -- The steps the job's events announced, as JSON [{event, at, attempt?, outcome?}], in order.
+  steps text NOT NULL DEFAULT '[]',
+  -- How many of the steps that are said in the thread as replies (a failure, a question) were said.
+  announced integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX slack_threads_thread ON slack_threads (team_id, channel_id, thread_ts);
+-- Slack's event ids (and interaction ids) taken: a retried delivery is acknowledged and dropped. Kept for a day.
+CREATE TABLE slack_events (
+  event_id text PRIMARY KEY,
+  received_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX slack_events_received ON slack_events (received_at);
+ALTER TABLE job_messages DROP CONSTRAINT job_messages_source_check;
+ALTER TABLE job_messages ADD CONSTRAINT job_messages_source_check CHECK (source IN ('api', 'dashboard', 'comment', 'automation', 'checks', 'slack'));
+`,
+  },
+  {
     version: 39,
     name: "MCP authorization (OAuth 2.1): clients (registered, or their metadata documents cached), pending authorizations and their codes, grants beside API keys, access and refresh tokens kept as hashes",
     sql: `

@@ -11,6 +11,7 @@ export const TRIGGER_LABELS: Record<JobTriggerType, string> = {
   issue: "Issue",
   schedule: "Schedule",
   suggestion: "Suggestion",
+  slack: "Slack",
 };
 
 export const TRIGGER_TYPES: readonly JobTriggerType[] = JOB_TRIGGER_TYPES;

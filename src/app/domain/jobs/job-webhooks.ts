@@ -4,6 +4,7 @@ import type { WebhookEvent } from "../../../shared/job-vocabulary.js";
 import type { Queryable } from "../../store/db.js";
 import { enqueueTask } from "../../tasks/tasks.js";
 import { newId } from "../ids.js";
+import { noteSlackStep } from "../slack/slack-threads.js";
 
 // A job's events for the project's own webhooks, queued here so the commands that move the job
 // need nothing above the domain; project-webhooks/ sends them (delivery-task.ts).
@@ -33,7 +34,8 @@ export const queueDeliverySend = (tx: Queryable, deliveryId: string) => enqueueT
 
 /**
  * Called in the transaction that changes the job: one delivery per endpoint of the project that
- * takes this event, each sent (and retried) by the task worker after commit.
+ * takes this event, each sent (and retried) by the task worker after commit, and the step for the
+ * job's Slack thread, if it has one.
  */
 export async function queueJobEvent(tx: Queryable, projectId: string, event: WebhookEvent, job: AgentJob, extra: WebhookExtra = {}): Promise<void> {
   const endpoints = await tx.query<{ id: string; events: string }>(`SELECT id, events FROM project_webhooks WHERE project_id = $1 AND deleted_at IS NULL`, [projectId]);
@@ -44,4 +46,6 @@ export async function queueJobEvent(tx: Queryable, projectId: string, event: Web
     await tx.query(`INSERT INTO webhook_deliveries (id, webhook_id, event, payload) VALUES ($1, $2, $3, $4)`, [id, endpoint.id, event, JSON.stringify(payload)]);
     await queueDeliverySend(tx, id);
   }
+  // A job asked for in a Slack thread shows the step in its status message there.
+  await noteSlackStep(tx, job.id, { event, at: payload.timestamp, attempt: extra.run?.attempt, outcome: extra.run?.outcome });
 }

@@ -62,12 +62,13 @@ export class ClientMetadataError extends Error {}
  * (no redirects) within TIMEOUT_MS, name itself (`client_id` equal to the URL), list redirect URIs,
  * and be a public client (no client secret: PKCE is its proof). Throws ClientMetadataError saying why not.
  */
-export async function fetchClientMetadataDocument(url: string, options: { allowPrivate: boolean }): Promise<ClientMetadataDocument> {
+export async function fetchClientMetadataDocument(url: string, options: { allowPrivate: boolean; timeoutMs?: number }): Promise<ClientMetadataDocument> {
   if (!isMetadataDocumentUrl(url)) throw new ClientMetadataError(`${url} is not an https URL with a path, as a client metadata document's must be`);
   const target = new URL(url);
   const refused = options.allowPrivate ? null : literalRefusal(target, CLIENT_METADATA_FETCHES);
   if (refused) throw new ClientMetadataError(refused.message);
-  const signal = AbortSignal.timeout(TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
   let res: IncomingMessage;
   try {
     res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -76,14 +77,14 @@ export async function fetchClientMetadataDocument(url: string, options: { allowP
       req.end();
     });
   } catch (error) {
-    throw new ClientMetadataError(`could not read ${url}: ${signal.aborted ? `no answer within ${TIMEOUT_MS} ms` : (error as Error).message}`);
+    throw new ClientMetadataError(`could not read ${url}: ${signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
   }
   if (res.statusCode !== 200) {
     res.resume();
     throw new ClientMetadataError(`${url} answered ${res.statusCode ?? "nothing"}${res.statusCode && res.statusCode >= 300 && res.statusCode < 400 ? " (a redirect: a metadata document is read at its own URL only)" : ""}`);
   }
   const text = await readCapped(res, MAX_DOCUMENT_BYTES).catch((error: unknown) => {
-    throw new ClientMetadataError(`could not read ${url}: ${signal.aborted ? `no answer within ${TIMEOUT_MS} ms` : (error as Error).message}`);
+    throw new ClientMetadataError(`could not read ${url}: ${signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
   });
   if (text === null) throw new ClientMetadataError(`${url} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   let json: unknown;

@@ -5,7 +5,7 @@ import { AgentStopped, type AgentSession, type StopReason } from "./agent/agent-
 import { budgetTokens } from "./agent/context-budget.js";
 import { transcriptOf } from "./agent/transcript.js";
 import type { FileChange } from "../shared/job-outcome-schemas.js";
-import { githubForge } from "./github/github-forge.js";
+import { githubForge } from "./github/forge.js";
 import { Heartbeats } from "./heartbeats.js";
 import type { JobRunDependencies } from "./job-run-types.js";
 import { modelSpecOf, modelUsed, workOnJob, type WorkOutcome } from "./job-work.js";

@@ -10,6 +10,8 @@ export interface ForgeWords {
   change: string;
   /** The same, capitalized, for a label or a column. */
   Change: string;
+  /** The same as running text may shorten it: "PR"; a merge request keeps its name. */
+  changeShort: string;
   /** One run of the agent on the forge's CI. */
   run: string;
   /** What a person writes on the change request. */
@@ -23,8 +25,8 @@ export interface ForgeWords {
 }
 
 export const FORGE_WORDS: Record<ForgeName, ForgeWords> = {
-  github: { change: "pull request", Change: "Pull request", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", repoName: "owner/repo" },
-  gitlab: { change: "merge request", Change: "Merge request", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", repoName: "group/project" },
+  github: { change: "pull request", Change: "Pull request", changeShort: "PR", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", repoName: "owner/repo" },
+  gitlab: { change: "merge request", Change: "Merge request", changeShort: "merge request", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", repoName: "group/project" },
 };
 
 /** The words of a forge; a client of an older server, whose job says no forge, reads GitHub's. */

@@ -3,6 +3,7 @@ import type { JobMessage } from "../../shared/runner-schemas.js";
 import { shownInstruction } from "../../shared/shown-instruction.js";
 import type { ChangedFile } from "../git.js";
 import type { GateResult } from "../validation/gate.js";
+import { forgeWords, type ForgeName, type ForgeWords } from "../../shared/forge-words.js";
 
 const BODY_LIMIT = 60_000;
 const CHANGES_HEADER = "Changes:";
@@ -57,15 +58,11 @@ export interface PullRequestBodyInput {
   /** The docs repository's issue the job came from: `Fixes #n` closes it on merge. */
   closesIssue?: number | null | undefined;
   /** Whose words: a GitHub pull request and workflow run (default), or a GitLab merge request and pipeline. */
-  forge?: "github" | "gitlab";
+  forge?: ForgeName;
   /** The project watches the repository's own checks: the change request is a draft until they pass on this commit. */
   draftUntilChecksPass?: boolean | undefined;
 }
 
-const WORDS = {
-  github: { change: "PR", run: "workflow run", comment: "a pull request comment", merged: "a merged pull request" },
-  gitlab: { change: "merge request", run: "pipeline", comment: "a merge request note", merged: "a merged merge request" },
-} as const;
 
 const STARTED_BY: Record<JobTrigger["type"], string> = {
   api: "a request to the API",
@@ -79,14 +76,14 @@ const STARTED_BY: Record<JobTrigger["type"], string> = {
 };
 
 /** What started the job, linked where it has a page; nothing for a plain request (the Instructions say who asked). */
-function startedBy(trigger: JobTrigger | undefined, words: (typeof WORDS)[keyof typeof WORDS]): string | null {
+function startedBy(trigger: JobTrigger | undefined, words: ForgeWords): string | null {
   if (!trigger || trigger.type === "api" || trigger.type === "dashboard") return null;
-  const what = trigger.type === "comment" ? words.comment : trigger.type === "source-merge" ? words.merged : STARTED_BY[trigger.type];
+  const what = trigger.type === "comment" ? `a ${words.change} ${words.comment}` : trigger.type === "source-merge" ? `a merged ${words.change}` : STARTED_BY[trigger.type];
   return `Started by ${trigger.url ? `[${what}](${trigger.url})` : what}.`;
 }
 
 export function renderPullRequestBody(input: PullRequestBodyInput): string {
-  const words = WORDS[input.forge ?? "github"];
+  const words = forgeWords(input.forge);
   const out: string[] = [];
   if (input.summary) out.push(input.summary, "");
   const started = startedBy(input.trigger, words);
@@ -110,17 +107,17 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   if (input.checkRunUrl) out.push(`See the [check run](${input.checkRunUrl}) for each problem at its file and line.`, "");
   if (input.validation.passed) out.push("Passed: pages compile, frontmatter is valid, internal links and anchors resolve, navigation lists every new page.");
   else {
-    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this ${words.change} is a draft until they are fixed:`, "");
+    out.push(`**${input.validation.problems.length} problem(s) remain** after the agent's repair rounds, so this ${words.changeShort} is a draft until they are fixed:`, "");
     for (const problem of input.validation.problems) out.push(`- ${problem}`);
   }
   if (input.draftUntilChecksPass && input.validation.passed) {
-    out.push("", `This ${words.change} stays a draft until the repository's own checks pass on its latest commit; Inkwell then marks it ready for review. A failing check's log goes back to the agent.`);
+    out.push("", `This ${words.changeShort} stays a draft until the repository's own checks pass on its latest commit; Inkwell then marks it ready for review. A failing check's log goes back to the agent.`);
   }
   out.push(...alreadyOnSite(input.validation));
   out.push(
     "",
     "---",
-    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [${words.run}](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this ${words.change} to ask for changes.`,
+    `Inkwell job \`${input.jobId}\` · model \`${input.model}\`${input.workflowRunUrl ? ` · [${words.run}](${input.workflowRunUrl})` : ""}${input.jobPageUrl ? ` · [transcript, cost and history](${input.jobPageUrl})` : ""}. Comment on this ${words.changeShort} to ask for changes.`,
   );
   const body = out.join("\n");
   return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n\n… (truncated)` : body;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { DispatchedRun } from "../dispatch-event.js";
 import type { InputName } from "../inputs.js";
 import type { RunnerEnvironment } from "../job-run-types.js";
-import type { GitLabJobIdentity } from "./gitlab-forge.js";
+import type { GitLabJobIdentity } from "./forge.js";
 
 /**
  * The CI/CD variables a GitLab job that Inkwell started has: the pipeline variables Inkwell sent

@@ -4,7 +4,7 @@ import { readInputs } from "../inputs.js";
 import { runJob, type JobRunOutcome } from "../job-run.js";
 import type { RunLog } from "../job-run-types.js";
 import { RunnerClient } from "../runner-client.js";
-import { gitlabForge } from "./gitlab-forge.js";
+import { gitlabForge } from "./forge.js";
 import { gitlabInputVariable, readGitLabJob } from "./gitlab-job.js";
 
 export interface GitLabRunOptions {

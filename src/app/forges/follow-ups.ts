@@ -9,6 +9,7 @@ import { approvePlan, jobToApproveOn } from "../domain/jobs/waiting.js";
 import type { Db, Queryable } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
 import { isApproveCommand, isStopCommand, withLocation } from "./addressing.js";
+import { forgeWords, type ForgeName } from "../../shared/forge-words.js";
 
 /**
  * The forge seam for comments (docs/architecture.md, "Forges"): what a comment on a job's change
@@ -38,11 +39,11 @@ export type FollowUpJob = { projectId: string; id: string };
  * follow-ups, and this comment or review has not been taken already (a redelivery costs no API
  * call). The job, or why not.
  */
-export async function openFollowUp(db: Db, repo: string, number: number, origin: FollowUpOrigin): Promise<FollowUpJob | string> {
+export async function openFollowUp(db: Db, repo: string, number: number, origin: FollowUpOrigin, forge: ForgeName = "github", what: string = origin.kind): Promise<FollowUpJob | string> {
   const job = await jobOnPullRequest(db, repo, number);
-  if (!job) return "not a job's pull request";
+  if (!job) return `not a job's ${forgeWords(forge).change}`;
   if (job.status === "archived") return "the job is archived";
-  if (await isFollowUpTaken(db, origin)) return `${origin.kind} already taken`;
+  if (await isFollowUpTaken(db, origin)) return `${what} already taken`;
   return job;
 }
 
@@ -98,6 +99,8 @@ export interface AddressedComment {
   origin: FollowUpOrigin;
   /** When the forge says the comment was written (an `approve` speaks only to a plan shown before it). */
   writtenAt?: string | undefined;
+  /** Whose words the outcome speaks in (GitHub's by default). */
+  forge?: ForgeName;
 }
 
 /**
@@ -112,7 +115,7 @@ export async function takeComment(db: Db, options: FollowUpOptions, forge: Comme
   // The same rules as an API prompt: a comment cannot store what the API would refuse.
   const checked = promptSchema.safeParse(comment.location && !stop ? withLocation(comment.instruction, comment.location) : comment.instruction);
   if (!checked.success) return { skipped: `the instruction is not a valid prompt: ${describeIssues(checked.error, "prompt")}` };
-  const job = await openFollowUp(db, comment.repo, comment.number, comment.origin);
+  const job = await openFollowUp(db, comment.repo, comment.number, comment.origin, comment.forge, "comment");
   if (typeof job === "string") return { skipped: job };
   return takeFollowUp(db, options, forge, job, { author: comment.author, prompt: stop ? null : checked.data, origin: comment.origin });
 }
@@ -123,9 +126,9 @@ export async function takeComment(db: Db, options: FollowUpOptions, forge: Comme
  * a redelivery, or a delivery late enough that the plan was revised meanwhile (or that another job
  * of the issue now waits), approves nothing its author did not see.
  */
-export async function approveByComment(db: Db, forge: CommentForge, comment: Pick<AddressedComment, "repo" | "number" | "author" | "numberOf" | "writtenAt">): Promise<TaskOutcome> {
+export async function approveByComment(db: Db, forge: CommentForge, comment: Pick<AddressedComment, "repo" | "number" | "author" | "numberOf" | "writtenAt" | "forge">): Promise<TaskOutcome> {
   const job = await jobToApproveOn(db, comment.repo, comment.number, comment.numberOf);
-  if (!job) return { skipped: "approve: no active job on this pull request or issue" };
+  if (!job) return { skipped: `approve: no active job on this ${forgeWords(comment.forge).change} or issue` };
   const refused = await forge.refusal(comment.author);
   if (refused) return { skipped: refused };
   const writtenAt = comment.writtenAt && !Number.isNaN(Date.parse(comment.writtenAt)) ? new Date(comment.writtenAt) : null;

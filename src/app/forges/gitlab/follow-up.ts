@@ -22,7 +22,8 @@ export function noteFollowUp(db: Db, options: FollowUpOptions, log: Logger) {
     if (!instruction) return { skipped: "comment does not address the agent" };
     const api = new GitLabApi(connection.baseUrl, connection.accessToken);
     const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToNote(connection.gitlabProjectId, event.iid, event.noteId), log);
-    const outcome = await takeComment(db, options, forge, {
+    return takeComment(db, options, forge, {
+      forge: "gitlab",
       repo: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
       number: event.iid,
       numberOf: "change",
@@ -32,6 +33,5 @@ export function noteFollowUp(db: Db, options: FollowUpOptions, log: Logger) {
       origin: { kind: "event", key: `gitlab-note:${connection.projectId}:${event.noteId}` },
       writtenAt: event.writtenAt,
     });
-    return "skipped" in outcome ? { skipped: outcome.skipped.replace("a job's pull request", "a job's merge request").replace(/^event already taken$/, "comment already taken") } : outcome;
   };
 }

@@ -32,7 +32,7 @@ export function gitLabIssueJobs(db: Db, options: { command: string; publicUrl: s
     if (event.type === "issue_note" && request && isApproveCommand(request)) {
       const api = new GitLabApi(connection.baseUrl, connection.accessToken);
       const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToIssueNote(connection.gitlabProjectId, event.iid, event.noteId), log);
-      return approveByComment(db, forge, { repo, number: event.iid, numberOf: "issue", author: event.author.username, writtenAt: event.writtenAt });
+      return approveByComment(db, forge, { forge: "gitlab", repo, number: event.iid, numberOf: "issue", author: event.author.username, writtenAt: event.writtenAt });
     }
     const [automation] = await automationsFor(db, "issues", repo);
     const config = automation ? configOf(automation) : null;

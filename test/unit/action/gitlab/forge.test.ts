@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClaimResponse } from "../../../../src/shared/runner-schemas.js";
-import { gitlabForge, type GitLabJobIdentity } from "../../../../src/action/gitlab/gitlab-forge.js";
+import { gitlabForge, type GitLabJobIdentity } from "../../../../src/action/gitlab/forge.js";
 
 const identity: GitLabJobIdentity = { jobToken: "glcbt-job", projectUrl: "https://gitlab.example.com/acme/docs", userName: null, userEmail: null, serverHost: "gitlab.example.com" };
 

@@ -28,6 +28,8 @@ export function authorizationServerMetadata(origin: string, registration: boolea
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token"],
     code_challenge_methods_supported: ["S256"],
+    // The consent page's answer carries `iss` (RFC 9207), against mix-up between authorization servers.
+    authorization_response_iss_parameter_supported: true,
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
     scopes_supported: [...NEEDED_SCOPES],

@@ -53,7 +53,7 @@ export async function handleInteraction(ctx: SlackContext, payload: Record<strin
   const tell = (text: string) => ctx.client.chat.postEphemeral({ channel: channelId, user: clicked.user.id, text, ...(clicked.message?.thread_ts ? { thread_ts: clicked.message.thread_ts } : {}) });
   if (action.action_id.startsWith(CHOOSE_PROJECT_ACTION)) {
     const chosen = chosenProjectSchema.parse(JSON.parse(action.value ?? "{}"));
-    const started = await startOn(ctx, { teamId: clicked.team?.id ?? ctx.settings.teamId ?? "", channelId: chosen.c, userId: clicked.user.id, messageTs: chosen.m, threadTs: chosen.t, shortcut: chosen.s === 1 }, chosen.p);
+    const started = await startOn(ctx, { teamId: clicked.team?.id ?? ctx.settings.teamId ?? "", channelId: chosen.c, userId: clicked.user.id, messageTs: chosen.m, threadTs: chosen.t, shortcut: chosen.s === 1, ...(chosen.i ? { instruction: chosen.i } : {}) }, chosen.p);
     if (clicked.message) await ctx.client.chat.update({ channel: channelId, ts: clicked.message.ts, text: `<@${clicked.user.id}> chose a project.`, blocks: [] }).catch(() => undefined);
     return started;
   }

@@ -24,10 +24,12 @@ export interface SlackRequest {
   shortcut?: boolean;
   /** The asking message's text as delivered, when the thread cannot be read. */
   text?: string;
+  /** The instruction itself, when the asking message is the bot's own (the slash command's). */
+  instruction?: string;
 }
 
 export const CHOOSE_PROJECT_ACTION = "inkwell_choose_project";
-export const chosenProjectSchema = z.object({ p: z.string(), c: z.string(), t: z.string(), m: z.string(), s: z.literal(1).optional() });
+export const chosenProjectSchema = z.object({ p: z.string(), c: z.string(), t: z.string(), m: z.string(), s: z.literal(1).optional(), i: z.string().optional() });
 
 const eventSchema = z.object({ user: z.string(), text: z.string().default(""), ts: z.string(), channel: z.string(), thread_ts: z.string().optional(), channel_type: z.string().optional() });
 
@@ -73,7 +75,7 @@ export async function handleThreadMessage(ctx: SlackContext, teamId: string, raw
 export async function handleCommand(ctx: SlackContext, command: { text: string; team_id: string; channel_id: string; user_id: string }): Promise<string> {
   const posted = await ctx.client.chat.postMessage({ channel: command.channel_id, text: `<@${command.user_id}> asked: ${command.text}` });
   if (!posted.ts) throw new Error("Slack posted the command's message without a ts");
-  return offerOrStart(ctx, { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id, messageTs: posted.ts, threadTs: posted.ts });
+  return offerOrStart(ctx, { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id, messageTs: posted.ts, threadTs: posted.ts, instruction: command.text });
 }
 
 async function followUp(ctx: SlackContext, thread: SlackThread, request: SlackRequest, text: string): Promise<string> {
@@ -122,7 +124,7 @@ export async function offerOrStart(ctx: SlackContext, request: SlackRequest): Pr
         type: "button" as const,
         action_id: `${CHOOSE_PROJECT_ACTION}:${project.id}`,
         text: { type: "plain_text" as const, text: project.repoFullName.slice(0, 75) },
-        value: JSON.stringify({ p: project.id, c: request.channelId, t: request.threadTs, m: request.messageTs, ...(request.shortcut ? { s: 1 } : {}) }),
+        value: JSON.stringify({ p: project.id, c: request.channelId, t: request.threadTs, m: request.messageTs, ...(request.shortcut ? { s: 1 } : {}), ...(request.instruction ? { i: request.instruction.slice(0, 1_500) } : {}) }),
       })),
     },
   ];
@@ -135,7 +137,7 @@ export async function startOn(ctx: SlackContext, request: SlackRequest, projectI
   const names = new SlackNames(ctx.client);
   const messages = await threadMessages(ctx.client, request.channelId, request.threadTs).catch(() => []);
   const asking = messages.find((message) => message.ts === request.messageTs);
-  const text = await readableText(asking?.text ?? request.text ?? "", names, ctx.settings.botUserId);
+  const text = await readableText(request.instruction ?? asking?.text ?? request.text ?? "", names, ctx.settings.botUserId);
   const permalink = await ctx.client.chat
     .getPermalink({ channel: request.channelId, message_ts: request.threadTs })
     .then((answer) => answer.permalink ?? null)

@@ -118,8 +118,14 @@ async function consent(authorizationUrl: URL, decision: { approve: boolean; scop
   expect(start.status, await start.clone().text()).toBe(302);
   const consentPath = new URL(start.headers.get("location")!).pathname + new URL(start.headers.get("location")!).search;
   expect(consentPath).toMatch(/^\/dashboard\/oauth\/authorize\?request=[a-z0-9]+$/);
+  // Someone not signed in is sent to sign in first, and brought back.
+  const stranger = await new Visitor(t.url).get(consentPath);
+  expect(stranger.status).toBe(303);
+  expect(stranger.headers.get("location")).toBe(`/dashboard/sign-in?next=${encodeURIComponent(consentPath)}`);
   const page = await person.get(consentPath);
   expect(page.status).toBe(200);
+  // The consent form's answer leaves for the client's redirect URI: the page's CSP lets it.
+  expect(page.headers.get("content-security-policy")).toContain(`form-action 'self' ${new URL(authorizationUrl.searchParams.get("redirect_uri") ?? REDIRECT).origin}`);
   const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page.text)?.[1] ?? "";
   const request = /name="request" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
   const form: Record<string, string> = { csrf, request, project: projectId, decision: decision.approve ? "approve" : "deny" };

@@ -34,14 +34,14 @@ export function consentBody(view: ConsentView): SafeHtml {
   const redirectHost = redirectHostOf(pending.redirectUri) ?? pending.redirectUri;
   return html`<section aria-labelledby="consent-heading">
 <h2 id="consent-heading"><span id="consent-client">${name}</span> asks to use Inkwell for you</h2>
-<dl class="facts">
-<dt>Client</dt><dd><code id="consent-client-id">${client.clientId}</code></dd>
-<dt>Sends you back to</dt><dd><code id="consent-redirect-host">${redirectHost}</code></dd>
-<dt>Identity</dt><dd id="consent-verified">${
+<dl class="facts facts-rows">
+<div><dt>Client</dt><dd><code id="consent-client-id">${client.clientId}</code></dd></div>
+<div><dt>Sends you back to</dt><dd><code id="consent-redirect-host">${redirectHost}</code></dd></div>
+<div><dt>Identity</dt><dd id="consent-verified">${
     verified
       ? html`<strong>Verified</strong>: its metadata document at its own address names it and lists this redirect.`
       : html`<strong>Not verified</strong>: this client registered itself; its name is its own claim. Approve only if you started this from an assistant you trust.`
-  }</dd>
+  }</dd></div>
 </dl>
 ${
   view.projects.length === 0

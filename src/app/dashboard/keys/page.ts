@@ -15,6 +15,8 @@ export interface KeysView {
   created?: { key: string; info: ApiKeyInfo } | null;
   /** This server's MCP endpoint as browsers (and so people's assistants) reach it. */
   mcpUrl: string;
+  /** Shown right after the keys: the assistants' OAuth grants (dashboard/oauth/page.ts). */
+  grants?: SafeHtml;
 }
 
 /** The form field of each scope's checkbox. */
@@ -47,7 +49,7 @@ ${
 <section aria-labelledby="mcp-heading">
 <h2 id="mcp-heading">AI assistants (MCP)</h2>
 <p class="copy-row"><code id="mcp-url">${view.mcpUrl}</code> <button type="button" class="secondary" data-copy="mcp-url">Copy MCP URL</button></p>
-<p class="help">Claude Code, Cursor, VS Code and other MCP clients reach this project's jobs and analytics at this URL with one of its keys: <code>claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer &lt;key&gt;"</code>. See the manual's MCP page for the others.</p>
+<p class="help">Claude Code, Cursor, VS Code and other MCP clients reach this project's jobs and analytics at this URL with one of its keys: <code>claude mcp add --transport http inkwell ${view.mcpUrl} --header "Authorization: Bearer &lt;key&gt;"</code>. See the manual's MCP page for the others. Hosted assistants (claude.ai, ChatGPT) take this URL alone: they ask for access through OAuth, and what you approve is listed under “Assistants with access”.</p>
 </section>
 <section aria-labelledby="keys-heading">
 <h2 id="keys-heading">API keys</h2>
@@ -69,6 +71,7 @@ ${access.canAdmin ? html`<td><a class="danger-link" href="${base}/${encodeURICom
 }
 ${revoked.length > 0 ? html`<details><summary>${revoked.length} revoked</summary><ul>${revoked.map((k) => html`<li><code>${k.prefix}…</code> ${k.name ?? ""} — revoked ${formatTime(k.revokedAt)}</li>`)}</ul></details>` : ""}
 </section>
+${view.grants ?? ""}
 ${
   access.canAdmin
     ? html`<section aria-labelledby="create-heading">

@@ -12,7 +12,6 @@ import { MCP_PATH } from "../../mcp/mcp-endpoint.js";
 import type { Router } from "../../http-kit/router.js";
 import { listGrants } from "../../domain/oauth-grants.js";
 import { grantsSection } from "../oauth/page.js";
-import { html } from "../html.js";
 
 const keyIdOf = (params: Record<string, string>) => wellFormedIdOf(params.keyId, "API key");
 
@@ -27,8 +26,7 @@ export function registerKeyPages(router: Router, dashboard: DashboardController)
       const { project, access } = await dashboard.project(r);
       const keys = await listApiKeys(db, project.id);
       const grants = await listGrants(db, project.id);
-      const body = html`${keysBody({ session: r.session, project, access, keys, mcpUrl: `${r.origin}${MCP_PATH}` })}
-${grantsSection(r.session, project, access, grants)}`;
+      const body = keysBody({ session: r.session, project, access, keys, mcpUrl: `${r.origin}${MCP_PATH}`, grants: grantsSection(r.session, project, access, grants) });
       return htmlReply(200, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, notice: noticeOf(r.ctx.url), body }));
     }),
   );
@@ -43,8 +41,7 @@ ${grantsSection(r.session, project, access, grants)}`;
       const created = await createApiKey(db, project.id, name ?? null, granted);
       const keys = await listApiKeys(db, project.id);
       const grants = await listGrants(db, project.id);
-      const body = html`${keysBody({ session: r.session, project, access, keys, created, mcpUrl: `${r.origin}${MCP_PATH}` })}
-${grantsSection(r.session, project, access, grants)}`;
+      const body = keysBody({ session: r.session, project, access, keys, created, mcpUrl: `${r.origin}${MCP_PATH}`, grants: grantsSection(r.session, project, access, grants) });
       return htmlReply(201, layout({ title: "API keys", session: r.session, project: { project, access, tab: "keys" }, body }));
     }),
   );

@@ -180,6 +180,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     async listen(port, host) {
       if (!server.listening) await bindHttpServer(server, port, host);
       await tasks.start();
+      await slackSocket.start();
       await slackSocket.refresh();
       stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000, rateLimitPerHour: config.rateLimitPerHour, robots: { allowPrivate: config.webhooksAllowPrivate, clock } });
       const address = server.address();

@@ -7,6 +7,7 @@ import { drainTasks } from "../helpers/drain.js";
 import { eventually } from "../helpers/eventually.js";
 import { startFakeSlack, type FakeSlack } from "../helpers/fake-slack.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
+import { Visitor } from "../helpers/visitor.js";
 
 // Socket Mode (docs/slack.md, "Receivers"): a server without a public address opens a WebSocket to
 // Slack. Here a local WebSocket server speaks Slack's envelope protocol: hello, then events_api,
@@ -87,5 +88,31 @@ describe("Socket Mode", () => {
     await drainTasks(t);
     const started = await t.store.db.query<{ prompt: string }>(`SELECT m.prompt FROM job_messages m JOIN slack_threads s ON s.job_id = m.job_id WHERE s.channel_id = 'CSOCK' ORDER BY m.created_at DESC LIMIT 1`);
     expect(started[0]?.prompt).toBe("document the CLI flags");
+  });
+});
+
+describe("the dashboard", () => {
+  it("the operator's Slack page shows both manifests and saves tokens; a project's Slack channels page maps and unmaps a channel", async () => {
+    const v = new Visitor(t.url);
+    await v.signInAsOperator();
+    const page = await v.get("/dashboard/slack");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("PUBLIC_URL (none is set)");
+    expect(page.text).toContain("Socket Mode");
+    expect(page.text).toContain("&quot;socket_mode_enabled&quot;: true");
+    expect(page.text).toContain("inkwell_send");
+    expect(page.text).not.toContain("xoxb-test");
+    const csrf = await v.csrf("/dashboard/slack");
+    const refused = await v.post("/dashboard/slack", { csrf, mode: "http", botToken: "xoxb-refused-000000000", signingSecret: "0123456789abcdef0123456789abcdef" });
+    expect(refused.status).toBe(400);
+    expect((await v.post("/dashboard/slack", { csrf, mode: "socket", botToken: "xoxb-test-0123456789", signingSecret: "0123456789abcdef0123456789abcdef", appToken: "xapp-1-test-0123456789" })).status).toBe(303);
+
+    const channels = `/dashboard/projects/${projectId}/slack`;
+    expect((await v.get(channels)).text).toContain("CSOCK");
+    expect((await v.post(channels, { csrf, channelId: "CNEW123", userGroups: "SWRITERS, SEDITORS", anyReply: "on" })).status).toBe(303);
+    expect((await t.call("GET", `/admin/projects/${projectId}/slack/channels`, { token: ADMIN_TOKEN })).body.channels).toContainEqual(expect.objectContaining({ channelId: "CNEW123", userGroups: ["SWRITERS", "SEDITORS"], anyReply: true }));
+    expect((await v.post(`${channels}/CNEW123/delete`, { csrf })).status).toBe(303);
+    expect((await t.call("GET", `/admin/projects/${projectId}/slack/channels`, { token: ADMIN_TOKEN })).body.channels.map((c: { channelId: string }) => c.channelId)).toEqual(["CSOCK"]);
+    expect((await v.post(channels, { csrf, channelId: "not-a-channel" })).status).toBe(400);
   });
 });

@@ -14,6 +14,7 @@ import { registerWebhookPages } from "./webhooks/routes.js";
 import { registerProjectPages } from "./projects/routes.js";
 import { registerSetupPage } from "./setup/routes.js";
 import { registerSignInRoutes } from "./sign-in/routes.js";
+import { registerSlackPages } from "./slack/routes.js";
 
 /**
  * The dashboard (issue 6): server-rendered pages under /dashboard; each state change is a
@@ -36,4 +37,5 @@ export function registerDashboardRoutes(router: Router, services: Services): voi
   registerSetupPage(router, dashboard);
   registerGitHubAppPages(router, dashboard);
   registerGitLabPages(router, dashboard);
+  registerSlackPages(router, dashboard);
 }

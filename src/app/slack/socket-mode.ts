@@ -12,11 +12,15 @@ const KINDS = new Set(["events_api", "interactive", "slash_commands"]);
  * opens to Slack with the app-level token. Each envelope is taken exactly as an HTTP request is
  * (`acceptSlackPayload`: queued as a task in one transaction) and acknowledged with its
  * `envelope_id` only after that commit, so an envelope lost to a restart is sent again by Slack.
- * Each instance keeps its own connection; Slack gives each envelope to one of them.
+ * Each instance keeps its own connection; Slack gives each envelope to one of them. Every instance
+ * looks at the saved settings every few seconds, so a change made anywhere (the API, the dashboard,
+ * another instance) reconnects them all.
  */
 export class SlackSocket {
   private client: SocketModeClient | null = null;
   private token: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -25,12 +29,27 @@ export class SlackSocket {
     private readonly log: Logger,
   ) {}
 
-  /** Connects (in the background), reconnects with a new token, or disconnects, as the saved settings now say. */
-  async refresh(): Promise<void> {
+  /** Connects as the settings say, and keeps following them. */
+  async start(everyMs = 10_000): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.log.warn({ err: error }, "could not read the Slack settings"));
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  /** Connects (in the background), reconnects with a new token, or disconnects, as the saved settings now say; one at a time. */
+  refresh(): Promise<void> {
+    const next = this.queue.then(() => this.follow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async follow(): Promise<void> {
     const settings = await slackSettings(this.db);
     const token = settings?.mode === "socket" && settings.appToken ? settings.appToken : null;
     if (token === this.token) return;
-    await this.stop();
+    await this.disconnect();
     if (!token) return;
     const client = new SocketModeClient({ appToken: token, logger: slackLogger(this.log), clientOptions: { slackApiUrl: this.apiUrl } });
     client.on("slack_event", ({ ack, type, body }: { ack: (response?: Record<string, unknown>) => Promise<void>; type: string; body: unknown }) => {
@@ -53,6 +72,12 @@ export class SlackSocket {
   }
 
   async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.disconnect();
+  }
+
+  private async disconnect(): Promise<void> {
     const client = this.client;
     this.client = null;
     this.token = null;

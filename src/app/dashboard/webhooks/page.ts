@@ -46,6 +46,7 @@ ${
 <section aria-labelledby="webhooks-heading">
 <h2 id="webhooks-heading">Webhooks</h2>
 <p class="help">Job events (completed, failed, archived, pull request opened) are POSTed with the job as data, signed per Standard Webhooks, and retried for about a day.</p>
+<p class="help">To start and follow jobs from Slack threads, map channels on the <a href="${projectPath(view.project.id, "slack")}">Slack channels</a> page.</p>
 ${
   view.webhooks.length === 0
     ? html`<p>No webhooks yet.</p>`

@@ -1,15 +1,15 @@
 import { slackChannelRequestSchema, slackManifestQuerySchema, slackSettingsRequestSchema } from "../../../shared/slack-schemas.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
-import { InvalidInputError, notFound } from "../../domain/errors.js";
+import { notFound } from "../../domain/errors.js";
 import { getProject } from "../../domain/projects.js";
 import { deleteSlackChannel, projectSlackChannels, putSlackChannel } from "../../domain/slack/slack-channels.js";
-import { deleteSlackSettings, saveSlackSettings, slackSettings } from "../../domain/slack/slack-settings.js";
+import { deleteSlackSettings, slackSettings } from "../../domain/slack/slack-settings.js";
 import { queryObject, readJson, validate } from "../../http-kit/body.js";
 import type { Router } from "../../http-kit/router.js";
 import type { Services } from "../../services.js";
 import { slackManifest } from "../../slack/manifest.js";
 import { receiveSlackRequest, SLACK_EVENTS_PATH } from "../../slack/receiver.js";
-import { slackWebClient } from "../../slack/slack-api.js";
+import { saveSlackApp } from "../../slack/save-settings.js";
 import { slackSettingsView, slackChannelIdOf } from "../../slack/settings-view.js";
 import { requireAdmin } from "../auth.js";
 
@@ -35,16 +35,7 @@ export function registerSlackRoutes(router: Router, services: Services, onSettin
   router.on("PUT", "/admin/slack", async (ctx) => {
     requireAdmin(ctx.req, adminToken);
     const request = validate(slackSettingsRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
-    // The token is checked with Slack before it is kept: its bot user is who a mention addresses.
-    const identity = await slackWebClient(request.botToken, config.slackApiUrl, log)
-      .auth.test()
-      .catch((error: Error) => ({ ok: false, error: error.message, user_id: undefined, team_id: undefined }));
-    if (!identity.ok || !identity.user_id) {
-      throw new InvalidInputError(`botToken: Slack refused it (${identity.error ?? "no bot user"})`, [{ field: "botToken", message: "Slack refused this token" }]);
-    }
-    await db.transaction((tx) =>
-      saveSlackSettings(tx, { mode: request.mode, botToken: request.botToken, signingSecret: request.signingSecret, appToken: request.appToken ?? null, botUserId: identity.user_id ?? null, teamId: identity.team_id ?? null }),
-    );
+    await saveSlackApp(db, config.slackApiUrl, log, request);
     await onSettingsChanged();
     return { status: 200, body: slackSettingsView(await slackSettings(db), config.publicUrl ?? null) };
   });

@@ -19,7 +19,7 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const timeouts = { testTimeout: slowTestTimeout(), hookTimeout: slowTestTimeout() };
 
 /** Real Chromium against the dashboard and the beacon: one store is enough (the pages' queries run on both in the HTTP suites). */
-const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts"];
+const BROWSER = ["test/integration/beacon-browser.test.ts", "test/integration/dashboard-automations.test.ts", "test/integration/dashboard-browser.test.ts", "test/integration/dashboard-webhooks.test.ts", "test/integration/mcp-oauth-browser.test.ts"];
 /** Several server processes over one PostgreSQL: they need it, and they want the machine to themselves. */
 const CLUSTER = ["test/integration/multi-instance.test.ts", "test/integration/schedules-multi-instance.test.ts", "test/integration/mcp-multi-instance.test.ts"];
 /** The committed dist/ run as GitHub's runner runs it, and as gitlab-ci-local runs the GitLab component (full tier, and the other Node's leg). */

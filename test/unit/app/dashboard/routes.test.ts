@@ -71,6 +71,12 @@ describe("registerDashboardRoutes", () => {
       "GET /dashboard/github-app/registered",
       "GET /dashboard/gitlab",
       "POST /dashboard/gitlab",
+      "GET /dashboard/slack",
+      "POST /dashboard/slack",
+      "POST /dashboard/slack/delete",
+      "GET /dashboard/projects/:projectId/slack",
+      "POST /dashboard/projects/:projectId/slack",
+      "POST /dashboard/projects/:projectId/slack/:channelId/delete",
     ]);
   });
 });

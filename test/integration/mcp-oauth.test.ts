@@ -232,7 +232,7 @@ describe("MCP with OAuth: a hosted assistant adds Inkwell by its URL", () => {
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     const refused = await client.callTool({ name: "create_job", arguments: { prompt: "Add a page" } });
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toContain("needs the jobs scope");
+    expect(JSON.stringify(refused.content)).toContain("This assistant's access may not call create_job: that needs the jobs scope, and it was granted analytics");
     expect((await client.callTool({ name: "get_visitors", arguments: {} })).isError).toBeFalsy();
     await client.close();
   });

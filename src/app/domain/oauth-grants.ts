@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Queryable } from "../store/db.js";
 import { queryOne, toIso, toIsoOrNull } from "../store/db.js";
-import { NEEDED_SCOPES, type NeededScope } from "../../shared/key-scopes.js";
+import { grants as covers, NEEDED_SCOPES, type KeyScope, type NeededScope } from "../../shared/key-scopes.js";
 import { safeEqualHex } from "./api-keys.js";
 import { newId } from "./ids.js";
-import { notFound } from "./errors.js";
+import { MissingScopeError, notFound } from "./errors.js";
 
 // The store side of Inkwell as the OAuth authorization server of its MCP endpoint (docs/mcp-oauth.md):
 // one function per question, like api-keys.ts. Codes and tokens are random, shown once, and stored
@@ -30,6 +30,15 @@ export const isAccessToken = (token: string) => ACCESS_TOKEN_FORMAT.test(token);
 
 /** Scopes as a grant stores them (comma separated, as keys); a name this version does not know grants nothing. */
 export const grantScopesOf = (stored: string): NeededScope[] => stored.split(/[ ,]/).filter((scope): scope is NeededScope => (NEEDED_SCOPES as readonly string[]).includes(scope));
+
+/** Refuses (403) what an assistant's grant does not cover, as requireScope does for a key, in the words of a grant. */
+export function requireGrantedScope(scopes: readonly KeyScope[], needed: NeededScope, doing: string): void {
+  if (covers(scopes, needed)) return;
+  throw new MissingScopeError(
+    `This assistant's access may not ${doing}: that needs the ${needed} scope, and it was granted ${scopes.join(", ") || "none"}. Connect the assistant again and approve the ${needed} scope (the project's API keys page lists and revokes its current access)`,
+    needed,
+  );
+}
 
 export type OAuthClientKind = "registered" | "metadata_document";
 

@@ -42,7 +42,7 @@ export function isAllowedOrigin(origin: string, allowed: { publicUrl: string | u
  * very endpoint (RFC 8707: a token bound to another resource is refused); anything else is taken as
  * a project API key. Both are looked up on every request, so a revocation counts at once everywhere.
  */
-async function identify(req: IncomingMessage, services: Services): Promise<{ projectId: string; scopes: readonly KeyScope[] }> {
+async function identify(req: IncomingMessage, services: Services): Promise<{ projectId: string; scopes: readonly KeyScope[]; viaGrant?: boolean }> {
   const token = bearerToken(req.headers.authorization);
   if (token === null || !isAccessToken(token)) return services.verifier.projectFor(req.headers.authorization);
   const grant = await grantForAccessToken(services.db, token);
@@ -50,7 +50,7 @@ async function identify(req: IncomingMessage, services: Services): Promise<{ pro
     throw new UnauthenticatedError("Unknown, expired or revoked access token, or one issued for another resource than this MCP endpoint", "api-key");
   }
   touchGrant(services.db, grant.grantId);
-  return { projectId: grant.projectId, scopes: grant.scopes };
+  return { projectId: grant.projectId, scopes: grant.scopes, viaGrant: true };
 }
 
 /**
@@ -81,7 +81,7 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
     if (req.method !== "POST") {
       throw new HttpError(405, `${MCP_PATH} takes POST (MCP's Streamable HTTP transport, stateless: no session to open a stream on or to delete)`, undefined, { Allow: "POST" });
     }
-    const { projectId, scopes } = await identify(req, services).catch((error: unknown) => {
+    const { projectId, scopes, viaGrant } = await identify(req, services).catch((error: unknown) => {
       throw error instanceof UnauthenticatedError ? mcpUnauthorized(error, req, services, MCP_PATH) : error;
     });
     // Read here, under the API's body limit, and handed over parsed (the SDK would otherwise read it again as a web stream).
@@ -90,7 +90,7 @@ export function createMcpEndpoint(services: Services, version: string): (req: In
       // One HTTP request, one message: a batch would start many queries at once (and MCP 2025-06-18 dropped batches).
       throw new HttpError(400, "JSON-RPC batches are not accepted here: send one message per request");
     }
-    const server = buildMcpServer({ projectId, scopes, services }, version, log);
+    const server = buildMcpServer({ projectId, scopes, services, viaGrant: viaGrant === true }, version, log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once("close", () => {
       void transport.close();

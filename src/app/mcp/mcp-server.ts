@@ -3,6 +3,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { requireScope } from "../domain/api-keys.js";
+import { requireGrantedScope } from "../domain/oauth-grants.js";
 import { asHttpError } from "../http-kit/error-reply.js";
 import { analyticsTools } from "./analytics-tools.js";
 import { robotsTools } from "./robots-tools.js";
@@ -37,7 +38,8 @@ export function buildMcpServer(ctx: ToolContext, version: string, log: Logger, t
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: Inkwell has ${tools.map((t) => t.name).join(", ")}`);
     const started = performance.now();
     try {
-      requireScope(ctx.scopes, tool.scope, `call ${tool.name}`);
+      if (ctx.viaGrant) requireGrantedScope(ctx.scopes, tool.scope, `call ${tool.name}`);
+      else requireScope(ctx.scopes, tool.scope, `call ${tool.name}`);
       const { body, text } = await tool.run(request.params.arguments ?? {}, ctx);
       log.debug({ tool: tool.name, projectId: ctx.projectId, ms: Math.round(performance.now() - started) }, "mcp tool");
       // The line for a person, then the body as JSON for clients that read text only (the spec's advice).

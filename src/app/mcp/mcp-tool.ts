@@ -8,6 +8,8 @@ export interface ToolContext {
   projectId: string;
   /** The key's scopes: a tool runs only when they cover its `scope`. */
   scopes: readonly KeyScope[];
+  /** The scopes come from an OAuth grant (a hosted assistant's access), not an API key: refusals say so. */
+  viaGrant?: boolean;
   services: Services;
 }
 

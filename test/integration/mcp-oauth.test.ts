@@ -97,7 +97,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
   documentsUrl = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
   trustTestCertificate();
-  t = await startTestServer({ env: { INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true" } });
+  t = await startTestServer({ env: { INKWELL_WEBHOOKS_ALLOW_PRIVATE: "true", INKWELL_OAUTH_REDIRECT_HOSTS: "assistant.example" } });
   guarded = await startTestServer({ env: { INKWELL_OAUTH_REGISTRATION: "false" } });
   projectId = (await t.newProject("acme/oauth-docs")).projectId;
   person = new Visitor(t.url);
@@ -314,6 +314,14 @@ describe("MCP with OAuth: a hosted assistant adds Inkwell by its URL", () => {
     const { back } = await consent(provider.authorizationUrl!, { approve: false });
     expect(back.searchParams.get("error")).toBe("access_denied");
     expect(back.searchParams.get("code")).toBeNull();
+  });
+
+  it("registers no client that would send people to a host the operator did not allow", async () => {
+    for (const uri of ["https://evil.example/cb", "http://localhost:6274/cb"]) {
+      const refused = await fetch(`${t.url}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [uri] }) });
+      expect(refused.status, uri).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("INKWELL_OAUTH_REDIRECT_HOSTS") });
+    }
   });
 
   it("refuses a metadata document that names another client", async () => {

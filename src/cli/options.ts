@@ -71,6 +71,9 @@ const OPTIONS = {
   "no-follow-ups": { type: "boolean" },
   "no-mention": { type: "boolean" },
   instruction: { type: "string" },
+  mode: { type: "string" },
+  group: { type: "string", multiple: true },
+  "any-reply": { type: "boolean" },
 } as const;
 
 /** Throws on an unknown option or a missing option value (withSuggestion words the first). */

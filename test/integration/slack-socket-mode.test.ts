@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
 import { listJobMessages } from "../../src/app/domain/jobs/messages.js";
 import { drainTasks } from "../helpers/drain.js";
+import { cliFor } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
 import { startFakeSlack, type FakeSlack } from "../helpers/fake-slack.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
@@ -114,5 +115,20 @@ describe("the dashboard", () => {
     expect((await v.post(`${channels}/CNEW123/delete`, { csrf })).status).toBe(303);
     expect((await t.call("GET", `/admin/projects/${projectId}/slack/channels`, { token: ADMIN_TOKEN })).body.channels.map((c: { channelId: string }) => c.channelId)).toEqual(["CSOCK"]);
     expect((await v.post(channels, { csrf, channelId: "not-a-channel" })).status).toBe(400);
+  });
+});
+
+describe("the CLI", () => {
+  it("maps, lists and unmaps a project's channels, and prints the manifest and the app's status", async () => {
+    const cli = cliFor(t);
+    const mapped = await cli(["slack", "map", "--project", projectId, "CCLI123", "--group", "SWRITERS", "--any-reply"]);
+    expect(mapped).toMatchObject({ code: 0, stdout: `Mapped CCLI123 to ${projectId}: members of SWRITERS may ask; any reply in a job's thread is a follow-up.` });
+    const listed = await cli(["slack", "channels", "--project", projectId, "--json"]);
+    expect(JSON.parse(listed.stdout)).toContainEqual(expect.objectContaining({ channelId: "CCLI123", userGroups: ["SWRITERS"], anyReply: true }));
+    expect((await cli(["slack", "unmap", "--project", projectId, "CCLI123"])).code).toBe(0);
+    expect((await cli(["slack", "channels", "--project", projectId])).stdout).not.toContain("CCLI123");
+    expect(JSON.parse((await cli(["slack", "manifest", "--mode", "socket"])).stdout).settings.socket_mode_enabled).toBe(true);
+    expect((await cli(["slack", "manifest", "--mode", "ftp"])).code).toBe(2);
+    expect((await cli(["slack", "status"])).stdout).toMatch(/^Slack app: bot UBOT in T1, Socket Mode\.$/);
   });
 });

@@ -30,6 +30,13 @@ export const COMMAND_USAGE = {
     deliveries: "webhooks deliveries --project ID <webhookId> [--limit N]",
     redeliver: "webhooks redeliver --project ID <webhookId> <deliveryId>",
   },
+  slack: {
+    status: "slack status",
+    manifest: "slack manifest [--mode http|socket]   the Slack app manifest to create the app from",
+    channels: "slack channels --project ID",
+    map: "slack map --project ID <channelId> [--group USERGROUP_ID]… [--any-reply]   a mention in the channel starts a job on the project",
+    unmap: "slack unmap --project ID <channelId>",
+  },
   automations: {
     create: "automations create --project ID (--source owner/repo|group/project [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]",
     list: "automations list --project ID",
@@ -87,7 +94,7 @@ export type NounRuns<Noun extends NounName> = Record<keyof (typeof COMMAND_USAGE
 
 /** The help groups nouns by the credential they need; a noun missing here can be neither run nor seen. */
 export const HELP_GROUPS: readonly { heading: string; nouns: readonly NounName[] }[] = [
-  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: ["projects", "keys", "webhooks", "automations", "agents", "robots"] },
+  { heading: "Operator (token: --token or INKWELL_ADMIN_TOKEN):", nouns: ["projects", "keys", "webhooks", "slack", "automations", "agents", "robots"] },
   { heading: "Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT):", nouns: ["jobs"] },
   { heading: "Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):", nouns: ["analytics"] },
   { heading: "Store (on the service's machine; --data-dir or DATA_DIR, default ./data; backup takes the operator token):", nouns: ["store"] },

@@ -5,6 +5,7 @@ const MODULES: { [Noun in NounName]: () => Promise<NounRuns<Noun>> } = {
   projects: async () => (await import("./projects.js")).projects,
   keys: async () => (await import("./keys.js")).keys,
   webhooks: async () => (await import("./webhooks.js")).webhooks,
+  slack: async () => (await import("./slack.js")).slack,
   automations: async () => (await import("./automations.js")).automations,
   agents: async () => (await import("./agents.js")).agents,
   robots: async () => (await import("./robots.js")).robots,

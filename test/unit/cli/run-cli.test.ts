@@ -23,6 +23,11 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   webhooks delete --project ID <webhookId>
   webhooks deliveries --project ID <webhookId> [--limit N]
   webhooks redeliver --project ID <webhookId> <deliveryId>
+  slack status
+  slack manifest [--mode http|socket]   the Slack app manifest to create the app from
+  slack channels --project ID
+  slack map --project ID <channelId> [--group USERGROUP_ID]… [--any-reply]   a mention in the channel starts a job on the project
+  slack unmap --project ID <channelId>
   automations create --project ID (--source owner/repo|group/project [--label L] [--path GLOB]… [--no-follow-ups] | --issues [--label L] [--no-mention] | --schedule CRON) [--instruction TEXT]
   automations list --project ID
   automations pause --project ID <automationId>
@@ -43,7 +48,7 @@ Agent jobs (key: --key or INKWELL_API_KEY; project: --project or INKWELL_PROJECT
   jobs runs <jobId>                each run: trigger, times, outcome, tokens
   jobs impact <jobId> [--days 7|14|28] [--csv]   each changed page's readers before and after the merge, beside the site
   jobs ranking [--days 7|14|28] [--order aiFailures|aiReads|humanVisitors] [--from DATE] [--to DATE] [--limit N] [--offset N] [--csv]   merged jobs by what they changed for readers
-  jobs list [--status active|completed|failed|archived] [--trigger api|dashboard|comment|source-merge|issue|schedule|suggestion] [--limit N] [--offset N]
+  jobs list [--status active|completed|failed|archived] [--trigger api|dashboard|comment|source-merge|issue|schedule|suggestion|slack] [--limit N] [--offset N]
   jobs watch <jobId> [--interval SECONDS]   shows a plan or question the job waits with; exits 0 when completed/archived, 3 when failed
 
 Analytics (key and project as above; --from and --through are included, --to is excluded like the API's dateTo):

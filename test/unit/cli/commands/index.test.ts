@@ -8,8 +8,8 @@ import { findCommand } from "../../../../src/cli/commands/index.js";
 const usageLines = (noun: keyof typeof COMMAND_USAGE) => Object.values(COMMAND_USAGE[noun]).map((usage) => `  ${usage}`);
 
 describe("the command registry", () => {
-  it("has the nine nouns, in the order the help lists them", () => {
-    expect(NOUN_NAMES).toEqual(["projects", "keys", "webhooks", "automations", "agents", "robots", "jobs", "analytics", "store"]);
+  it("has the ten nouns, in the order the help lists them", () => {
+    expect(NOUN_NAMES).toEqual(["projects", "keys", "webhooks", "slack", "automations", "agents", "robots", "jobs", "analytics", "store"]);
     expect(Object.keys(COMMAND_USAGE).sort()).toEqual([...NOUN_NAMES].sort());
   });
 
@@ -19,7 +19,7 @@ describe("the command registry", () => {
 
   it("documents each command under the words that run it, and each noun's module runs exactly its documented actions", async () => {
     const commands = NOUN_NAMES.flatMap((noun) => Object.keys(COMMAND_USAGE[noun]).map((action) => ({ noun, action })));
-    expect(commands).toHaveLength(46);
+    expect(commands).toHaveLength(51);
     for (const { noun, action } of commands) {
       const found = findCommand(noun, action);
       expect(found?.usage.split(/\s+/).slice(0, 2).join(" ")).toBe(`${noun} ${action}`);

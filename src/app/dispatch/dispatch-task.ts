@@ -27,7 +27,7 @@ export function dispatchTask(
         projectId: job.projectId,
         forge: job.forge,
         baseRef: job.baseRef,
-        repoFullName: job.repoFullName,
+        repoName: job.repoName,
         installationId: job.installationId,
         installationSuspended: job.installationSuspended,
       });

@@ -7,7 +7,7 @@ export interface DispatchRequest {
   forge: "github" | "gitlab";
   /** The job's base branch; null = the repository's default. */
   baseRef: string | null;
-  repoFullName: string;
+  repoName: string;
   installationId: number | null;
   installationSuspended: boolean;
 }

@@ -70,20 +70,22 @@ export interface WatchedHead {
   job: JobInRepository;
   sha: string;
   checks: StoredChecks;
-  /** Inkwell's own runs of this job (GitHub workflow runs, GitLab pipelines): never the repository's checks. */
+  /** Inkwell's own runs of this job that claimed (GitHub workflow runs, GitLab pipelines): never the repository's checks. */
   ownRuns: Set<number>;
+  /** What each of the job's dispatches started, as its forge named it (GitLab: `pipeline <id>`), for the runs that never claimed. */
+  dispatched: string[];
 }
 
 export async function watchedHead(db: Queryable, jobId: string, sha: string): Promise<WatchedHead | null> {
   const row = await queryOne<JobInRepositoryRow>(db, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1`, [jobId]);
   const checks = storedChecksOf(row?.checks ?? null);
   if (!row || !checks || row.head_sha !== sha || row.status === "archived") return null;
-  const runs = await db.query<{ id: string | number }>(
-    `SELECT workflow_run_id AS id FROM job_runs WHERE job_id = $1 AND workflow_run_id IS NOT NULL
-     UNION SELECT substring(detail FROM ': pipeline ([0-9]+)$')::bigint FROM job_events WHERE job_id = $1 AND type = 'dispatched' AND detail LIKE '%: pipeline %'`,
+  const runs = await db.query<{ id: string | number }>(`SELECT workflow_run_id AS id FROM job_runs WHERE job_id = $1 AND workflow_run_id IS NOT NULL`, [jobId]);
+  const dispatched = await db.query<{ started: string }>(
+    `SELECT substring(detail FROM '^run attempt [0-9]+: (.*)$') AS started FROM job_events WHERE job_id = $1 AND type = 'dispatched' AND detail LIKE 'run attempt %: %' ORDER BY id`,
     [jobId],
   );
-  return { job: toJobInRepository(row), sha, checks, ownRuns: new Set(runs.map((r) => Number(r.id))) };
+  return { job: toJobInRepository(row), sha, checks, ownRuns: new Set(runs.map((r) => Number(r.id))), dispatched: dispatched.map((d) => d.started) };
 }
 
 const repairOrigin = (jobId: string, sha: string): FollowUpOrigin => ({ kind: "event", key: `checks:${jobId}:${sha}` });

@@ -267,7 +267,7 @@ export async function attachPullRequest(tx: Queryable, jobId: string, pr: { numb
 
 /**
  * The forge accepted the dispatch of this run attempt; `started` names what it started when it
- * says (GitLab: `pipeline <id>`, which `runOfDispatchedPipeline` matches a pipeline event by).
+ * says (GitLab: `pipeline <id>`, which `runOfDispatch` matches a pipeline event by).
  */
 export async function recordDispatched(tx: Queryable, jobId: string, runAttempt: number, started?: string): Promise<void> {
   await recordEvent(tx, jobId, "dispatched", "active", "active", "dispatcher", started ? `run attempt ${runAttempt}: ${started}` : `run attempt ${runAttempt}`);

@@ -124,7 +124,7 @@ export function toAgentJob(row: JobViewRow): AgentJob {
   };
 }
 
-/** A job with its project's repository and App installation: what GitHub, dispatch and runner code act on. */
+/** A job with its project's repository (on its forge) and the GitHub App's installation: what forge, dispatch and runner code act on. */
 export interface JobInRepository {
   id: string;
   projectId: string;
@@ -135,11 +135,12 @@ export interface JobInRepository {
   branch: string;
   baseRef: string | null;
   model: string;
-  prNumber: number | null;
+  /** The change request's number: the pull request's, the merge request's iid (stored as jobs.pr_number). */
+  changeNumber: number | null;
   trackingCommentId: number | null;
   error: string | null;
-  /** owner/repo, lower-cased (how webhooks and OIDC tokens are matched). */
-  repoFullName: string;
+  /** The repository's name as its forge writes it, lower-cased (how webhooks and runner tokens are matched): GitHub's owner/repo, a GitLab project's host/path. Stored as projects.repo_full_name. */
+  repoName: string;
   repositoryId: number | null;
   installationId: number | null;
   installationSuspended: boolean;
@@ -178,10 +179,10 @@ export function toJobInRepository(row: JobInRepositoryRow): JobInRepository {
     branch: row.branch,
     baseRef: row.base_ref,
     model: row.model,
-    prNumber: row.pr_number,
+    changeNumber: row.pr_number,
     trackingCommentId: idOrNull(row.tracking_comment_id),
     error: row.error,
-    repoFullName: row.repo_full_name,
+    repoName: row.repo_full_name,
     repositoryId: idOrNull(row.repository_id),
     installationId: idOrNull(row.installation_id),
     installationSuspended: row.installation_suspended,

@@ -96,18 +96,19 @@ export async function runOfWorkflowRun(db: Queryable, workflowRunId: number): Pr
 }
 
 /**
- * The active job of this project whose current run attempt was dispatched as this GitLab pipeline
- * (recordDispatched's `run attempt <n>: pipeline <id>`), and whether that run has reported.
+ * The active job of this project whose current run attempt's dispatch started this forge run, as
+ * the forge named it (recordDispatched's `run attempt <n>: <started>`; GitLab: `pipeline <id>`), and
+ * whether that run has reported.
  */
-export async function runOfDispatchedPipeline(db: Queryable, projectId: string, pipelineId: number): Promise<{ jobId: string; runAttempt: number; reported: boolean } | null> {
+export async function runOfDispatch(db: Queryable, projectId: string, started: string): Promise<{ jobId: string; runAttempt: number; reported: boolean } | null> {
   const run = await queryOne<{ job_id: string; run_attempt: number; reported: boolean }>(
     db,
     `SELECT j.id AS job_id, j.run_attempt,
             EXISTS (SELECT 1 FROM job_runs r WHERE r.job_id = j.id AND r.run_attempt = j.run_attempt AND r.reported_at IS NOT NULL) AS reported
      FROM jobs j
      WHERE j.project_id = $1 AND j.status = 'active'
-       AND EXISTS (SELECT 1 FROM job_events e WHERE e.job_id = j.id AND e.type = 'dispatched' AND e.detail = 'run attempt ' || j.run_attempt || ': pipeline ' || $2::text)`,
-    [projectId, String(pipelineId)],
+       AND EXISTS (SELECT 1 FROM job_events e WHERE e.job_id = j.id AND e.type = 'dispatched' AND e.detail = 'run attempt ' || j.run_attempt || ': ' || $2::text)`,
+    [projectId, started],
   );
   return run ? { jobId: run.job_id, runAttempt: run.run_attempt, reported: run.reported } : null;
 }

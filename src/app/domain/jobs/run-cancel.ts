@@ -37,8 +37,8 @@ export interface RunToCancel {
   claimedRunId: number | null;
   /** When the forge accepted the attempt's dispatch; null when it has not (yet). */
   dispatchedAt: string | null;
-  /** The pipeline the dispatch started, as GitLab named it (`dispatched`: `run attempt n: pipeline id`). */
-  dispatchedPipelineId: number | null;
+  /** What the forge said its dispatch started, as the `dispatched` event keeps it after `run attempt n: ` (GitLab: `pipeline <id>`); null when it named nothing. */
+  dispatchDetail: string | null;
   /** The attempt's dispatch is still to be sent, or being sent. */
   dispatchPending: boolean;
 }
@@ -52,13 +52,12 @@ export async function runToCancel(db: Queryable, jobId: string, runAttempt: numb
     `SELECT detail, created_at FROM job_events WHERE job_id = $1 AND type = 'dispatched' AND (detail = $2 OR detail LIKE $2 || ': %') ORDER BY id DESC LIMIT 1`,
     [jobId, `run attempt ${runAttempt}`],
   );
-  const pipeline = dispatched ? /: pipeline (\d+)$/.exec(dispatched.detail)?.[1] : undefined;
   return {
     job,
     runAttempt,
     claimedRunId: run?.workflow_run_id === null || run?.workflow_run_id === undefined ? null : Number(run.workflow_run_id),
     dispatchedAt: dispatched ? toIso(dispatched.created_at) : null,
-    dispatchedPipelineId: pipeline ? Number(pipeline) : null,
+    dispatchDetail: dispatched?.detail.startsWith(`run attempt ${runAttempt}: `) ? dispatched.detail.slice(`run attempt ${runAttempt}: `.length) : null,
     dispatchPending: await isTaskPending(db, dispatchTaskRow(jobId, runAttempt)[1]),
   };
 }

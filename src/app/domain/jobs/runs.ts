@@ -30,7 +30,7 @@ export async function lockJobFor(tx: Queryable, jobId: string, caller: RunnerCal
   const row = await queryOne<JobInRepositoryRow>(tx, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1 FOR UPDATE OF j`, [jobId]);
   if (!row) throw notFound("Job");
   const job = toJobInRepository(row);
-  const sameName = job.repoFullName === caller.repository.toLowerCase();
+  const sameName = job.repoName === caller.repository.toLowerCase();
   const sameId = job.repositoryId === null || caller.repositoryId === null || job.repositoryId === caller.repositoryId;
   if (!sameName || !sameId) throw new ForbiddenError("This job belongs to another repository");
   return { row, job };
@@ -64,7 +64,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
   if (job.status !== "active" || job.runAttempt !== request.runAttempt) {
     throw new ConflictError(`The job is not waiting for run attempt ${request.runAttempt} (it is ${job.status}, attempt ${job.runAttempt})`);
   }
-  if (job.forge === "github" && job.installationId === null) throw new ConflictError(`The Inkwell GitHub App is no longer installed on ${job.repoFullName}`);
+  if (job.forge === "github" && job.installationId === null) throw new ConflictError(`The Inkwell GitHub App is no longer installed on ${job.repoName}`);
   const existing = await queryOne<{ workflow_run_id: string | number | null }>(
     tx,
     `SELECT workflow_run_id FROM job_runs WHERE job_id = $1 AND run_attempt = $2`,
@@ -99,7 +99,7 @@ export async function claimRun(tx: Queryable, request: ClaimRequest, caller: Run
       repository: new URL(job.repository).pathname.replace(/^\/+/, ""),
       branch: job.branch,
       baseRef: job.baseRef,
-      prNumber: job.prNumber,
+      prNumber: job.changeNumber,
       model: job.model,
       requestedModel: row.requested_model,
       draft: row.draft,

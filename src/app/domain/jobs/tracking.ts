@@ -36,13 +36,13 @@ export interface TrackingView {
 
 /** Where the tracking comment goes: the job's PR on GitHub (through the App's installation) or its merge request on GitLab (a note). */
 export type TrackingTarget =
-  | { forge: "github"; installationId: number; repoFullName: string; prNumber: number; commentId: number | null }
-  | { forge: "gitlab"; projectId: string; prNumber: number; commentId: number | null };
+  | { forge: "github"; installationId: number; repoName: string; changeNumber: number; commentId: number | null }
+  | { forge: "gitlab"; projectId: string; changeNumber: number; commentId: number | null };
 
 /** Where the comment goes, and what it says; `skipped` (with why) when the job has no PR or the App is gone. */
 export async function trackingCommentState(db: Queryable, jobId: string): Promise<{ view: TrackingView; target: TrackingTarget } | { skipped: string }> {
   const job = await jobInRepositoryById(db, jobId);
-  if (!job || job.prNumber === null) return { skipped: "no pull request" };
+  if (!job || job.changeNumber === null) return { skipped: "no pull request" };
   if (job.forge === "github" && job.installationId === null) return { skipped: "the App is not installed" };
   const run = await queryOne<{ run_attempt: number; workflow_run_url: string | null; progress: string | null; claimed_at: unknown; reported_at: unknown; report: string | null }>(
     db,
@@ -77,8 +77,8 @@ export async function trackingCommentState(db: Queryable, jobId: string): Promis
     },
     target:
       job.installationId === null
-        ? { forge: "gitlab", projectId: job.projectId, prNumber: job.prNumber, commentId: job.trackingCommentId }
-        : { forge: "github", installationId: job.installationId, repoFullName: job.repoFullName, prNumber: job.prNumber, commentId: job.trackingCommentId },
+        ? { forge: "gitlab", projectId: job.projectId, changeNumber: job.changeNumber, commentId: job.trackingCommentId }
+        : { forge: "github", installationId: job.installationId, repoName: job.repoName, changeNumber: job.changeNumber, commentId: job.trackingCommentId },
   };
 }
 

@@ -121,18 +121,18 @@ export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: 
   const row = await queryOne<JobInRepositoryRow>(db, `${SELECT_JOB_IN_REPOSITORY} WHERE j.id = $1`, [jobId]);
   if (!row || row.status !== "active" || row.waiting_for === null || row.run_attempt !== runAttempt) return null;
   const job = toJobInRepository(row);
-  const issueNumber = job.prNumber ?? issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository);
+  const issueNumber = job.changeNumber ?? issueNumberIn(row.trigger_type === "issue" ? row.trigger_url : null, job.repository);
   // A GitHub project's App writes there; a GitLab project's access token does.
   if (issueNumber === null || (job.forge === "github" && job.installationId === null)) return null;
   return {
     jobId: job.id,
     projectId: job.projectId,
     forge: job.forge,
-    onIssue: job.prNumber === null,
+    onIssue: job.changeNumber === null,
     waitingFor: row.waiting_for,
     text: (row.waiting_for === "approval" ? row.plan : row.question) ?? "",
     installationId: job.installationId,
-    repoFullName: job.repoFullName,
+    repoName: job.repoName,
     issueNumber,
   };
 }

@@ -16,7 +16,7 @@ function checkRunLog(github: GitHubApi, head: WatchedHead, run: CheckRun): () =>
   const said = () => [run.output.title, run.output.summary, run.output.text].filter(Boolean).join("\n\n") || `The check run ended "${run.conclusion}" without saying why.`;
   if (run.appSlug !== "github-actions") return async () => said();
   return async () => {
-    const log = await github.actionsJobLog(head.job.installationId as number, head.job.repoFullName, run.id);
+    const log = await github.actionsJobLog(head.job.installationId as number, head.job.repoName, run.id);
     return log.trim() ? log : said();
   };
 }
@@ -40,14 +40,14 @@ function fromStatus(status: CommitStatus): FoundCheck {
 export function gitHubChecks(github: GitHubApi): ChecksForge {
   return {
     async checksOn(head) {
-      if (head.job.installationId === null) throw new Error(`the Inkwell GitHub App is not installed on ${head.job.repoFullName}`);
-      const [{ runs, statuses }, slug] = await Promise.all([github.checksOn(head.job.installationId, head.job.repoFullName, head.sha), github.appSlug()]);
+      if (head.job.installationId === null) throw new Error(`the Inkwell GitHub App is not installed on ${head.job.repoName}`);
+      const [{ runs, statuses }, slug] = await Promise.all([github.checksOn(head.job.installationId, head.job.repoName, head.sha), github.appSlug()]);
       const theirs = runs.filter((run) => run.appSlug !== slug && !head.ownRuns.has(workflowRunOf(run) ?? -1));
       return [...theirs.map((run) => fromCheckRun(github, head, run)), ...statuses.map(fromStatus)];
     },
     async markReady(job) {
-      if (job.installationId === null || job.prNumber === null) return { skipped: "no pull request the App can reach" };
-      return github.markReadyForReview(job.installationId, job.repoFullName, job.prNumber);
+      if (job.installationId === null || job.changeNumber === null) return { skipped: "no pull request the App can reach" };
+      return github.markReadyForReview(job.installationId, job.repoName, job.changeNumber);
     },
   };
 }

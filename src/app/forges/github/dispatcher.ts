@@ -11,7 +11,7 @@ export class GitHubDispatcher implements Dispatcher {
   ) {}
 
   async dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
-    const repo = request.repoFullName;
+    const repo = request.repoName;
     const retry = ` Then send a follow-up message to this job to run it.`;
     if (request.installationId === null) {
       return {
@@ -50,8 +50,8 @@ export class NoAppDispatcher implements Dispatcher {
       ok: false,
       retryable: false,
       error:
-        `No GitHub App is configured on this Inkwell server, so the job cannot run in ${request.repoFullName}. ` +
-        `Register it at ${this.setupUrl}, restart Inkwell, install the App on ${request.repoFullName}, ` +
+        `No GitHub App is configured on this Inkwell server, so the job cannot run in ${request.repoName}. ` +
+        `Register it at ${this.setupUrl}, restart Inkwell, install the App on ${request.repoName}, ` +
         `then send a follow-up message to this job to run it.`,
     };
   }

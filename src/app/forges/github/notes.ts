@@ -6,11 +6,11 @@ import type { GitHubApi } from "./api.js";
 export const gitHubNotes = (github: GitHubApi): TrackingNoteForge & WaitingNoteForge => ({
   async writeTracking(target, body) {
     if (target.forge !== "github") throw new Error(`a ${target.forge} job's tracking note is not GitHub's to write`);
-    return github.upsertIssueComment(target.installationId, target.repoFullName, target.prNumber, target.commentId, body);
+    return github.upsertIssueComment(target.installationId, target.repoName, target.changeNumber, target.commentId, body);
   },
   async writeWaiting(notice, text) {
     if (notice.installationId === null) return false;
-    await github.upsertIssueComment(notice.installationId, notice.repoFullName, notice.issueNumber, null, text(await github.appSlug()));
+    await github.upsertIssueComment(notice.installationId, notice.repoName, notice.issueNumber, null, text(await github.appSlug()));
     return true;
   },
 });

@@ -20,16 +20,16 @@ function namesAttempt(title: string, jobId: string, runAttempt: number): boolean
 export function gitHubRunCancel(github: GitHubApi): RunCancelForge {
   return {
     async cancelRun({ job, runAttempt, claimedRunId, dispatchedAt }) {
-      if (job.installationId === null) return { notCancelled: `run attempt ${runAttempt}'s workflow run not cancelled: the App is not installed on ${job.repoFullName} any more` };
+      if (job.installationId === null) return { notCancelled: `run attempt ${runAttempt}'s workflow run not cancelled: the App is not installed on ${job.repoName} any more` };
       let runId = claimedRunId;
       if (runId === null) {
-        const runs = await github.dispatchedRuns(job.installationId, job.repoFullName, sinceDispatch(dispatchedAt ?? new Date().toISOString()));
+        const runs = await github.dispatchedRuns(job.installationId, job.repoName, sinceDispatch(dispatchedAt ?? new Date().toISOString()));
         const run = runs.find((candidate) => namesAttempt(candidate.title, job.id, runAttempt));
         if (!run) return { retry: `GitHub lists no workflow run named "inkwell ${job.id} #${runAttempt}" yet` };
         if (run.status === "completed") return { cancelled: `workflow run ${run.id} had already ended (${run.conclusion ?? "completed"})` };
         runId = run.id;
       }
-      const answer = await github.cancelWorkflowRun(job.installationId, job.repoFullName, runId);
+      const answer = await github.cancelWorkflowRun(job.installationId, job.repoName, runId);
       if (answer === "cancelled") return { cancelled: `workflow run ${runId} cancelled` };
       if (answer === "ended") return { cancelled: `workflow run ${runId} had already ended` };
       if (answer === "not_found") return { notCancelled: `workflow run ${runId} not cancelled: GitHub does not know it (404)` };

@@ -22,7 +22,7 @@ export function workflowCheckTask(db: Db, github: GitHubApi): TaskDefinition {
     async run({ jobId, runAttempt }) {
       const job = await jobWithUnclaimedRun(db, jobId, runAttempt);
       if (!job || job.installationId === null) return { skipped: "the run started or the job moved on" };
-      const workflows = await github.workflowsFor(job.installationId, job.repoFullName, DISPATCH_EVENT_TYPE);
+      const workflows = await github.workflowsFor(job.installationId, job.repoName, DISPATCH_EVENT_TYPE);
       if (workflows.length > 0) return { skipped: `workflow present: ${workflows.join(", ")}` };
       await db.transaction((tx) =>
         applyTrigger(tx, {
@@ -31,7 +31,7 @@ export function workflowCheckTask(db: Db, github: GitHubApi): TaskDefinition {
           cause: "github",
           runAttempt,
           error:
-            `No workflow in ${job.repoFullName} runs on repository_dispatch "${DISPATCH_EVENT_TYPE}", so the job never started. ` +
+            `No workflow in ${job.repoName} runs on repository_dispatch "${DISPATCH_EVENT_TYPE}", so the job never started. ` +
             'Add .github/workflows/inkwell.yml (docs/github-app.md, "Install on your docs repo"), then send a follow-up message to this job.',
         }),
       );

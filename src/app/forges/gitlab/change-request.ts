@@ -20,7 +20,7 @@ export async function withMergeRequest(db: Queryable, report: ReportRequest, cal
   if (report.outcome !== "completed" || !report.mergeRequest) return report;
   const job = await jobInRepositoryById(db, report.jobId);
   if (!job) throw notFound("Job");
-  if (job.repoFullName !== caller.repository.toLowerCase()) throw new ForbiddenError("This job belongs to another repository");
+  if (job.repoName !== caller.repository.toLowerCase()) throw new ForbiddenError("This job belongs to another repository");
   if (job.forge !== "gitlab" || job.status !== "active" || job.runAttempt !== report.runAttempt) return report;
   const connection = await requireGitLabConnection(db, job.projectId);
   const api = new GitLabApi(connection.baseUrl, connection.accessToken);
@@ -28,8 +28,8 @@ export async function withMergeRequest(db: Queryable, report: ReportRequest, cal
   const projectId = connection.gitlabProjectId;
   let mr: MergeRequestRef;
   try {
-    if (job.prNumber !== null) {
-      mr = await api.updateMergeRequest(projectId, job.prNumber, { title, description, draft });
+    if (job.changeNumber !== null) {
+      mr = await api.updateMergeRequest(projectId, job.changeNumber, { title, description, draft });
     } else {
       const change = {
         sourceBranch: job.branch,
@@ -49,7 +49,7 @@ export async function withMergeRequest(db: Queryable, report: ReportRequest, cal
     }
   } catch (error) {
     const status = gitLabStatus(error);
-    throw new UpstreamError(`GitLab did not ${job.prNumber === null ? "open" : "update"} the merge request from ${job.branch}${status ? ` (${status})` : ""}: ${error instanceof Error ? error.message : String(error)}; report again`);
+    throw new UpstreamError(`GitLab did not ${job.changeNumber === null ? "open" : "update"} the merge request from ${job.branch}${status ? ` (${status})` : ""}: ${error instanceof Error ? error.message : String(error)}; report again`);
   }
   return { ...report, pr: { number: mr.iid, url: mr.webUrl } } satisfies CompletedReport;
 }

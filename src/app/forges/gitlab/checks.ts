@@ -29,7 +29,9 @@ export function gitLabChecks(db: Queryable): ChecksForge {
   return {
     async checksOn(head) {
       const { api, id } = await apiOf(head.job.projectId);
-      const pipelines = newestPerRef((await api.pipelinesOn(id, head.sha)).filter((pipeline) => !head.ownRuns.has(pipeline.id)));
+      // Inkwell's own pipelines: the ones that claimed, and the ones its dispatches started (`pipeline <id>`, dispatcher.ts).
+      const own = new Set([...head.ownRuns, ...head.dispatched.flatMap((started) => /^pipeline (\d+)$/.exec(started)?.slice(1).map(Number) ?? [])]);
+      const pipelines = newestPerRef((await api.pipelinesOn(id, head.sha)).filter((pipeline) => !own.has(pipeline.id)));
       const found: FoundCheck[] = [];
       for (const pipeline of pipelines) {
         const name = `pipeline #${pipeline.id}`;
@@ -44,9 +46,9 @@ export function gitLabChecks(db: Queryable): ChecksForge {
       return found;
     },
     async markReady(job) {
-      if (job.prNumber === null) return { skipped: "no merge request" };
+      if (job.changeNumber === null) return { skipped: "no merge request" };
       const { api, id } = await apiOf(job.projectId);
-      return api.markMergeRequestReady(id, job.prNumber);
+      return api.markMergeRequestReady(id, job.changeNumber);
     },
   };
 }

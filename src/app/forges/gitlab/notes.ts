@@ -9,7 +9,7 @@ export const gitLabNotes = (db: Queryable): TrackingNoteForge & WaitingNoteForge
   async writeTracking(target, body) {
     if (target.forge !== "gitlab") throw new Error(`a ${target.forge} job's tracking note is not GitLab's to write`);
     const connection = await requireGitLabConnection(db, target.projectId);
-    return new GitLabApi(connection.baseUrl, connection.accessToken).upsertNote(connection.gitlabProjectId, target.prNumber, target.commentId, body);
+    return new GitLabApi(connection.baseUrl, connection.accessToken).upsertNote(connection.gitlabProjectId, target.changeNumber, target.commentId, body);
   },
   async writeWaiting(notice, text) {
     const connection = await requireGitLabConnection(db, notice.projectId);

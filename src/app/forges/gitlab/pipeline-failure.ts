@@ -1,5 +1,5 @@
 import { applyTrigger } from "../../domain/jobs/commands.js";
-import { jobInRepository, runOfDispatchedPipeline, runOfWorkflowRun } from "../../domain/jobs/queries.js";
+import { jobInRepository, runOfDispatch, runOfWorkflowRun } from "../../domain/jobs/queries.js";
 import type { Db } from "../../store/db.js";
 import type { TaskOutcome } from "../../tasks/task-definition.js";
 import type { GitLabEvent } from "./webhook-events.js";
@@ -14,7 +14,7 @@ export async function failRunOfPipeline(db: Db, event: Extract<GitLabEvent, { ty
   const claimed = await runOfWorkflowRun(db, event.pipelineId);
   // Pipeline ids and GitHub's workflow run ids share the runs' column: the job must be this project's.
   const claimedHere = claimed && (await jobInRepository(db, claimed.jobId, repoFullName)) ? claimed : null;
-  const run = claimedHere ?? (await runOfDispatchedPipeline(db, event.projectId, event.pipelineId));
+  const run = claimedHere ?? (await runOfDispatch(db, event.projectId, `pipeline ${event.pipelineId}`));
   if (!run || run.reported) return { skipped: "no unreported run of a job" };
   await db.transaction((tx) =>
     applyTrigger(tx, {

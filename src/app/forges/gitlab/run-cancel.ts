@@ -11,8 +11,10 @@ import { GitLabApi, gitLabStatus } from "./api.js";
  */
 export function gitLabRunCancel(db: Queryable): RunCancelForge {
   return {
-    async cancelRun({ job, runAttempt, claimedRunId, dispatchedPipelineId }) {
-      const pipelineId = claimedRunId ?? dispatchedPipelineId;
+    async cancelRun({ job, runAttempt, claimedRunId, dispatchDetail }) {
+      // The dispatch recorded `pipeline <id>` (dispatcher.ts).
+      const dispatched = /^pipeline (\d+)$/.exec(dispatchDetail ?? "")?.[1];
+      const pipelineId = claimedRunId ?? (dispatched ? Number(dispatched) : null);
       if (pipelineId === null) return { notCancelled: `run attempt ${runAttempt}'s pipeline not cancelled: GitLab did not say which pipeline it started` };
       const connection = await gitLabConnectionOf(db, job.projectId);
       if (!connection) return { notCancelled: `pipeline ${pipelineId} not cancelled: the project has no GitLab connection any more` };

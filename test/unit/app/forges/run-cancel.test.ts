@@ -57,7 +57,7 @@ describe("the cancel_run task", () => {
     const forge = scripted({ cancelled: "workflow run 11 cancelled" });
     const outcome = await runCancelTask(db, { github: forge }, pino({ level: "silent" })).run({ jobId, runAttempt: 1, forge: "github" }, 1);
     expect(outcome).toEqual({ ok: true, detail: "workflow run 11 cancelled" });
-    expect(forge.asked[0]).toMatchObject({ runAttempt: 1, claimedRunId: null, dispatchedPipelineId: null, dispatchPending: false, dispatchedAt: expect.stringMatching(/Z$/) });
+    expect(forge.asked[0]).toMatchObject({ runAttempt: 1, claimedRunId: null, dispatchDetail: null, dispatchPending: false, dispatchedAt: expect.stringMatching(/Z$/) });
     expect(await lastEvent(jobId)).toMatchObject({ type: "run_cancelled", from: "failed", to: "failed", cause: "github", detail: "workflow run 11 cancelled" });
   });
 
@@ -69,7 +69,7 @@ describe("the cancel_run task", () => {
     const task = runCancelTask(db, { gitlab: forge }, pino({ level: "silent" }));
     await task.run({ jobId, runAttempt: 1, forge: "gitlab" }, 1);
     await task.run({ jobId, runAttempt: 1, forge: "gitlab" }, 2);
-    expect(forge.asked[0]?.dispatchedPipelineId).toBe(4321);
+    expect(forge.asked[0]?.dispatchDetail).toBe("pipeline 4321");
     const refusals = (await listJobEvents(db, projectId, jobId)).filter((e) => e.type === "run_not_cancelled");
     expect(refusals).toMatchObject([{ cause: "gitlab", detail: "pipeline 4321 not cancelled: GitLab refused (403)" }]);
   });

@@ -144,7 +144,7 @@ describe("what a verdict does", () => {
     expect(await verdict(jobId, sha(1), passing)).toBe("passed, as recorded");
     expect((await getJob(db, projectId, jobId)).checks).toMatchObject({ state: "passing", failing: [] });
     expect((await pendingTasks("change_ready", jobId)).map((task) => task.dedupe_key)).toEqual([`change-ready:${jobId}:${sha(1)}`]);
-    expect(await changeToMarkReady(db, jobId, sha(1))).toMatchObject({ id: jobId, prNumber: 5 });
+    expect(await changeToMarkReady(db, jobId, sha(1))).toMatchObject({ id: jobId, changeNumber: 5 });
     expect(await changeToMarkReady(db, jobId, sha(2))).toBeNull();
     expect((await listJobEvents(db, projectId, jobId)).at(-1)).toMatchObject({ type: "checks_passed", detail: `2 check(s) passed on ${sha(1).slice(0, 7)}` });
 

@@ -10,7 +10,7 @@ beforeAll(() => {
 });
 afterEach(() => nock.cleanAll());
 
-const request = { jobId: "j1", runAttempt: 3, projectId: "p1", forge: "github" as const, baseRef: null, repoFullName: "acme/docs", installationId: 42, installationSuspended: false };
+const request = { jobId: "j1", runAttempt: 3, projectId: "p1", forge: "github" as const, baseRef: null, repoName: "acme/docs", installationId: 42, installationSuspended: false };
 const token = () =>
   nock(GITHUB_API)
     .post("/app/installations/42/access_tokens")

@@ -22,11 +22,11 @@ function fakeGitHub(listed: Listed, answer: Awaited<ReturnType<GitHubApi["cancel
 }
 
 const run = (over: Partial<RunToCancel> = {}): RunToCancel => ({
-  job: { id: "job1", installationId: 42, repoFullName: "acme/docs" } as RunToCancel["job"],
+  job: { id: "job1", installationId: 42, repoName: "acme/docs" } as RunToCancel["job"],
   runAttempt: 2,
   claimedRunId: null,
   dispatchedAt: "2026-11-27T21:00:30.123Z",
-  dispatchedPipelineId: null,
+  dispatchDetail: null,
   dispatchPending: false,
   ...over,
 });

@@ -42,15 +42,19 @@ export function authorizationServerMetadata(origin: string, registration: boolea
  * Inkwell as the OAuth 2.1 authorization server of /mcp (docs/mcp-oauth.md): the MCP SDK's own
  * authorize, token, registration and revocation handlers (Express routers) over
  * InkwellOAuthProvider, each mounted at its exact path beside the router, and the RFC 8414
- * metadata. The SDK's in-memory rate limits are off but for registration (keyed by the client's
- * address as the trusted proxies give it): the other endpoints do nothing without a person's
- * consent or a secret, and limits kept per instance would not hold across instances anyway.
+ * metadata. The SDK's rate limits (in memory, per instance) are keyed by the client's address as
+ * the trusted proxies give it, on the two endpoints a stranger can make the server work on: the
+ * authorize endpoint (a browser's; it may read a metadata document) at the SDK's 100 per 15
+ * minutes, and registration at 300 an hour (a hosted assistant registers from its own few
+ * addresses, once per person who connects it). The token and revocation endpoints are not limited:
+ * a hosted assistant refreshes every user's tokens from those same few addresses.
  */
 export function oauthEndpoints(services: Services): Record<string, RawEndpoint> {
   const provider = new InkwellOAuthProvider(services);
   const app = express();
   app.disable("x-powered-by");
-  app.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit: false }));
+  const byClientAddress = { keyGenerator: (req: express.Request) => clientIp(req, services.trustedProxies) ?? "unknown", validate: false } as const;
+  app.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit: byClientAddress }));
   app.use(OAUTH_PATHS.token, tokenHandler({ provider, rateLimit: false }));
   app.use(OAUTH_PATHS.revoke, revocationHandler({ provider, rateLimit: false }));
   if (services.config.oauth.registration) {
@@ -59,7 +63,7 @@ export function oauthEndpoints(services: Services): Record<string, RawEndpoint> 
       clientRegistrationHandler({
         clientsStore: provider.clientsStore,
         clientSecretExpirySeconds: 0,
-        rateLimit: { keyGenerator: (req) => clientIp(req, services.trustedProxies) ?? "unknown", validate: false },
+        rateLimit: { ...byClientAddress, windowMs: 3_600_000, max: 300 },
       }),
     );
   }

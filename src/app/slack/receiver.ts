@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { verifySlackRequest } from "@slack/bolt";
 import { z } from "zod";
@@ -94,7 +95,7 @@ export async function acceptSlackPayload(db: Db, kind: "events_api" | "interacti
     const interaction = z.object({ type: z.string(), trigger_id: z.string().optional(), action_ts: z.string().optional() }).loose().safeParse(payload);
     if (!interaction.success || !["block_actions", "message_action"].includes(interaction.data.type)) return { queued: false };
     queued = { kind: "interaction", payload: interaction.data };
-    id = `interaction:${interaction.data.trigger_id ?? interaction.data.action_ts ?? JSON.stringify(payload).length}`;
+    id = `interaction:${interaction.data.trigger_id ?? interaction.data.action_ts ?? createHash("sha256").update(JSON.stringify(payload)).digest("hex")}`;
   } else {
     const command = z.object({ command: z.string(), text: z.string().default(""), trigger_id: z.string(), team_id: z.string(), channel_id: z.string(), user_id: z.string() }).safeParse(payload);
     if (!command.success) return { queued: false };

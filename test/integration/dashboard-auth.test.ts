@@ -319,6 +319,46 @@ describe("sign in with GitHub", () => {
     expect(names).toEqual(["from-github-admin"]);
   });
 
+  it("lets a GitHub user with write permission give an assistant access to their project over OAuth, and revoke it themselves; another writer may not", async () => {
+    nockAppAuth(42);
+    nockPermission("acme/docs", "octo-granter", "write");
+    nockPermission("acme/wiki", "octo-granter", "read");
+    const granter = await signInWithGitHub("octo-granter", 9);
+    const redirect = "https://assistant.example/cb";
+    const client = (await (await fetch(`${t.url}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ client_name: "Team assistant", redirect_uris: [redirect] }) })).json()) as { client_id: string };
+    const authorize = new URL(`${t.url}/authorize`);
+    for (const [k, v] of Object.entries({ response_type: "code", client_id: client.client_id, redirect_uri: redirect, code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", state: "g1" })) authorize.searchParams.set(k, v);
+    const consentUrl = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("location") ?? "");
+    const consent = await granter.get(consentUrl.pathname + consentUrl.search);
+    expect(consent.status).toBe(200);
+    // Only the projects the dashboard shows this user: acme/wiki is below the minimum permission.
+    expect(consent.text).toContain("acme/docs (write)");
+    expect(consent.text).not.toContain("acme/wiki");
+    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(consent.text)?.[1] ?? "";
+    const request = /name="request" value="([^"]+)"/.exec(consent.text)?.[1] ?? "";
+    const approved = await granter.post("/dashboard/oauth/authorize", { csrf, request, project: projects.docs as string, decision: "approve", "scope-analytics": "on", "scope-jobs": "on" });
+    expect(approved.status).toBe(303);
+    expect(new URL(approved.headers.get("location") ?? "").searchParams.get("code")).toMatch(/^inkac_/);
+    const [grant] = await t.store.db.query<{ id: string; granted_by: string; scopes: string }>(`SELECT id, granted_by, scopes FROM oauth_grants WHERE client_id = $1`, [client.client_id]);
+    expect(grant).toMatchObject({ granted_by: "github:octo-granter", scopes: "analytics,jobs" });
+
+    nockPermission("acme/docs", "octo-other", "write");
+    nockPermission("acme/wiki", "octo-other", "none");
+    const other = await signInWithGitHub("octo-other", 10);
+    const othersPage = await other.get(`/dashboard/projects/${projects.docs}/keys`);
+    expect(othersPage.text).toContain("Team assistant");
+    expect(othersPage.text).not.toContain(`grants/${grant!.id}/revoke`);
+    const otherCsrf = await other.csrf(`/dashboard/projects/${projects.docs}/keys`);
+    expect((await other.post(`/dashboard/projects/${projects.docs}/grants/${grant!.id}/revoke`, { csrf: otherCsrf })).status).toBe(403);
+
+    const ownPage = await granter.get(`/dashboard/projects/${projects.docs}/keys`);
+    expect(ownPage.text).toContain(`grants/${grant!.id}/revoke`);
+    const revoked = await granter.post(`/dashboard/projects/${projects.docs}/grants/${grant!.id}/revoke`, { csrf });
+    expect(revoked.status).toBe(303);
+    const [after] = await t.store.db.query<{ revoked_at: unknown }>(`SELECT revoked_at FROM oauth_grants WHERE id = $1`, [grant!.id]);
+    expect(after?.revoked_at).not.toBeNull();
+  });
+
   it("shows the operator the App's install link for a repository without the App", async () => {
     nockAppAuth(42);
     const v = new Visitor(t.url);

@@ -63,9 +63,16 @@ ${csrfField(session)}
 </section>`;
 }
 
+/** Who approved, as a grant records it: `operator` or `github:<login>`. */
+export const approverOf = (session: Session) => (session.user.kind === "github" ? `github:${session.user.login}` : "operator");
+
+/** A project admin may revoke any grant of the project; anyone the grant they approved themselves. */
+export const mayRevoke = (session: Session, access: ProjectAccess, grant: Pick<GrantInfo, "grantedBy">) => access.canAdmin || grant.grantedBy === approverOf(session);
+
 /** The grants section of a project's API keys page: the assistants people let in, beside the keys. */
 export function grantsSection(session: Session, project: Project, access: ProjectAccess, grants: GrantInfo[]): SafeHtml {
   const active = grants.filter((g) => !g.revokedAt);
+  const anyRevocable = active.some((grant) => mayRevoke(session, access, grant));
   const base = projectPath(project.id, "grants");
   return html`<section aria-labelledby="grants-heading">
 <h2 id="grants-heading">Assistants with access (OAuth)</h2>
@@ -73,7 +80,7 @@ ${
   active.length === 0
     ? html`<p>No assistant has access. Hosted assistants (claude.ai, ChatGPT…) ask for it when someone adds this server's MCP URL to them.</p>`
     : html`<div class="table-wrap"><table id="grants-table">
-<thead><tr><th scope="col">Client</th><th scope="col">Sends back to</th><th scope="col">Scopes</th><th scope="col">Approved</th><th scope="col">Last used</th>${access.canAdmin ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ""}</tr></thead>
+<thead><tr><th scope="col">Client</th><th scope="col">Sends back to</th><th scope="col">Scopes</th><th scope="col">Approved</th><th scope="col">Last used</th>${anyRevocable ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ""}</tr></thead>
 <tbody>${active.map(
         (grant) => html`<tr data-grant-id="${grant.id}">
 <td>${grant.clientName ?? html`<span class="muted">unnamed</span>`} ${grant.clientKind === "metadata_document" ? html`<span class="muted">(verified)</span>` : html`<span class="muted">(self-registered)</span>`}</td>
@@ -82,9 +89,11 @@ ${
 <td>${formatTime(grant.createdAt)} by ${grant.grantedBy}</td>
 <td>${grant.lastUsedAt ? formatTime(grant.lastUsedAt) : html`<span class="muted">never</span>`}</td>
 ${
-  access.canAdmin
+  mayRevoke(session, access, grant)
     ? html`<td><form method="post" action="${base}/${encodeURIComponent(grant.id)}/revoke" class="inline-form">${csrfField(session)}<button type="submit" class="danger">Revoke<span class="visually-hidden"> ${grant.clientName ?? grant.clientId}</span></button></form></td>`
-    : ""
+    : anyRevocable
+      ? html`<td></td>`
+      : ""
 }
 </tr>`,
       )}</tbody></table></div>`

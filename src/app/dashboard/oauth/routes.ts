@@ -1,5 +1,5 @@
 import { NEEDED_SCOPES } from "../../../shared/key-scopes.js";
-import { approveAuthorization, denyAuthorization, findPendingAuthorization, revokeGrant } from "../../domain/oauth-grants.js";
+import { approveAuthorization, denyAuthorization, findPendingAuthorization, listGrants, revokeGrant } from "../../domain/oauth-grants.js";
 import { NotFoundError } from "../../domain/errors.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { HttpError } from "../../http-kit/http-error.js";
@@ -9,7 +9,7 @@ import { CONSENT_PATH } from "../../mcp/oauth/provider.js";
 import type { DashboardController } from "../controller.js";
 import { layout, projectPath } from "../layout.js";
 import { CONTENT_SECURITY_POLICY, htmlReply, redirect } from "../request.js";
-import { consentBody, grantScopeField } from "./page.js";
+import { approverOf, consentBody, grantScopeField, mayRevoke } from "./page.js";
 
 const expired = () => new NotFoundError("Authorization request", "This authorization request expired or was already answered. Start again from your assistant.");
 
@@ -33,7 +33,7 @@ function consentPolicy(redirectUri: string): string {
 /**
  * The consent step of Inkwell's OAuth authorization server (mcp/oauth/): the authorize endpoint
  * sends the person here; signed in as usual, they pick the project and scopes and approve or deny.
- * And revoking a grant from the project's API keys page.
+ * And revoking a grant from the project's API keys page: a project admin any, anyone their own.
  */
 export function registerOAuthPages(router: Router, dashboard: DashboardController): void {
   const { db } = dashboard.services;
@@ -66,7 +66,7 @@ export function registerOAuthPages(router: Router, dashboard: DashboardControlle
       if (scopes.includes("jobs") && !access.canWrite) {
         throw new HttpError(403, `The jobs scope starts jobs, which needs write permission on ${project.repoFullName}; yours is ${access.role}. Approve without it.`);
       }
-      const grantedBy = r.session.user.kind === "github" ? `github:${r.session.user.login}` : "operator";
+      const grantedBy = approverOf(r.session);
       const approved = await db.transaction((tx) => approveAuthorization(tx, pending.id, { projectId: project.id, scopes, grantedBy }));
       if (!approved) throw expired();
       return answer(pending.redirectUri, { code: approved.code, state: pending.state }, r.origin);
@@ -77,8 +77,14 @@ export function registerOAuthPages(router: Router, dashboard: DashboardControlle
     "POST",
     "/dashboard/projects/:projectId/grants/:grantId/revoke",
     dashboard.action(async (r) => {
-      const { project } = await dashboard.project(r, "admin");
-      await revokeGrant(db, project.id, wellFormedIdOf(r.ctx.params.grantId, "Grant"));
+      const { project, access } = await dashboard.project(r);
+      const grantId = wellFormedIdOf(r.ctx.params.grantId, "Grant");
+      const grant = (await listGrants(db, project.id)).find((g) => g.id === grantId && !g.revokedAt);
+      if (!grant) throw new NotFoundError("Grant", "This assistant's access was not found, or is already revoked");
+      if (!mayRevoke(r.session, access, grant)) {
+        throw new HttpError(403, `Revoking an assistant's access needs admin permission on ${project.repoFullName}, or to be the one who approved it (${grant.grantedBy}); yours is ${access.role}.`);
+      }
+      await revokeGrant(db, project.id, grantId);
       return redirect(`${projectPath(project.id, "keys")}?notice=grant-revoked`);
     }),
   );

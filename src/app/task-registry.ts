@@ -9,6 +9,7 @@ import type { Analytics } from "./analytics/analytics.js";
 import { impactNoticeTask } from "./impact/impact-notice-task.js";
 import { checksTasks } from "./forges/checks-task.js";
 import { forgeParts, type Forges } from "./forges/forge.js";
+import { robotsMergeTasks } from "./forges/robots-merges.js";
 import { runCancelTask } from "./forges/run-cancel.js";
 import { trackingCommentTask } from "./forges/tracking.js";
 import { waitingCommentTask } from "./forges/waiting.js";
@@ -42,5 +43,7 @@ export function createTaskRegistry({ config, db, log, analytics, clock, dispatch
   const checks = checksTasks(db, forgeParts(forges, "checks"), clock);
   // A stopped job's run, cancelled on its forge.
   const cancelRun = runCancelTask(db, forgeParts(forges, "runCancel"), log.child({ component: "run-cancel" }));
-  return [...checks, cancelRun, dispatch, webhooks, impactNotices, tracking, waiting, ...Object.values(forges).flatMap((forge) => forge.tasks)];
+  // robots.txt from a merge into the docs repository, read by its forge.
+  const robots = robotsMergeTasks(db, forgeParts(forges, "merges"), log.child({ component: "robots-merges" }));
+  return [...checks, cancelRun, dispatch, webhooks, impactNotices, tracking, waiting, ...robots, ...Object.values(forges).flatMap((forge) => forge.tasks)];
 }

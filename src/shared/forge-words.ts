@@ -12,6 +12,8 @@ export interface ForgeWords {
   Change: string;
   /** The same as running text may shorten it: "PR"; a merge request keeps its name. */
   changeShort: string;
+  /** What comes before a change request's number: #12, !12. */
+  changeMark: string;
   /** One run of the agent on the forge's CI. */
   run: string;
   /** What a person writes on the change request. */
@@ -20,13 +22,15 @@ export interface ForgeWords {
   ci: string;
   /** Whom a comment @-mentions to address the agent. */
   addressee: string;
+  /** What lets Inkwell act on the forge, which a server may lack: "GitHub App", "GitLab connection". */
+  access: string;
   /** A repository's name as the forge writes it. */
   repoName: string;
 }
 
 export const FORGE_WORDS: Record<ForgeName, ForgeWords> = {
-  github: { change: "pull request", Change: "Pull request", changeShort: "PR", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", repoName: "owner/repo" },
-  gitlab: { change: "merge request", Change: "Merge request", changeShort: "merge request", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", repoName: "group/project" },
+  github: { change: "pull request", Change: "Pull request", changeShort: "PR", changeMark: "#", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", access: "GitHub App", repoName: "owner/repo" },
+  gitlab: { change: "merge request", Change: "Merge request", changeShort: "merge request", changeMark: "!", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", access: "GitLab connection", repoName: "group/project" },
 };
 
 /** The words of a forge; a client of an older server, whose job says no forge, reads GitHub's. */

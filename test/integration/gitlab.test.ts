@@ -550,7 +550,7 @@ describe("a pipeline that ends before its job reports", () => {
 describe("robots.txt from the docs project's merges", () => {
   const versions = async () =>
     (await t.call("GET", `/v1/analytics/${projectId}/robots/versions`, { token: key })).body.versions as Array<{ source: string; effectiveAt: string; origin: string | null; bytes: number }>;
-  const robotsTasks = async () => t.store.db.query<{ state: string; last_error: string | null }>(`SELECT state, last_error FROM tasks WHERE kind = 'gitlab_robots_merge' ORDER BY id`);
+  const robotsTasks = async () => t.store.db.query<{ state: string; last_error: string | null }>(`SELECT state, last_error FROM tasks WHERE kind = 'robots_merge' ORDER BY id`);
   const settled = (count: number) => eventually(`${count} robots.txt merge tasks settled`, async () => {
     const tasks = await robotsTasks();
     return tasks.length >= count && tasks.every((task) => task.state === "done" || task.state === "skipped") && tasks;

@@ -15,6 +15,7 @@ import type { Forge } from "../domain/projects.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
 import { checksVerdictOf, EXCERPTS_PER_ROUND, logExcerpt, repairInstruction, type ChecksForge } from "./checks.js";
+import { forgeWords } from "../../shared/forge-words.js";
 
 const payload = z.object({ jobId: z.string(), sha: z.string() });
 
@@ -40,7 +41,7 @@ export function checksTasks(db: Db, forges: Partial<Record<Forge, ChecksForge>>,
       const head = await watchedHead(db, jobId, sha);
       if (!head) return { skipped: "the job's head moved on, or its checks are not watched" };
       const forge = forges[head.job.forge];
-      if (!forge) return { skipped: `no ${head.job.forge === "github" ? "GitHub App" : "GitLab connection"} to read the checks with` };
+      if (!forge) return { skipped: `no ${forgeWords(head.job.forge).access} to read the checks with` };
       const found = await forge.checksOn(head);
       const verdict = checksVerdictOf(found, { pushedAt: Date.parse(head.checks.pushedAt), now: clock(), graceSeconds });
       let repair: string | null = null;
@@ -61,7 +62,7 @@ export function checksTasks(db: Db, forges: Partial<Record<Forge, ChecksForge>>,
       const job = await changeToMarkReady(db, jobId, sha);
       if (!job) return { skipped: "the job's head moved on, or its change request is to stay a draft" };
       const forge = forges[job.forge];
-      if (!forge) return { skipped: `no ${job.forge === "github" ? "GitHub App" : "GitLab connection"} to mark it ready with` };
+      if (!forge) return { skipped: `no ${forgeWords(job.forge).access} to mark it ready with` };
       const marked = await forge.markReady(job);
       return "skipped" in marked ? marked : { ok: true, detail: marked.marked };
     },

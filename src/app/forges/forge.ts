@@ -3,6 +3,7 @@ import type { DispatchOutcome, DispatchRequest, Dispatcher } from "../dispatch/d
 import type { Queryable } from "../store/db.js";
 import type { TaskDefinition } from "../tasks/task-definition.js";
 import type { ChecksForge } from "./checks.js";
+import type { MergeReadingForge } from "./robots-merges.js";
 import type { RunCancelForge } from "./run-cancel.js";
 import type { RunnerForge } from "./runner.js";
 import type { SourceLinkForge } from "./source-link.js";
@@ -35,6 +36,8 @@ export interface Forge {
   readonly runCancel?: RunCancelForge;
   readonly checks?: ChecksForge;
   readonly notes?: TrackingNoteForge & WaitingNoteForge;
+  /** Reading a merge into the docs repository's default branch (its files, a file at its commit, when it merged): robots.txt versions. */
+  readonly merges?: MergeReadingForge;
   /** In the transaction that records a dispatch (GitHub queues the workflow check). */
   afterDispatch?(tx: Queryable, dispatched: { jobId: string; runAttempt: number }): Promise<void>;
   /** The background task kinds only this forge runs: its webhook events, its reactions and replies, its link removals. */
@@ -44,8 +47,8 @@ export interface Forge {
 /** One forge of each name. */
 export type Forges = Readonly<Record<ForgeName, Forge>>;
 
-/** Each forge's `part` where it has one, by name: what a shared task takes (`runCancelTask`, `checksTasks`, the notes' tasks). */
-export function forgeParts<K extends "runCancel" | "checks" | "notes">(forges: Forges, part: K): Partial<Record<ForgeName, NonNullable<Forge[K]>>> {
+/** Each forge's `part` where it has one, by name: what a shared task takes (`runCancelTask`, `checksTasks`, the notes' tasks, `robotsMergeTasks`). */
+export function forgeParts<K extends "runCancel" | "checks" | "notes" | "merges">(forges: Forges, part: K): Partial<Record<ForgeName, NonNullable<Forge[K]>>> {
   const parts: Partial<Record<ForgeName, NonNullable<Forge[K]>>> = {};
   for (const forge of Object.values(forges)) {
     const value = forge[part];

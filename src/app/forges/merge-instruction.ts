@@ -41,12 +41,13 @@ export interface MergeFacts {
 }
 
 /**
- * `forge`: the source's. On GitHub the run may read the source at the merge commit (through the
- * App); a GitLab source project is not readable from the docs project's pipeline, so the
- * instruction works from the description, the files and the diff alone, and speaks of a merge request.
+ * `source`: the source's forge, in whose words the instruction speaks, and whether the run may read
+ * the source at the merge commit (GitHub's, through the App); a source the run cannot read (a
+ * GitLab source project, from the docs project's pipeline) is worked on from the description, the
+ * files and the diff alone.
  */
-export function mergeInstruction(merge: MergeFacts, files: ChangeRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS, forge: ForgeName = "github"): string {
-  const readable = forge === "github";
+export function mergeInstruction(merge: MergeFacts, files: ChangeRequestFile[], standing: string | undefined, maxChars = MAX_PROMPT_CHARS, source: { forge: ForgeName; readable: boolean } = { forge: "github", readable: true }): string {
+  const { forge, readable } = source;
   const description = merge.body.trim() ? merge.body.trim().slice(0, MAX_DESCRIPTION_CHARS) : "(no description)";
   const listed: string[] = [];
   let listedChars = 0;
@@ -58,7 +59,7 @@ export function mergeInstruction(merge: MergeFacts, files: ChangeRequestFile[], 
   }
   if (files.length > listed.length) listed.push(`- … and ${files.length - listed.length} more files (list_source_files shows them all)`);
   const head = [
-    `A ${forgeWords(forge).change} opened by @${merge.author} was merged into ${merge.repo} (${merge.baseRef}): ${readable ? "#" : "!"}${merge.number} "${merge.title}"`,
+    `A ${forgeWords(forge).change} opened by @${merge.author} was merged into ${merge.repo} (${merge.baseRef}): ${forgeWords(forge).changeMark}${merge.number} "${merge.title}"`,
     `${merge.url} (merge commit ${merge.mergeSha.slice(0, 12)})`,
     "",
     "Its description:",

@@ -1,8 +1,11 @@
 import type { Logger } from "pino";
+import { z } from "zod";
+import { forgeWords, type ForgeName } from "../../shared/forge-words.js";
 import { addRobotsVersion } from "../analytics/robots/robots-versions.js";
 import { ConflictError, InvalidInputError } from "../domain/errors.js";
-import type { Db } from "../store/db.js";
-import type { TaskOutcome } from "../tasks/task-definition.js";
+import type { Db, Queryable } from "../store/db.js";
+import { defineTask, type TaskDefinition, type TaskOutcome } from "../tasks/task-definition.js";
+import { enqueueTask } from "../tasks/tasks.js";
 
 /**
  * robots.txt from the docs repository (docs/analytics/robots.md, "Where versions come from"), by
@@ -63,4 +66,41 @@ export async function robotsVersionFromMerge(db: Db, projectId: string, merge: M
     if (error instanceof ConflictError || error instanceof InvalidInputError) return { skipped: error.message };
     throw error;
   }
+}
+
+export const ROBOTS_MERGE_TASK = "robots_merge";
+/** The kind GitLab's merges were queued under before the forge was in the payload: still taken, as GitLab's. */
+const LEGACY_GITLAB_KIND = "gitlab_robots_merge";
+
+/** A forge's side of robots.txt from a merge (`github/robots-merges.ts`, `gitlab/robots-merges.ts`): the merge it queued, read back. */
+export interface MergeReadingForge {
+  /** The merge a `robots_merge` task names (its payload, the forge's own fields), as its project and a reader; skipped when there is none to read. */
+  readMerge(merge: Record<string, unknown>): Promise<{ projectId: string; reader: MergeReader } | { skipped: string }>;
+}
+
+/** After a merge into a docs repository's default branch: read robots.txt from it, in a task of its own (retried apart from the merge's other work), by its forge. */
+export async function queueRobotsFromMerge(tx: Queryable, forge: ForgeName, dedupeKey: string, merge: Record<string, unknown>): Promise<void> {
+  await enqueueTask(tx, ROBOTS_MERGE_TASK, dedupeKey, { ...merge, forge });
+}
+
+// A payload queued before the forge was in it is GitHub's.
+const payload = z.looseObject({ forge: z.enum(["github", "gitlab"]).default("github") });
+
+/**
+ * The `robots_merge` task (docs/analytics/robots.md, "Where versions come from"): the forge named in
+ * the payload reads the merge (GitHub with the App's installation token, GitLab with the project's
+ * access token) and a merge that changed robots.txt is a new version at its merge time. A forge
+ * without what it reads with (a server without the App) skips.
+ */
+export function robotsMergeTasks(db: Db, forges: Partial<Record<ForgeName, MergeReadingForge>>, log: Logger): TaskDefinition[] {
+  const run = async ({ forge, ...merge }: z.infer<typeof payload>): Promise<TaskOutcome> => {
+    const reading = forges[forge];
+    if (!reading) return { skipped: `no ${forgeWords(forge).access} to read the merge with` };
+    const read = await reading.readMerge(merge);
+    return "skipped" in read ? read : robotsVersionFromMerge(db, read.projectId, read.reader, log);
+  };
+  return [
+    defineTask({ kind: ROBOTS_MERGE_TASK, payload, run }),
+    defineTask({ kind: LEGACY_GITLAB_KIND, payload: z.looseObject({}), run: (merge) => run({ ...merge, forge: "gitlab" }) }),
+  ];
 }

@@ -4,6 +4,7 @@ import type { Forge } from "../domain/projects.js";
 import { CANCEL_RUN_TASK, recordRunCancel, runToCancel, type CancelRunPayload, type RunToCancel } from "../domain/jobs/run-cancel.js";
 import type { Db } from "../store/db.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
+import { forgeWords } from "../../shared/forge-words.js";
 
 /** What a forge made of a cancel: done (cancelled, or it had ended already), refused (said why), or not yet possible. */
 export type RunCancelOutcome = { cancelled: string } | { notCancelled: string } | { retry: string };
@@ -42,7 +43,7 @@ export function runCancelTask(db: Db, forges: Partial<Record<Forge, RunCancelFor
         return { skipped: `run attempt ${runAttempt} was never dispatched` };
       }
       const canceller = forges[forge];
-      if (!canceller) return { skipped: `no ${forge === "github" ? "GitHub App" : "GitLab connection"} to cancel the run with` };
+      if (!canceller) return { skipped: `no ${forgeWords(forge).access} to cancel the run with` };
       const outcome = await canceller.cancelRun(run);
       if ("retry" in outcome) return { ok: false, retryable: true, error: outcome.retry };
       const cancelled = "cancelled" in outcome;

@@ -18,6 +18,7 @@ import { stopForgeRun } from "./run-cancel.js";
 import { carryThePlanOn, resumeWaitingJob } from "./waiting.js";
 import type { JobTriggerType } from "../../../shared/job-vocabulary.js";
 import type { SourceContext } from "./source-context.js";
+import { forgeWords, type ForgeName } from "../../../shared/forge-words.js";
 
 export interface JobLimits {
   defaultRateLimitPerHour: number;
@@ -278,8 +279,8 @@ export async function recordDispatched(tx: Queryable, jobId: string, runAttempt:
  * and takes no more messages. A merge is remembered with its time, and the notice of its first
  * week's impact is queued for when that week has passed (impact/impact-notice-task.ts).
  */
-export async function archiveJob(tx: Queryable, jobId: string, merge: { mergedAt: Date | null } | null, forge: "github" | "gitlab" = "github"): Promise<AgentJob | null> {
-  const change = forge === "gitlab" ? "merge request" : "pull request";
+export async function archiveJob(tx: Queryable, jobId: string, merge: { mergedAt: Date | null } | null, forge: ForgeName = "github"): Promise<AgentJob | null> {
+  const { change } = forgeWords(forge);
   const before = await queryOne<JobRow>(tx, `SELECT * FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
   const job = await applyTrigger(tx, { jobId, trigger: "pr_closed", cause: forge, detail: `${change} ${merge ? "merged" : "closed"}` });
   // Closed under an active run: the run Inkwell started on the forge is cancelled, as a cancel does.

@@ -5,7 +5,7 @@ import { jobInRepository, jobOnBranch, runOfWorkflowRun } from "../../domain/job
 import type { Db } from "../../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../../tasks/task-definition.js";
 import { commentFollowUp } from "./comment-follow-up.js";
-import { queueRobotsFromMerge } from "./robots-merges.js";
+import { queueRobotsFromGitHubMerge } from "./robots-merges.js";
 import { reviewFollowUp } from "./review-follow-up.js";
 import { intoDefaultBranch } from "./automation-events.js";
 import { automationJobs } from "./automation-jobs.js";
@@ -71,7 +71,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
 
     async pr_closed(event) {
       if (event.merged && event.defaultBranchMerge) {
-        await queueRobotsFromMerge(db, { repo: event.repo, number: event.number, mergedAt: event.mergedAt ?? null, ...event.defaultBranchMerge });
+        await queueRobotsFromGitHubMerge(db, { repo: event.repo, number: event.number, mergedAt: event.mergedAt ?? null, ...event.defaultBranchMerge });
       }
       const job = await jobOnBranch(db, event.repo, event.headRef);
       if (!job) return { skipped: "not a job's branch" };
@@ -104,7 +104,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     review: (event) => takeReview(event),
     async source_merged(event) {
       if (intoDefaultBranch(event)) {
-        await queueRobotsFromMerge(db, { repo: event.repo, installationId: event.installationId, number: event.number, mergeSha: event.mergeSha, mergedAt: event.mergedAt ?? null });
+        await queueRobotsFromGitHubMerge(db, { repo: event.repo, installationId: event.installationId, number: event.number, mergeSha: event.mergeSha, mergedAt: event.mergedAt ?? null });
       }
       return automations.source_merged(event);
     },

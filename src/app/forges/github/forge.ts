@@ -11,7 +11,7 @@ import { GitHubDispatcher, NoAppDispatcher } from "./dispatcher.js";
 import { githubEventTask } from "./event-task.js";
 import { reactionTask } from "./follow-up.js";
 import { gitHubNotes } from "./notes.js";
-import { robotsMergeTask } from "./robots-merges.js";
+import { gitHubMergeReading } from "./robots-merges.js";
 import { gitHubRunCancel } from "./run-cancel.js";
 import { gitHubRunner } from "./runner.js";
 import { OidcVerifier } from "./runner-identity.js";
@@ -48,6 +48,7 @@ export function gitHubForge({ config, db, log, github, checkWorkflow, clock, oid
     runCancel: gitHubRunCancel(github),
     checks: gitHubChecks(github),
     notes: gitHubNotes(github),
+    merges: gitHubMergeReading(db, github),
     ...(checkWorkflow
       ? { afterDispatch: (tx, dispatched) => enqueueTask(tx, WORKFLOW_CHECK_TASK, `workflow-check:${dispatched.jobId}:${dispatched.runAttempt}`, dispatched, config.workflowCheckSeconds) }
       : {}),
@@ -55,7 +56,6 @@ export function gitHubForge({ config, db, log, github, checkWorkflow, clock, oid
       workflowCheckTask(db, github),
       githubEventTask(db, github, options, log.child({ component: "github-events" })),
       reactionTask(github),
-      robotsMergeTask(db, github, log.child({ component: "robots-merges" })),
       issueReplyTask(github),
     ],
   };

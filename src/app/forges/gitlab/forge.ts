@@ -6,7 +6,7 @@ import { gitLabChecks } from "./checks.js";
 import { GitLabDispatcher } from "./dispatcher.js";
 import { gitLabEventTask } from "./event-task.js";
 import { gitLabNotes } from "./notes.js";
-import { gitLabRobotsMergeTask } from "./robots-merges.js";
+import { gitLabMergeReading } from "./robots-merges.js";
 import { gitLabRunCancel } from "./run-cancel.js";
 import { gitLabRunner } from "./runner.js";
 import { GitLabIdTokenVerifier } from "./runner-identity.js";
@@ -33,9 +33,9 @@ export function gitLabForge({ config, db, log, clock, oidcFetch }: GitLabForgeDe
     runCancel: gitLabRunCancel(db),
     checks: gitLabChecks(db),
     notes: gitLabNotes(db),
+    merges: gitLabMergeReading(db),
     tasks: [
       gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl }, log.child({ component: "gitlab-events" })),
-      gitLabRobotsMergeTask(db, log.child({ component: "gitlab-robots-merges" })),
       gitLabSourceUnlinkTask(db, publicUrl, log.child({ component: "gitlab-source-links" })),
     ],
   };

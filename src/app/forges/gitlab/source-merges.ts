@@ -40,7 +40,7 @@ export function gitLabSourceMerges(db: Db, limits: JobLimits, log: Logger) {
         continue;
       }
       const started = await db.transaction((tx) =>
-        startSourceJob(tx, automation, { url: event.url, key: `${repo}!${event.iid}`, prompt: mergeInstruction(merge, files, config.instruction, undefined, "gitlab"), author: author.username }, limits, new Date()),
+        startSourceJob(tx, automation, { url: event.url, key: `${repo}!${event.iid}`, prompt: mergeInstruction(merge, files, config.instruction, undefined, { forge: "gitlab", readable: false }), author: author.username }, limits, new Date()),
       );
       log.info({ source: repo, mr: event.iid, automation: automation.id, outcome: said(started) }, "source merge");
       outcomes.push(said(started));

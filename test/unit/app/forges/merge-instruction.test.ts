@@ -22,7 +22,7 @@ const file = (path: string, patch: string) => ({ path, status: "modified", addit
 describe("mergeInstruction", () => {
   it("for a source the run cannot read (a GitLab project), works from the diff, names no reading tool and speaks of a merge request", () => {
     const many = Array.from({ length: 30 }, (_, i) => file(`src/f${i}.ts`, `@@ -1 +1 @@\n-${"a".repeat(400)}\n+b`));
-    const text = mergeInstruction(merge, many, undefined, 6_000, "gitlab");
+    const text = mergeInstruction(merge, many, undefined, 6_000, { forge: "gitlab", readable: false });
     expect(text).toMatch(/^A merge request opened by @octocat was merged into acme\/api \(main\): !12 "Add --dry-run"/);
     expect(text).toContain("acme/api's code cannot be read from here: work from the description, the changed files and the diff above.");
     expect(text).toMatch(/The diff of \d+ more file\(s\) did not fit \(src\/f/);

@@ -134,7 +134,7 @@ describe("a mention in a mapped channel", () => {
     expect(done?.args.text).toContain("is done");
     expect(done?.args.text).toContain("https://github.com/acme/docs/pull/7");
     expect(buttonsOf(done)).toEqual(["Open PR"]);
-    expect(JSON.stringify(done?.args.blocks)).toMatch(/Pull request opened.*Completed/);
+    expect(JSON.stringify(done?.args.blocks)).toMatch(/Job created.*Waiting for you.*Pull request opened.*Completed/);
     // Still one status message: every step edited it.
     expect(postedIn("CDOCS", "1700000000.000100").filter((call) => call.args.blocks)).toHaveLength(1);
   });
@@ -167,6 +167,15 @@ describe("a mention in a mapped channel", () => {
     expect(after.at(-1)).toMatchObject({ prompt: "the webhooks guide", source: "slack" });
     const [row] = await t.store.db.query<{ waiting_for: string | null }>(`SELECT waiting_for FROM jobs WHERE id = $1`, [jobId]);
     expect(row?.waiting_for).toBeNull();
+  });
+
+  it("the \"Send to Inkwell\" shortcut on a message starts a job in that message's thread, with the message as its context", async () => {
+    slack.setThread("CDOCS", "1700000011.000100", [{ ts: "1700000011.000100", user: "UBOB", text: "The install page still says Node 18" }]);
+    await click({ type: "message_action", callback_id: "inkwell_send", trigger_id: "trig-shortcut-1", user: { id: "UALICE" }, team: { id: "T1" }, channel: { id: "CDOCS" }, message: { ts: "1700000011.000100", user: "UBOB", text: "The install page still says Node 18" } });
+    const jobId = (await jobIdOfThread("CDOCS", "1700000011.000100")) as string;
+    expect(jobId).toBeTruthy();
+    const [first] = await listJobMessages(t.store.db, projectId, jobId);
+    expect(first).toMatchObject({ prompt: "Act on this Slack message from person-ubob:\n<slack-message>\nThe install page still says Node 18\n</slack-message>", author: "person-ualice" });
   });
 
   it("Stop job ends the job; its failure is said in the thread", async () => {
@@ -229,6 +238,30 @@ describe("what is refused", () => {
     await click({ type: "block_actions", trigger_id: "trig-choose-1", user: { id: "UWRITER" }, team: { id: "T1" }, channel: { id: "DWRITER" }, message: { ts: "y" }, actions: [{ action_id: choice?.action_id, value: choice?.value }] });
     const jobId = await jobIdOfThread("DWRITER", "1700000008.000100");
     expect((await listJobMessages(t.store.db, otherProjectId, jobId as string))[0]?.prompt).toBe("fix the typo on the install page");
+  });
+});
+
+describe("a channel mapped to two projects", () => {
+  it("asks which project; the chosen one gets the job with the mention as its instruction", async () => {
+    for (const id of [projectId, otherProjectId]) await t.call("PUT", `/admin/projects/${id}/slack/channels/CBOTH`, { token: ADMIN_TOKEN, body: {} });
+    slack.setGroup("SWRITERS", ["UWRITER", "UALICE"]);
+    slack.setThread("CBOTH", "1700000012.000100", [{ ts: "1700000012.000100", user: "UALICE", text: "<@UBOT> fix the broken link on the FAQ" }]);
+    await deliver(mention("CBOTH", "UALICE", "<@UBOT> fix the broken link on the FAQ", "1700000012.000100"));
+    const asked = postedIn("CBOTH", "1700000012.000100").at(-1);
+    expect(buttonsOf(asked).sort()).toEqual(["acme/docs", "acme/handbook"]);
+    const choice = (asked?.args.blocks as Array<{ elements?: Array<{ action_id: string; value: string; text: { text: string } }> }>)[1]?.elements?.find((button) => button.text.text === "acme/docs");
+    await click({ type: "block_actions", trigger_id: "trig-choose-2", user: { id: "UALICE" }, team: { id: "T1" }, channel: { id: "CBOTH" }, message: { ts: asked?.args.ts ?? "z", thread_ts: "1700000012.000100" }, actions: [{ action_id: choice?.action_id, value: choice?.value }] });
+    const jobId = (await jobIdOfThread("CBOTH", "1700000012.000100")) as string;
+    expect((await listJobMessages(t.store.db, projectId, jobId))[0]?.prompt).toBe("fix the broken link on the FAQ");
+    // A second click on the same choice starts nothing more.
+    await click({ type: "block_actions", trigger_id: "trig-choose-3", user: { id: "UALICE" }, team: { id: "T1" }, channel: { id: "CBOTH" }, message: { ts: "z", thread_ts: "1700000012.000100" }, actions: [{ action_id: choice?.action_id, value: choice?.value }] });
+    const other = (asked?.args.blocks as Array<{ elements?: Array<{ action_id: string; value: string; text: { text: string } }> }>)[1]?.elements?.find((button) => button.text.text === "acme/handbook");
+    await click({ type: "block_actions", trigger_id: "trig-choose-4", user: { id: "UALICE" }, team: { id: "T1" }, channel: { id: "CBOTH" }, message: { ts: "z", thread_ts: "1700000012.000100" }, actions: [{ action_id: other?.action_id, value: other?.value }] });
+    expect(postedIn("CBOTH", "1700000012.000100").at(-1)?.args.text).toMatch(/^This thread is already <https:\/\/inkwell\.example\.com\/dashboard\/projects\/\w+\/jobs\/\w+\|job \w+>/);
+    const [row] = await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM slack_threads WHERE channel_id = 'CBOTH'`);
+    expect(row?.n).toBe(1);
+    const [jobs] = await t.store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE trigger_type = 'slack' AND project_id = $1`, [otherProjectId]);
+    expect(jobs?.n).toBe(2);
   });
 });
 

@@ -134,6 +134,12 @@ export async function offerOrStart(ctx: SlackContext, request: SlackRequest): Pr
 
 /** Starts the job: the asking message as the instruction, the thread's earlier messages as context. */
 export async function startOn(ctx: SlackContext, request: SlackRequest, projectId: string): Promise<string> {
+  // A thread is one job: a second choice (another button of the same question) starts nothing.
+  const existing = await slackThreadAt(ctx.db, request.teamId, request.channelId, request.threadTs);
+  if (existing) {
+    if (existing.projectId !== projectId) await say(ctx, request.channelId, request.threadTs, `This thread is already ${jobLink(ctx, existing.projectId, existing.jobId)}: reply here, mentioning me, to add to it.`);
+    return `already ${existing.jobId}`;
+  }
   const names = new SlackNames(ctx.client);
   const messages = await threadMessages(ctx.client, request.channelId, request.threadTs).catch(() => []);
   const asking = messages.find((message) => message.ts === request.messageTs);

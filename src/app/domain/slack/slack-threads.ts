@@ -56,12 +56,15 @@ export const queueSlackStatus = (tx: Queryable, jobId: string) => enqueueTask(tx
 
 /** Links a new job to the thread it was asked for in, and queues its first status message. */
 export async function linkSlackThread(tx: Queryable, link: { jobId: string; projectId: string; teamId: string; channelId: string; threadTs: string }): Promise<void> {
-  await tx.query(`INSERT INTO slack_threads (job_id, project_id, team_id, channel_id, thread_ts) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job_id) DO NOTHING`, [
+  // The job's creation was announced before the link existed: it is the thread's first step.
+  const created: SlackStep[] = [{ event: "job.created", at: new Date().toISOString() }];
+  await tx.query(`INSERT INTO slack_threads (job_id, project_id, team_id, channel_id, thread_ts, steps) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (job_id) DO NOTHING`, [
     link.jobId,
     link.projectId,
     link.teamId,
     link.channelId,
     link.threadTs,
+    JSON.stringify(created),
   ]);
   await queueSlackStatus(tx, link.jobId);
 }

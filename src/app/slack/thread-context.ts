@@ -1,4 +1,5 @@
 import type { WebClient } from "@slack/web-api";
+import { storable } from "../../shared/stored-values.js";
 import { visibleText } from "../../shared/visible-text.js";
 
 // A Slack thread as the model reads it (docs/slack.md, "Context"): the earlier messages, oldest
@@ -27,7 +28,7 @@ export class SlackNames {
     if (!name) {
       name = this.client.users
         .info({ user: userId })
-        .then((answer) => answer.user?.profile?.display_name || answer.user?.real_name || answer.user?.name || userId)
+        .then((answer) => storable(answer.user?.profile?.display_name || answer.user?.real_name || answer.user?.name || userId))
         .catch(() => userId);
       this.names.set(userId, name);
     }
@@ -40,7 +41,8 @@ const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">
 /**
  * Slack's markup as the reader sees it: `<@U1>` as @name, `<#C1|general>` as #general, `<url|label>`
  * as label (url), entities decoded; then without invisible characters or HTML comments (the same
- * cleaning as every other text that reaches the model). `botUserId`'s mention (the address) is dropped.
+ * cleaning as every other text that reaches the model), storable (no NUL, no lone surrogate).
+ * `botUserId`'s mention (the address) is dropped.
  */
 export async function readableText(text: string, names: SlackNames, botUserId: string | null): Promise<string> {
   const users = [...new Set([...text.matchAll(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g)].map((match) => match[1] as string))].filter((id) => id !== botUserId);
@@ -53,7 +55,7 @@ export async function readableText(text: string, names: SlackNames, botUserId: s
     .replace(/<((?:https?|mailto):[^|>]+)\|([^>]+)>/g, "$2 ($1)")
     .replace(/<((?:https?|mailto):[^>]+)>/g, "$1")
     .replace(/&(?:amp|lt|gt);/g, (entity) => ENTITIES[entity] ?? entity);
-  return visibleText(plain).replace(/[ \t]+/g, " ").trim();
+  return storable(visibleText(plain)).replace(/[ \t]+/g, " ").trim();
 }
 
 /** A message's permalink from the thread's own: Slack's links differ only in the message's ts. */

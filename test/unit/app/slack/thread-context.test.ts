@@ -9,6 +9,10 @@ describe("readableText", () => {
     const text = "<@UBOT> ask <@U1> about <#C9|releases> and <https://example.com/a|the RFC> or <https://example.com/b>, cc <!subteam^S1|@writers> <!here> &lt;b&gt; &amp; \u200Bdone<!-- secret -->";
     expect(await readableText(text, names, "UBOT")).toBe("ask @name-U1 about #releases and the RFC (https://example.com/a) or https://example.com/b, cc @writers @here <b> & done");
   });
+
+  it("is storable: no NUL, a lone surrogate replaced", async () => {
+    expect(await readableText("a\u0000b \uD83D", names, null)).toBe("ab \uFFFD");
+  });
 });
 
 describe("messagePermalink", () => {

@@ -324,6 +324,29 @@ describe("MCP with OAuth: a hosted assistant adds Inkwell by its URL", () => {
     }
   });
 
+  it("refuses what the store cannot hold or PKCE does not allow, before anything is stored", async () => {
+    const named = await fetch(`${t.url}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ client_name: "nul\u0000name", redirect_uris: [REDIRECT] }) });
+    expect(named.status).toBe(400);
+    expect(await named.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("must not contain NUL") });
+    const registered: any = await (await fetch(`${t.url}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) })).json();
+    for (const [field, value, message] of [["state", "a\u0000b", /state must be at most 2000 characters/], ["code_challenge", "short", /code_challenge must be the 43 base64url characters/]] as const) {
+      const url = new URL(`${t.url}/authorize`);
+      for (const [k, v] of Object.entries({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: s256("w".repeat(43)), code_challenge_method: "S256", [field]: value })) url.searchParams.set(k, v);
+      const refused = await fetch(url, { redirect: "manual" });
+      expect(refused.status, field).toBe(302);
+      const back = new URL(refused.headers.get("location")!);
+      expect(back.searchParams.get("error"), field).toBe("invalid_request");
+      expect(back.searchParams.get("error_description"), field).toMatch(message);
+    }
+    const unknownClient = await fetch(`${t.url}/authorize?response_type=code&client_id=a%00b&code_challenge=${s256("u".repeat(43))}&code_challenge_method=S256`, { redirect: "manual" });
+    expect(unknownClient.status).toBe(400);
+    expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+    // A challenge method other than S256 is refused by the SDK's own schema.
+    const plain = new URL(`${t.url}/authorize`);
+    for (const [k, v] of Object.entries({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: "x".repeat(43), code_challenge_method: "plain" })) plain.searchParams.set(k, v);
+    expect(new URL((await fetch(plain, { redirect: "manual" })).headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+  });
+
   it("refuses a metadata document that names another client", async () => {
     const url = new URL(`${t.url}/authorize`);
     for (const [k, v] of Object.entries({ response_type: "code", client_id: `${documentsUrl}/impostor.json`, redirect_uri: REDIRECT, code_challenge: s256("y".repeat(43)), code_challenge_method: "S256" })) url.searchParams.set(k, v);

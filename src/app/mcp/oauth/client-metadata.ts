@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { guardedLookup, literalRefusal, type OutboundPurpose } from "../../outbound-guard.js";
 import { readCapped } from "../../analytics/robots/robots-fetch.js";
+import { isStorableText, STORABLE_TEXT_ERROR } from "../../../shared/stored-values.js";
 
 // Client ID Metadata Documents (MCP authorization, draft-ietf-oauth-client-id-metadata-document): a
 // client names itself by an https URL whose JSON document lists its name and redirect URIs. Inkwell
@@ -57,6 +58,16 @@ export interface ClientMetadataDocument {
 
 export class ClientMetadataError extends Error {}
 
+/** Every string in a JSON value (keys too) is storable text (no NUL, no lone surrogate): client metadata is kept as JSON text. */
+export const storableDeep = (value: unknown): boolean =>
+  typeof value === "string"
+    ? isStorableText(value)
+    : Array.isArray(value)
+      ? value.every(storableDeep)
+      : typeof value === "object" && value !== null
+        ? Object.entries(value).every(([key, item]) => isStorableText(key) && storableDeep(item))
+        : true;
+
 /**
  * Reads and checks the document at `url`: it must be JSON within MAX_DOCUMENT_BYTES, answered 200
  * (no redirects) within TIMEOUT_MS, name itself (`client_id` equal to the URL), list redirect URIs,
@@ -93,6 +104,7 @@ export async function fetchClientMetadataDocument(url: string, options: { allowP
   } catch {
     throw new ClientMetadataError(`${url} is not JSON`);
   }
+  if (!storableDeep(json)) throw new ClientMetadataError(`${url} ${STORABLE_TEXT_ERROR}`);
   const parsed = OAuthClientMetadataSchema.safeParse(json);
   if (!parsed.success) throw new ClientMetadataError(`${url} is not client metadata: ${parsed.error.issues.map((i) => `${i.path.join(".") || "document"}: ${i.message}`).join("; ")}`);
   const document = json as Record<string, unknown>;

@@ -5,6 +5,7 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import {
+  InvalidRequestError,
   InvalidClientError,
   InvalidClientMetadataError,
   InvalidGrantError,
@@ -28,11 +29,14 @@ import {
 } from "../../domain/oauth-grants.js";
 import { isSecure, ownOrigin } from "../../http-kit/origin.js";
 import type { Services } from "../../services.js";
-import { ClientMetadataError, fetchClientMetadataDocument, isMetadataDocumentUrl, redirectRefusal } from "./client-metadata.js";
+import { isStorableText, STORABLE_TEXT_ERROR } from "../../../shared/stored-values.js";
+import { ClientMetadataError, fetchClientMetadataDocument, isMetadataDocumentUrl, redirectRefusal, storableDeep } from "./client-metadata.js";
 
 /** Where the authorize endpoint sends the person: the dashboard's consent page (dashboard/oauth/). */
 export const CONSENT_PATH = "/dashboard/oauth/authorize";
 export const MCP_RESOURCE_PATH = "/mcp";
+/** The longest `state` or `scope` an authorization request may carry (they are kept until the person decides). */
+const MAX_PARAMETER_LENGTH = 2000;
 
 /** This server's origin as the request reached it (PUBLIC_URL's when set). */
 export const requestOrigin = (req: IncomingMessage, services: Services) => ownOrigin(req, services.config.publicUrl, isSecure(req, services.config.publicUrl, services.trustedProxies));
@@ -61,6 +65,11 @@ export class InkwellOAuthProvider implements OAuthServerProvider {
   }
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    // RFC 7636: a challenge is 43 base64url characters; what is stored must be storable text (no NUL, no lone surrogate).
+    if (!/^[A-Za-z0-9_-]{43}$/.test(params.codeChallenge)) throw new InvalidRequestError("code_challenge must be the 43 base64url characters of an S256 challenge (RFC 7636)");
+    for (const [field, value] of [["state", params.state ?? ""], ["scope", (params.scopes ?? []).join(" ")]] as const) {
+      if (!isStorableText(value) || value.length > MAX_PARAMETER_LENGTH) throw new InvalidRequestError(`${field} must be at most ${MAX_PARAMETER_LENGTH} characters and ${STORABLE_TEXT_ERROR}`);
+    }
     const expected = mcpResource(res.req, this.services);
     // MCP clients send the resource (RFC 8707); one that does not gets tokens for the one resource there is.
     if (params.resource && !sameResource(params.resource, expected)) {
@@ -118,6 +127,8 @@ export class InkwellOAuthProvider implements OAuthServerProvider {
   /** A registered client, or a metadata document's (read again once its reading is stale); undefined for none. */
   async #client(clientId: string): Promise<OAuthClientInformationFull | undefined> {
     const { db, config } = this.services;
+    // No client has an id the store could not hold (nor one longer than a URL should be).
+    if (!isStorableText(clientId) || clientId.length > 2000) return undefined;
     let record = await findOAuthClient(db, clientId);
     if (isMetadataDocumentUrl(clientId)) {
       if (!record || record.kind !== "metadata_document" || (record.expiresAt !== null && Date.parse(record.expiresAt) <= Date.now())) {
@@ -164,6 +175,7 @@ export class InkwellOAuthProvider implements OAuthServerProvider {
       if (refusal) throw new InvalidClientMetadataError(`redirect_uris: ${refusal}`);
     }
     if (client.redirect_uris.length === 0) throw new InvalidClientMetadataError("redirect_uris: at least one is needed");
+    if (!storableDeep(client)) throw new InvalidClientMetadataError(`client metadata ${STORABLE_TEXT_ERROR}`);
     const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = client;
     const info = { ...metadata, token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] } as OAuthClientInformationFull;
     const name = typeof info.client_name === "string" ? info.client_name.slice(0, 200) : null;

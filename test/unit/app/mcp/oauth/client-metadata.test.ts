@@ -26,6 +26,7 @@ beforeAll(async () => {
     else if (req.url === "/large.json") json({ client_id: self, redirect_uris: [REDIRECT], padding: "x".repeat(MAX_DOCUMENT_BYTES) });
     else if (req.url === "/moved.json") res.writeHead(302, { Location: "/good.json" }).end();
     else if (req.url === "/text.json") res.writeHead(200).end("not json");
+    else if (req.url === "/nul.json") json({ client_id: self, client_name: "a\u0000b", redirect_uris: [REDIRECT] });
     else if (req.url === "/slow.json") setTimeout(() => json({ client_id: self, redirect_uris: [REDIRECT] }), 2000);
     else res.writeHead(404).end();
   });
@@ -82,6 +83,7 @@ describe("fetchClientMetadataDocument", () => {
     expect(await refusal("/large.json")).toMatch(new RegExp(`is larger than ${MAX_DOCUMENT_BYTES} bytes`));
     expect(await refusal("/moved.json")).toMatch(/answered 302 \(a redirect: a metadata document is read at its own URL only\)/);
     expect(await refusal("/text.json")).toMatch(/is not JSON/);
+    expect(await refusal("/nul.json")).toMatch(/must not contain NUL/);
     expect(await refusal("/missing.json")).toMatch(/answered 404/);
     expect(await refusal("/slow.json", 100)).toMatch(/no answer within 100 ms/);
   });

@@ -2,7 +2,7 @@ import type { Project } from "../domain/projects.js";
 import type { ProjectAccess } from "./access.js";
 import { html, type SafeHtml } from "./html.js";
 import type { Session } from "./sessions.js";
-import { APP_SETUP_PATH } from "../forges/github/app-urls.js";
+import type { MissingAccess } from "../forges/forge.js";
 
 export type ProjectTab = "keys" | "analytics" | "agents" | "jobs" | "automations" | "setup";
 
@@ -21,8 +21,8 @@ export interface PageFrame {
   project?: { project: Project; access: ProjectAccess; tab: ProjectTab };
   /** A message shown above the content (role=status), e.g. after a redirect. */
   notice?: { kind: "ok" | "error" | "info"; text: string | SafeHtml } | null;
-  /** Pages about jobs say when the server cannot run them (no GitHub App yet). */
-  appMissing?: boolean;
+  /** Pages about jobs say when the server cannot run them on the project's forge (no GitHub App yet): its forge's `missing`. */
+  missing?: MissingAccess | null;
   body: SafeHtml;
 }
 
@@ -73,7 +73,7 @@ ${
 <main id="main" tabindex="-1">
 <h1>${frame.title}</h1>
 ${frame.notice ? html`<p class="notice notice-${frame.notice.kind}" role="${frame.notice.kind === "error" ? "alert" : "status"}">${frame.notice.text}</p>` : ""}
-${frame.appMissing ? html`<p class="notice notice-error" role="alert">This server has no GitHub App yet, so jobs fail without running. The operator sets it up on the <a href="${APP_SETUP_PATH}">GitHub App page</a>.</p>` : ""}
+${frame.missing ? html`<p class="notice notice-error" role="alert">This server has no ${frame.missing.what} yet, so jobs fail without running. The operator sets it up on the <a href="${frame.missing.setupPath}">${frame.missing.what} page</a>.</p>` : ""}
 ${frame.body}
 </main>
 </body>

@@ -29,6 +29,8 @@ export interface Forge {
   readonly runner: RunnerForge;
   /** Source repositories linked to a project's automations. */
   readonly sources: SourceLinkForge;
+  /** What this server lacks to run jobs on the forge (GitHub without its App), and where the operator sets it up; null when it lacks nothing. */
+  readonly missing: MissingAccess | null;
   /**
    * The operations this server can do on the forge only with its credentials (GitHub's App): absent
    * without them, and the tasks that need them skip, saying so.
@@ -42,6 +44,15 @@ export interface Forge {
   afterDispatch?(tx: Queryable, dispatched: { jobId: string; runAttempt: number }): Promise<void>;
   /** The background task kinds only this forge runs: its webhook events, its reactions and replies, its link removals. */
   readonly tasks: readonly TaskDefinition[];
+}
+
+/** What a server lacks to act on a forge, as pages, tools and the CLI say it: "This server has no GitHub App yet". */
+export interface MissingAccess {
+  /** What is missing, in the forge's words (`access`). */
+  what: string;
+  /** Where the operator sets it up: the dashboard's path, and its whole URL. */
+  setupPath: string;
+  setupUrl: string;
 }
 
 /** One forge of each name. */

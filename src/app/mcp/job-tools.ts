@@ -2,10 +2,10 @@ import { z } from "zod";
 import { createJobBodySchema, idempotencyKeySchema, jobListQuerySchema, promptBodySchema, type AgentJob } from "../../shared/api-schemas.js";
 import { IdempotencyKeyReusedError } from "../domain/errors.js";
 import { wellFormedIdOf } from "../domain/ids.js";
-import { appSetupUrl } from "../forges/github/app-urls.js";
+import type { MissingAccess } from "../forges/forge.js";
 import { approve, cancel, sendMessage, startJob } from "../domain/jobs/entrance.js";
 import { getJob, listJobs } from "../domain/jobs/queries.js";
-import type { McpTool, ToolContext } from "./mcp-tool.js";
+import type { McpTool } from "./mcp-tool.js";
 import { objectJsonSchema, queryToolInput, validArguments, validQueryArguments } from "./tool-schemas.js";
 import { forgeWords } from "../../shared/forge-words.js";
 
@@ -37,8 +37,8 @@ function waitingText(job: AgentJob): string {
 }
 
 /** A GitHub job is created (the contract) but cannot run without the App; the assistant should say so at once, as the CLI does. A GitLab job runs without it. */
-const noAppWarning = (config: ToolContext["services"]["config"]) =>
-  ` Warning: this Inkwell server has no GitHub App yet, so the job will fail without running. The operator sets it up at ${appSetupUrl(config)}; then send_message to the job runs it.`;
+const missingWarning = (missing: MissingAccess | null) =>
+  missing ? ` Warning: this Inkwell server has no ${missing.what} yet, so the job will fail without running. The operator sets it up at ${missing.setupUrl}; then send_message to the job runs it.` : "";
 
 const createJobInput = createJobBodySchema.extend({ idempotencyKey: idempotencyKeySchema.optional() });
 const messageInput = jobIdArgument.extend(promptBodySchema.shape);
@@ -59,7 +59,7 @@ export const jobTools: McpTool[] = [
           // The domain words it for REST's header; here the key is an argument.
           throw error instanceof IdempotencyKeyReusedError ? new IdempotencyKeyReusedError(error.message.replace(/Idempotency-Key/g, "idempotencyKey")) : error;
         });
-      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}${services.github || job.forge !== "github" ? "" : noAppWarning(services.config)}` };
+      return { body: job, text: `${replayed ? "Already created with this idempotencyKey: " : "Created. "}${describeJob(job)}${missingWarning(services.forges[job.forge].missing)}` };
     },
   },
   {

@@ -30,7 +30,7 @@ export function registerAutomationPages(router: Router, dashboard: DashboardCont
       const idempotencyKey = (index: number) => keys.get(index) ?? (keys.set(index, randomToken()), keys.get(index) as string);
       const outcomes = await suggestionOutcomes(db, project.id, [...suggestions.missing, ...suggestions.mostRead].map((s) => s.path), dashboard.services.clock());
       const body = automationsBody({ session: r.session, project, access, automations, suggestions, outcomes, idempotencyKey });
-      return htmlReply(200, layout({ title: "Automations", session: r.session, project: { project, access, tab: "automations" }, appMissing: !dashboard.services.github && project.forge === "github", body }), countingHeader(pending));
+      return htmlReply(200, layout({ title: "Automations", session: r.session, project: { project, access, tab: "automations" }, missing: dashboard.services.forges[project.forge].missing, body }), countingHeader(pending));
     }),
   );
 

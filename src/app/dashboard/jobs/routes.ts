@@ -68,7 +68,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
       const { jobs, hasMore } = await listJobs(db, project.id, { limit: JOBS_PER_PAGE, offset: q.offset, ...(q.status ? { status: q.status } : {}), ...(q.trigger ? { trigger: q.trigger } : {}) });
       const prompts = await firstPrompts(db, project.id, jobs.map((j) => j.id));
       const body = jobsBody({ session: r.session, project, access, jobs, prompts, hasMore, status: q.status ?? null, trigger: q.trigger ?? null, offset: q.offset, limit: JOBS_PER_PAGE, idempotencyKey: randomToken(), now: Date.now() });
-      return htmlReply(200, layout({ title: "Jobs", session: r.session, project: { project, access, tab: "jobs" }, appMissing: !dashboard.services.github && project.forge === "github", body }));
+      return htmlReply(200, layout({ title: "Jobs", session: r.session, project: { project, access, tab: "jobs" }, missing: dashboard.services.forges[project.forge].missing, body }));
     }),
   );
 
@@ -103,7 +103,7 @@ export function registerJobPages(router: Router, dashboard: DashboardController)
         job.status === "archived" ? jobImpact(db, project.id, job.id, clock()) : null,
       ]);
       const body = jobBody({ session: r.session, project, access, job, messages, events, runs, impact });
-      return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), appMissing: !dashboard.services.github && project.forge === "github", body }));
+      return htmlReply(200, layout({ title: `Job ${job.id}`, session: r.session, project: { project, access, tab: "jobs" }, notice: noticeOf(r.ctx.url), missing: dashboard.services.forges[project.forge].missing, body }));
     }),
   );
 

@@ -4,7 +4,7 @@ import type { Db } from "../../store/db.js";
 import { enqueueTask } from "../../tasks/tasks.js";
 import type { Forge } from "../forge.js";
 import type { GitHubApi } from "./api.js";
-import { appSetupUrl } from "./app-urls.js";
+import { APP_SETUP_PATH, appSetupUrl } from "./app-urls.js";
 import { issueReplyTask } from "./automation-jobs.js";
 import { gitHubChecks } from "./checks.js";
 import { GitHubDispatcher, NoAppDispatcher } from "./dispatcher.js";
@@ -40,6 +40,7 @@ export function gitHubForge({ config, db, log, github, checkWorkflow, clock, oid
     dispatcher: github ? new GitHubDispatcher(github, config.githubServerUrl) : new NoAppDispatcher(setupUrl),
     runner: gitHubRunner({ github, oidc, issuer: config.oidcIssuer, setupUrl }),
     sources: gitHubSourceLinks(github, config.githubServerUrl),
+    missing: github ? null : { what: "GitHub App", setupPath: APP_SETUP_PATH, setupUrl },
   };
   if (!github) return { ...common, tasks: [] };
   const options = { serverUrl: config.githubServerUrl, defaultModel: config.defaultModel, command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl: config.publicUrl ?? null };

@@ -30,6 +30,8 @@ export function gitLabForge({ config, db, log, clock, oidcFetch }: GitLabForgeDe
     dispatcher: new GitLabDispatcher(db, config.publicUrl),
     runner: gitLabRunner(db, idTokens),
     sources: gitLabSourceLinks({ db, publicUrl: config.publicUrl }),
+    // Each project brings its own access token: nothing server-wide to miss.
+    missing: null,
     runCancel: gitLabRunCancel(db),
     checks: gitLabChecks(db),
     notes: gitLabNotes(db),

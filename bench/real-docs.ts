@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { detectDocsProject, listPageFiles, type DocsProject } from "../src/action/docs/framework.js";
+import { detectDocsProject, docusaurusInstances, listPageFiles, type DocsProject } from "../src/action/docs/framework.js";
 import { frameworkCheckFor } from "../src/action/validation/framework-check.js";
 import { runGate } from "../src/action/validation/gate.js";
 import { prepareLinkChecker, type BrokenLink, type LinkChecker } from "../src/action/validation/link-checker.js";
@@ -143,7 +143,9 @@ interface GateRun {
 
 async function gateSite(repoRoot: string): Promise<GateRun> {
   const project = detectDocsProject(repoRoot);
-  const pages = listPageFiles(repoRoot, project.docsDir, project.pageExtensions);
+  // Every page of the docs: on a Docusaurus site, of each docs plugin instance.
+  const docsDirs = project.framework === "docusaurus" ? docusaurusInstances(repoRoot, project).map((instance) => instance.docsDir) : [project.docsDir];
+  const pages = [...new Set(docsDirs.flatMap((dir) => listPageFiles(repoRoot, dir, project.pageExtensions)))];
   const [nav] = project.navigationFiles;
   const started = performance.now();
   const { problems } = await runGate({

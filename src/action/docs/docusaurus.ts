@@ -39,26 +39,72 @@ function skipLiteral(text: string, i: number): number {
 }
 
 /**
+ * The text with its comments blanked (newlines kept, string literals untouched): what the config
+ * says, not what was commented out of it (`// path: 'v10',` in a version's options is no path).
+ */
+export function withoutJsComments(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const end = skipLiteral(text, i);
+    if (end === i) continue;
+    if (text[i] === "/") out += `${text.slice(from, i)}${text.slice(i, end).replace(/[^\n]/g, " ")}`;
+    else out += text.slice(from, end);
+    from = end;
+    i = end - 1;
+  }
+  return out + text.slice(from);
+}
+
+/** The body of the object literal whose `{` is at `open`, braces excluded; strings and comments inside do not count; null when it is not closed. */
+function objectBody(text: string, open: number): string | null {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const skipped = skipLiteral(text, i);
+    if (skipped !== i) {
+      i = skipped - 1;
+      continue;
+    }
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return text.slice(open + 1, i);
+  }
+  return null;
+}
+
+/** The string a key of the object's own level is set to (`id: 'community'`), not a nested object's. */
+export function ownString(body: string, key: string): string | undefined {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const skipped = skipLiteral(body, i);
+    if (skipped !== i) {
+      i = skipped - 1;
+      continue;
+    }
+    const character = body[i] as string;
+    if (character === "{" || character === "[" || character === "(") depth++;
+    else if (character === "}" || character === "]" || character === ")") depth--;
+    else if (depth === 0 && !/[\w$.]/.test(body[i - 1] ?? " ")) {
+      const match = new RegExp(`^['"]?${key}['"]?\\s*:\\s*(['"\`])`).exec(body.slice(i, i + key.length + 40));
+      if (match) {
+        const start = i + match[0].length - 1;
+        const end = skipLiteral(body, start);
+        const literal = body.slice(start + 1, end - 1);
+        return match[1] === "`" && literal.includes("${") ? undefined : decodeJsString(literal);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
  * The bodies of the object literals written as the value of `key` (`key: { … }`, the key bare or
  * quoted), braces excluded; strings and comments inside do not count as braces.
  */
 export function objectLiterals(text: string, key: string): string[] {
   const bodies: string[] = [];
   for (const start of text.matchAll(new RegExp(`(?:^|[^\\w$.])['"]?${key}['"]?\\s*:\\s*\\{`, "g"))) {
-    const open = (start.index ?? 0) + start[0].length - 1;
-    let depth = 0;
-    for (let i = open; i < text.length; i++) {
-      const skipped = skipLiteral(text, i);
-      if (skipped !== i) {
-        i = skipped - 1;
-        continue;
-      }
-      if (text[i] === "{") depth++;
-      else if (text[i] === "}" && --depth === 0) {
-        bodies.push(text.slice(open + 1, i));
-        break;
-      }
-    }
+    const body = objectBody(text, (start.index ?? 0) + start[0].length - 1);
+    if (body !== null) bodies.push(body);
   }
   return bodies;
 }
@@ -220,8 +266,8 @@ function collectItem(item: unknown, into: SidebarListing): void {
   }
 }
 
-/** Code that makes ids the text does not show: template substitutions, concatenated strings, folders read. */
-const BUILDS_IDS = /\$\{|\uE000\d+\uE000\s*\+|\+\s*\uE000\d+\uE000|readdirSync|readdir\(|globSync|glob\(/;
+/** Code that makes ids the text does not show: template substitutions, concatenated strings, folders read, an item's `id:` set to an expression (`id: rule.name`). */
+const BUILDS_IDS = /\$\{|\uE000\d+\uE000\s*\+|\+\s*\uE000\d+\uE000|readdirSync|readdir\(|globSync|glob\(|\bid\s*:\s*(?!\uE000)[A-Za-z_$(]/;
 
 /** JS/TS sidebars, as text: the string literals of the file and of the local modules it imports. */
 function readCodeSidebars(repoRoot: string, file: string, siteDir: string): SidebarListing | null {
@@ -365,15 +411,18 @@ export function sidebarLists(listing: SidebarListing, id: string, relative: stri
 // The docs plugin's options
 
 /** The classic preset's `docs: { … }` options as text (with themeConfig's `docs: { sidebar }`, which names none of theirs); empty when there are none. */
-export const docsOptions = (config: string): string => objectLiterals(config, "docs").join("\n");
+export const docsOptions = (config: string): string => objectLiterals(withoutJsComments(config), "docs").join("\n");
 
 /**
  * The sidebars file the docs options name (`sidebarPath: './sidebars.js'`, `require.resolve(…)`,
  * `path.resolve(__dirname, …)`), site-relative; false for `sidebarPath: false` (no sidebars);
  * undefined when the options do not say.
  */
-export function docusaurusSidebarPath(config: string): string | false | undefined {
-  const written = /(?:^|[^\w$.])sidebarPath\s*:\s*(?:(false)\b|(?:require\.resolve|path\.(?:resolve|join))\(\s*(?:__dirname\s*,\s*)?['"`]([^'"`]+)['"`]\s*\)|['"`]([^'"`]+)['"`])/.exec(docsOptions(config));
+export const docusaurusSidebarPath = (config: string): string | false | undefined => sidebarPathIn(docsOptions(config));
+
+/** The sidebars file one instance's options name (docusaurusSidebarPath). */
+export function sidebarPathIn(options: string): string | false | undefined {
+  const written = /(?:^|[^\w$.])sidebarPath\s*:\s*(?:(false)\b|(?:require\.resolve|path\.(?:resolve|join))\(\s*(?:__dirname\s*,\s*)?['"`]([^'"`]+)['"`]\s*\)|['"`]([^'"`]+)['"`])/.exec(options);
   if (!written) return undefined;
   if (written[1]) return false;
   return path.posix.normalize((written[2] ?? written[3]) as string);
@@ -381,6 +430,42 @@ export function docusaurusSidebarPath(config: string): string | false | undefine
 
 /** Whether the docs options turn number prefixes off (`numberPrefixParser: false`). */
 export const numberPrefixesOff = (config: string) => /(?:^|[^\w$.])numberPrefixParser\s*:\s*false\b/.test(docsOptions(config));
+
+/** One instance of the docs plugin, as the config writes it. */
+export interface DocsPluginOptions {
+  /** Its `id` (`default` when none is written). */
+  id: string;
+  /** Its options' text, comments blanked. */
+  options: string;
+  /** Whether it is the classic preset's `docs` (else a `@docusaurus/plugin-content-docs` in `plugins`). */
+  preset: boolean;
+}
+
+/**
+ * Every instance of the docs plugin the config declares (docusaurus.io "Docs Multi-instance": the
+ * classic preset's `docs`, unless `docs: false`, and each `['@docusaurus/plugin-content-docs', {…}]`
+ * in `plugins`, its options written in place or as a constant of the config); a plugin without an
+ * `id` is `default`. Read as text: options built by code the config does not write are not seen.
+ */
+export function docsPluginInstances(configText: string): DocsPluginOptions[] {
+  const config = withoutJsComments(configText);
+  const instances: DocsPluginOptions[] = [];
+  const presetOptions = docsOptions(config);
+  const hasPreset = /['"`](?:classic|@docusaurus\/preset-classic)['"`]/.test(config);
+  if (!/(?:^|[^\w$.])docs\s*:\s*false\b/.test(config) && (presetOptions || hasPreset)) instances.push({ id: ownString(presetOptions, "id") ?? "default", options: presetOptions, preset: true });
+  for (const plugin of config.matchAll(/\[\s*(?:require(?:\.resolve)?\(\s*)?(['"`])@docusaurus\/plugin-content-docs\1\s*\)?\s*(,\s*(?:\{|[A-Za-z_$][\w$]*))?/g)) {
+    let options = "";
+    const value = plugin[2]?.replace(/^,\s*/, "");
+    if (value === "{") options = objectBody(config, (plugin.index ?? 0) + plugin[0].length - 1) ?? "";
+    else if (value) {
+      // Options kept in a constant: `const docsOptions: Options = { … }`.
+      const declared = new RegExp(`\\b(?:const|let|var)\\s+${escapeRegExp(value)}\\b[^=]*=\\s*\\{`).exec(config);
+      if (declared) options = objectBody(config, (declared.index ?? 0) + declared[0].length - 1) ?? "";
+    }
+    instances.push({ id: ownString(options, "id") ?? "default", options, preset: false });
+  }
+  return instances;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Versions
@@ -410,12 +495,15 @@ const stringOption = (options: string, key: string) => new RegExp(`(?:^|[^\\w$.]
  * is its `versions: { <name>: { path } }`, else '' for the last version, `next` for `current`, and
  * its own name for the others (`2.x` is served at `/docs/2.x/`).
  */
-export function docusaurusVersions(repoRoot: string, siteDir: string, docsDir: string, config: string, sidebars: string | undefined): DocusaurusVersion[] {
-  const options = docsOptions(config);
+export function docusaurusVersions(repoRoot: string, siteDir: string, docsDir: string, config: string, sidebars: string | undefined, instance?: { id: string; options: string }): DocusaurusVersion[] {
+  const options = instance ? instance.options : docsOptions(withoutJsComments(config));
+  // Another instance than `default` keeps its versions in `<id>_versions.json`, `<id>_versioned_docs`
+  // and `<id>_versioned_sidebars` (plugin-content-docs versions/files.ts getVersionDocsDirPath et al.).
+  const prefix = instance && instance.id !== "default" ? `${instance.id}_` : "";
   let listed: string[] = [];
   if (!/(?:^|[^\w$.])disableVersioning\s*:\s*true\b/.test(options)) {
     try {
-      const parsed = JSON.parse(readFileSync(path.join(repoRoot, siteDir, "versions.json"), "utf8")) as unknown;
+      const parsed = JSON.parse(readFileSync(path.join(repoRoot, siteDir, `${prefix}versions.json`), "utf8")) as unknown;
       if (Array.isArray(parsed)) listed = parsed.filter((name): name is string => typeof name === "string");
     } catch {
       // No versions.json (or not a list): the site has only its current version.
@@ -435,8 +523,8 @@ export function docusaurusVersions(repoRoot: string, siteDir: string, docsDir: s
     const versionPath = written ?? (name === last ? "" : name === "current" ? "next" : name);
     return {
       name,
-      contentDir: name === "current" ? docsDir : path.posix.join(siteDir, "versioned_docs", `version-${name}`),
-      sidebars: name === "current" ? sidebars : path.posix.join(siteDir, "versioned_sidebars", `version-${name}-sidebars.json`),
+      contentDir: name === "current" ? docsDir : path.posix.join(siteDir, `${prefix}versioned_docs`, `version-${name}`),
+      sidebars: name === "current" ? sidebars : path.posix.join(siteDir, `${prefix}versioned_sidebars`, `version-${name}-sidebars.json`),
       path: versionPath.replace(/^\/+|\/+$/g, ""),
     };
   });

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { docusaurusDocId, docusaurusSidebarPath, numberPrefixesOff, readSidebars, sidebarLists, type SidebarListing } from "./docusaurus.js";
+import { docsOptions as docsOptionsText, docsPluginInstances, docusaurusDocId, numberPrefixesOff, ownString, readSidebars, sidebarLists, sidebarPathIn, withoutJsComments, type SidebarListing } from "./docusaurus.js";
 import { frontmatterOf } from "./frontmatter.js";
+import { moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 
 export type Framework = "mintlify" | "docusaurus" | "mkdocs" | "vitepress" | "markdown";
@@ -33,14 +34,18 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
     if (mint) return { framework: "mintlify", docsDir: dir, navigationFiles: [path.posix.join(dir, mint)], pageExtensions: [".mdx", ".md"] };
     const docusaurus = firstExisting(root, DOCUSAURUS_CONFIGS);
     if (docusaurus) {
-      const config = readFileSync(path.join(root, docusaurus), "utf8");
+      const config = withoutJsComments(readFileSync(path.join(root, docusaurus), "utf8"));
+      // The preset's docs, else the first docs plugin instance (a site whose docs are all plugins, `docs: false` in the preset).
+      const instances = docsPluginInstances(config);
+      const first = instances.find((instance) => instance.preset) ?? instances[0];
+      const options = first?.preset === false ? first.options : null;
       // The sidebars file the docs options name (`sidebarPath`), else the usual one beside the config;
       // `sidebarPath: false` is a site without sidebars.
-      const sidebarPath = docusaurusSidebarPath(config);
+      const sidebarPath = options === null ? sidebarPathIn(docsOptionsText(config)) : sidebarPathIn(options);
       const named = typeof sidebarPath === "string" && existsSync(path.join(root, sidebarPath)) ? path.posix.normalize(sidebarPath) : undefined;
-      const sidebars = sidebarPath === false ? undefined : (named ?? firstExisting(root, ["sidebars.ts", "sidebars.js", "sidebars.json"]));
+      const sidebars = sidebarPath === false ? undefined : (named ?? (options === null ? firstExisting(root, ["sidebars.ts", "sidebars.js", "sidebars.json"]) : undefined));
       // The docs plugin's `path` (default `docs`, relative to the site: jest keeps its docs in ../docs).
-      const docsPath = docusaurusDocsPath(config) ?? "docs";
+      const docsPath = (options === null ? docusaurusDocsPath(config) : ownString(options, "path")) ?? "docs";
       return {
         framework: "docusaurus",
         docsDir: docsDirInput ?? path.posix.normalize(path.posix.join(dir, docsPath)),
@@ -57,7 +62,14 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
     // VitePress' own order (vuejs/vitepress src/node/config.ts resolveUserConfig at ed2bfb26): for
     // each of js, ts, mjs, mts, `.vitepress/config/index.<ext>` before `.vitepress/config.<ext>`.
     const vitepress = firstExisting(root, ["js", "ts", "mjs", "mts"].flatMap((ext) => [`.vitepress/config/index.${ext}`, `.vitepress/config.${ext}`]));
-    if (vitepress) return { framework: "vitepress", docsDir: dir, navigationFiles: [path.posix.join(dir, vitepress)], pageExtensions: [".md"], configFile: path.posix.join(dir, vitepress) };
+    if (vitepress) {
+      // The pages are under `srcDir` (default the project root, the folder of `.vitepress`), relative
+      // to that root (vuejs/vitepress src/node/config.ts resolveConfig: path.resolve(root, userConfig.srcDir || '.')).
+      const configFile = path.posix.join(dir, vitepress);
+      const srcDir = moduleWithLocalImports(repoRoot, configFile).map((module) => /(?:^|[^\w$.])srcDir\s*:\s*['"`]([^'"`$]+)['"`]/.exec(withoutJsComments(module.text))?.[1]).find((value) => value !== undefined);
+      const docsDir = docsDirInput ?? (srcDir ? path.posix.normalize(path.posix.join(dir, srcDir)) : dir);
+      return { framework: "vitepress", docsDir, navigationFiles: [configFile], pageExtensions: [".md"], configFile };
+    }
   }
   const plain = docsDirInput ?? (existsSync(path.join(repoRoot, "docs")) ? "docs" : ".");
   return { framework: "markdown", docsDir: plain, navigationFiles: [], pageExtensions: [".md", ".mdx"] };
@@ -223,9 +235,15 @@ export function docusaurusListsPage(repoRoot: string, project: DocsProject, file
   const siteDir = docusaurusSiteDir(project);
   const inSite = siteDir === "." ? file : path.posix.relative(siteDir, file);
   if (/^i18n\/[^/]+\/docusaurus-plugin-content-docs[^/]*\//.test(inSite)) return true;
-  const version = /^versioned_docs\/version-([^/]+)\//.exec(inSite)?.[1];
-  const root = version === undefined ? project.docsDir : path.posix.join(siteDir, "versioned_docs", `version-${version}`);
-  const sidebars = version === undefined ? project.navigationFiles[0] : path.posix.join(siteDir, "versioned_sidebars", `version-${version}-sidebars.json`);
+  const instances = docusaurusInstances(repoRoot, project);
+  // A versioned doc belongs to the instance its folder names (`<id>_versioned_docs` for an instance other than default).
+  const versioned = /^(?:([^/]+)_)?versioned_docs\/version-([^/]+)\//.exec(inSite);
+  const instance = versioned ? instances.find((candidate) => candidate.id === (versioned[1] ?? "default")) : docusaurusInstanceOf(instances, file);
+  if (!instance) return true;
+  const version = versioned?.[2];
+  const prefix = versioned?.[1] ? `${versioned[1]}_` : "";
+  const root = version === undefined ? instance.docsDir : path.posix.join(siteDir, `${prefix}versioned_docs`, `version-${version}`);
+  const sidebars = version === undefined ? instance.sidebars : path.posix.join(siteDir, `${prefix}versioned_sidebars`, `version-${version}-sidebars.json`);
   if (!sidebars) return true;
   let listing: SidebarListing | null;
   try {
@@ -236,9 +254,60 @@ export function docusaurusListsPage(repoRoot: string, project: DocsProject, file
   }
   if (!listing) return true;
   const relative = path.posix.relative(root, file);
-  const id = docusaurusDocId(relative, frontmatterOf(readFileSync(path.join(repoRoot, file), "utf8")), !numberPrefixesOff(docusaurusConfigText(repoRoot, project)));
+  const id = docusaurusDocId(relative, frontmatterOf(readFileSync(path.join(repoRoot, file), "utf8")), !/(?:^|[^\w$.])numberPrefixParser\s*:\s*false\b/.test(instance.options));
   // Sidebars of versions cut by Docusaurus 1 and early 2 name docs `version-X/<id>`.
   return sidebarLists(listing, id, relative) || (version !== undefined && listing.ids.has(`version-${version}/${id}`));
+}
+
+/** One docs plugin instance of a Docusaurus site, where its files are. */
+export interface DocusaurusInstance {
+  /** Its plugin id (`default` when none is written). */
+  id: string;
+  /** Repository-relative folder of its current docs. */
+  docsDir: string;
+  /** Its `routeBasePath`, without slashes around it ('' for `/`). */
+  routeBase: string;
+  /** Its sidebars file, repository-relative; undefined for none (an autogenerated sidebar, or `sidebarPath: false`). */
+  sidebars: string | undefined;
+  /** Its options' text (comments blanked). */
+  options: string;
+}
+
+/**
+ * Every docs plugin instance of a Docusaurus site (docusaurus.ts docsPluginInstances): the one
+ * detection found (the project's docs folder and sidebars), then each other `plugin-content-docs`
+ * with its own `path` (default `docs`), `routeBasePath` (default `docs`) and `sidebarPath`, relative
+ * to the site's folder. Instances whose docs folder is the project's are one.
+ */
+export function docusaurusInstances(repoRoot: string, project: DocsProject): DocusaurusInstance[] {
+  if (project.framework !== "docusaurus") return [];
+  const config = withoutJsComments(docusaurusConfigText(repoRoot, project));
+  const siteDir = docusaurusSiteDir(project);
+  const declared = docsPluginInstances(config);
+  const primary = declared.find((instance) => instance.preset) ?? declared[0];
+  const primaryRouteBase = primary && !primary.preset ? (ownString(primary.options, "routeBasePath") ?? "docs") : docusaurusPrimaryRouteBase(config);
+  const instances: DocusaurusInstance[] = [{ id: primary?.id ?? "default", docsDir: project.docsDir, routeBase: primaryRouteBase.replace(/^\/+|\/+$/g, ""), sidebars: project.navigationFiles[0], options: primary?.options ?? "" }];
+  for (const instance of declared) {
+    if (instance === primary) continue;
+    const docsDir = path.posix.normalize(path.posix.join(siteDir, ownString(instance.options, "path") ?? "docs"));
+    if (instances.some((known) => known.docsDir === docsDir)) continue;
+    const sidebarPath = sidebarPathIn(instance.options);
+    const sidebars = typeof sidebarPath === "string" && existsSync(path.join(repoRoot, siteDir, sidebarPath)) ? path.posix.normalize(path.posix.join(siteDir, sidebarPath)) : undefined;
+    instances.push({ id: instance.id, docsDir, routeBase: (ownString(instance.options, "routeBasePath") ?? "docs").replace(/^\/+|\/+$/g, ""), sidebars, options: instance.options });
+  }
+  return instances;
+}
+
+/** The instance whose docs folder holds a file (the deepest, when one folder is inside another); undefined for none. */
+export function docusaurusInstanceOf<T extends { docsDir: string }>(instances: T[], file: string): T | undefined {
+  const within = (dir: string) => dir === "." || file.startsWith(`${dir}/`);
+  return instances.filter((instance) => within(instance.docsDir)).sort((a, b) => b.docsDir.length - a.docsDir.length)[0];
+}
+
+/** The preset docs' `routeBasePath` (default `docs`), read from the docs options. */
+function docusaurusPrimaryRouteBase(config: string): string {
+  const options = docsOptionsText(config) || config;
+  return /(?:^|[^\w$.])routeBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(options)?.[1] ?? "docs";
 }
 
 /** The Docusaurus site's folder (where its config is). */

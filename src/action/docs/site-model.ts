@@ -5,7 +5,7 @@ import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import type { SlugOptions } from "./anchors.js";
 import { docusaurusMarkdown, installedDocusaurusVersion, objectLiteral, objectLiterals, type DocusaurusMarkdown } from "./docusaurus.js";
-import { listPageFiles, type DocsProject } from "./framework.js";
+import { docusaurusInstances, listPageFiles, type DocsProject, type DocusaurusInstance } from "./framework.js";
 import { decodeJsString, JS_STRING, moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 import { frameworkConfig } from "./site-routes.js";
@@ -51,6 +51,11 @@ export interface SiteModel {
   gitIgnored(file: string): boolean;
   /** Files the MkDocs theme adds to the site, docs-relative (the built-in themes' images). */
   themeFiles: Set<string>;
+  /**
+   * MkDocs' `not_in_nav` (gitignore-style patterns relative to `docs_dir`, MkDocs 1.6 mkdocs/config/defaults.py):
+   * pages kept out of the navigation on purpose, which MkDocs does not report as missing from it.
+   */
+  notInNav(file: string): boolean;
   /** Where Material's blog plugin keeps the posts it lists itself (`<docs>/<blog_dir>/posts`); null without the plugin. */
   blogPosts: string | null;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
@@ -89,7 +94,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     }
   }
   const siteDir = project.framework === "mintlify" && nav ? path.posix.dirname(nav) : project.framework === "docusaurus" && project.configFile ? path.posix.dirname(project.configFile) : project.docsDir;
-  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : () => false;
+  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : project.framework === "mkdocs" ? mkdocsPatterns(configText, "exclude_docs", project.docsDir) : () => false;
   const model: SiteModel = {
     siteDir,
     mintlify,
@@ -104,7 +109,8 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     gitIgnored: gitIgnore(repoRoot),
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
     blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
-    headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir) : () => false,
+    notInNav: project.framework === "mkdocs" ? mkdocsPatterns(configText, "not_in_nav", project.docsDir) : () => false,
+    headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir, docusaurusInstances(repoRoot, project).slice(1)) : () => false,
     listedByContentLoader: project.framework === "vitepress" ? vitepressContentLoaders(repoRoot, project) : () => false,
   };
   return model;
@@ -121,7 +127,7 @@ const MDX_PLUGIN_OPTIONS = /(?:^|[^\w$.])(?:beforeDefaultRemarkPlugins|remarkPlu
  * Docusaurus makes its id (a site's plugin that drops trailing badges from headings, say), so the
  * ids of those pages are not the gate's to compute. An empty list (`remarkPlugins: []`) names none.
  */
-function docusaurusHeadingPlugins(config: string, siteDir: string, docsDir: string): (file: string) => boolean {
+function docusaurusHeadingPlugins(config: string, siteDir: string, docsDir: string, otherInstances: DocusaurusInstance[] = []): (file: string) => boolean {
   // The options' closing brace is put back, so a shorthand property at their end (`{ remarkPlugins }`) counts.
   const names = (key: string) => objectLiterals(config, key).some((options) => MDX_PLUGIN_OPTIONS.test(`${options}}`));
   if (/(?:^|[^\w$.])preprocessor\s*[:(,]/.test(objectLiteral(config, "markdown") ?? "")) return () => true;
@@ -130,8 +136,11 @@ function docusaurusHeadingPlugins(config: string, siteDir: string, docsDir: stri
   const docs = names("docs");
   const pages = names("pages");
   const blog = names("blog");
+  // Each other docs plugin instance names its own plugins: its docs and `<id>_versioned_docs`.
+  const instanceFolders = otherInstances.filter((instance) => MDX_PLUGIN_OPTIONS.test(`${instance.options}}`)).flatMap((instance) => [instance.docsDir, path.posix.join(siteDir, `${instance.id}_versioned_docs`)]);
   return (file) => {
     const relative = inSite(file);
+    if (instanceFolders.some((folder) => within(folder, file))) return true;
     if (docs && (within(docsDir, file) || /^versioned_docs\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-docs[^/]*\//.test(relative))) return true;
     if (pages && (/^src\/pages\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-pages\//.test(relative))) return true;
     return blog && (/^blog\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-blog\//.test(relative));
@@ -170,7 +179,9 @@ function vitepressMarkdown(config: string): VitepressMarkdown {
 function vitepressContentLoaders(repoRoot: string, project: DocsProject): (file: string) => boolean {
   const srcDir = project.docsDir;
   const extensions = [".js", ".ts", ".mjs", ".mts"];
-  const loaders = [...listPageFiles(repoRoot, srcDir, extensions), ...listPageFiles(repoRoot, path.posix.join(srcDir, ".vitepress"), extensions)].filter((file) => /\.data\.m?[jt]s$/.test(file));
+  // The config's `.vitepress` folder (beside srcDir's parent when `srcDir` is set).
+  const configDir = /^(.*?\.vitepress)(?:\/|$)/.exec(project.configFile ?? "")?.[1] ?? path.posix.join(srcDir, ".vitepress");
+  const loaders = [...listPageFiles(repoRoot, srcDir, extensions), ...listPageFiles(repoRoot, configDir, extensions)].filter((file) => /\.data\.m?[jt]s$/.test(file));
   const patterns: string[] = [];
   for (const loader of loaders) {
     const text = readFileSync(path.join(repoRoot, loader), "utf8");
@@ -222,6 +233,27 @@ function docusaurusRedirectSources(repoRoot: string, siteDir: string, config: st
     }
   }
   return new Set(sources.map((source) => source.replace(/\/+$/, "")));
+}
+
+/**
+ * MkDocs' `exclude_docs` (files of docs_dir that are no part of the site) or `not_in_nav` (pages kept
+ * out of the navigation on purpose): a multi-line string of gitignore patterns relative to
+ * `docs_dir` (mkdocs/config/config_options.py PathSpec, through pathspec's gitwildmatch), as a test
+ * of a repository-relative path.
+ */
+function mkdocsPatterns(config: string, key: "exclude_docs" | "not_in_nav", docsDir: string): (file: string) => boolean {
+  let written: unknown;
+  try {
+    written = (parseYaml(config, { logLevel: "silent", customTags: [] }) as Record<string, unknown> | null)?.[key];
+  } catch {
+    // An unreadable config names no patterns here.
+  }
+  if (typeof written !== "string" || !written.trim()) return () => false;
+  const rules = ignore().add(written);
+  return (file) => {
+    const relative = docsDir === "." ? file : path.posix.relative(docsDir, file);
+    return !relative.startsWith("../") && rules.ignores(relative);
+  };
 }
 
 /** Files MkDocs' built-in themes add to every site (mkdocs 1.6: themes/mkdocs/img, themes/readthedocs/img). */

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
-import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, readSidebars, stripNumberPrefix, stripPathNumberPrefixes, type SidebarListing } from "./docusaurus.js";
-import { listPageFiles, type DocsProject } from "./framework.js";
+import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, objectLiteral, ownString, readSidebars, stripNumberPrefix, stripPathNumberPrefixes, withoutJsComments, type SidebarListing } from "./docusaurus.js";
+import { docusaurusInstances, listPageFiles, type DocsProject } from "./framework.js";
 import { frontmatterOf } from "./frontmatter.js";
 
 export { frontmatterOf };
@@ -56,60 +56,75 @@ export function mkdocsSitePrefix(config: string): string {
 function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const config = frameworkConfig(repoRoot, project);
   const baseUrl = docusaurusBaseUrl(config);
-  const routeBase = docusaurusRouteBase(config);
-  const numberPrefixes = !numberPrefixesOff(config);
   const siteDir = path.posix.dirname(project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".."));
   const routes = new Map<string, string>();
   const routeOfFile = new Map<string, string>();
   const generated: string[] = [];
   const categoryPages = new Set<string>();
+  // Every docs plugin instance under its own routeBasePath (framework.ts docusaurusInstances).
+  const instances = docusaurusInstances(repoRoot, project);
   // Each version's docs under its own path (docusaurus.ts docusaurusVersions): the current docs,
   // and versioned_docs/version-<name> at `/docs/<name>/` unless the config says another path.
-  for (const version of docusaurusVersions(repoRoot, siteDir, project.docsDir, config, project.navigationFiles[0])) {
-    const versionBase = joinRoute(routeBase, version.path);
-    const pages = listPageFiles(repoRoot, version.contentDir, project.pageExtensions);
-    for (const file of pages) {
-      const route = docusaurusRoute(path.posix.relative(version.contentDir, file), frontmatter(path.join(repoRoot, file)), versionBase, numberPrefixes);
-      // A page of a later version at the same route does not hide the current one (routes are the current's first).
-      if (!routes.has(route)) routes.set(route, file);
-      routeOfFile.set(file, `/${[baseUrl, route].filter(Boolean).join("/")}`);
-    }
-    // Generated-index category pages have no file (plugin-content-docs sidebars/postProcessor.ts
-    // normalizeCategoryLink at 0858c84c): at the link's `slug`, else `/category/<label>` slugged by
-    // one slugger per version (@docusaurus/utils createSlugger: github-slugger, so a repeated label
-    // is `-1`), under the version's path. They come from the sidebars file (`link: {type:
-    // 'generated-index'}` on a category) and from `_category_` files; a folder with a category file
-    // and no pages has its pages made at build time.
-    const slugger = new GithubSlugger();
-    const categoryPage = (label: string, slug: string | undefined) => categoryPages.add(joinRoute(versionBase, slug ?? `/category/${slugger.slug(label)}`));
-    let listing: SidebarListing | null = null;
-    try {
-      listing = version.sidebars ? readSidebars(repoRoot, version.sidebars, siteDir) : null;
-    } catch {
-      // An unreadable sidebars file is the navigation check's to report.
-    }
-    for (const category of listing?.generatedIndexes ?? []) categoryPage(category.label, category.slug);
-    for (const category of listPageFiles(repoRoot, version.contentDir, [".json", ".yml", ".yaml"]).filter((file) => /(^|\/)_category_\.(json|ya?ml)$/.test(file))) {
-      const folder = path.posix.dirname(category);
-      let settings: { label?: unknown; link?: { type?: unknown; slug?: unknown } } = {};
-      try {
-        settings = (parseYaml(readFileSync(path.join(repoRoot, category), "utf8"), { logLevel: "silent" }) ?? {}) as typeof settings;
-      } catch {
-        // An unreadable category file makes no page.
+  for (const [index, instance] of instances.entries()) {
+    const { routeBase } = instance;
+    const numberPrefixes = !numberPrefixesOff(index === 0 ? config : `docs: {${instance.options}}`);
+    for (const version of docusaurusVersions(repoRoot, siteDir, instance.docsDir, config, instance.sidebars, index === 0 ? undefined : instance)) {
+      const versionBase = joinRoute(routeBase, version.path);
+      const pages = listPageFiles(repoRoot, version.contentDir, project.pageExtensions);
+      for (const file of pages) {
+        const route = docusaurusRoute(path.posix.relative(version.contentDir, file), frontmatter(path.join(repoRoot, file)), versionBase, numberPrefixes);
+        // A page of a later version at the same route does not hide the current one (routes are the current's first).
+        if (!routes.has(route)) routes.set(route, file);
+        routeOfFile.set(file, `/${[baseUrl, route].filter(Boolean).join("/")}`);
       }
-      if (settings.link?.type === "generated-index") categoryPage(String(settings.label ?? path.posix.basename(folder)), typeof settings.link.slug === "string" ? settings.link.slug : undefined);
-      if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(version.contentDir, folder)}/x.md`, {}, versionBase, numberPrefixes).replace(/\/x$/, "")));
+      // Generated-index category pages have no file (plugin-content-docs sidebars/postProcessor.ts
+      // normalizeCategoryLink at 0858c84c): at the link's `slug`, else `/category/<label>` slugged by
+      // one slugger per version (@docusaurus/utils createSlugger: github-slugger, so a repeated label
+      // is `-1`), under the version's path. They come from the sidebars file (`link: {type:
+      // 'generated-index'}` on a category) and from `_category_` files; a folder with a category file
+      // and no pages has its pages made at build time.
+      const slugger = new GithubSlugger();
+      const categoryPage = (label: string, slug: string | undefined) => categoryPages.add(joinRoute(versionBase, slug ?? `/category/${slugger.slug(label)}`));
+      let listing: SidebarListing | null = null;
+      try {
+        listing = version.sidebars ? readSidebars(repoRoot, version.sidebars, siteDir) : null;
+      } catch {
+        // An unreadable sidebars file is the navigation check's to report.
+      }
+      for (const category of listing?.generatedIndexes ?? []) categoryPage(category.label, category.slug);
+      for (const category of listPageFiles(repoRoot, version.contentDir, [".json", ".yml", ".yaml"]).filter((file) => /(^|\/)_category_\.(json|ya?ml)$/.test(file))) {
+        const folder = path.posix.dirname(category);
+        let settings: { label?: unknown; link?: { type?: unknown; slug?: unknown } } = {};
+        try {
+          settings = (parseYaml(readFileSync(path.join(repoRoot, category), "utf8"), { logLevel: "silent" }) ?? {}) as typeof settings;
+        } catch {
+          // An unreadable category file makes no page.
+        }
+        if (settings.link?.type === "generated-index") categoryPage(String(settings.label ?? path.posix.basename(folder)), typeof settings.link.slug === "string" ? settings.link.slug : undefined);
+        if (!pages.some((page) => page.startsWith(`${folder}/`))) generated.push(stripSlashes(docusaurusRoute(`${path.posix.relative(version.contentDir, folder)}/x.md`, {}, versionBase, numberPrefixes).replace(/\/x$/, "")));
+      }
     }
   }
+  const routeBases = instances.map((instance) => instance.routeBase);
+  // Under a docs instance at the site's root, other plugins still serve their own paths: the blog
+  // at its routeBasePath (default `blog`, unless `blog: false`), and each file of `src/pages` at its
+  // path (plugin-content-pages: .js/.jsx/.ts/.tsx/.md/.mdx, `index` for its folder).
+  const blogOptions = objectLiteral(withoutJsComments(config), "blog");
+  const blogBase = /(?:^|[^\w$.])blog\s*:\s*false\b/.test(withoutJsComments(config)) ? null : stripSlashes(blogOptions === null ? "blog" : (ownString(blogOptions, "routeBasePath") ?? "blog"));
+  const pageExtensions = [".js", ".jsx", ".ts", ".tsx", ".md", ".mdx"];
+  const otherPlugin = (route: string) =>
+    (blogBase !== null && (route === blogBase || route.startsWith(`${blogBase}/`))) ||
+    pageExtensions.some((extension) => [route ? `${route}${extension}` : `index${extension}`, path.posix.join(route, `index${extension}`)].some((file) => existsSync(path.join(repoRoot, siteDir, "src/pages", file))));
   return {
     fileFor(sitePath) {
       let route = stripSlashes(sitePath);
       // A link that already starts with baseUrl does not get it twice (@docusaurus/core
       // client/exports/useBaseUrl.ts addBaseUrl at 062348e6: "avoid adding the baseurl twice").
       if (baseUrl && (route === baseUrl || route.startsWith(`${baseUrl}/`))) route = stripSlashes(route.slice(baseUrl.length));
-      if (routeBase && route !== routeBase && !route.startsWith(`${routeBase}/`)) return undefined;
+      // A path under no instance's routeBasePath is another plugin's (the blog, pages).
+      if (!routeBases.some((routeBase) => !routeBase || route === routeBase || route.startsWith(`${routeBase}/`))) return undefined;
       if (categoryPages.has(route) || generated.some((folder) => route === folder || route.startsWith(`${folder}/`))) return undefined;
-      return routes.get(route) ?? null;
+      return routes.get(route) ?? (otherPlugin(route) ? undefined : null);
     },
     routeOf: (file) => routeOfFile.get(file),
   };
@@ -139,7 +154,7 @@ export function docusaurusRoute(relative: string, front: Record<string, unknown>
 /** The docs plugin's `routeBasePath` as the site's config sets it in the docs options (default `docs`). */
 export function docusaurusRouteBase(config: string): string {
   // The docs options' own (the blog has a routeBasePath too); the whole config where no `docs: {}` is written.
-  const options = docsOptions(config) || config;
+  const options = docsOptions(config) || withoutJsComments(config);
   return stripSlashes(/(?:^|[^\w$.])routeBasePath\s*:\s*['"`]([^'"`]*)['"`]/.exec(options)?.[1] ?? "docs");
 }
 

@@ -49,12 +49,18 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
   if (kind === "include") {
     // pymdownx.snippets looks in its base paths; VitePress reads `@/` from its source folder, else from the page.
     const bases = project.framework === "mkdocs" ? model.snippetBases.map((base) => path.posix.join(base, target)) : [target.startsWith("@/") ? path.posix.join(project.docsDir, target.slice(2)) : path.posix.join(dir, target)];
-    return { file: firstFile(bases), anchor: null };
+    const file = firstFile(bases);
+    // A file the repository ignores and does not have is one the build writes (an MkDocs hook's, a generator's).
+    if (!file && bases.some((base) => model.gitIgnored(base))) return undefined;
+    return { file, anchor: null };
   }
   if (kind === "import") {
     const base = target.startsWith("@site/") ? path.posix.join(model.siteDir, target.slice("@site/".length)) : target.startsWith("/") ? path.posix.join(model.siteDir, target) : path.posix.join(dir, target);
     const extensions = [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"];
-    return { file: firstFile([base, ...extensions.map((ext) => `${base}${ext}`), ...extensions.map((ext) => `${base}/index${ext}`)]), anchor: null };
+    const candidates = [base, ...extensions.map((ext) => `${base}${ext}`), ...extensions.map((ext) => `${base}/index${ext}`)];
+    const file = firstFile(candidates);
+    if (!file && candidates.some((candidate) => model.gitIgnored(candidate))) return undefined;
+    return { file, anchor: null };
   }
   const pageCandidates = (base: string) => {
     const clean = withoutTrailingSlashes(base).replace(/\.html$/, "");

@@ -1,5 +1,6 @@
 import { createProcessor } from "@mdx-js/mdx";
 import remarkComment from "@slorber/remark-comment";
+import { load as loadJsYaml, YAMLException } from "js-yaml";
 import type { Nodes, Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
@@ -34,6 +35,23 @@ export interface PageAnalysis {
   generated: boolean;
   /** MkDocs: the words of the page's HTML comments, from which a site's hooks may make ids. */
   commentWords?: Set<string>;
+}
+
+/** The text with fenced code blocks' lines blanked (``` and ~~~ fences). */
+function withoutFencedCode(text: string): string {
+  let fence: string | null = null;
+  return text.split("\n").map((line) => {
+    const opening = /^[ \t]*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === null && opening) {
+      fence = opening;
+      return "";
+    }
+    if (fence !== null) {
+      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening) fence = null;
+      return "";
+    }
+    return line;
+  }).join("\n");
 }
 
 /** A heading's explicit id: `{#id}` (Docusaurus, VitePress, Mintlify) or an attr_list `{: #id .class }` / `{ id="id" }` (MkDocs). */
@@ -161,7 +179,10 @@ export async function analyzePage(file: string, text: string, framework: Framewo
   }
   links.push(...includes(text, framework));
   // mkdocstrings and macros write part of an MkDocs page; a site's own slugify names headings without an explicit id.
-  const generated = (framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text)) || (rules.customSlugify === true && implicitIds > 0);
+  // A VitePress page with no heading of its own that renders Vue components (`<ApiIndex />`) gets
+  // whatever ids it has from them, or reads the URL's hash in their code: its anchors are not the gate's to know.
+  const componentsOnly = framework === "vitepress" && anchors.size === 0 && /^[ \t]*<(?:[A-Z][\w.]*|[a-z][\w]*-[\w-]+)[\s/>]/m.test(withoutFencedCode(text));
+  const generated = (framework === "mkdocs" && /^:::\s+\S|\{\{[^}]+\}\}/m.test(text)) || (rules.customSlugify === true && implicitIds > 0) || componentsOnly;
   const analysis: PageAnalysis = { problems, links, anchors, generated };
   if (framework === "mkdocs") analysis.commentWords = commentWords(text);
   return analysis;
@@ -447,10 +468,22 @@ function checkFrontmatter(file: string, text: string, framework: Framework): str
   if (!match) return [];
   let data: unknown;
   try {
-    data = parseYaml(match[1] as string, { prettyErrors: true });
-  } catch (error) {
-    const line = error instanceof YAMLParseError && error.linePos ? error.linePos[0].line + 1 : 1;
-    return [`${file}:${line}: frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}`];
+    // Mintlify (@mintlify/common parseFrontmatter: front-matter), Docusaurus and VitePress (gray-matter)
+    // read frontmatter with js-yaml, which takes what the stricter `yaml` refuses (a quoted string
+    // continued on a line less indented than its key); MkDocs reads it with PyYAML.
+    data = framework === "mkdocs" || framework === "markdown" ? parseYaml(match[1] as string, { prettyErrors: true }) : loadJsYaml(match[1] as string);
+  } catch (refused) {
+    // Where and why, in `yaml`'s words when it refuses the text too (it names the line of the broken value, js-yaml often the end).
+    let error = refused;
+    if (refused instanceof YAMLException) {
+      try {
+        parseYaml(match[1] as string, { prettyErrors: true });
+      } catch (also) {
+        error = also;
+      }
+    }
+    const line = error instanceof YAMLParseError && error.linePos ? error.linePos[0].line + 1 : error instanceof YAMLException ? error.mark.line + 2 : 1;
+    return [`${file}:${line}: frontmatter is not valid YAML: ${(error instanceof YAMLException ? error.reason : (error as Error).message).split("\n")[0]}`];
   }
   if (data === null || data === undefined) return [];
   if (typeof data !== "object" || Array.isArray(data)) return [`${file}:1: frontmatter must be a YAML mapping (key: value)`];

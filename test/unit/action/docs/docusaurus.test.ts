@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { writeRepo } from "../../../helpers/temp-repo.js";
 import {
+  docsPluginInstances,
   docusaurusDocId,
   docusaurusMarkdown,
   docusaurusPageFormat,
@@ -14,6 +15,7 @@ import {
   sidebarLists,
   stripNumberPrefix,
   unwrapMdxCodeBlocks,
+  withoutJsComments,
 } from "../../../../src/action/docs/docusaurus.js";
 
 describe("doc ids, as plugin-content-docs makes them", () => {
@@ -218,5 +220,43 @@ describe("the @docusaurus/core a site builds with", () => {
     expect(installedDocusaurusVersion(writeRepo({ "package-lock.json": npm }), ".")).toEqual([3, 7]);
     expect(installedDocusaurusVersion(writeRepo({ "package.json": JSON.stringify({ dependencies: { "@docusaurus/core": "^3.9.2" } }), "yarn.lock": "" }), ".")).toEqual([3, 9]);
     expect(installedDocusaurusVersion(writeRepo({ "docusaurus.config.js": "" }), ".")).toBeNull();
+  });
+});
+
+describe("the config read as code: comments and every docs plugin instance", () => {
+  it("comments are blanked (lines kept), strings untouched: a commented-out version path is no path", () => {
+    expect(withoutJsComments("a: 1, // path: 'v10'\nb: 'http://x' /* c */")).toBe("a: 1,               \nb: 'http://x'        ");
+    const repoRoot = writeRepo({ "versions.json": JSON.stringify(["2.x"]) });
+    const config = "presets: [['classic', { docs: { lastVersion: 'current', versions: { current: {\n  label: '3.x',\n  // path: 'v2',\n}, '2.x': { path: 'v2' } } } }]]";
+    expect(docusaurusVersions(repoRoot, ".", "docs", config, "sidebars.js").map((version) => [version.name, version.path])).toEqual([["current", ""], ["2.x", "v2"]]);
+  });
+
+  it("the preset's docs and each plugin-content-docs, options in place or in a constant; a plugin without an id is default; docs: false has no preset instance", () => {
+    const config = [
+      "const guideOptions = { id: 'guide', path: 'guide', routeBasePath: 'guide', sidebarPath: './sidebars-guide.js' };",
+      "export default {",
+      "  presets: [['classic', { docs: { path: 'docs', routeBasePath: '/docs' } }]],",
+      "  plugins: [",
+      "    ['@docusaurus/plugin-content-docs', { id: 'community', path: 'community', routeBasePath: 'community', sidebarPath: require.resolve('./sidebarsCommunity.js') }],",
+      "    ['@docusaurus/plugin-content-docs', guideOptions],",
+      "  ],",
+      "};",
+    ].join("\n");
+    expect(docsPluginInstances(config).map(({ id, preset }) => [id, preset])).toEqual([["default", true], ["community", false], ["guide", false]]);
+    expect(docsPluginInstances(config)[2]?.options).toContain("sidebars-guide.js");
+    expect(docsPluginInstances("import type { Options } from '@docusaurus/plugin-content-docs';\nexport default { presets: [['classic', { docs: false }]], plugins: [['@docusaurus/plugin-content-docs', { path: 'api' }]] };").map(({ id, preset }) => [id, preset])).toEqual([["default", false]]);
+  });
+
+  it("an instance other than default keeps its versions in <id>_versions.json, <id>_versioned_docs and <id>_versioned_sidebars", () => {
+    const repoRoot = writeRepo({ "community_versions.json": JSON.stringify(["1.0"]), "versions.json": JSON.stringify(["9.9"]) });
+    expect(docusaurusVersions(repoRoot, ".", "community", "", "sidebarsCommunity.js", { id: "community", options: "path: 'community'" })).toEqual([
+      { name: "current", contentDir: "community", sidebars: "sidebarsCommunity.js", path: "next" },
+      { name: "1.0", contentDir: "community_versioned_docs/version-1.0", sidebars: "community_versioned_sidebars/version-1.0-sidebars.json", path: "" },
+    ]);
+  });
+
+  it("a code sidebar whose items take their id from an expression (`id: rule.name`) lists what the gate cannot know", () => {
+    const repoRoot = writeRepo({ "sidebars.js": "const plugin = require('some-plugin');\nmodule.exports = { rules: ['README', ...Object.keys(plugin.rules).map((name) => ({ type: 'doc', id: name }))] };\n" });
+    expect(readSidebars(repoRoot, "sidebars.js", ".")).toBeNull();
   });
 });

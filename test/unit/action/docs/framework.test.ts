@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { writeRepo } from "../../../helpers/temp-repo.js";
-import { detectDocsProject, docusaurusDocIds, docusaurusListsPage, navigationPages, pageExists, vitepressConfigFiles } from "../../../../src/action/docs/framework.js";
+import { detectDocsProject, docusaurusDocIds, docusaurusInstances, docusaurusListsPage, navigationPages, pageExists, vitepressConfigFiles } from "../../../../src/action/docs/framework.js";
 
 const repo = (files: Record<string, string>) => writeRepo(files, "inkwell-fw-");
 
@@ -129,5 +129,58 @@ describe("a site kept deeper in a monorepo", () => {
     expect(detect(two).framework).toBe("markdown");
     const hidden = writeRepo({ "node_modules/pkg/mkdocs.yml": "site_name: dep\n", "docs/x.md": "# X\n" });
     expect(detect(hidden).framework).toBe("markdown");
+  });
+});
+
+describe("Docusaurus: several docs plugin instances", () => {
+  const files = {
+    "docusaurus.config.js": [
+      "module.exports = {",
+      "  presets: [['classic', { docs: { sidebarPath: require.resolve('./sidebars.js') } }]],",
+      "  plugins: [['@docusaurus/plugin-content-docs', { id: 'community', path: 'community', routeBasePath: 'community', sidebarPath: require.resolve('./sidebarsCommunity.js') }]],",
+      "};",
+    ].join("\n"),
+    "sidebars.js": "module.exports = { docs: ['intro'] };\n",
+    "sidebarsCommunity.js": "module.exports = { community: ['join', 'support/index'] };\n",
+    "docs/intro.md": "# Intro\n",
+    "community/join.md": "# Join\n",
+    "community/support/index.md": "# Support\n",
+    "community/unlisted.md": "# Unlisted\n",
+    "community_versioned_docs/version-1.0/old.md": "# Old\n",
+    "community_versioned_sidebars/version-1.0-sidebars.json": JSON.stringify({ community: ["old"] }),
+  };
+
+  it("each instance with its own folder, route and sidebars, read from the config", () => {
+    const repoRoot = repo(files);
+    const project = detectDocsProject(repoRoot);
+    expect(docusaurusInstances(repoRoot, project).map(({ id, docsDir, routeBase, sidebars }) => ({ id, docsDir, routeBase, sidebars }))).toEqual([
+      { id: "default", docsDir: "docs", routeBase: "docs", sidebars: "sidebars.js" },
+      { id: "community", docsDir: "community", routeBase: "community", sidebars: "sidebarsCommunity.js" },
+    ]);
+  });
+
+  it("a page is listed by its own instance's sidebars (and a versioned page by that instance's versioned sidebars)", () => {
+    const repoRoot = repo(files);
+    const project = detectDocsProject(repoRoot);
+    expect(["docs/intro.md", "community/join.md", "community/support/index.md", "community/unlisted.md", "community_versioned_docs/version-1.0/old.md"].map((file) => docusaurusListsPage(repoRoot, project, file))).toEqual([true, true, true, false, true]);
+  });
+
+  it("a site whose docs are all plugins (docs: false in the preset): the first instance is the docs", () => {
+    const repoRoot = repo({
+      "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: false }]], plugins: [['@docusaurus/plugin-content-docs', { id: 'users', path: 'docs-users', routeBasePath: 'users', sidebarPath: './sidebars-users.js' }]] };\n",
+      "sidebars-users.js": "module.exports = { users: ['start'] };\n",
+      "docs-users/start.md": "# Start\n",
+    });
+    const project = detectDocsProject(repoRoot);
+    expect([project.docsDir, project.navigationFiles]).toEqual(["docs-users", ["sidebars-users.js"]]);
+    expect(docusaurusInstances(repoRoot, project).map(({ id, routeBase }) => [id, routeBase])).toEqual([["users", "users"]]);
+  });
+});
+
+describe("VitePress: srcDir", () => {
+  it("the pages are under srcDir, relative to the folder of .vitepress; the config stays where it is", () => {
+    const repoRoot = repo({ ".vitepress/config.ts": "export default defineConfig({\n  // srcDir: 'old',\n  srcDir: 'src',\n  themeConfig: {}\n})\n", "src/index.md": "# Home\n", "README.md": "# Repo\n" });
+    expect(detectDocsProject(repoRoot)).toMatchObject({ framework: "vitepress", docsDir: "src", navigationFiles: [".vitepress/config.ts"], configFile: ".vitepress/config.ts" });
+    expect(detectDocsProject(repo({ "docs/.vitepress/config.ts": "export default { srcDir: './pages' }\n" }))).toMatchObject({ docsDir: "docs/pages", configFile: "docs/.vitepress/config.ts" });
   });
 });

@@ -90,3 +90,14 @@ describe("which pages a site's own Markdown plugins read (their headings' ids ar
     expect(files.filter((file) => model.listedByContentLoader(file))).toEqual(["docs/blog/one.md", "docs/notes/a/b.md"]);
   });
 });
+
+describe("MkDocs: exclude_docs and not_in_nav (gitignore patterns relative to docs_dir)", () => {
+  it("an excluded file is no page; a not_in_nav page is kept out of the navigation on purpose", () => {
+    const model = modelOf({
+      "mkdocs.yml": "site_name: Acme\ndocs_dir: docs/source\nexclude_docs: |\n  drafts/\nnot_in_nav: |\n  /_build/\n  orphan.md\n",
+      "docs/source/index.md": "# Home\n",
+    });
+    expect(["docs/source/drafts/a.md", "docs/source/index.md"].map((file) => model.isPage(file))).toEqual([false, true]);
+    expect(["docs/source/_build/snippets/note.md", "docs/source/guide/orphan.md", "docs/source/guide/_build/x.md", "docs/source/index.md"].map((file) => model.notInNav(file))).toEqual([true, true, false, false]);
+  });
+});

@@ -91,3 +91,24 @@ describe("MkDocs: absolute links (validation.links.absolute_links)", () => {
     }
   });
 });
+
+describe("Docusaurus: every docs plugin instance's routes", () => {
+  it("a second instance's pages at its routeBasePath; paths under no instance are another plugin's", () => {
+    const routes = routesOf({
+      "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { routeBasePath: '/docs' } }]], plugins: [['@docusaurus/plugin-content-docs', { id: 'community', path: 'community', routeBasePath: 'community' }]] };\n",
+      "docs/intro.md": "# Intro\n",
+      "community/join.md": "---\nslug: /welcome\n---\n# Join\n",
+    });
+    expect(["/docs/intro", "/community/welcome", "/community/join", "/blog/post"].map((route) => routes?.fileFor(route))).toEqual(["docs/intro.md", "community/join.md", null, undefined]);
+  });
+
+  it("under docs at the site's root, the blog's paths and src/pages' files are theirs, not missing docs", () => {
+    const routes = routesOf({
+      "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { routeBasePath: '/' }, blog: { routeBasePath: 'news' } }]] };\n",
+      "docs/intro.md": "# Intro\n",
+      "src/pages/play.tsx": "",
+      "src/pages/team/index.md": "# Team\n",
+    });
+    expect(["/intro", "/news/2024/hello", "/play", "/team", "/nope"].map((route) => routes?.fileFor(route))).toEqual(["docs/intro.md", undefined, undefined, undefined, null]);
+  });
+});

@@ -138,3 +138,19 @@ describe("MkDocs: absolute links", () => {
     ]);
   });
 });
+
+describe("includes and imports of files the build writes", () => {
+  it("MkDocs: a snippet the repository ignores and does not have is a hook's output; another missing snippet is broken", async () => {
+    const files = { "mkdocs.yml": "site_name: Acme\nhooks:\n  - hooks/people.py\n", ".gitignore": "/docs/assets/people.md\n", "docs/index.md": '# Home\n\n--8<-- "docs/assets/people.md"\n\n--8<-- "docs/assets/missing.md"\n' };
+    expect(await linksOf(files, "docs/index.md")).toEqual(["docs/index.md:5: include 'docs/assets/missing.md' does not resolve to a file in the repository"]);
+  });
+
+  it("Docusaurus: an import of an ignored, generated file is the build's", async () => {
+    const files = {
+      "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: {} }]] };\n",
+      ".gitignore": "docs/api/generated/\n",
+      "docs/api.mdx": "import Generated from './api/generated/index.md';\nimport Missing from './api/missing.md';\n\n# API\n\n<Generated />\n<Missing />\n",
+    };
+    expect(await linksOf(files, "docs/api.mdx")).toEqual(["docs/api.mdx:2: import './api/missing.md' does not resolve to a file in the repository"]);
+  });
+});

@@ -40,3 +40,33 @@ describe("VitePress: pages that need no sidebar entry", () => {
     expect(addedPages(files, ["blog/new-release.md", "news/old.md"])).toEqual(["news/old.md: new page is not in the navigation (.vitepress/config.ts): add it there"]);
   });
 });
+
+describe("pages kept out of the navigation by the framework's own rules", () => {
+  it("VitePress: a dynamic route's template ([id].md beside [id].paths.ts) is no page to list; a bracketed name without a paths loader is", () => {
+    const files = {
+      ".vitepress/config.ts": "export default { themeConfig: { sidebar: [{ text: 'Guide', items: [{ text: 'Start', link: '/guide/start' }] }] } }\n",
+      "guide/start.md": "# Start\n",
+      "partners/[partnerId].md": "# {{ $params.name }}\n",
+      "partners/[partnerId].paths.ts": "export default { paths() { return [] } }\n",
+      "notes/[draft].md": "# Draft\n",
+    };
+    expect(addedPages(files, ["partners/[partnerId].md", "notes/[draft].md"])).toEqual(["notes/[draft].md: new page is not in the navigation (.vitepress/config.ts): add it there"]);
+  });
+
+  it("MkDocs: a page not_in_nav names needs no nav entry", () => {
+    const files = { "mkdocs.yml": "site_name: Acme\nnav:\n  - index.md\nnot_in_nav: |\n  /_build/\n", "docs/index.md": "# Home\n", "docs/_build/snippets/note.md": "Note.\n", "docs/other.md": "# Other\n" };
+    expect(addedPages(files, ["docs/_build/snippets/note.md", "docs/other.md"])).toEqual(["docs/other.md: new page is not in the navigation (mkdocs.yml): add it there"]);
+  });
+
+  it("Docusaurus: a page of a second docs instance answers to that instance's sidebars, named in the problem", () => {
+    const files = {
+      "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { sidebarPath: './sidebars.js' } }]], plugins: [['@docusaurus/plugin-content-docs', { id: 'community', path: 'community', routeBasePath: 'community', sidebarPath: './sidebarsCommunity.js' }]] };\n",
+      "sidebars.js": "module.exports = { docs: ['intro'] };\n",
+      "sidebarsCommunity.js": "module.exports = { community: ['join'] };\n",
+      "docs/intro.md": "# Intro\n",
+      "community/join.md": "# Join\n",
+      "community/new.md": "# New\n",
+    };
+    expect(addedPages(files, ["community/join.md", "community/new.md"])).toEqual(["community/new.md: new page is not in the navigation (sidebarsCommunity.js): add it there"]);
+  });
+});

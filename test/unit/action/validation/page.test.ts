@@ -94,3 +94,25 @@ describe("VitePress' markdown options (markdown-it-attrs, markdown-it-anchor)", 
     expect((await analyzePage("api.md", allExplicit, "vitepress", rules)).generated).toBe(false);
   });
 });
+
+describe("frontmatter as each framework's parser reads it", () => {
+  const continued = '---\ntitle: "REST API"\ndescription: "\nTwo APIs, one page."\n---\n\n# REST API\n';
+
+  it("Mintlify, Docusaurus and VitePress read it with js-yaml: a quoted string continued on a less indented line is valid", async () => {
+    for (const framework of ["mintlify", "docusaurus", "vitepress"] as const) expect((await analyzePage(framework === "mintlify" ? "api.mdx" : "api.md", continued, framework)).problems).toEqual([]);
+    expect((await analyzePage("bad.mdx", '---\ntitle: "open\n---\n', "mintlify")).problems[0]).toMatch(/^bad\.mdx:\d+: frontmatter is not valid YAML: /);
+  });
+
+  it("MkDocs reads it with PyYAML's rules, as before", async () => {
+    expect((await analyzePage("api.md", continued, "mkdocs")).problems[0]).toMatch(/frontmatter is not valid YAML/);
+  });
+});
+
+describe("VitePress: a page made of Vue components", () => {
+  it("with no heading of its own, its ids are the components' (generated); with a heading, or a component only in code, they are the gate's", async () => {
+    expect((await analyzePage("api/index.md", "---\npage: true\n---\n\n<script setup>\nimport ApiIndex from './ApiIndex.vue'\n</script>\n\n<ApiIndex />\n", "vitepress")).generated).toBe(true);
+    expect((await analyzePage("examples.md", "<ClientOnly>\n  <example-repl />\n</ClientOnly>\n", "vitepress")).generated).toBe(true);
+    expect((await analyzePage("guide.md", "# Guide\n\n<ApiIndex />\n", "vitepress")).generated).toBe(false);
+    expect((await analyzePage("code.md", "Text.\n\n```vue\n<ApiIndex />\n```\n", "vitepress")).generated).toBe(false);
+  });
+});

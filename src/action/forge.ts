@@ -1,6 +1,6 @@
 import type { ReportRequest } from "../shared/runner-schemas.js";
 import type { ChangedFile, GitIdentity } from "./git.js";
-import type { PullRequestBodyInput } from "./github/pull-request-body.js";
+import type { PullRequestBodyInput } from "./change-request-body.js";
 
 /** A pull request or merge request: its number (GitLab's iid) and its page. */
 export interface ChangeRequest {

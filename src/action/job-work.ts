@@ -11,7 +11,7 @@ import { detectDocsProject } from "./docs/framework.js";
 import { pagePaths, reportedFiles } from "./docs/page-paths.js";
 import type { Published, RunnerForge } from "./forge.js";
 import { GitRepository, type ChangedFile } from "./git.js";
-import { commitMessage, reasonsFromCommits, splitSummary } from "./github/pull-request-body.js";
+import { commitMessage, reasonsFromCommits, splitSummary } from "./change-request-body.js";
 import type { Heartbeats } from "./heartbeats.js";
 import type { ActionInputs } from "./inputs.js";
 import type { JobRunDependencies } from "./job-run-types.js";

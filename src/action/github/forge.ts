@@ -4,7 +4,7 @@ import type { RunnerForge } from "../forge.js";
 import type { GitIdentity } from "../git.js";
 import type { JobRunDependencies } from "../job-run-types.js";
 import { publishCheckRun } from "./check-run.js";
-import { renderPullRequestBody } from "./pull-request-body.js";
+import { renderPullRequestBody } from "../change-request-body.js";
 import { createOctokit, dressPullRequest, upsertPullRequest } from "./pull-request.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { ClaimResponse } from "../../shared/runner-schemas.js";
 import { withoutTrailingSlashes } from "../../shared/trailing-slashes.js";
 import type { RunnerForge } from "../forge.js";
-import { renderPullRequestBody } from "../github/pull-request-body.js";
+import { renderPullRequestBody } from "../change-request-body.js";
 
 /** What a GitLab CI job knows about itself that the forge calls need. */
 export interface GitLabJobIdentity {

@@ -1,9 +1,9 @@
-import type { JobTrigger } from "../../shared/automation-schemas.js";
-import type { JobMessage } from "../../shared/runner-schemas.js";
-import { shownInstruction } from "../../shared/shown-instruction.js";
-import type { ChangedFile } from "../git.js";
-import type { GateResult } from "../validation/gate.js";
-import { forgeWords, type ForgeName, type ForgeWords } from "../../shared/forge-words.js";
+import type { JobTrigger } from "../shared/automation-schemas.js";
+import type { JobMessage } from "../shared/runner-schemas.js";
+import { shownInstruction } from "../shared/shown-instruction.js";
+import type { ChangedFile } from "./git.js";
+import type { GateResult } from "./validation/gate.js";
+import { forgeWords, type ForgeName, type ForgeWords } from "../shared/forge-words.js";
 
 const BODY_LIMIT = 60_000;
 const CHANGES_HEADER = "Changes:";

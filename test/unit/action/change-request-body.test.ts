@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "../../../../src/action/github/pull-request-body.js";
+import { commitMessage, reasonsFromCommits, renderPullRequestBody, splitSummary } from "../../../src/action/change-request-body.js";
 
 describe("pull request text", () => {
   it("reads back per-file reasons from the branch's commit messages, across runs", () => {

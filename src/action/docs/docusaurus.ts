@@ -57,7 +57,7 @@ export function withoutJsComments(text: string): string {
 }
 
 /** The body of the object literal whose `{` is at `open`, braces excluded; strings and comments inside do not count; null when it is not closed. */
-function objectBody(text: string, open: number): string | null {
+export function objectBody(text: string, open: number): string | null {
   let depth = 0;
   for (let i = open; i < text.length; i++) {
     const skipped = skipLiteral(text, i);

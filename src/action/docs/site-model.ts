@@ -4,7 +4,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import type { SlugOptions } from "./anchors.js";
-import { docusaurusMarkdown, installedDocusaurusVersion, objectLiteral, objectLiterals, type DocusaurusMarkdown } from "./docusaurus.js";
+import { docusaurusMarkdown, installedDocusaurusVersion, objectBody, objectLiteral, objectLiterals, withoutJsComments, type DocusaurusMarkdown } from "./docusaurus.js";
 import { docusaurusInstances, listPageFiles, type DocsProject, type DocusaurusInstance } from "./framework.js";
 import { decodeJsString, JS_STRING, moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
@@ -49,6 +49,11 @@ export interface SiteModel {
    * does not have is one the build writes (an MkDocs hook or plugin's page), not a missing one.
    */
   gitIgnored(file: string): boolean;
+  /**
+   * Files a plugin of the site writes at build time (Docusaurus: docusaurus-plugin-typedoc's `out`
+   * folders): one the repository does not have is the build's, not a missing one.
+   */
+  builtByPlugin(file: string): boolean;
   /** Files the MkDocs theme adds to the site, docs-relative (the built-in themes' images). */
   themeFiles: Set<string>;
   /**
@@ -107,6 +112,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     redirectSources: project.framework === "docusaurus" ? docusaurusRedirectSources(repoRoot, siteDir, configText) : new Set(),
     mkdocsHooks: project.framework === "mkdocs" && /^hooks:/m.test(configText),
     gitIgnored: gitIgnore(repoRoot),
+    builtByPlugin: project.framework === "docusaurus" ? typedocOutputs(configText, siteDir) : () => false,
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
     blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
     notInNav: project.framework === "mkdocs" ? mkdocsPatterns(configText, "not_in_nav", project.docsDir) : () => false,
@@ -254,6 +260,25 @@ function mkdocsPatterns(config: string, key: "exclude_docs" | "not_in_nav", docs
     const relative = docsDir === "." ? file : path.posix.relative(docsDir, file);
     return !relative.startsWith("../") && rules.ignores(relative);
   };
+}
+
+/**
+ * The folders docusaurus-plugin-typedoc writes its Markdown pages into: each instance's `out`
+ * (default `./docs/api`, relative to the site's folder, where Docusaurus runs; the plugin's
+ * dist/options.js getPluginOptions at 1.4.0). A template substitution in it (`${packageName}`,
+ * one instance per package) stands for any one path segment.
+ */
+function typedocOutputs(config: string, siteDir: string): (file: string) => boolean {
+  const code = withoutJsComments(config);
+  const folders: string[] = [];
+  for (const plugin of code.matchAll(/(['"`])docusaurus-plugin-typedoc\1\s*,\s*\{/g)) {
+    const options = objectBody(code, (plugin.index ?? 0) + plugin[0].length - 1) ?? "";
+    const out = /(?:^|[^\w$.])out\s*:\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/.exec(options);
+    folders.push(out ? (out[2] as string).replace(/\$\{[^}]*\}/g, "*") : "./docs/api");
+  }
+  if (folders.length === 0) return () => false;
+  const isMatch = picomatch(folders.map((folder) => `${path.posix.normalize(path.posix.join(siteDir, folder)).replace(/\/+$/, "")}/**`), { dot: true });
+  return (file) => isMatch(path.posix.normalize(file));
 }
 
 /** Files MkDocs' built-in themes add to every site (mkdocs 1.6: themes/mkdocs/img, themes/readthedocs/img). */

@@ -51,7 +51,7 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
     const bases = project.framework === "mkdocs" ? model.snippetBases.map((base) => path.posix.join(base, target)) : [target.startsWith("@/") ? path.posix.join(project.docsDir, target.slice(2)) : path.posix.join(dir, target)];
     const file = firstFile(bases);
     // A file the repository ignores and does not have is one the build writes (an MkDocs hook's, a generator's).
-    if (!file && bases.some((base) => model.gitIgnored(base))) return undefined;
+    if (!file && bases.some((base) => model.gitIgnored(base) || model.builtByPlugin(base))) return undefined;
     return { file, anchor: null };
   }
   if (kind === "import") {
@@ -59,7 +59,7 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
     const extensions = [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"];
     const candidates = [base, ...extensions.map((ext) => `${base}${ext}`), ...extensions.map((ext) => `${base}/index${ext}`)];
     const file = firstFile(candidates);
-    if (!file && candidates.some((candidate) => model.gitIgnored(candidate))) return undefined;
+    if (!file && candidates.some((candidate) => model.gitIgnored(candidate) || model.builtByPlugin(candidate))) return undefined;
     return { file, anchor: null };
   }
   const pageCandidates = (base: string) => {
@@ -95,7 +95,10 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         // `x.md` from the page's folder, then the docs' content folder, then the site's.
         const roots = docusaurusContentRoots(from, ctx);
         const bases = target.startsWith("/") ? [...roots, model.siteDir].map((root) => path.posix.join(root, target)) : target.startsWith(".") ? [path.posix.join(dir, target)] : [dir, ...roots, model.siteDir].map((root) => path.posix.join(root, target));
-        return { file: firstFile(bases), anchor };
+        const file = firstFile(bases);
+        // A page a plugin writes at build time (TypeDoc's) is the build's to check.
+        if (!file && bases.some((base) => model.builtByPlugin(base))) return undefined;
+        return { file, anchor };
       }
       const relative = path.posix.join(dir, target);
       const byFile = firstFile([...pageCandidates(relative), relative, `${withoutTrailingSlashes(relative)}/${path.posix.basename(withoutTrailingSlashes(relative))}.md`]);

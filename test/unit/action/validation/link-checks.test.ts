@@ -153,4 +153,20 @@ describe("includes and imports of files the build writes", () => {
     };
     expect(await linksOf(files, "docs/api.mdx")).toEqual(["docs/api.mdx:2: import './api/missing.md' does not resolve to a file in the repository"]);
   });
+
+  it("Docusaurus: pages docusaurus-plugin-typedoc writes into its `out` folders (relative to the site, a substitution any one segment; default ./docs/api) are the build's", async () => {
+    const config = [
+      "const packages = ['core', 'utils'];",
+      "module.exports = {",
+      "  presets: [['classic', { docs: { path: '../docs' } }]],",
+      "  plugins: [...packages.map((name) => ['docusaurus-plugin-typedoc', { id: name, out: `../docs/packages/${name}/generated` }]), ['docusaurus-plugin-typedoc', { id: 'main' }]],",
+      "};",
+    ].join("\n");
+    const files = {
+      "website/docusaurus.config.js": config,
+      "website/package.json": "{}",
+      "docs/packages/core.mdx": "import Generated from './core/generated/index.md';\nimport Other from './core/written/index.md';\n\n# Core\n\n<Generated />\n<Other />\n\n[api](../../website/docs/api/index.md)\n",
+    };
+    expect(await linksOf(files, "docs/packages/core.mdx")).toEqual(["docs/packages/core.mdx:2: import './core/written/index.md' does not resolve to a file in the repository"]);
+  });
 });

@@ -41,6 +41,10 @@ beforeAll(async () => {
   contract = openApiContract((await t.call("GET", "/openapi.json")).body);
   // GitHub's side of linking a source repository: the App is installed on every repository asked about.
   nock(GITHUB_API).persist().get(/^\/repos\/[^/]+\/[^/]+\/installation$/).reply(200, { id: 4242, app_id: 123 });
+  // Slack's side of saving the Slack app's settings (before GitLab's catch-all host, which nock would try first): every bot token is a bot's; Socket Mode gets no connection.
+  const slackApi = nock("https://slack.com").persist();
+  slackApi.post("/api/auth.test").reply(200, { ok: true, user_id: "UBOT", team_id: "T1" });
+  slackApi.post("/api/apps.connections.open").reply(200, { ok: false, error: "invalid_auth" });
   // GitLab's side of connecting a project, on whatever instance a generated request names (shapes from GitLab's REST docs: projects, users, hooks).
   const gitlab = nock(/^https?:\/\/(?!127\.0\.0\.1|localhost)/).persist();
   gitlab.get(/\/api\/v4\/projects\/[^/]+$/).reply((uri) => {

@@ -1,3 +1,5 @@
+import { MAX_SLACK_REQUEST_BYTES } from "../slack/receiver.js";
+
 /**
  * The routes whose bodies may be larger (or must be smaller) than `INKWELL_MAX_BODY_BYTES`, the
  * limit of every other JSON request. docs/api.md ("Body sizes") lists the same numbers; a unit test
@@ -12,4 +14,6 @@ export const BODY_LIMITS = {
   transcript: 8 * 1024 * 1024,
   /** A robots.txt version: up to 500 KiB of text, as a JSON string even where every byte is escaped. */
   robotsVersion: 4 * 1024 * 1024,
+  /** One of Slack's deliveries (an event, an interaction, the slash command). */
+  slack: MAX_SLACK_REQUEST_BYTES,
 } as const;

@@ -1,4 +1,5 @@
 import { slackChannelRequestSchema, slackChannelSchema, slackManifestQuerySchema, slackSettingsRequestSchema, slackSettingsSchema } from "../../shared/slack-schemas.js";
+import { BODY_LIMITS } from "./body-limits.js";
 import { ERR, errorResponse, json, operator, pathParam, queryParameters, ref } from "./openapi-parts.js";
 
 const channelParam = { name: "channelId", in: "path", required: true, description: "The Slack channel's id (C…, G… or D…).", schema: { type: "string", pattern: "^[CGD][A-Z0-9]{2,30}$" } };
@@ -14,6 +15,8 @@ export const slackPaths = () => ({
       security: [],
       requestBody: {
         required: true,
+        description: `At most ${BODY_LIMITS.slack / (1024 * 1024)} MiB.`,
+        "x-max-body-bytes": BODY_LIMITS.slack,
         content: {
           "application/json": { schema: { type: "object", description: "An Events API request (event_callback or url_verification)." } },
           "application/x-www-form-urlencoded": { schema: { type: "object", description: "An interactive payload (`payload`) or a slash command's fields." } },

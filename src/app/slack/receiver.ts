@@ -10,11 +10,12 @@ import type { Db } from "../store/db.js";
 import { enqueueTask } from "../tasks/tasks.js";
 import { SLACK_EVENT_TASK, type SlackQueued } from "./slack-events.js";
 
+/** A message is at most 40,000 characters; an interaction carries one message and its blocks (http/body-limits.ts lists it). */
+export const MAX_SLACK_REQUEST_BYTES = 1024 * 1024;
+
 /** Where the Events API, interactivity and the slash command deliver (the manifest names it for all three). */
 export const SLACK_EVENTS_PATH = "/api/slack/events";
 
-/** A message is at most 40,000 characters; an interaction carries one message and its blocks. */
-export const MAX_SLACK_REQUEST_BYTES = 1024 * 1024;
 
 /** How far a request's timestamp may be from now, either way (Slack's rule: five minutes). */
 const MAX_SKEW_SECONDS = 5 * 60;

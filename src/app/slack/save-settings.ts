@@ -10,7 +10,7 @@ import { slackWebClient } from "./slack-api.js";
  * with Slack first (`auth.test`), which names the bot user a mention addresses and the workspace.
  */
 export async function saveSlackApp(db: Db, apiUrl: string, log: Logger, request: SlackSettingsRequest): Promise<void> {
-  const identity = await slackWebClient(request.botToken, apiUrl, log)
+  const identity = await slackWebClient(request.botToken, apiUrl, log, 1)
     .auth.test()
     .catch((error: Error) => ({ ok: false, error: error.message, user_id: undefined, team_id: undefined }));
   if (!identity.ok || !identity.user_id) {

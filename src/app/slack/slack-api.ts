@@ -4,15 +4,16 @@ import type { Logger } from "pino";
 /**
  * Slack's Web API as the bot (docs/slack.md). A rate-limited call waits for the `Retry-After` Slack
  * sends and is tried again (the SDK's own handling, `rejectRateLimitedCalls: false`); a call that
- * still fails fails the task, which the task queue retries with backoff.
+ * still fails fails the task, which the task queue retries with backoff. `retries`: fewer where a
+ * person waits for the answer (saving the settings).
  */
-export function slackWebClient(token: string, apiUrl: string, log: Logger): WebClient {
+export function slackWebClient(token: string, apiUrl: string, log: Logger, retries = 3): WebClient {
   return new WebClient(token, {
     slackApiUrl: apiUrl,
     logger: slackLogger(log),
     logLevel: LogLevel.WARN,
     rejectRateLimitedCalls: false,
-    retryConfig: { retries: 3, maxRetryTime: 60_000 },
+    retryConfig: { retries, maxRetryTime: 60_000 },
     timeout: 15_000,
   });
 }

@@ -62,8 +62,8 @@ export function registerSlackRoutes(router: Router, services: Services, onSettin
   router.on("PUT", "/admin/projects/:id/slack/channels/:channelId", async (ctx) => {
     requireAdmin(ctx.req, adminToken);
     const projectId = wellFormedIdOf(ctx.params.id, "Project");
-    const channelId = slackChannelIdOf(ctx.params.channelId);
     const request = validate(slackChannelRequestSchema, await readJson(ctx.req, config.maxBodyBytes), "body");
+    const channelId = slackChannelIdOf(ctx.params.channelId);
     return { status: 200, body: await db.transaction((tx) => putSlackChannel(tx, projectId, { channelId, ...request })) };
   });
 

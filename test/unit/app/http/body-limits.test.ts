@@ -12,6 +12,7 @@ describe("each route's body limit is the one the manual documents", () => {
     hits: "a batch of hits",
     transcript: "a run's transcript",
     robotsVersion: "a robots.txt version",
+    slack: "one of Slack's deliveries",
   };
   it.each(Object.entries(BODY_LIMITS) as Array<[keyof typeof BODY_LIMITS, number]>)("%s: %i bytes", (route, bytes) => {
     expect(manual).toContain(`${documented[route]} ${written(bytes)}`);

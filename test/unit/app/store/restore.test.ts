@@ -10,8 +10,15 @@ import { restoreSnapshot } from "../../../../src/app/store/restore.js";
 
 const tempDir = (name: string) => mkdtempSync(path.join(tmpdir(), `inkwell-${name}-`));
 
-/** A snapshot file of a migrated store holding `ranges` rows of one table. */
-async function snapshotFile(ranges: number): Promise<string> {
+/** A snapshot file of a migrated store holding `ranges` rows of one table; made once per count (a store's open and dump take seconds), restores never change it. */
+const snapshots = new Map<number, Promise<string>>();
+function snapshotFile(ranges: number): Promise<string> {
+  let file = snapshots.get(ranges);
+  if (!file) snapshots.set(ranges, (file = writeSnapshot(ranges)));
+  return file;
+}
+
+async function writeSnapshot(ranges: number): Promise<string> {
   const db = await templatePglite("migrated");
   await db.query(`INSERT INTO analytics_agent_ranges (id, url, document, fetched_at) SELECT 'r' || g, 'u', '{}', now() FROM generate_series(1, $1::int) g`, [ranges]);
   const file = path.join(tempDir("snap"), "backup.tar.gz");
@@ -32,12 +39,12 @@ async function rangesIn(dataDir: string): Promise<number> {
 describe("restoreSnapshot", () => {
   it("restores into an empty data directory, opened and migrated, and releases the lock", async () => {
     const dataDir = tempDir("restore");
-    const result = await restoreSnapshot({ file: await snapshotFile(3), dataDir });
+    const result = await restoreSnapshot({ file: await snapshotFile(2), dataDir });
     expect(result.movedAside).toBeNull();
     expect(result.storeDir).toBe(path.join(dataDir, "pglite"));
-    expect(result.tables).toContainEqual({ table: "analytics_agent_ranges", rows: 3 });
+    expect(result.tables).toContainEqual({ table: "analytics_agent_ranges", rows: 2 });
     expect(readdirSync(dataDir).sort()).toEqual(["pglite"]);
-    expect(await rangesIn(dataDir)).toBe(3);
+    expect(await rangesIn(dataDir)).toBe(2);
   });
 
   it("refuses a data directory that holds a store unless forced; forced, keeps the old one aside", async () => {

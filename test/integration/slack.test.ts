@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyTrigger, attachPullRequest, lockJob } from "../../src/app/domain/jobs/commands.js";
+import { applyTrigger, attachChangeRequest, lockJob } from "../../src/app/domain/jobs/commands.js";
 import { listJobMessages } from "../../src/app/domain/jobs/messages.js";
 import { startWaiting } from "../../src/app/domain/jobs/waiting.js";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
@@ -125,7 +125,7 @@ describe("a mention in a mapped channel", () => {
 
     // The run opens the PR and completes: the same message shows the PR's link and an Open PR button.
     await t.store.db.transaction(async (tx) => {
-      await attachPullRequest(tx, jobId as string, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
+      await attachChangeRequest(tx, jobId as string, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
       await applyTrigger(tx, { jobId: jobId as string, trigger: "run_succeeded", cause: "runner" });
     });
     t.inkwell.services.tasks.kick();
@@ -227,7 +227,12 @@ describe("what is refused", () => {
 
     // A member of the group may; and in a direct message the bot asks which project, from those the user may use.
     await deliver(mention("CHAND", "UWRITER", "<@UBOT> update the handbook", "1700000007.000100"));
-    expect(await jobIdOfThread("CHAND", "1700000007.000100")).toBeTruthy();
+    const handbookJob = (await jobIdOfThread("CHAND", "1700000007.000100")) as string;
+    expect(handbookJob).toBeTruthy();
+    // The buttons follow the same rule: someone outside the group cannot stop it.
+    await click({ type: "block_actions", trigger_id: "trig-stop-refused", user: { id: "UALICE" }, team: { id: "T1" }, channel: { id: "CHAND" }, message: { ts: "x", thread_ts: "1700000007.000100" }, actions: [{ action_id: "inkwell_stop", value: handbookJob }] });
+    expect(slack.callsOf("chat.postEphemeral").at(-1)?.args).toMatchObject({ channel: "CHAND", user: "UALICE", text: expect.stringMatching(/^Sorry, only the people/) });
+    expect((await t.store.db.query<{ status: string }>(`SELECT status FROM jobs WHERE id = $1`, [handbookJob]))[0]?.status).toBe("active");
     slack.setMembers("CDOCS", ["UWRITER"]);
     await deliver({ type: "message", channel: "DWRITER", channel_type: "im", user: "UWRITER", text: "fix the typo on the install page", ts: "1700000008.000100" });
     const asked = postedIn("DWRITER", "1700000008.000100").at(-1);

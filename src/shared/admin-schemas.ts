@@ -8,7 +8,7 @@ import { refName } from "./git-names.js";
 import { httpUrl } from "./http-url.js";
 import { storedText, stringExpected } from "./stored-values.js";
 import { SALT_WINDOWS } from "./analytics-vocabulary.js";
-import { KEY_SCOPES, SCOPE_MEANINGS } from "./key-scopes.js";
+import { KEY_SCOPES, NEEDED_SCOPES, SCOPE_MEANINGS } from "./key-scopes.js";
 
 /** GitHub's rules: an owner of up to 39 letters, digits and hyphens; a repository name not starting with a dot. */
 const OWNER_REPO_PATTERN = "^\\s*[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\\s*$";
@@ -185,6 +185,23 @@ export const apiKeySchema = z
   })
   .meta({ id: "ApiKey" });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
+
+/** A hosted assistant's access to a project through OAuth (docs/mcp-oauth.md), as the operator API lists it. */
+export const oauthGrantSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    clientId: z.string().meta({ description: "The client's id: the https URL of its metadata document, or the id Dynamic Client Registration gave it." }),
+    clientName: z.string().nullable(),
+    clientKind: z.enum(["metadata_document", "registered"]).meta({ description: "`metadata_document`: verified by the document at its client_id; `registered`: registered itself (DCR)." }),
+    redirectHost: z.string().nullable().meta({ description: "Where the client sends people back (its first redirect URI's host)." }),
+    scopes: z.array(z.enum(NEEDED_SCOPES)),
+    grantedBy: z.string().meta({ description: "Who approved: `operator` or `github:<login>`." }),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: "OAuthGrant" });
 
 export const createdKeySchema = apiKeySchema
   .extend({ key: z.string().meta({ description: "The secret key. Shown only in this response." }) })

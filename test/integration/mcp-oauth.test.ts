@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { Visitor } from "../helpers/visitor.js";
 
 // Inkwell as the OAuth 2.1 authorization server of its MCP endpoint (docs/mcp-oauth.md), driven by
@@ -256,6 +256,24 @@ describe("MCP with OAuth: a hosted assistant adds Inkwell by its URL", () => {
     const refresh = await token({ grant_type: "refresh_token", client_id: provider.info!.client_id, refresh_token: provider.saved!.refresh_token! });
     expect(refresh.status).toBe(400);
     expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
+    await client.close().catch(() => undefined);
+  });
+
+  it("lists and revokes grants through the operator API, beside the keys", async () => {
+    const provider = new AssistantAuth(`${documentsUrl}/assistant.json`);
+    const { client } = await authorizedClient(provider);
+    const listed = await t.call("GET", `/admin/projects/${projectId}/grants`, { token: ADMIN_TOKEN });
+    expect(listed.status).toBe(200);
+    // This connection's grant: the newest of the client's (the list is oldest first).
+    const grant = listed.body.grants.filter((g: any) => g.clientId === `${documentsUrl}/assistant.json` && g.revokedAt === null).at(-1);
+    expect(grant).toMatchObject({ projectId, clientName: "Documented assistant", clientKind: "metadata_document", redirectHost: "assistant.example", scopes: ["analytics", "jobs"], grantedBy: "operator" });
+    expect(JSON.stringify(listed.body)).not.toContain(provider.saved!.access_token);
+    const revoked = await t.call("DELETE", `/admin/projects/${projectId}/grants/${grant.id}`, { token: ADMIN_TOKEN });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ id: grant.id, revokedAt: expect.any(String) });
+    await expect(client.callTool({ name: "list_jobs", arguments: {} })).rejects.toThrow();
+    expect((await t.call("DELETE", `/admin/projects/${projectId}/grants/nosuchgrant`, { token: ADMIN_TOKEN })).status).toBe(404);
+    expect((await t.call("GET", `/admin/projects/${projectId}/grants`)).status).toBe(401);
     await client.close().catch(() => undefined);
   });
 

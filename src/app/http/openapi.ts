@@ -1,5 +1,5 @@
 import { transcriptSchema } from "../../shared/job-outcome-schemas.js";
-import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
+import { agentRangeListsSchema, agentRangeRefreshResultsSchema, apiKeySchema, oauthGrantSchema, createdKeySchema, createKeySchema, createProjectSchema, projectSchema, updateProjectSchema } from "../../shared/admin-schemas.js";
 import { analyticsPaths } from "./openapi-analytics.js";
 import { robotsPaths } from "./openapi-robots.js";
 import { automationPaths } from "./openapi-automations.js";
@@ -237,6 +237,24 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           security: operator,
           parameters: [pathParam("id", "Project id."), pathParam("keyId", "Key id.")],
           responses: { 200: { description: "The revoked key.", ...json(apiKeySchema) }, 401: ERR[401], 404: ERR[404] },
+        },
+      },
+      "/admin/projects/{id}/grants": {
+        get: {
+          operationId: "listOAuthGrants",
+          summary: "Hosted assistants' access to the project through OAuth (docs/mcp-oauth.md), revoked ones included",
+          security: operator,
+          parameters: [pathParam("id", "Project id.")],
+          responses: { 200: { description: "The grants, oldest first; never a token.", content: { "application/json": { schema: { type: "object", properties: { grants: { type: "array", items: ref(oauthGrantSchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
+        },
+      },
+      "/admin/projects/{id}/grants/{grantId}": {
+        delete: {
+          operationId: "revokeOAuthGrant",
+          summary: "Ends an assistant's access: its tokens are refused from their next request, on every instance",
+          security: operator,
+          parameters: [pathParam("id", "Project id."), pathParam("grantId", "Grant id.")],
+          responses: { 200: { description: "The revoked grant.", ...json(oauthGrantSchema) }, 401: ERR[401], 404: ERR[404] },
         },
       },
       ...webhookPaths(),

@@ -1,6 +1,7 @@
 import { createKeySchema, createProjectSchema, updateProjectSchema, type AgentRangeListView, type ProjectView } from "../../../shared/admin-schemas.js";
 import type { AgentRangeList } from "../../analytics/classify/agent-ranges.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys.js";
+import { listGrants, revokeGrant } from "../../domain/oauth-grants.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import { wellFormedIdOf } from "../../domain/ids.js";
 import { createProject, getProject, listProjects, parseRepository, updateAllowedModels, updateJobSettings, updateProjectAnalytics, type Project } from "../../domain/projects.js";
@@ -115,6 +116,19 @@ export function registerAdminRoutes(router: Router, services: Services): void {
     const projectId = projectIdOf(ctx);
     await getProject(db, projectId);
     return { status: 200, body: { keys: await listApiKeys(db, projectId) } };
+  });
+
+  router.on("GET", "/admin/projects/:id/grants", async (ctx) => {
+    const projectId = projectIdOf(ctx);
+    await getProject(db, projectId);
+    return { status: 200, body: { grants: await listGrants(db, projectId) } };
+  });
+
+  router.on("DELETE", "/admin/projects/:id/grants/:grantId", async (ctx) => {
+    const projectId = projectIdOf(ctx);
+    const grantId = wellFormedIdOf(ctx.params.grantId, "Grant");
+    await revokeGrant(db, projectId, grantId);
+    return { status: 200, body: (await listGrants(db, projectId)).find((grant) => grant.id === grantId) };
   });
 
   router.on("DELETE", "/admin/projects/:id/keys/:keyId", async (ctx) => {

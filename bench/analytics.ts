@@ -20,7 +20,7 @@ import { openStore } from "../src/app/store/open-store.js";
 import { timeseriesReport, type BoundedRange } from "../src/app/analytics/reports/timeseries.js";
 import { referrerPagesReport, referrersReport } from "../src/app/analytics/reports/referral-reports.js";
 import { operatorRatios } from "../src/app/analytics/reports/operator-ratios.js";
-import { archiveJob, attachPullRequest, createJob } from "../src/app/domain/jobs/commands.js";
+import { archiveJob, attachChangeRequest, createJob } from "../src/app/domain/jobs/commands.js";
 import { jobImpact } from "../src/app/impact/job-impact.js";
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
@@ -276,7 +276,7 @@ async function mergedJobOfFiftyPages(db: Db, projectId: string): Promise<string>
   });
   await db.query(`UPDATE jobs SET outcome = $2 WHERE id = $1`, [job.id, JSON.stringify({ summary: null, files, validation: null, usage: null })]);
   await db.transaction(async (tx) => {
-    await attachPullRequest(tx, job.id, { number: 1, url: "https://github.com/bench/docs/pull/1" }, { replace: true });
+    await attachChangeRequest(tx, job.id, { number: 1, url: "https://github.com/bench/docs/pull/1" }, { replace: true });
     await archiveJob(tx, job.id, { mergedAt: new Date((MONTH_START + 14) * DAY_MS + 12 * 3_600_000) });
   });
   return job.id;

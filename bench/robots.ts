@@ -27,7 +27,7 @@ const TOKENS = ["GPTBot", "ClaudeBot", "PerplexityBot", "CCBot", "Bytespider", "
 const store = await setUpStore("postgres");
 const db = await store.open();
 try {
-  const project = await createProject(db, { repoFullName: "bench/robots", repository: "https://github.com/bench/robots", model: "m" });
+  const project = await createProject(db, { repoName: "bench/robots", repository: "https://github.com/bench/robots", model: "m" });
   const agentIds: number[] = [];
   for (let a = 0; a < AGENTS; a++) {
     const name = TOKENS[a] ?? `BenchBot-${a}`;

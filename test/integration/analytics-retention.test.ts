@@ -21,7 +21,7 @@ const count = async (sql: string, params: unknown[]) => Number((await store.db.q
 describe("analytics retention", () => {
   it("deletes a window's secret 48 h after the window (and its last use), keeps the counts, and re-salts a later backfill", async () => {
     const analytics = new Analytics(store.db, pino({ level: "silent" }), { rawRetentionDays: 30, backfillDays: 400, rollupChunkSize: 1000 });
-    const project = await createProject(store.db, { repoFullName: "acme/retention", repository: "https://github.com/acme/retention", model: "m" });
+    const project = await createProject(store.db, { repoName: "acme/retention", repository: "https://github.com/acme/retention", model: "m" });
     // "Now" is mid-month; the views are from the previous month.
     const now = Date.UTC(2026, 10, 15, 12);
     const lastMonth = windowOf("month", epochDay(Date.UTC(2026, 9, 10)));
@@ -54,7 +54,7 @@ describe("analytics retention", () => {
 
   it("deletes raw events past their retention and idempotency ids past the backfill horizon", async () => {
     const analytics = new Analytics(store.db, pino({ level: "silent" }), { rawRetentionDays: 7, backfillDays: 20, rollupChunkSize: 1000 });
-    const project = await createProject(store.db, { repoFullName: "acme/raw", repository: "https://github.com/acme/raw", model: "m" });
+    const project = await createProject(store.db, { repoName: "acme/raw", repository: "https://github.com/acme/raw", model: "m" });
     const now = Date.UTC(2026, 10, 15, 12);
     const at = (daysAgo: number) => now - daysAgo * DAY_MS;
     const views = [1, 10, 19].map((daysAgo, index) => ({ index, view: { at: at(daysAgo), path: "/p", ip: `192.0.2.${index}`, userAgent: CHROME, id: `line-${index}` } }));
@@ -73,7 +73,7 @@ describe("analytics retention", () => {
   it("remembers a verified Web Bot Auth signature until a day after it expired", async () => {
     const directory = (async () => Response.json(KEY_DIRECTORY)) as unknown as typeof fetch;
     const analytics = new Analytics(store.db, pino({ level: "silent" }), { rawRetentionDays: 30, backfillDays: 400, rollupChunkSize: 1000, fetch: directory });
-    const project = await createProject(store.db, { repoFullName: "acme/signed", repository: "https://github.com/acme/signed", model: "m" });
+    const project = await createProject(store.db, { repoName: "acme/signed", repository: "https://github.com/acme/signed", model: "m" });
     const now = Date.now();
     const fields = await signedRequestFields({ created: now - 1_000, validForMs: 60_000 });
     const signed = signedRequestOf({ path: "/guide", ...fields });

@@ -49,7 +49,7 @@ describe("dispatch after commit", () => {
     expect(job.status).toBe("active");
     const row = await settle(t, job.id, () => true);
     expect(row).toEqual({ status: "active", state: "done" });
-    expect(dispatcher.requests).toEqual([{ jobId: job.id, runAttempt: 1, projectId, forge: "github", baseRef: null, repoFullName: "acme/dispatch-docs", installationId: null, installationSuspended: false }]);
+    expect(dispatcher.requests).toEqual([{ jobId: job.id, runAttempt: 1, projectId, forge: "github", baseRef: null, repoName: "acme/dispatch-docs", installationId: null, installationSuspended: false }]);
     expect((await listJobEvents(t.store.db, projectId, job.id)).map((e) => e.type)).toEqual(["created", "dispatched"]);
   });
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { archiveJob, attachPullRequest } from "../../src/app/domain/jobs/commands.js";
+import { archiveJob, attachChangeRequest } from "../../src/app/domain/jobs/commands.js";
 import { impactNoticeOf } from "../../src/app/domain/jobs/merges.js";
 import { DAY_MS, epochDay } from "../../src/shared/epoch-days.js";
 import { impactNotice } from "../../src/app/impact/job-impact.js";
@@ -48,7 +48,7 @@ beforeAll(async () => {
   jobId = created.body.id;
   await t.store.db.query(`UPDATE jobs SET outcome = $2 WHERE id = $1`, [jobId, JSON.stringify({ summary: null, files: [{ path: "docs/page-1.md", change: "modified", page: "/docs/page-1" }], validation: null, usage: null })]);
   await t.store.db.transaction(async (tx) => {
-    await attachPullRequest(tx, jobId, { number: 3, url: "https://github.com/acme/impact-notice/pull/3" }, { replace: true });
+    await attachChangeRequest(tx, jobId, { number: 3, url: "https://github.com/acme/impact-notice/pull/3" }, { replace: true });
     await archiveJob(tx, jobId, { mergedAt });
   });
 });

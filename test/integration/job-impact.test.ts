@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attachPullRequest, archiveJob } from "../../src/app/domain/jobs/commands.js";
+import { attachChangeRequest, archiveJob } from "../../src/app/domain/jobs/commands.js";
 import { DAY_MS, dayToIso, epochDay, windowOf } from "../../src/shared/epoch-days.js";
 import type { FileChange } from "../../src/shared/job-outcome-schemas.js";
 import type { JobImpact, ReaderNumbersView } from "../../src/shared/impact-schemas.js";
@@ -43,7 +43,7 @@ async function jobWithPullRequest(project: { projectId: string; key: string }, f
   // The run's report (files with their site paths) as the runner protocol stores it.
   await t.store.db.query(`UPDATE jobs SET outcome = $2 WHERE id = $1`, [jobId, JSON.stringify({ summary: "Rewrote setup", files, validation: null, usage: null })]);
   await t.store.db.transaction(async (tx) => {
-    await attachPullRequest(tx, jobId, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
+    await attachChangeRequest(tx, jobId, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
     if (merged) await archiveJob(tx, jobId, { mergedAt: merged });
   });
   return jobId;

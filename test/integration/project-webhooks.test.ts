@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyTrigger, attachPullRequest } from "../../src/app/domain/jobs/commands.js";
+import { applyTrigger, attachChangeRequest } from "../../src/app/domain/jobs/commands.js";
 import { createInkwellServer } from "../../src/app/server.js";
 import { drainTasks } from "../helpers/drain.js";
 import { ADMIN_TOKEN, RELEASE, startTestServer, type TestServer } from "../helpers/server.js";
@@ -118,7 +118,7 @@ describe("project webhooks", () => {
     const jobId = await newActiveJob("Add a page about retries");
     receiver.failEvent("job.completed", 3);
     await t.store.db.transaction(async (tx) => {
-      await attachPullRequest(tx, jobId, { number: 7, url: "https://github.com/acme/hooks/pull/7" }, { replace: true });
+      await attachChangeRequest(tx, jobId, { number: 7, url: "https://github.com/acme/hooks/pull/7" }, { replace: true });
       await applyTrigger(tx, { jobId, trigger: "run_succeeded", cause: "runner" });
     });
     t.inkwell.services.tasks.kick();

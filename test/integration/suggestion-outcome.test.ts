@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { archiveJob, attachPullRequest } from "../../src/app/domain/jobs/commands.js";
+import { archiveJob, attachChangeRequest } from "../../src/app/domain/jobs/commands.js";
 import { DAY_MS, dayToIso, epochDay } from "../../src/shared/epoch-days.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Visitor } from "../helpers/visitor.js";
@@ -54,7 +54,7 @@ describe("a suggestion shows the job that addressed it, and whether the failures
       jobs = { ...jobs, [path]: /jobs\/([a-z0-9]+)/.exec(started.headers.get("location") ?? "")?.[1] as string };
     }
     for (const [path, jobId] of Object.entries(jobs)) {
-      await t.store.db.transaction((tx) => attachPullRequest(tx, jobId, { number: 9, url: `https://github.com/acme/suggested/pull/${jobId}` }, { replace: true }));
+      await t.store.db.transaction((tx) => attachChangeRequest(tx, jobId, { number: 9, url: `https://github.com/acme/suggested/pull/${jobId}` }, { replace: true }));
       expect(outcomeOf((await automations()).text, path)).toMatch(new RegExp(`job ${jobId}</a>, pull request open$`));
     }
   });

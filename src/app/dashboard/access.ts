@@ -52,7 +52,7 @@ export class DashboardAccess {
   async #accessTo(user: DashboardUser, project: Project): Promise<ProjectAccess | null> {
     if (user.kind === "operator") return OPERATOR;
     if (!this.github || project.installationId === null) return null;
-    const permission = await this.#permission(user.login, project.installationId, project.repoFullName);
+    const permission = await this.#permission(user.login, project.installationId, project.repoName);
     // A permission name GitHub may add later ranks as none: fail closed.
     if ((RANK[permission] ?? 0) < RANK[this.minPermission]) return null;
     return { canWrite: RANK[permission] >= RANK.write, canAdmin: permission === "admin", role: permission };

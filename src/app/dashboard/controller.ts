@@ -77,10 +77,10 @@ export class DashboardController {
     const found = await this.access.project(r.session.user, wellFormedIdOf(r.ctx.params.projectId, "Project"));
     const { access, project } = found;
     if (need === "admin" && !access.canAdmin) {
-      throw new HttpError(403, `Creating and revoking keys needs admin permission on ${project.repoFullName}; yours is ${access.role}.`);
+      throw new HttpError(403, `Creating and revoking keys needs admin permission on ${project.repoName}; yours is ${access.role}.`);
     }
     if (need === "write" && !access.canWrite) {
-      throw new HttpError(403, `Starting jobs and sending follow-ups needs write permission on ${project.repoFullName}; yours is ${access.role}.`);
+      throw new HttpError(403, `Starting jobs and sending follow-ups needs write permission on ${project.repoName}; yours is ${access.role}.`);
     }
     return found;
   }

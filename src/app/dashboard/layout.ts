@@ -28,7 +28,7 @@ export interface PageFrame {
 
 export const projectPath = (projectId: string, tab?: string) => `/dashboard/projects/${encodeURIComponent(projectId)}${tab ? `/${tab}` : ""}`;
 
-export const projectLabel = (project: Project) => project.name ?? project.repoFullName;
+export const projectLabel = (project: Project) => project.name ?? project.repoName;
 
 /** The document around every dashboard page: no inline script or style (the CSP forbids both). */
 export function layout(frame: PageFrame): SafeHtml {

@@ -47,18 +47,18 @@ const toConnection = (row: ConnectionRow): GitLabConnection => ({
 });
 
 /** A GitLab project's repo_full_name: host and path, lower-cased, so it never meets a GitHub owner/repo. */
-export const gitLabRepoFullName = (baseUrl: string, projectPath: string) => `${new URL(baseUrl).host}/${projectPath}`.toLowerCase();
+export const gitLabRepoName = (baseUrl: string, projectPath: string) => `${new URL(baseUrl).host}/${projectPath}`.toLowerCase();
 
 /** The project path in such a name (lower-cased, as stored), or null when it names a project on another instance. */
-export const gitLabProjectPathIn = (baseUrl: string, repoFullName: string): string | null => {
-  const host = gitLabRepoFullName(baseUrl, "");
-  return repoFullName.toLowerCase().startsWith(host) ? repoFullName.slice(host.length) : null;
+export const gitLabProjectPathIn = (baseUrl: string, repoName: string): string | null => {
+  const host = gitLabRepoName(baseUrl, "");
+  return repoName.toLowerCase().startsWith(host) ? repoName.slice(host.length) : null;
 };
 
 export type NewGitLabConnection = Omit<GitLabConnection, "projectId">;
 
 /** Creates the project (forge gitlab, repository = the project's web URL) and its connection, in the caller's transaction. */
-export async function createGitLabProject(tx: Queryable, project: Omit<NewProject, "forge" | "repoFullName" | "repositoryId"> & { id: string }, connection: NewGitLabConnection): Promise<Project> {
+export async function createGitLabProject(tx: Queryable, project: Omit<NewProject, "forge" | "repoName" | "repositoryId"> & { id: string }, connection: NewGitLabConnection): Promise<Project> {
   const taken = await queryOne<{ project_id: string }>(tx, `SELECT project_id FROM gitlab_connections WHERE base_url = $1 AND gitlab_project_id = $2`, [
     connection.baseUrl,
     connection.gitlabProjectId,
@@ -67,7 +67,7 @@ export async function createGitLabProject(tx: Queryable, project: Omit<NewProjec
   const created = await createProject(tx, {
     ...project,
     forge: "gitlab",
-    repoFullName: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
+    repoName: gitLabRepoName(connection.baseUrl, connection.projectPath),
     repositoryId: connection.gitlabProjectId,
   });
   await tx.query(
@@ -91,7 +91,7 @@ export async function createGitLabProject(tx: Queryable, project: Omit<NewProjec
 
 /** Whether a project id is taken or a project of this repository exists, before anything is registered on GitLab for it. */
 export async function gitLabProjectTaken(db: Queryable, baseUrl: string, projectPath: string): Promise<string | null> {
-  const row = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [gitLabRepoFullName(baseUrl, projectPath)]);
+  const row = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [gitLabRepoName(baseUrl, projectPath)]);
   return row?.id ?? null;
 }
 

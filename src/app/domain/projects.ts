@@ -13,7 +13,7 @@ export interface Project {
   forge: Forge;
   name: string | null;
   repository: string;
-  repoFullName: string;
+  repoName: string;
   baseRef: string | null;
   model: string;
   /** Models a job may ask for besides `model`. */
@@ -55,7 +55,7 @@ const toProject = (row: ProjectRow): Project => ({
   forge: row.forge,
   name: row.name,
   repository: row.repository,
-  repoFullName: row.repo_full_name,
+  repoName: row.repo_full_name,
   baseRef: row.base_ref,
   model: row.model,
   allowedModels: row.allowed_models,
@@ -74,7 +74,7 @@ export interface NewProject {
   forge?: Forge | undefined;
   /** The forge's own id of the repository (GitLab's project id). */
   repositoryId?: number | undefined;
-  repoFullName: string;
+  repoName: string;
   repository: string;
   name?: string | undefined;
   baseRef?: string | undefined;
@@ -102,9 +102,9 @@ export interface AnalyticsSettingsChange {
 
 export async function createProject(db: Queryable, input: NewProject): Promise<Project> {
   const existing = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [
-    input.repoFullName.toLowerCase(),
+    input.repoName.toLowerCase(),
   ]);
-  if (existing) throw new ConflictError(`A project for ${input.repoFullName} already exists: ${existing.id}`);
+  if (existing) throw new ConflictError(`A project for ${input.repoName} already exists: ${existing.id}`);
   const rows = await db.query<ProjectRow>(
     `INSERT INTO projects (id, name, repository, repo_full_name, base_ref, model, rate_limit_per_hour, analytics_salt_window, analytics_origins, analytics_markdown_as_page, allowed_models,
        plan_approval, wait_limit_days, forge, repository_id, check_repair_rounds)
@@ -114,7 +114,7 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.id ?? newId(),
       input.name ?? null,
       input.repository,
-      input.repoFullName.toLowerCase(),
+      input.repoName.toLowerCase(),
       input.baseRef ?? null,
       input.model,
       input.rateLimitPerHour ?? null,
@@ -129,13 +129,13 @@ export async function createProject(db: Queryable, input: NewProject): Promise<P
       input.jobs?.checkRepairRounds ?? 2,
     ],
   );
-  if (!rows[0]) throw new ConflictError(`A project for ${input.repoFullName} already exists`);
+  if (!rows[0]) throw new ConflictError(`A project for ${input.repoName} already exists`);
   return toProject(rows[0]);
 }
 
 /** The project on this repository (`owner/repo` on GitHub, `host/path` on GitLab), if there is one. */
-export async function projectIdOfRepository(db: Queryable, repoFullName: string): Promise<string | null> {
-  const row = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [repoFullName.toLowerCase()]);
+export async function projectIdOfRepository(db: Queryable, repoName: string): Promise<string | null> {
+  const row = await queryOne<{ id: string }>(db, `SELECT id FROM projects WHERE repo_full_name = $1`, [repoName.toLowerCase()]);
   return row?.id ?? null;
 }
 
@@ -206,7 +206,7 @@ export async function listProjects(db: Queryable): Promise<Project[]> {
  * Accepts `owner/repo`, `https://host/owner/repo` or `…/owner/repo.git`; returns the canonical
  * repository URL on the configured GitHub host and its `owner/repo`.
  */
-export function parseRepository(input: string, githubServerUrl: string): { repoFullName: string; repository: string } | null {
+export function parseRepository(input: string, githubServerUrl: string): { repoName: string; repository: string } | null {
   const trimmed = withoutTrailingSlashes(input.trim().replace(/\.git$/, ""));
   const server = withoutTrailingSlashes(githubServerUrl);
   let path = trimmed;
@@ -222,5 +222,5 @@ export function parseRepository(input: string, githubServerUrl: string): { repoF
   }
   if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/.test(path)) return null;
   if (path.endsWith("/.") || path.endsWith("/..")) return null;
-  return { repoFullName: path, repository: `${server}/${path}` };
+  return { repoName: path, repository: `${server}/${path}` };
 }

@@ -20,7 +20,7 @@ import { forgeWords } from "../../shared/forge-words.js";
 const payload = z.object({ jobId: z.string(), sha: z.string() });
 
 /** A forge said the checks on this commit changed: a look is queued when it is a watched job's head (each forge's event task calls this). */
-export async function lookAtChecks(db: Db, where: { repoFullName: string } | { projectId: string }, sha: string): Promise<TaskOutcome> {
+export async function lookAtChecks(db: Db, where: { repoName: string } | { projectId: string }, sha: string): Promise<TaskOutcome> {
   const jobId = await jobWatchingHead(db, where, sha);
   if (!jobId) return { skipped: "not the head of a job whose checks are watched" };
   await db.transaction((tx) => queueChecksLook(tx, jobId, sha));

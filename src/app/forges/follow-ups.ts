@@ -4,7 +4,7 @@ import { ConflictError, JobArchivedError } from "../domain/errors.js";
 import { cancelJob } from "../domain/jobs/cancel.js";
 import { addMessage } from "../domain/jobs/commands.js";
 import { isFollowUpTaken, type FollowUpOrigin } from "../domain/jobs/messages.js";
-import { jobOnPullRequest } from "../domain/jobs/queries.js";
+import { jobOnChangeRequest } from "../domain/jobs/queries.js";
 import { approvePlan, jobToApproveOn } from "../domain/jobs/waiting.js";
 import type { Db, Queryable } from "../store/db.js";
 import type { TaskOutcome } from "../tasks/task-definition.js";
@@ -40,7 +40,7 @@ export type FollowUpJob = { projectId: string; id: string };
  * call). The job, or why not.
  */
 export async function openFollowUp(db: Db, repo: string, number: number, origin: FollowUpOrigin, forge: ForgeName = "github", what: string = origin.kind): Promise<FollowUpJob | string> {
-  const job = await jobOnPullRequest(db, repo, number);
+  const job = await jobOnChangeRequest(db, repo, number);
   if (!job) return `not a job's ${forgeWords(forge).change}`;
   if (job.status === "archived") return "the job is archived";
   if (await isFollowUpTaken(db, origin)) return `${what} already taken`;

@@ -123,7 +123,7 @@ export async function offerOrStart(ctx: SlackContext, request: SlackRequest): Pr
       elements: projects.map((project) => ({
         type: "button" as const,
         action_id: `${CHOOSE_PROJECT_ACTION}:${project.id}`,
-        text: { type: "plain_text" as const, text: project.repoFullName.slice(0, 75) },
+        text: { type: "plain_text" as const, text: project.repoName.slice(0, 75) },
         value: JSON.stringify({ p: project.id, c: request.channelId, t: request.threadTs, m: request.messageTs, ...(request.shortcut ? { s: 1 } : {}), ...(request.instruction ? { i: request.instruction.slice(0, 1_500) } : {}) }),
       })),
     },

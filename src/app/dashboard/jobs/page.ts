@@ -67,11 +67,11 @@ export function jobsBody(view: JobsView): SafeHtml {
 <form method="post" action="${base}" class="stack">
 ${csrfField(view.session)}
 <input type="hidden" name="idempotencyKey" value="${view.idempotencyKey}">
-${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoFullName} and opens a ${forgeWords(view.project.forge).change}. Up to 32,000 characters.`)}
+${promptField("new-prompt", "Instruction", `The agent edits ${view.project.repoName} and opens a ${forgeWords(view.project.forge).change}. Up to 32,000 characters.`)}
 <button type="submit">Start job</button>
 </form>
 </section>`
-      : html`<p class="help">Starting jobs needs write permission on <code>${view.project.repoFullName}</code>; yours is ${view.access.role}.</p>`
+      : html`<p class="help">Starting jobs needs write permission on <code>${view.project.repoName}</code>; yours is ${view.access.role}.</p>`
   }
 <section aria-labelledby="jobs-heading">
 <h2 id="jobs-heading">Jobs</h2>
@@ -251,7 +251,7 @@ ${runsSection(view.runs, base)}
 </section>
 ${
   !view.access.canWrite
-    ? html`<p class="help">Sending follow-ups needs write permission on <code>${project.repoFullName}</code>.</p>`
+    ? html`<p class="help">Sending follow-ups needs write permission on <code>${project.repoName}</code>.</p>`
     : job.status === "archived"
       ? html`<p class="help">This job is archived (its ${forgeWords(job.forge).change} was merged or closed); start a new job instead.</p>`
       : html`<section aria-labelledby="follow-up-heading">

@@ -88,7 +88,7 @@ ${csrfField(session)}
 <p id="key-scopes-help" class="help">A docs site's server that only sends page views needs <code>views</code>; uncheck <code>all</code> to give a key less. A request outside its scopes gets 403 naming the scope it needs.</p>
 </form>
 </section>`
-    : html`<p class="help">Creating and revoking keys needs admin permission on <code>${project.repoFullName}</code>; yours is ${access.role}.</p>`
+    : html`<p class="help">Creating and revoking keys needs admin permission on <code>${project.repoName}</code>; yours is ${access.role}.</p>`
 }`;
 }
 

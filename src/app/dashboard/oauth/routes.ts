@@ -64,7 +64,7 @@ export function registerOAuthPages(router: Router, dashboard: DashboardControlle
       const scopes = NEEDED_SCOPES.filter((scope) => form[grantScopeField(scope)] === "on");
       if (scopes.length === 0) throw new HttpError(400, "Choose at least one thing the assistant may do (a scope), or deny.");
       if (scopes.includes("jobs") && !access.canWrite) {
-        throw new HttpError(403, `The jobs scope starts jobs, which needs write permission on ${project.repoFullName}; yours is ${access.role}. Approve without it.`);
+        throw new HttpError(403, `The jobs scope starts jobs, which needs write permission on ${project.repoName}; yours is ${access.role}. Approve without it.`);
       }
       const grantedBy = approverOf(r.session);
       const approved = await db.transaction((tx) => approveAuthorization(tx, pending.id, { projectId: project.id, scopes, grantedBy }));
@@ -82,7 +82,7 @@ export function registerOAuthPages(router: Router, dashboard: DashboardControlle
       const grant = (await listGrants(db, project.id)).find((g) => g.id === grantId && !g.revokedAt);
       if (!grant) throw new NotFoundError("Grant", "This assistant's access was not found, or is already revoked");
       if (!mayRevoke(r.session, access, grant)) {
-        throw new HttpError(403, `Revoking an assistant's access needs admin permission on ${project.repoFullName}, or to be the one who approved it (${grant.grantedBy}); yours is ${access.role}.`);
+        throw new HttpError(403, `Revoking an assistant's access needs admin permission on ${project.repoName}, or to be the one who approved it (${grant.grantedBy}); yours is ${access.role}.`);
       }
       await revokeGrant(db, project.id, grantId);
       return redirect(`${projectPath(project.id, "keys")}?notice=grant-revoked`);

@@ -17,7 +17,7 @@ export function projectsBody(user: DashboardUser, projects: { project: Project; 
 <tbody>${projects.map(
     ({ project, access }) => html`<tr>
 <td><a href="${projectPath(project.id, "keys")}">${projectLabel(project)}</a></td>
-<td>${httpUrl(project.repository) ? html`<a href="${project.repository}" rel="noreferrer">${project.repoFullName}</a>` : project.repoFullName}</td>
+<td>${httpUrl(project.repository) ? html`<a href="${project.repository}" rel="noreferrer">${project.repoName}</a>` : project.repoName}</td>
 <td>${project.forge === "gitlab" ? "GitLab project" : project.installationId === null ? html`<a href="${projectPath(project.id, "setup")}">not installed — set up</a>` : project.installationSuspended ? "suspended" : "installed"}</td>
 <td>${access.role}</td>
 <td>${formatTime(project.createdAt)}</td>

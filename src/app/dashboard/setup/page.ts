@@ -26,12 +26,12 @@ export function setupBody(view: SetupView): SafeHtml {
   const installed = project.installationId !== null;
   const beacon = `<script defer src="${view.serviceUrl}/js/script.js" data-project="${project.id}"></script>`;
   return html`<section aria-labelledby="install-heading">
-<h2 id="install-heading">1. Install the GitHub App on ${project.repoFullName}</h2>
+<h2 id="install-heading">1. Install the GitHub App on ${project.repoName}</h2>
 ${
   installed
     ? html`<p class="notice notice-ok" role="status">Installed${project.installationSuspended ? " but suspended: an organization owner must unsuspend it" : ""} (installation ${project.installationId}).</p>`
     : view.installUrl
-      ? html`<p>The App is not installed on this repository yet. <a class="button" href="${view.installUrl}" rel="noreferrer">Install the App</a></p><p class="help">Choose “Only select repositories” and pick <code>${project.repoFullName}</code>. This page shows “installed” once GitHub tells Inkwell.</p>`
+      ? html`<p>The App is not installed on this repository yet. <a class="button" href="${view.installUrl}" rel="noreferrer">Install the App</a></p><p class="help">Choose “Only select repositories” and pick <code>${project.repoName}</code>. This page shows “installed” once GitHub tells Inkwell.</p>`
       : html`<p class="notice notice-error">No GitHub App is configured on this server yet. The operator sets it up:</p><ol>${(view.appSteps ?? []).map((step) => html`<li>${codeAndLinks(step)}</li>`)}</ol>`
 }
 </section>
@@ -42,7 +42,7 @@ ${
     ? ""
     : html`<p class="notice notice-error" role="alert">GitHub's runners cannot reach <code>${view.serviceUrl}</code> (${view.reach.reason}), so a run of this workflow could never claim its job. The operator gives this server a public address: see the <a href="${view.appSetupPath}">GitHub App page</a> for a tunnel recipe, then set <code>PUBLIC_URL</code>.</p>`
 }
-<p>Commit this file to <code>${project.repoFullName}</code> as <code>.github/workflows/inkwell.yml</code> on the default branch, and add your model provider's key as the repository secret <code>ANTHROPIC_API_KEY</code> (or change <code>api-key</code>).</p>
+<p>Commit this file to <code>${project.repoName}</code> as <code>.github/workflows/inkwell.yml</code> on the default branch, and add your model provider's key as the repository secret <code>ANTHROPIC_API_KEY</code> (or change <code>api-key</code>).</p>
 ${actionNote(view.action)}
 <p><button type="button" class="secondary" data-copy="workflow-file">Copy workflow</button></p>
 <pre class="code"><code id="workflow-file">${view.workflow}</code></pre>

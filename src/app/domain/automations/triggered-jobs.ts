@@ -12,8 +12,8 @@ import { AUTOMATION_KEY_PREFIX, configOf, recordFiring, type AutomationRow } fro
 export type Started = { job: AgentJob; followedUp: boolean } | { skipped: string };
 
 /** The automations of one kind a repository's events go to: the project's own (issues), or every project it feeds (source). Paused ones are left out. */
-export async function automationsFor(db: Queryable, kind: "issues" | "source", repoFullName: string): Promise<AutomationRow[]> {
-  const repo = repoFullName.toLowerCase();
+export async function automationsFor(db: Queryable, kind: "issues" | "source", repoName: string): Promise<AutomationRow[]> {
+  const repo = repoName.toLowerCase();
   return kind === "issues"
     ? db.query<AutomationRow>(`SELECT a.* FROM automations a JOIN projects p ON p.id = a.project_id WHERE p.repo_full_name = $1 AND a.kind = 'issues' AND NOT a.paused`, [repo])
     : db.query<AutomationRow>(`SELECT * FROM automations WHERE source_repo = $1 AND kind = 'source' AND NOT paused ORDER BY project_id`, [repo]);

@@ -54,8 +54,8 @@ export async function recordPushedHead(tx: Queryable, row: JobInRepositoryRow, p
 }
 
 /** The watched job whose head is this commit (what a check event names), in this repository or project; null for any other commit. */
-export async function jobWatchingHead(db: Queryable, where: { repoFullName: string } | { projectId: string }, sha: string): Promise<string | null> {
-  const [column, value] = "projectId" in where ? ["j.project_id", where.projectId] : ["p.repo_full_name", where.repoFullName.toLowerCase()];
+export async function jobWatchingHead(db: Queryable, where: { repoName: string } | { projectId: string }, sha: string): Promise<string | null> {
+  const [column, value] = "projectId" in where ? ["j.project_id", where.projectId] : ["p.repo_full_name", where.repoName.toLowerCase()];
   const row = await queryOne<{ id: string }>(
     db,
     `SELECT j.id FROM jobs j JOIN projects p ON p.id = j.project_id

@@ -250,7 +250,7 @@ const STATUS_EVENTS: Partial<Record<JobRow["status"], WebhookEvent>> = { complet
  * fills in a PR only where none is known; the runner's report names the PR it pushed to.
  * Returns whether anything changed.
  */
-export async function attachPullRequest(tx: Queryable, jobId: string, pr: { number: number; url: string }, options: { replace: boolean }): Promise<boolean> {
+export async function attachChangeRequest(tx: Queryable, jobId: string, pr: { number: number; url: string }, options: { replace: boolean }): Promise<boolean> {
   // The CTE reads the row as it was before the update: whether the job had a PR until now.
   const rows = await tx.query<JobRow & { had_pr: boolean }>(
     `WITH before AS (SELECT pr_number FROM jobs WHERE id = $1)

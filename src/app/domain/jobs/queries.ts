@@ -56,19 +56,19 @@ export function jobInRepositoryById(db: Queryable, jobId: string): Promise<JobIn
 }
 
 /** The job of a repository (owner/repo, any case), or null when it is another repository's or none. */
-export function jobInRepository(db: Queryable, jobId: string, repoFullName: string): Promise<JobInRepository | null> {
-  return oneJobInRepository(db, `j.id = $1 AND p.repo_full_name = $2`, [jobId, repoFullName.toLowerCase()]);
+export function jobInRepository(db: Queryable, jobId: string, repoName: string): Promise<JobInRepository | null> {
+  return oneJobInRepository(db, `j.id = $1 AND p.repo_full_name = $2`, [jobId, repoName.toLowerCase()]);
 }
 
 /** The job whose branch (`inkwell/<id>`) this is, in this repository; null for any other branch. */
-export async function jobOnBranch(db: Queryable, repoFullName: string, ref: string): Promise<JobInRepository | null> {
+export async function jobOnBranch(db: Queryable, repoName: string, ref: string): Promise<JobInRepository | null> {
   const jobId = jobIdOfBranch(ref);
-  return jobId ? jobInRepository(db, jobId, repoFullName) : null;
+  return jobId ? jobInRepository(db, jobId, repoName) : null;
 }
 
 /** The job a pull request belongs to (where a PR comment becomes a follow-up). */
-export function jobOnPullRequest(db: Queryable, repoFullName: string, prNumber: number): Promise<JobInRepository | null> {
-  return oneJobInRepository(db, `p.repo_full_name = $1 AND j.pr_number = $2`, [repoFullName.toLowerCase(), prNumber]);
+export function jobOnChangeRequest(db: Queryable, repoName: string, changeNumber: number): Promise<JobInRepository | null> {
+  return oneJobInRepository(db, `p.repo_full_name = $1 AND j.pr_number = $2`, [repoName.toLowerCase(), changeNumber]);
 }
 
 /** The job, when it still wants this run attempt dispatched (active, on that attempt); else null. */
@@ -85,12 +85,12 @@ export function jobWithUnclaimedRun(db: Queryable, jobId: string, runAttempt: nu
   );
 }
 
-/** The run a GitHub workflow run claimed, if any. */
-export async function runOfWorkflowRun(db: Queryable, workflowRunId: number): Promise<{ jobId: string; runAttempt: number; reported: boolean } | null> {
+/** The run attempt a forge run (a GitHub workflow run, a GitLab pipeline) claimed, if any. */
+export async function runClaimedBy(db: Queryable, runId: number): Promise<{ jobId: string; runAttempt: number; reported: boolean } | null> {
   const run = await queryOne<{ job_id: string; run_attempt: number; reported: boolean }>(
     db,
     `SELECT job_id, run_attempt, reported_at IS NOT NULL AS reported FROM job_runs WHERE workflow_run_id = $1`,
-    [workflowRunId],
+    [runId],
   );
   return run ? { jobId: run.job_id, runAttempt: run.run_attempt, reported: run.reported } : null;
 }

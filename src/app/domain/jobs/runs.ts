@@ -3,7 +3,7 @@ import type { ClaimRequest, ClaimResponse, HeartbeatRequest, HeartbeatResponse, 
 import type { Queryable } from "../../store/db.js";
 import { queryOne } from "../../store/db.js";
 import { ConflictError, ForbiddenError, notFound } from "../errors.js";
-import { applyTrigger, attachPullRequest, startNextRun } from "./commands.js";
+import { applyTrigger, attachChangeRequest, startNextRun } from "./commands.js";
 import { recordPushedHead } from "./checks.js";
 import { recordEvent } from "./job-events.js";
 import { issueNumberIn, SELECT_JOB_IN_REPOSITORY, toAgentJob, triggerOf, toJobInRepository, type JobInRepository, type JobInRepositoryRow, type JobRow } from "./job-record.js";
@@ -177,7 +177,7 @@ export async function reportRun(tx: Queryable, report: ReportRequest, caller: Ru
     return { job: toAgentJob(waitingRow), dispatched: false };
   }
   const pr = report.outcome === "completed" ? report.pr : null;
-  if (pr) await attachPullRequest(tx, job.id, pr, { replace: true });
+  if (pr) await attachChangeRequest(tx, job.id, pr, { replace: true });
   const moved = await applyTrigger(tx, {
     jobId: job.id,
     trigger: report.outcome === "completed" ? "run_succeeded" : "run_failed",

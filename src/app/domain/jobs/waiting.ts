@@ -143,14 +143,14 @@ export async function waitingNoticeOf(db: Queryable, jobId: string, runAttempt: 
  * when none is open. `on`: GitHub's pull requests and issues share one sequence of numbers (either
  * matches); GitLab's merge request !n and issue #n are different things (only the one commented on).
  */
-export async function jobToApproveOn(db: Queryable, repoFullName: string, issueNumber: number, on: "either" | "change" | "issue" = "either"): Promise<{ id: string; projectId: string } | null> {
+export async function jobToApproveOn(db: Queryable, repoName: string, issueNumber: number, on: "either" | "change" | "issue" = "either"): Promise<{ id: string; projectId: string } | null> {
   const byChange = `j.pr_number = $2`;
   const byIssue = `(j.trigger_type = 'issue' AND lower(j.trigger_url) IN (lower(j.repository) || '/issues/' || $2::text, lower(j.repository) || '/-/issues/' || $2::text))`;
   const match = on === "change" ? byChange : on === "issue" ? byIssue : `(${byChange} OR ${byIssue})`;
   const rows = await db.query<JobInRepositoryRow>(
     `${SELECT_JOB_IN_REPOSITORY} WHERE p.repo_full_name = $1 AND j.status = 'active' AND ${match}
      ORDER BY j.waiting_for IS NOT DISTINCT FROM 'approval' DESC, j.created_at DESC LIMIT 1`,
-    [repoFullName.toLowerCase(), issueNumber],
+    [repoName.toLowerCase(), issueNumber],
   );
   return rows[0] ? { id: rows[0].id, projectId: rows[0].project_id } : null;
 }

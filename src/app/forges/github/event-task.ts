@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { linkRepositories, setInstallationSuspended, unlinkRepositories } from "../../domain/installations.js";
-import { applyTrigger, archiveJob, attachPullRequest } from "../../domain/jobs/commands.js";
-import { jobInRepository, jobOnBranch, runOfWorkflowRun } from "../../domain/jobs/queries.js";
+import { applyTrigger, archiveJob, attachChangeRequest } from "../../domain/jobs/commands.js";
+import { jobInRepository, jobOnBranch, runClaimedBy } from "../../domain/jobs/queries.js";
 import type { Db } from "../../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../../tasks/task-definition.js";
 import { commentFollowUp } from "./comment-follow-up.js";
@@ -65,7 +65,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     async pr_opened(event) {
       const job = await jobOnBranch(db, event.repo, event.headRef);
       if (!job) return { skipped: "not a job's branch" };
-      await db.transaction((tx) => attachPullRequest(tx, job.id, { number: event.number, url: event.url }, { replace: false }));
+      await db.transaction((tx) => attachChangeRequest(tx, job.id, { number: event.number, url: event.url }, { replace: false }));
       return { ok: true };
     },
 
@@ -81,7 +81,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
 
     async workflow_run_completed(event) {
       if (!event.conclusion || !FAILED_CONCLUSIONS.has(event.conclusion)) return { skipped: `conclusion ${event.conclusion}` };
-      const byRun = await runOfWorkflowRun(db, event.runId);
+      const byRun = await runClaimedBy(db, event.runId);
       const titled = RUN_NAME_PATTERN.exec(event.title);
       const jobId = byRun?.jobId ?? titled?.[1];
       if (!jobId || byRun?.reported) return { skipped: "no unreported run of a job" };
@@ -110,7 +110,7 @@ export function githubEventTask(db: Db, github: GitHubApi, options: EventTaskOpt
     },
     issue_labeled: (event) => automations.issue_labeled(event),
     issue_comment: (event) => automations.issue_comment(event),
-    checks_changed: (event) => lookAtChecks(db, { repoFullName: event.repo }, event.sha),
+    checks_changed: (event) => lookAtChecks(db, { repoName: event.repo }, event.sha),
   };
 
   return defineTask({

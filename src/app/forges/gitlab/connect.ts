@@ -16,7 +16,7 @@ export interface ConnectGitLabInput {
   /** path, URL on the instance, or numeric id. */
   project: string;
   token: string;
-  settings: Omit<NewProject, "id" | "forge" | "repoFullName" | "repository" | "repositoryId">;
+  settings: Omit<NewProject, "id" | "forge" | "repoName" | "repository" | "repositoryId">;
 }
 
 /** The instance's URL as its ID tokens' `iss` spells it: origin and relative path, no trailing slash. */

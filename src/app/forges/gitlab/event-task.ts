@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
-import { gitLabConnectionOf, gitLabRepoFullName } from "../../domain/gitlab-connections.js";
+import { gitLabConnectionOf, gitLabRepoName } from "../../domain/gitlab-connections.js";
 import { archiveJob } from "../../domain/jobs/commands.js";
-import { jobOnBranch, jobOnPullRequest } from "../../domain/jobs/queries.js";
+import { jobOnBranch, jobOnChangeRequest } from "../../domain/jobs/queries.js";
 import type { FollowUpOptions } from "../follow-ups.js";
 import type { Db } from "../../store/db.js";
 import { defineTask, type TaskDefinition } from "../../tasks/task-definition.js";
@@ -37,11 +37,11 @@ export function gitLabEventTask(db: Db, options: FollowUpOptions & { publicUrl: 
       if (event.type === "note") return takeNote(event, connection);
       if (event.type === "issue_labeled" || event.type === "issue_note") return issueJobs(event, connection);
       if (event.type === "source_merged") return sourceMerges(event, connection);
-      const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
+      const repo = gitLabRepoName(connection.baseUrl, connection.projectPath);
       if (event.type === "pipeline_failed") return failRunOfPipeline(db, event, repo);
       if (event.type === "pipeline_finished") return lookAtChecks(db, { projectId: event.projectId }, event.sha);
       if (event.defaultBranchMergeSha) await queueRobotsFromGitLabMerge(db, { projectId: event.projectId, iid: event.iid, mergeSha: event.defaultBranchMergeSha });
-      const job = (await jobOnPullRequest(db, repo, event.iid)) ?? (await jobOnBranch(db, repo, event.sourceBranch));
+      const job = (await jobOnChangeRequest(db, repo, event.iid)) ?? (await jobOnBranch(db, repo, event.sourceBranch));
       if (!job) return { skipped: "not a job's merge request" };
       const mergedAt = event.merged
         ? await new GitLabApi(connection.baseUrl, connection.accessToken)

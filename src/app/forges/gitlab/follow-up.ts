@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { gitLabRepoFullName, type GitLabConnection } from "../../domain/gitlab-connections.js";
+import { gitLabRepoName, type GitLabConnection } from "../../domain/gitlab-connections.js";
 import { instructionIn } from "../addressing.js";
 import { takeComment, type FollowUpOptions } from "../follow-ups.js";
 import type { Db } from "../../store/db.js";
@@ -24,7 +24,7 @@ export function noteFollowUp(db: Db, options: FollowUpOptions, log: Logger) {
     const forge = gitLabMemberForge(api, connection, event.author.id, () => api.reactToNote(connection.gitlabProjectId, event.iid, event.noteId), log);
     return takeComment(db, options, forge, {
       forge: "gitlab",
-      repo: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
+      repo: gitLabRepoName(connection.baseUrl, connection.projectPath),
       number: event.iid,
       numberOf: "change",
       author: event.author.username,

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { configOf } from "../../domain/automations/automations.js";
 import { automationsFor, startIssueJob, type Started } from "../../domain/automations/triggered-jobs.js";
-import { gitLabRepoFullName, type GitLabConnection } from "../../domain/gitlab-connections.js";
+import { gitLabRepoName, type GitLabConnection } from "../../domain/gitlab-connections.js";
 import type { JobLimits } from "../../domain/jobs/commands.js";
 import type { Db } from "../../store/db.js";
 import type { TaskOutcome } from "../../tasks/task-definition.js";
@@ -26,7 +26,7 @@ const said = (started: Started) => ("skipped" in started ? started.skipped : sta
 export function gitLabIssueJobs(db: Db, options: { command: string; publicUrl: string | null; limits: JobLimits }, log: Logger) {
   return async (event: IssueEvent, connection: GitLabConnection): Promise<TaskOutcome> => {
     if (event.author.username.toLowerCase() === connection.tokenUsername.toLowerCase()) return { skipped: "comment by a bot or an app" };
-    const repo = gitLabRepoFullName(connection.baseUrl, connection.projectPath);
+    const repo = gitLabRepoName(connection.baseUrl, connection.projectPath);
     // What a note addresses to the agent; a label addresses nothing.
     const request = event.type === "issue_note" ? instructionIn(event.body, connection.tokenUsername, options.command) : null;
     if (event.type === "issue_note" && request && isApproveCommand(request)) {

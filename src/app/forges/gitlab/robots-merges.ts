@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { gitLabConnectionOf, gitLabRepoFullName } from "../../domain/gitlab-connections.js";
+import { gitLabConnectionOf, gitLabRepoName } from "../../domain/gitlab-connections.js";
 import type { Db, Queryable } from "../../store/db.js";
 import { queueRobotsFromMerge, type MergeReadingForge } from "../robots-merges.js";
 import { GitLabApi } from "./api.js";
@@ -26,7 +26,7 @@ export const gitLabMergeReading = (db: Db): MergeReadingForge => ({
         fileAt: (path) => api.fileAt(connection.gitlabProjectId, path, merge.mergeSha),
         sha: merge.mergeSha,
         mergedAt: () => api.mergedAt(connection.gitlabProjectId, merge.iid),
-        repository: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
+        repository: gitLabRepoName(connection.baseUrl, connection.projectPath),
       },
     };
   },

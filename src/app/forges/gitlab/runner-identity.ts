@@ -1,6 +1,6 @@
 import { errors, jwtVerify, type JWTPayload } from "jose";
 import { UnauthenticatedError, UpstreamError } from "../../domain/errors.js";
-import { gitLabConnectionByGitLabId, gitLabRepoFullName } from "../../domain/gitlab-connections.js";
+import { gitLabConnectionByGitLabId, gitLabRepoName } from "../../domain/gitlab-connections.js";
 import type { RunnerCaller } from "../../domain/jobs/runs.js";
 import { KeysUnavailableError, OidcKeys } from "../oidc-keys.js";
 import type { Queryable } from "../../store/db.js";
@@ -71,7 +71,7 @@ export class GitLabIdTokenVerifier {
     if (!Number.isSafeInteger(pipelineId)) throw unauthorized("its pipeline_id is not a number");
     const jobId = Number(payload.job_id);
     return {
-      repository: gitLabRepoFullName(connection.baseUrl, connection.projectPath),
+      repository: gitLabRepoName(connection.baseUrl, connection.projectPath),
       repositoryId: connection.gitlabProjectId,
       pipelineId,
       jobId: Number.isSafeInteger(jobId) ? jobId : null,

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { isSourceLinked } from "../../domain/automations/automations.js";
 import { ConflictError, NotConfiguredError, UpstreamError } from "../../domain/errors.js";
-import { gitLabConnectionOf, gitLabProjectPathIn, gitLabRepoFullName } from "../../domain/gitlab-connections.js";
+import { gitLabConnectionOf, gitLabProjectPathIn, gitLabRepoName } from "../../domain/gitlab-connections.js";
 import type { SourceLinkForge } from "../source-link.js";
 import type { Db, Queryable } from "../../store/db.js";
 import { defineTask, type TaskDefinition, type TaskOutcome } from "../../tasks/task-definition.js";
@@ -41,7 +41,7 @@ export async function linkSourceRepository(deps: SourceLinkDeps, projectId: stri
     if (status === 403 || status === 401) throw new ConflictError(`GitLab refused to add a webhook to ${repository} (${status}): the token needs the Maintainer role there`);
     throw new UpstreamError(`GitLab did not add the webhook to ${repository}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  return gitLabRepoFullName(connection.baseUrl, source.pathWithNamespace);
+  return gitLabRepoName(connection.baseUrl, source.pathWithNamespace);
 }
 
 export const GITLAB_SOURCE_UNLINK_TASK = "gitlab_source_unlink";

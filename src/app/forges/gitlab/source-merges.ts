@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { sourceAutomationsWanting } from "../../domain/automations/automations.js";
 import { automationsFor, startSourceJob, type Started } from "../../domain/automations/triggered-jobs.js";
-import { gitLabRepoFullName, type GitLabConnection } from "../../domain/gitlab-connections.js";
+import { gitLabRepoName, type GitLabConnection } from "../../domain/gitlab-connections.js";
 import type { JobLimits } from "../../domain/jobs/commands.js";
 import { mergeInstruction, touchesPaths } from "../merge-instruction.js";
 import type { Db } from "../../store/db.js";
@@ -21,7 +21,7 @@ const said = (started: Started) => ("skipped" in started ? started.skipped : sta
  */
 export function gitLabSourceMerges(db: Db, limits: JobLimits, log: Logger) {
   return async (event: Extract<GitLabEvent, { type: "source_merged" }>, connection: GitLabConnection): Promise<TaskOutcome> => {
-    const repo = gitLabRepoFullName(connection.baseUrl, event.sourcePath);
+    const repo = gitLabRepoName(connection.baseUrl, event.sourcePath);
     const automations = (await automationsFor(db, "source", repo)).filter((automation) => automation.project_id === connection.projectId);
     if (automations.length === 0) return { skipped: "no automation of this project reads this project" };
     if (event.defaultBranch === null || event.targetBranch !== event.defaultBranch) return { skipped: `merged into ${event.targetBranch}, not the default branch` };

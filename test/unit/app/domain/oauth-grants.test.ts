@@ -25,7 +25,7 @@ let clients = 0;
 
 beforeAll(async () => {
   store = await openTestStore();
-  projectId = (await createProject(store.db, { repoFullName: "acme/grants", repository: "https://github.com/acme/grants", model: "m" })).id;
+  projectId = (await createProject(store.db, { repoName: "acme/grants", repository: "https://github.com/acme/grants", model: "m" })).id;
 });
 afterAll(async () => {
   await store.drop();

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => store.drop());
 beforeEach(async () => {
   const repo = `acme/cancel-${++projects}`;
-  projectId = (await createProject(db, { repoFullName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5", rateLimitPerHour: 100 })).id;
+  projectId = (await createProject(db, { repoName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5", rateLimitPerHour: 100 })).id;
 });
 
 /** A forge that answers from a script and keeps what it was asked. */

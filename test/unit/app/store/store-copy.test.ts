@@ -21,7 +21,7 @@ async function store(): Promise<Db> {
 
 /** Every kind of column the schema has: identity ids, a generated column, bytea, arrays, jsonb, timestamps, NULLs. */
 async function seed(db: Db, inboxRows: number): Promise<void> {
-  const project = await createProject(db, { repoFullName: "acme/docs", repository: "https://github.com/acme/docs", model: "m", allowedModels: ["a", 'quote"d', "comma,d"] });
+  const project = await createProject(db, { repoName: "acme/docs", repository: "https://github.com/acme/docs", model: "m", allowedModels: ["a", 'quote"d', "comma,d"] });
   const { info } = await createApiKey(db, project.id, "laptop", ["all"]);
   await createApiKey(db, project.id, null, ["views"]);
   await revokeApiKey(db, project.id, info.id);
@@ -83,7 +83,7 @@ describe("copyStore", () => {
   it("refuses a target that holds data, naming what it holds and the flag; --force replaces it in one transaction", async () => {
     const [source, target] = [await store(), await store()];
     await seed(source, 50);
-    await createProject(target, { repoFullName: "other/repo", repository: "https://github.com/other/repo", model: "m" });
+    await createProject(target, { repoName: "other/repo", repository: "https://github.com/other/repo", model: "m" });
 
     const refused = await copyStore(source, target).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StoreCommandError);

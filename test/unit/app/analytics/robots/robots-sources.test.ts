@@ -24,7 +24,7 @@ let projectId: string;
 let now: number;
 beforeEach(async () => {
   store = await openTestStore();
-  projectId = (await createProject(store.db, { repoFullName: "acme/docs", repository: "https://github.com/acme/docs", model: "m" })).id;
+  projectId = (await createProject(store.db, { repoName: "acme/docs", repository: "https://github.com/acme/docs", model: "m" })).id;
   now = Date.parse("2026-03-01T10:00:00Z");
 });
 afterEach(() => store.drop());

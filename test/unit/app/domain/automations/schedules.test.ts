@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAutomation, fireScheduleNow, getAutomation, setAutomationPaused } from "../../../../../src/app/domain/automations/automations.js";
 import { fireDueSchedule } from "../../../../../src/app/domain/automations/schedules.js";
 import { InvalidInputError } from "../../../../../src/app/domain/errors.js";
-import { applyTrigger, archiveJob, attachPullRequest } from "../../../../../src/app/domain/jobs/commands.js";
+import { applyTrigger, archiveJob, attachChangeRequest } from "../../../../../src/app/domain/jobs/commands.js";
 import { getJob, listJobs } from "../../../../../src/app/domain/jobs/queries.js";
 import { listJobMessages } from "../../../../../src/app/domain/jobs/messages.js";
 import { createProject } from "../../../../../src/app/domain/projects.js";
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => store.drop());
 beforeEach(async () => {
   const repo = `acme/scheduled-${++projects}`;
-  projectId = (await createProject(db, { repoFullName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
+  projectId = (await createProject(db, { repoName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
 });
 
 const at = (iso: string) => new Date(iso);
@@ -59,7 +59,7 @@ describe("schedules", () => {
     const jobId = first?.jobId as string;
     expect(mine(await fireAll(at("2026-11-26T12:00:00Z")))).toMatchObject([{ jobId: null, outcome: `skipped: job ${jobId} is still open` }]);
     await db.transaction(async (tx) => {
-      await attachPullRequest(tx, jobId, { number: 4, url: "https://github.com/acme/docs/pull/4" }, { replace: true });
+      await attachChangeRequest(tx, jobId, { number: 4, url: "https://github.com/acme/docs/pull/4" }, { replace: true });
       await applyTrigger(tx, { jobId, trigger: "run_succeeded", cause: "runner", runAttempt: 1 });
     });
     expect(mine(await fireAll(at("2026-11-26T13:00:00Z")))).toMatchObject([{ jobId: null, outcome: expect.stringContaining("pull/4") }]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAutomation, deleteAutomation, setAutomationPaused } from "../../../../../src/app/domain/automations/automations.js";
 import { automationsFor, startIssueJob, startSourceJob } from "../../../../../src/app/domain/automations/triggered-jobs.js";
-import { applyTrigger, archiveJob, attachPullRequest } from "../../../../../src/app/domain/jobs/commands.js";
+import { applyTrigger, archiveJob, attachChangeRequest } from "../../../../../src/app/domain/jobs/commands.js";
 import { listJobMessages } from "../../../../../src/app/domain/jobs/messages.js";
 import { getJob, listJobs } from "../../../../../src/app/domain/jobs/queries.js";
 import { createProject } from "../../../../../src/app/domain/projects.js";
@@ -23,7 +23,7 @@ afterAll(() => store.drop());
 
 async function project() {
   const repo = `acme/triggered-${++projects}`;
-  return (await createProject(db, { repoFullName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
+  return (await createProject(db, { repoName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
 }
 const sha = (n: number) => String(n).padStart(40, "0");
 const merge = (n: number) => ({
@@ -55,7 +55,7 @@ describe("source merges", () => {
 
     // Archived since: a late redelivery of a merge it took is still taken, not a new job.
     await db.transaction(async (tx) => {
-      await attachPullRequest(tx, jobA, { number: 3, url: "https://github.com/acme/docs/pull/3" }, { replace: true });
+      await attachChangeRequest(tx, jobA, { number: 3, url: "https://github.com/acme/docs/pull/3" }, { replace: true });
       await archiveJob(tx, jobA, { mergedAt: null });
     });
     expect((await take(2, [a, b]))[0]).toEqual({ skipped: "already taken" });

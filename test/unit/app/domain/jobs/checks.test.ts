@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => store.drop());
 beforeEach(async () => {
   repo = `acme/checks-${++projects}`;
-  projectId = (await createProject(db, { repoFullName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
+  projectId = (await createProject(db, { repoName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
   await db.query(`UPDATE projects SET installation_id = 42 WHERE id = $1`, [projectId]);
 });
 
@@ -70,15 +70,15 @@ describe("a job's head and whose checks an event is about", () => {
 
   it("an event on the head names the job (by repository, any case, or by project); another commit, another repository or a head moved on names none", async () => {
     const jobId = await pushedJob(sha(1));
-    expect(await jobWatchingHead(db, { repoFullName: repo.toUpperCase() }, sha(1))).toBe(jobId);
+    expect(await jobWatchingHead(db, { repoName: repo.toUpperCase() }, sha(1))).toBe(jobId);
     expect(await jobWatchingHead(db, { projectId }, sha(1))).toBe(jobId);
-    expect(await jobWatchingHead(db, { repoFullName: "acme/elsewhere" }, sha(1))).toBeNull();
-    expect(await jobWatchingHead(db, { repoFullName: repo }, sha(2))).toBeNull();
+    expect(await jobWatchingHead(db, { repoName: "acme/elsewhere" }, sha(1))).toBeNull();
+    expect(await jobWatchingHead(db, { repoName: repo }, sha(2))).toBeNull();
     // A follow-up run pushed a new head: the old commit's checks are nobody's business any more.
     await db.query(`UPDATE jobs SET status = 'active', run_attempt = 2 WHERE id = $1`, [jobId]);
     await run(jobId, 2, sha(2));
-    expect(await jobWatchingHead(db, { repoFullName: repo }, sha(1))).toBeNull();
-    expect(await jobWatchingHead(db, { repoFullName: repo }, sha(2))).toBe(jobId);
+    expect(await jobWatchingHead(db, { repoName: repo }, sha(1))).toBeNull();
+    expect(await jobWatchingHead(db, { repoName: repo }, sha(2))).toBe(jobId);
     expect(await verdict(jobId, sha(1), failing())).toBe("the job's head moved on");
   });
 
@@ -88,7 +88,7 @@ describe("a job's head and whose checks an event is about", () => {
     const claimed = await run(job.id, 1, sha(1));
     expect(claimed.context.draftUntilChecksPass).toBe(false);
     expect((await getJob(db, projectId, job.id)).checks).toBeNull();
-    expect(await jobWatchingHead(db, { repoFullName: repo }, sha(1))).toBeNull();
+    expect(await jobWatchingHead(db, { repoName: repo }, sha(1))).toBeNull();
     expect(await pendingTasks("checks", job.id)).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConflictError, IdempotencyKeyReusedError, JobArchivedError, NotFoundError, RateLimitedError } from "../../../../../src/app/domain/errors.js";
-import { addMessage, applyTrigger, archiveJob, attachPullRequest, createJob } from "../../../../../src/app/domain/jobs/commands.js";
+import { addMessage, applyTrigger, archiveJob, attachChangeRequest, createJob } from "../../../../../src/app/domain/jobs/commands.js";
 import { listJobMessages } from "../../../../../src/app/domain/jobs/messages.js";
-import { getJob, jobOnBranch, jobOnPullRequest, listJobEvents } from "../../../../../src/app/domain/jobs/queries.js";
+import { getJob, jobOnBranch, jobOnChangeRequest, listJobEvents } from "../../../../../src/app/domain/jobs/queries.js";
 import { createProject } from "../../../../../src/app/domain/projects.js";
 import type { Db } from "../../../../../src/app/store/db.js";
 import { openTestStore, type TestStore } from "../../../../helpers/store.js";
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => store.drop());
 beforeEach(async () => {
   repo = `acme/docs-${++projects}`;
-  projectId = (await createProject(db, { repoFullName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5", rateLimitPerHour: 3 })).id;
+  projectId = (await createProject(db, { repoName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5", rateLimitPerHour: 3 })).id;
 });
 
 const create = (prompt: string, extra: Partial<Parameters<typeof createJob>[1]> = {}) =>
@@ -98,7 +98,7 @@ describe("addMessage", () => {
     const archived = await message(job.id, "too late").catch((e: unknown) => e);
     expect(archived).toBeInstanceOf(JobArchivedError);
     expect(archived).toBeInstanceOf(ConflictError);
-    const other = (await createProject(db, { repoFullName: `${repo}-other`, repository: `https://github.com/${repo}-other`, model: "m" })).id;
+    const other = (await createProject(db, { repoName: `${repo}-other`, repository: `https://github.com/${repo}-other`, model: "m" })).id;
     await expect(db.transaction((tx) => addMessage(tx, { projectId: other, jobId: job.id, prompt: "x", source: "api" }, limits))).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -126,13 +126,13 @@ describe("pull requests", () => {
   it("a webhook attaches the first PR and queues the tracking comment; a later one does not replace it, a runner's report does", async () => {
     const { job } = await create("first");
     expect(await tasks("tracking_comment", job.id)).toHaveLength(0);
-    expect(await db.transaction((tx) => attachPullRequest(tx, job.id, { number: 7, url: `https://github.com/${repo}/pull/7` }, { replace: false }))).toBe(true);
+    expect(await db.transaction((tx) => attachChangeRequest(tx, job.id, { number: 7, url: `https://github.com/${repo}/pull/7` }, { replace: false }))).toBe(true);
     expect(await tasks("tracking_comment", job.id)).toEqual([{ dedupe_key: `tracking:${job.id}` }]);
-    expect(await db.transaction((tx) => attachPullRequest(tx, job.id, { number: 8, url: `https://github.com/${repo}/pull/8` }, { replace: false }))).toBe(false);
+    expect(await db.transaction((tx) => attachChangeRequest(tx, job.id, { number: 8, url: `https://github.com/${repo}/pull/8` }, { replace: false }))).toBe(false);
     expect((await getJob(db, projectId, job.id)).prLink).toBe(`https://github.com/${repo}/pull/7`);
-    expect(await db.transaction((tx) => attachPullRequest(tx, job.id, { number: 8, url: `https://github.com/${repo}/pull/8` }, { replace: true }))).toBe(true);
-    expect((await jobOnPullRequest(db, repo.toUpperCase(), 8))?.id).toBe(job.id);
-    expect(await jobOnPullRequest(db, repo, 7)).toBeNull();
+    expect(await db.transaction((tx) => attachChangeRequest(tx, job.id, { number: 8, url: `https://github.com/${repo}/pull/8` }, { replace: true }))).toBe(true);
+    expect((await jobOnChangeRequest(db, repo.toUpperCase(), 8))?.id).toBe(job.id);
+    expect(await jobOnChangeRequest(db, repo, 7)).toBeNull();
   });
 
   it("finds a job by its branch only in its own repository", async () => {

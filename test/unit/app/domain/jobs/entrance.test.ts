@@ -12,7 +12,7 @@ let projects = 0;
 // A project of its own per test: the rate limit counts a project's jobs.
 const newProject = async () => {
   const repo = `acme/docs-${++projects}`;
-  return (await createProject(store.db, { repoFullName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
+  return (await createProject(store.db, { repoName: repo, repository: `https://github.com/${repo}`, model: "anthropic/claude-sonnet-4-5" })).id;
 };
 
 beforeAll(async () => {

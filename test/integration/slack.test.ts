@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyTrigger, attachPullRequest, lockJob } from "../../src/app/domain/jobs/commands.js";
+import { applyTrigger, attachChangeRequest, lockJob } from "../../src/app/domain/jobs/commands.js";
 import { listJobMessages } from "../../src/app/domain/jobs/messages.js";
 import { startWaiting } from "../../src/app/domain/jobs/waiting.js";
 import type { Dispatcher } from "../../src/app/dispatch/dispatcher.js";
@@ -125,7 +125,7 @@ describe("a mention in a mapped channel", () => {
 
     // The run opens the PR and completes: the same message shows the PR's link and an Open PR button.
     await t.store.db.transaction(async (tx) => {
-      await attachPullRequest(tx, jobId as string, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
+      await attachChangeRequest(tx, jobId as string, { number: 7, url: "https://github.com/acme/docs/pull/7" }, { replace: true });
       await applyTrigger(tx, { jobId: jobId as string, trigger: "run_succeeded", cause: "runner" });
     });
     t.inkwell.services.tasks.kick();

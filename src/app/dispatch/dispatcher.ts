@@ -3,7 +3,7 @@ export interface DispatchRequest {
   jobId: string;
   runAttempt: number;
   projectId: string;
-  /** The forge the job's repository is on: the seam's choice of dispatcher (ForgeDispatcher). */
+  /** The forge the job's repository is on: the seam's choice of dispatcher (`dispatcherOf` in forges/forge.ts). */
   forge: "github" | "gitlab";
   /** The job's base branch; null = the repository's default. */
   baseRef: string | null;

@@ -184,16 +184,20 @@ export function layerFaults(graph, layers, base) {
   return { upward, peers, unplaced: unplaced.sort() };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+/**
+ * The command: `check-import-cycles [dir] [--layers file]` (no arguments: src/ against
+ * docs/architecture.md, as lint runs it). Writes what it finds through `error`, one call a line,
+ * and returns the exit code: 0 clean, 1 faults found, 2 a bad argument.
+ */
+export function checkImports(args, error = console.error) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const args = process.argv.slice(2);
   const flag = args.indexOf("--layers");
   const layersFile = flag === -1 ? (args.length === 0 ? path.join(root, "docs/architecture.md") : undefined) : path.resolve(args[flag + 1] ?? "");
   const positional = args.filter((_, i) => flag === -1 || (i !== flag && i !== flag + 1));
   const dir = path.resolve(root, positional[0] ?? "src");
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    console.error(`check-import-cycles: ${dir} is not a directory`);
-    process.exit(2);
+    error(`check-import-cycles: ${dir} is not a directory`);
+    return 2;
   }
   const name = (file) => path.relative(root, file);
   const graph = importGraph(dir);
@@ -201,38 +205,42 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   const cycles = importCycles(graph);
   if (cycles.length > 0) {
     failed = true;
-    console.error(`${cycles.length} import cycle${cycles.length === 1 ? "" : "s"} in ${name(dir)} (type-only imports count: move the shared part into a module both can import):`);
+    error(`${cycles.length} import cycle${cycles.length === 1 ? "" : "s"} in ${name(dir)} (type-only imports count: move the shared part into a module both can import):`);
     for (const component of cycles) {
-      console.error(`\n  ${cyclePath(graph, component).map(name).join("\n    → ")}`);
-      if (component.length > 2) console.error(`  (${component.length} modules in this knot: ${component.map(name).join(", ")})`);
+      error(`\n  ${cyclePath(graph, component).map(name).join("\n    → ")}`);
+      if (component.length > 2) error(`  (${component.length} modules in this knot: ${component.map(name).join(", ")})`);
     }
   }
   if (layersFile !== undefined) {
     let layers;
     try {
       layers = readLayers(readFileSync(layersFile, "utf8"));
-    } catch (error) {
-      console.error(`check-import-cycles: ${name(layersFile)}: ${error.message}`);
-      process.exit(2);
+    } catch (problem) {
+      error(`check-import-cycles: ${name(layersFile)}: ${problem.message}`);
+      return 2;
     }
     const base = path.dirname(dir);
     const { upward, peers, unplaced } = layerFaults(graph, layers, base);
     const where = `${name(layersFile)}, "Layers"`;
     if (upward.length > 0) {
       failed = true;
-      console.error(`${upward.length} import${upward.length === 1 ? "" : "s"} up the layers of ${where} (type-only imports count: move what both need down, or the importer up):`);
-      for (const { file, target, from, to } of upward) console.error(`  ${name(file)} (layer ${from + 1}) → ${name(target)} (layer ${to + 1})`);
+      error(`${upward.length} import${upward.length === 1 ? "" : "s"} up the layers of ${where} (type-only imports count: move what both need down, or the importer up):`);
+      for (const { file, target, from, to } of upward) error(`  ${name(file)} (layer ${from + 1}) → ${name(target)} (layer ${to + 1})`);
     }
     if (peers.length > 0) {
       failed = true;
-      console.error(`${peers.length} import${peers.length === 1 ? "" : "s"} between peer folders of ${where} (a \`*\` entry: each folder it stands for, such as each forge's, imports none of the others; move what both need into their parent):`);
-      for (const { file, target } of peers) console.error(`  ${name(file)} → ${name(target)}`);
+      error(`${peers.length} import${peers.length === 1 ? "" : "s"} between peer folders of ${where} (a \`*\` entry: each folder it stands for, such as each forge's, imports none of the others; move what both need into their parent):`);
+      for (const { file, target } of peers) error(`  ${name(file)} → ${name(target)}`);
     }
     if (unplaced.length > 0) {
       failed = true;
-      console.error(`${unplaced.length} module${unplaced.length === 1 ? " is" : "s are"} in no layer of ${where}: add the folder or file to the list:`);
-      for (const file of unplaced) console.error(`  ${name(file)}`);
+      error(`${unplaced.length} module${unplaced.length === 1 ? " is" : "s are"} in no layer of ${where}: add the folder or file to the list:`);
+      for (const file of unplaced) error(`  ${name(file)}`);
     }
   }
-  process.exit(failed ? 1 : 0);
+  return failed ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exit(checkImports(process.argv.slice(2)));
 }

@@ -202,6 +202,7 @@ export const oauthGrantSchema = z
     revokedAt: z.string().nullable(),
   })
   .meta({ id: "OAuthGrant" });
+export type OAuthGrantView = z.infer<typeof oauthGrantSchema>;
 
 export const createdKeySchema = apiKeySchema
   .extend({ key: z.string().meta({ description: "The secret key. Shown only in this response." }) })

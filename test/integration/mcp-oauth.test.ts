@@ -10,6 +10,7 @@ import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontext
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../helpers/server.js";
 import { Visitor } from "../helpers/visitor.js";
+import { cliFor } from "../helpers/cli.js";
 
 // Inkwell as the OAuth 2.1 authorization server of its MCP endpoint (docs/mcp-oauth.md), driven by
 // the MCP SDK's own client OAuth flow as a hosted assistant runs it: discovery from the 401, a
@@ -268,9 +269,15 @@ describe("MCP with OAuth: a hosted assistant adds Inkwell by its URL", () => {
     const grant = listed.body.grants.filter((g: any) => g.clientId === `${documentsUrl}/assistant.json` && g.revokedAt === null).at(-1);
     expect(grant).toMatchObject({ projectId, clientName: "Documented assistant", clientKind: "metadata_document", redirectHost: "assistant.example", scopes: ["analytics", "jobs"], grantedBy: "operator" });
     expect(JSON.stringify(listed.body)).not.toContain(provider.saved!.access_token);
-    const revoked = await t.call("DELETE", `/admin/projects/${projectId}/grants/${grant.id}`, { token: ADMIN_TOKEN });
-    expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ id: grant.id, revokedAt: expect.any(String) });
+    // The CLI over the same operator API: the list as a table, then the revocation.
+    const cli = cliFor(t);
+    const table = await cli(["keys", "grants", "--project", projectId]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^ID +CLIENT +SENDS BACK TO +VERIFIED +SCOPES/);
+    expect(table.stdout).toContain("Documented assistant");
+    const revoked = await cli(["keys", "revoke-grant", "--project", projectId, grant.id, "--json"]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ id: grant.id, revokedAt: expect.any(String) });
     await expect(client.callTool({ name: "list_jobs", arguments: {} })).rejects.toThrow();
     expect((await t.call("DELETE", `/admin/projects/${projectId}/grants/nosuchgrant`, { token: ADMIN_TOKEN })).status).toBe(404);
     expect((await t.call("GET", `/admin/projects/${projectId}/grants`)).status).toBe(401);

@@ -22,6 +22,8 @@ export const COMMAND_USAGE = {
     create: `keys create --project ID [--name NAME] [--scope ${KEY_SCOPES.join("|")}]…`,
     list: "keys list --project ID",
     revoke: "keys revoke --project ID <keyId>",
+    grants: "keys grants --project ID",
+    "revoke-grant": "keys revoke-grant --project ID <grantId>",
   },
   webhooks: {
     create: `webhooks create --project ID <url> [--event ${WEBHOOK_EVENTS.join("|")}]… [--format standard|slack]`,

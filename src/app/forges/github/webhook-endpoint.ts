@@ -5,7 +5,10 @@ import type { Config } from "../../config.js";
 import { readBody, refuseDeclaredOversize } from "../../http-kit/body.js";
 import { HttpError } from "../../http-kit/http-error.js";
 import { EVENTS } from "./github-events.js";
-import { toQueuedEvent, type QueuedEvent } from "./webhook-events.js";
+import type { Db } from "../../store/db.js";
+import { enqueueTask } from "../../tasks/tasks.js";
+import { EVENT_TASK } from "./event-task.js";
+import { queueDelaySeconds, toQueuedEvent, type QueuedEvent } from "./webhook-events.js";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
 
@@ -105,4 +108,16 @@ function parseObject(payload: string): Record<string, unknown> {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   const what = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
   throw new HttpError(400, `The delivery's body is ${what}: a GitHub delivery is a JSON object`, [{ message: "body: expected an object" }]);
+}
+
+/** The App's webhook endpoint as the server mounts it: each delivery a `github_event` task, queued in its own transaction before GitHub gets its 200. */
+export function gitHubWebhookEndpoint(probot: Probot, db: Db, kick: () => void, log: Logger): Promise<WebhookEndpoint> {
+  return createWebhookEndpoint(
+    probot,
+    async (deliveryId, event) => {
+      await db.transaction((tx) => enqueueTask(tx, EVENT_TASK, `event:${deliveryId}`, event, queueDelaySeconds(event)));
+      kick();
+    },
+    log,
+  );
 }

@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import { slowTestTimeout } from "./test/helpers/eventually.js";
+import SlowestFirst from "./test/helpers/slowest-first.js";
 import { FULL_TIER as full } from "./test/helpers/tier.js";
 
 /**
@@ -83,6 +84,8 @@ export default defineConfig({
     globalSetup: ["test/helpers/global-setup.ts"],
     // Two cores here: a file per core. Files that must not share the machine are in the last group, one at a time.
     maxWorkers: 2,
+    // Within each project, the files test/README.md budgets as slowest start first.
+    sequence: { sequencer: SlowestFirst },
     projects: process.env.INKWELL_TEST_LEG === "node" ? [project("bundle", BUNDLE), project("node-version", NODE_VERSION, { store: "pglite" })] : tierProjects,
   },
 });

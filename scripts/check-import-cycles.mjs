@@ -128,14 +128,17 @@ export function readLayers(markdown) {
 
 /**
  * Where `entry` holds `file`: the length of what it matched (the longest entry wins), and for an
- * entry ending in a `*` folder (`src/app/forges/*` + `/`: each folder there) the folder the file
- * is in, its peer; null when it does not hold the file.
+ * entry ending in a `*` folder (`src/app/forges/*` + `/`: each folder there) or a list of folders
+ * (`src/action/{github,gitlab}/`: those) the folder the file is in, its peer; null when it does not
+ * hold the file.
  */
 function holding(entry, file, base) {
-  if (entry.endsWith("/*/")) {
-    const parent = path.resolve(base, entry.slice(0, -3)) + path.sep;
+  const listed = /^(.*)\/\{([^}]+)\}\/$/.exec(entry);
+  if (listed || entry.endsWith("/*/")) {
+    const parent = path.resolve(base, listed ? listed[1] : entry.slice(0, -3)) + path.sep;
+    const peers = listed ? new Set(listed[2].split(",").map((name) => name.trim())) : null;
     const [peer, ...inside] = file.startsWith(parent) ? file.slice(parent.length).split(path.sep) : [];
-    return peer && inside.length > 0 ? { length: parent.length + peer.length, peer: parent + peer } : null;
+    return peer && inside.length > 0 && (!peers || peers.has(peer)) ? { length: parent.length + peer.length, peer: parent + peer } : null;
   }
   const full = path.resolve(base, entry);
   const holds = entry.endsWith("/") ? file.startsWith(full + path.sep) : file === full;

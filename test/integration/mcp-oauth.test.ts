@@ -219,6 +219,9 @@ describe("MCP with OAuth: a hosted assistant adds Inkwell by its URL", () => {
     const wider = await token({ grant_type: "refresh_token", client_id: provider.info!.client_id, refresh_token: provider.saved!.refresh_token!, scope: "views" });
     expect(wider.status).toBe(400);
     expect(await wider.json()).toMatchObject({ error: "invalid_scope" });
+    // The refused request spent nothing: the refresh token still refreshes.
+    const still = await token({ grant_type: "refresh_token", client_id: provider.info!.client_id, refresh_token: provider.saved!.refresh_token!, scope: "analytics" });
+    expect(still.status).toBe(200);
     await client.close();
   });
 

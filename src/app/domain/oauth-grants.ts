@@ -249,6 +249,18 @@ export async function issueTokens(db: Queryable, grantId: string, lifetimes: { a
   return { accessToken, refreshToken, expiresIn: lifetimes.accessSeconds };
 }
 
+/** The grant a live, unspent refresh token of this client stands for, without spending it (to check a request before rotating). */
+export async function grantForRefreshToken(db: Queryable, clientId: string, refreshToken: string): Promise<GrantUse | undefined> {
+  if (!REFRESH_TOKEN_FORMAT.test(refreshToken)) return undefined;
+  const row = await queryOne<{ grant_id: string; project_id: string; scopes: string; resource: string }>(
+    db,
+    `SELECT t.grant_id, g.project_id, g.scopes, g.resource FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+     WHERE t.token_hash = $1 AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > now() AND g.client_id = $2 AND g.revoked_at IS NULL`,
+    [hashSecret(refreshToken), clientId],
+  );
+  return row ? { grantId: row.grant_id, projectId: row.project_id, scopes: grantScopesOf(row.scopes), resource: row.resource } : undefined;
+}
+
 /**
  * Spends a refresh token of this client's live grant (once: rotation). One presented again after it
  * was spent revokes its grant (RFC 9700: a replayed refresh token means it leaked).

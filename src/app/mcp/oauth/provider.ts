@@ -19,6 +19,7 @@ import {
   createPendingAuthorization,
   findOAuthClient,
   grantForAccessToken,
+  grantForRefreshToken,
   issueTokens,
   revokeClientToken,
   saveOAuthClient,
@@ -100,10 +101,15 @@ export class InkwellOAuthProvider implements OAuthServerProvider {
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    // A request the grant cannot answer (a wider scope, another resource) leaves the refresh token as it was.
+    const live = await grantForRefreshToken(this.services.db, client.client_id, refreshToken);
+    if (live) {
+      const beyond = (scopes ?? []).filter((scope) => !(live.scopes as string[]).includes(scope));
+      if (beyond.length > 0) throw new InvalidScopeError(`The grant does not cover ${beyond.join(", ")}; it has ${live.scopes.join(" ")}`);
+      if (resource && !sameResource(resource, live.resource)) throw new InvalidTargetError(`This grant is for ${live.resource}, not ${resource.href}`);
+    }
     const grant = await spendRefreshToken(this.services.db, client.client_id, refreshToken);
     if (!grant) throw new InvalidGrantError("The refresh token is unknown, used, expired or revoked, or was issued to another client");
-    const beyond = (scopes ?? []).filter((scope) => !(grant.scopes as string[]).includes(scope));
-    if (beyond.length > 0) throw new InvalidScopeError(`The grant does not cover ${beyond.join(", ")}; it has ${grant.scopes.join(" ")}`);
     return this.#tokens(grant, resource);
   }
 

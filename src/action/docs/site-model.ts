@@ -61,6 +61,13 @@ export interface SiteModel {
    * pages kept out of the navigation on purpose, which MkDocs does not report as missing from it.
    */
   notInNav(file: string): boolean;
+  /**
+   * MkDocs' i18n plugin (mkdocs-static-i18n) with `docs_structure: folder`: the files a path under a
+   * language's folder also finds, the same path at the docs root and in the default language's folder
+   * (its folder.py I18nFiles.get_file_from_path strips the language and looks again; files outside
+   * every language folder are in each language's build). Empty for any other path or site.
+   */
+  languageFallbacks(file: string): string[];
   /** Where Material's blog plugin keeps the posts it lists itself (`<docs>/<blog_dir>/posts`); null without the plugin. */
   blogPosts: string | null;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
@@ -76,6 +83,13 @@ export interface SiteModel {
    * itself), so the page that renders the loader's data is their navigation.
    */
   listedByContentLoader(file: string): boolean;
+  /**
+   * VitePress' `ignoreDeadLinks` (src/node/markdownToVue.ts shouldIgnoreDeadLink): whether the build
+   * lets this dead link (as the page writes it) pass: `true` lets every one pass; in an array, a
+   * string is one link, a regular expression tests it, and a function is the site's own code, so
+   * with one no dead link is judged here.
+   */
+  deadLinkIgnored(url: string): boolean;
 }
 
 /** How a VitePress site's markdown options change heading ids. */
@@ -116,8 +130,10 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
     blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
     notInNav: project.framework === "mkdocs" ? mkdocsPatterns(configText, "not_in_nav", project.docsDir) : () => false,
+    languageFallbacks: project.framework === "mkdocs" ? mkdocsLanguageFallbacks(configText, project.docsDir) : () => [],
     headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir, docusaurusInstances(repoRoot, project).slice(1)) : () => false,
     listedByContentLoader: project.framework === "vitepress" ? vitepressContentLoaders(repoRoot, project) : () => false,
+    deadLinkIgnored: project.framework === "vitepress" ? vitepressIgnoredDeadLinks(configText) : () => false,
   };
   return model;
 }
@@ -285,6 +301,28 @@ function typedocOutputs(config: string, siteDir: string): (file: string) => bool
 const MKDOCS_THEME_FILES = new Set(["img/favicon.ico", "img/grid.png"]);
 
 /** Material's blog plugin (`- blog`, `blog_dir` default `blog`) lists the posts under `<blog_dir>/posts/` itself. */
+function mkdocsLanguageFallbacks(config: string, docsDir: string): (file: string) => string[] {
+  let plugins: unknown;
+  try {
+    plugins = (parseYaml(config, { logLevel: "silent", customTags: [] }) as Record<string, unknown> | null)?.plugins;
+  } catch {
+    // An unreadable config names no plugin here.
+  }
+  const entries = Array.isArray(plugins) ? plugins : plugins && typeof plugins === "object" ? [plugins] : [];
+  const options = entries.map((entry) => (entry && typeof entry === "object" ? (entry as Record<string, unknown>).i18n : undefined)).find((found) => found && typeof found === "object") as Record<string, unknown> | undefined;
+  if (options?.docs_structure !== "folder" || !Array.isArray(options.languages)) return () => [];
+  const languages = (options.languages as unknown[]).filter((language): language is Record<string, unknown> => !!language && typeof language === "object" && typeof (language as Record<string, unknown>).locale === "string");
+  const locales = new Set(languages.map((language) => String(language.locale)));
+  const fallback = languages.find((language) => language.default === true)?.locale;
+  return (file) => {
+    const relative = docsDir === "." ? file : path.posix.relative(docsDir, file);
+    const [locale, ...rest] = relative.split("/");
+    if (relative.startsWith("../") || !locale || !locales.has(locale) || rest.length === 0) return [];
+    const inDefault = typeof fallback === "string" && fallback !== locale ? [path.posix.join(docsDir, fallback, ...rest)] : [];
+    return [path.posix.join(docsDir, ...rest), ...inDefault];
+  };
+}
+
 function mkdocsBlogPosts(config: string, project: DocsProject): string | null {
   if (!/^\s*-\s*(?:material\/)?blog\b/m.test(config)) return null;
   const blogDir = /^\s+blog_dir:\s*['"]?([^'"\n#]+?)['"]?\s*$/m.exec(config)?.[1] ?? "blog";
@@ -316,6 +354,47 @@ function isSitePage(project: DocsProject, siteDir: string, file: string): boolea
  * `srcExclude` globs, relative to the source folder (vitepress src/node/utils/glob.ts, through
  * tinyglobby's picomatch). Read as the literal list the config writes.
  */
+function vitepressIgnoredDeadLinks(config: string): (url: string) => boolean {
+  const code = withoutJsComments(config);
+  const key = /(?:^|[^\w$.])ignoreDeadLinks\s*:\s*/.exec(code);
+  if (!key) return () => false;
+  let at = key.index + key[0].length;
+  if (/^true\b/.test(code.slice(at))) return () => true;
+  if (code[at] !== "[") return () => false; // false, 'localhostLinks' (URLs, never checked here), or a variable
+  const exact = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (at++; at < code.length; ) {
+    const rest = code.slice(at);
+    const space = /^[\s,]+/.exec(rest);
+    if (space) {
+      at += space[0].length;
+      continue;
+    }
+    if (rest.startsWith("]")) break;
+    const string = new RegExp(`^${JS_STRING}`).exec(rest);
+    if (string) {
+      exact.add(decodeJsString(string[2] ?? ""));
+      at += string[0].length;
+      continue;
+    }
+    // A regular expression literal: escapes and character classes may hold `/`.
+    const literal = /^\/((?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n[])+)\/([a-z]*)/.exec(rest);
+    if (!literal) return () => true; // a function or an expression: the site's code decides
+    try {
+      patterns.push(new RegExp(literal[1] ?? "", (literal[2] ?? "").replace(/[gy]/g, "")));
+    } catch {
+      return () => true;
+    }
+    at += literal[0].length;
+  }
+  return (url) => {
+    // What VitePress tests: the link without its query and hash, `.html` or `.md`; a trailing `/` is `/index`.
+    let tested = url.replace(/[?#].*$/, "").replace(/\.(html|md)$/, "");
+    if (tested.endsWith("/")) tested += "index";
+    return exact.has(tested) || patterns.some((pattern) => pattern.test(tested));
+  };
+}
+
 function vitepressExcluded(config: string, srcDir: string): (file: string) => boolean {
   const listed = /\bsrcExclude\s*:\s*\[([^\]]*)\]/.exec(config)?.[1] ?? "";
   const patterns = ["**/node_modules/**", "**/dist/**", ...[...listed.matchAll(/['"`]([^'"`]+)['"`]/g)].map((match) => (match[1] as string).replace(/^\.\//, ""))];

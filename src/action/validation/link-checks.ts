@@ -123,7 +123,9 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       // VitePress's dead-link check (src/node/markdownToVue.ts): a file `srcExclude` leaves out is no
       // page, and a page `rewrites` serves elsewhere is not at its own path (`cleanUrls` changes
       // neither: `.html` and `.md` are dropped before the check).
-      if (file && /\.md$/.test(file) && (model.ignored(file) || (model.rewrite && model.rewrite.toUrl(file) !== path.posix.relative(project.docsDir, file).replace(/\.md$/, "")))) return { file: null, anchor };
+      const dead = !file || (/\.md$/.test(file) && (model.ignored(file) || (model.rewrite && model.rewrite.toUrl(file) !== path.posix.relative(project.docsDir, file).replace(/\.md$/, ""))));
+      // A dead link the site's `ignoreDeadLinks` lets pass is the build's (another app the host serves).
+      if (dead) return model.deadLinkIgnored(url) ? undefined : { file: null, anchor };
       return { file, anchor };
     }
     case "mkdocs": {
@@ -144,11 +146,14 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         return file === undefined ? undefined : { file, anchor };
       }
       const base = path.posix.normalize(path.posix.join(dir, target));
+      // With the i18n plugin's folders, a language's page finds the default language's file where its own folder has none.
+      const bases = [base, ...model.languageFallbacks(base)];
       if (!path.posix.extname(base) || target.endsWith("/")) {
-        const file = firstFile(pageCandidates(base));
+        const file = firstFile(bases.flatMap(pageCandidates));
         return file ? { file, anchor } : undefined;
       }
-      if (firstFile([base])) return { file: base, anchor };
+      const found = firstFile(bases);
+      if (found) return { file: found, anchor };
       const docsRelative = path.posix.relative(project.docsDir, base);
       if (model.themeFiles.has(docsRelative)) return undefined;
       if (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, docsRelative)))) return undefined;

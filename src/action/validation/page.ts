@@ -350,13 +350,15 @@ function mkdocsExtraAnchors(text: string): string[] {
 }
 
 /**
- * A heading's text as the framework slugs it: raw HTML is never part of it; JSX (a badge) is not for
- * Docusaurus (@docusaurus/mdx-loader skips it), while Mintlify takes the text inside it
- * (`## Switch <Badge>Cloud</Badge>` is `switch-cloud`, as its checker has it).
+ * A heading's text as the framework slugs it: raw HTML is never part of it; an inline JSX element's
+ * text is, on MDX pages: Mintlify (`## Switch <Badge>Cloud</Badge>` is `switch-cloud`, as its checker
+ * has it) and Docusaurus 3, whose mdx-loader heading plugin drops only `html` and MDX 1's `jsx`
+ * children and slugs the rest with mdast-util-to-string (`<div class="label">Experimental</div>`
+ * adds `-experimental`). Docusaurus 2 pages are read as Markdown, where such a tag is raw HTML.
  */
 function headingText(node: Nodes, framework: Framework): string {
   if (node.type === "html" || node.type === "mdxTextExpression") return "";
-  if (node.type === "mdxJsxTextElement" && framework !== "mintlify") return "";
+  if (node.type === "mdxJsxTextElement" && framework !== "mintlify" && framework !== "docusaurus") return "";
   if ("children" in node) return node.children.map((child) => headingText(child as Nodes, framework)).join("");
   return toString(node);
 }

@@ -68,6 +68,23 @@ describe("VitePress's dead-link rules (markdownToVue.ts)", () => {
       "en/guide/links.md:3: link '/en/guide/start' does not resolve to a file in the repository",
     ]);
   });
+
+  const deadLinks = (setting: string) => ({
+    ".vitepress/config.ts": `export default {\n  cleanUrls: true,\n  // ignoreDeadLinks: true,\n  ${setting}\n}\n`,
+    "index.md": "# Home\n\n[app](/studio/) [deep](/studio/editor?x=1#top) [exact](/status) [exact too](/status.html) [near](/status/) [gone](/guide/missing)\n",
+  });
+
+  it("ignoreDeadLinks: a string lets that one link pass (as VitePress tests it: no query, hash, .html or .md; a trailing / is /index), a regular expression those it matches; a commented-out setting is none", async () => {
+    const gone = "index.md:3: link '/guide/missing' does not resolve to a file in the repository";
+    expect(await linksOf(deadLinks("ignoreDeadLinks: [/^\\/studio/, '/status', /:\\/\\/localhost/],"), "index.md")).toEqual(["index.md:3: link '/status/' does not resolve to a file in the repository", gone]);
+    expect(await linksOf(deadLinks(""), "index.md")).toHaveLength(6);
+  });
+
+  it("ignoreDeadLinks: true, or an array holding a function (the site's code), leaves every dead link to the build; 'localhostLinks' none of these", async () => {
+    expect(await linksOf(deadLinks("ignoreDeadLinks: true,"), "index.md")).toEqual([]);
+    expect(await linksOf(deadLinks("ignoreDeadLinks: ['/status', (url) => url.startsWith('/studio')],"), "index.md")).toEqual([]);
+    expect(await linksOf(deadLinks("ignoreDeadLinks: 'localhostLinks',"), "index.md")).toHaveLength(6);
+  });
 });
 
 describe("MkDocs: hooks and pages the build writes", () => {
@@ -85,6 +102,30 @@ describe("MkDocs: hooks and pages the build writes", () => {
   it("a link to a missing file the repository ignores is the build's page; one it does not ignore is broken", async () => {
     const files = { "mkdocs.yml": "site_name: Acme\n", ".gitignore": "docs/reference/\n", "docs/index.md": "# Home\n\n[api](reference/api.md) <a href=\"reference/cli/\">cli</a> [gone](guide.md)\n" };
     expect(await linksOf(files, "docs/index.md")).toEqual(["docs/index.md:3: link 'guide.md' does not resolve to a file in the repository"]);
+  });
+});
+
+describe("MkDocs: the i18n plugin's language folders (mkdocs-static-i18n, docs_structure: folder)", () => {
+  const config = (structure: string) =>
+    `site_name: Acme\nplugins:\n  - search\n  - i18n:\n      docs_structure: ${structure}\n      languages:\n        - locale: en\n          default: true\n          name: English\n        - locale: fr\n          name: Français\n        - locale: de\n          name: Deutsch\n`;
+  const files = (structure: string) => ({
+    "mkdocs.yml": config(structure),
+    "docs/index.md": "# Home\n",
+    "docs/api/client.md": "# Client\n\n## Options\n",
+    "docs/img/flow.png": "",
+    "docs/en/only-english.md": "# Only in English\n",
+    "docs/fr/index.md": "# Accueil\n\n[client](api/client.md#options) [folder](api/) [image](img/flow.png) [default folder](only-english.md)\n\n[gone](api/server.md) [bad anchor](api/client.md#setup)\n",
+  });
+
+  it("a language's page finds a file its folder lacks at the docs root or in the default language's folder; a file in neither is broken, and the anchor of the file found is checked", async () => {
+    expect(await linksOf(files("folder"), "docs/fr/index.md")).toEqual([
+      "docs/fr/index.md:5: link 'api/server.md' does not resolve to a file in the repository",
+      "docs/fr/index.md:5: link 'api/client.md#setup': docs/api/client.md has no heading with the anchor #setup",
+    ]);
+  });
+
+  it("without folders (the suffix structure), a language folder is a folder like any other", async () => {
+    expect(await linksOf(files("suffix"), "docs/fr/index.md")).toHaveLength(5);
   });
 });
 

@@ -32,6 +32,14 @@ describe("a page's imports", () => {
 });
 
 describe("Docusaurus' MDX settings (@docusaurus/mdx-loader)", () => {
+  it("a heading's id takes the text of an inline element in it (Docusaurus 3's headings plugin); on Markdown pages (format md, Docusaurus 2) a tag is raw HTML and adds nothing", async () => {
+    const text = '## `retryLimit` <span className="tag beta">Beta</span>\n\n### `timeout: number` <Pill />\n';
+    expect([...(await analyzePage("docs/a.md", text, "docusaurus")).anchors]).toEqual(["retrylimit-beta", "timeout-number-"]);
+    const markdown = '## `retryLimit` <span class="tag beta">Beta</span>\n';
+    expect([...(await analyzePage("docs/a.md", markdown, "docusaurus", { format: "md" })).anchors]).toEqual(["retrylimit-beta"]);
+    expect([...(await analyzePage("docs/a.md", markdown, "docusaurus", { mdx1: true })).anchors]).toEqual(["retrylimit-beta"]);
+  });
+
   const withComment = "# Title\n\n<!-- prettier-ignore -->\n| a | b |\n| - | - |\n\n## After\n";
 
   it("mdx1Compat.comments (the default): an HTML comment in MDX is a comment; turned off, it is MDX's error", async () => {

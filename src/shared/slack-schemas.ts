@@ -4,19 +4,34 @@ import { z } from "zod";
 
 export const SLACK_MODES = ["http", "socket"] as const;
 
+const botTokenField = z.string().trim().regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, { error: "must be the app's Bot User OAuth Token (xoxb-…)" });
+const signingSecretField = z.string().trim().regex(/^[0-9a-f]{16,128}$/, { error: "must be the app's Signing Secret (hexadecimal, from Basic Information)" });
+const appTokenField = z
+  .string({ error: "Socket Mode needs the app-level token (xapp-…)" })
+  .trim()
+  .regex(/^xapp-[A-Za-z0-9-]{10,250}$/, { error: "must be an app-level token (xapp-…) with connections:write" })
+  .meta({ description: "Socket Mode's app-level token (xapp-…, scope connections:write)." });
+
+// One branch per mode, so the published document says what Socket Mode needs (a refinement would not be in it).
 export const slackSettingsRequestSchema = z
-  .strictObject({
-    mode: z.enum(SLACK_MODES).default("http").meta({ description: "`http`: the Events API at PUBLIC_URL; `socket`: Socket Mode, for a server Slack cannot reach (needs appToken)." }),
-    botToken: z.string().trim().regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, { error: "must be the app's Bot User OAuth Token (xoxb-…)" }),
-    signingSecret: z.string().trim().regex(/^[0-9a-f]{16,128}$/, { error: "must be the app's Signing Secret (hexadecimal, from Basic Information)" }),
-    appToken: z
-      .string()
-      .trim()
-      .regex(/^xapp-[A-Za-z0-9-]{10,250}$/, { error: "must be an app-level token (xapp-…) with connections:write" })
-      .optional()
-      .meta({ description: "Socket Mode's app-level token (xapp-…, scope connections:write)." }),
-  })
-  .refine((body) => body.mode !== "socket" || body.appToken !== undefined, { error: "appToken: Socket Mode needs the app-level token (xapp-…)", path: ["appToken"] })
+  .discriminatedUnion(
+    "mode",
+    [
+      z.strictObject({
+        mode: z.literal("http").default("http").meta({ description: "`http` (the default): the Events API at PUBLIC_URL." }),
+        botToken: botTokenField,
+        signingSecret: signingSecretField,
+        appToken: appTokenField.optional(),
+      }),
+      z.strictObject({
+        mode: z.literal("socket").meta({ description: "`socket`: Socket Mode, for a server Slack cannot reach; needs appToken." }),
+        botToken: botTokenField,
+        signingSecret: signingSecretField,
+        appToken: appTokenField,
+      }),
+    ],
+    { error: `mode must be one of ${SLACK_MODES.join(", ")}` },
+  )
   .meta({ id: "SlackSettingsRequest" });
 export type SlackSettingsRequest = z.infer<typeof slackSettingsRequestSchema>;
 

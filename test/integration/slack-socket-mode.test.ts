@@ -54,7 +54,9 @@ describe("Socket Mode", () => {
     const manifest = await t.call("GET", "/admin/slack/manifest?mode=socket", { token: ADMIN_TOKEN });
     expect(manifest.body.settings).toMatchObject({ socket_mode_enabled: true, interactivity: { is_enabled: true }, event_subscriptions: { bot_events: expect.arrayContaining(["app_mention", "message.channels"]) } });
     expect(JSON.stringify(manifest.body)).not.toContain("request_url");
-    expect((await t.call("PUT", "/admin/slack", { token: ADMIN_TOKEN, body: { mode: "socket", botToken: "xoxb-test-0123456789", signingSecret: "0123456789abcdef0123456789abcdef" } })).status).toBe(400);
+    const withoutAppToken = await t.call("PUT", "/admin/slack", { token: ADMIN_TOKEN, body: { mode: "socket", botToken: "xoxb-test-0123456789", signingSecret: "0123456789abcdef0123456789abcdef" } });
+    expect(withoutAppToken.status).toBe(400);
+    expect(withoutAppToken.body.details).toEqual([expect.objectContaining({ field: "appToken", message: expect.stringContaining("Socket Mode needs the app-level token (xapp-…)") })]);
     const saved = await t.call("PUT", "/admin/slack", { token: ADMIN_TOKEN, body: { mode: "socket", botToken: "xoxb-test-0123456789", signingSecret: "0123456789abcdef0123456789abcdef", appToken: "xapp-1-test-0123456789" } });
     expect(saved.body).toMatchObject({ configured: true, mode: "socket", socketMode: true, requestUrl: null });
     await eventually("the socket's connection", () => connection ?? undefined);

@@ -102,7 +102,9 @@ describe("the pinned link checker", () => {
   it("an install that fails leaves nothing half-made behind and says why", async () => {
     const lockDir = temp("inkwell-bad-lock-");
     writeFileSync(path.join(lockDir, "package.json"), JSON.stringify({ name: "x", private: true, dependencies: { "@mintlify/link-rot": "1.0.0" } }));
-    writeFileSync(path.join(lockDir, "package-lock.json"), JSON.stringify({ name: "x", lockfileVersion: 3, packages: { "": { dependencies: { "@mintlify/link-rot": "2.0.0" } } } }));
+    // A lockfile npm cannot read: it fails before asking any registry (a version the registry lacks
+    // made the test wait on the network: 70 s under Node 24 here).
+    writeFileSync(path.join(lockDir, "package-lock.json"), '{"name":"x","lockfileVersion":3, not json');
     const toolRoot = temp("inkwell-tools-");
     await expect(prepareLinkChecker({ toolRoot, archive: null, env: { PATH: process.env.PATH }, timeoutMs: 60_000, log: quiet, lockDir })).rejects.toThrow(/npm ci --ignore-scripts .* failed \(exit \d+\)/);
     expect(existsSync(linkCheckerPlace(toolRoot, lockDir).directory)).toBe(false);

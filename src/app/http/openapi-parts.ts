@@ -39,6 +39,8 @@ export function queryParameters(schema: z.ZodObject) {
 
 export const pathParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string", pattern: "^[a-z0-9]{1,64}$" } });
 export const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: ref(schema) } } });
+/** A list's body: `{ [key]: schema[] }`. */
+export const jsonList = (key: string, schema: z.ZodType) => ({ content: { "application/json": { schema: { type: "object", properties: { [key]: { type: "array", items: ref(schema) } } } } } });
 export const errorResponse = (description: string) => ({ description, ...json(errorSchema) });
 /** A report's 200: its JSON, or (`output=csv`, or an Accept header preferring text/csv) its rows as CSV, whose first line is `header` (http-kit/csv.ts). */
 export const jsonOrCsv = (schema: z.ZodType, header: string) => ({

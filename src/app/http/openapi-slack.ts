@@ -1,6 +1,6 @@
 import { slackChannelRequestSchema, slackChannelSchema, slackManifestQuerySchema, slackSettingsRequestSchema, slackSettingsSchema } from "../../shared/slack-schemas.js";
 import { BODY_LIMITS } from "./body-limits.js";
-import { ERR, errorResponse, json, operator, pathParam, queryParameters, ref } from "./openapi-parts.js";
+import { ERR, errorResponse, json, jsonList, operator, pathParam, queryParameters } from "./openapi-parts.js";
 
 const channelParam = { name: "channelId", in: "path", required: true, description: "The Slack channel's id (C…, G… or D…).", schema: { type: "string", pattern: "^[CGD][A-Z0-9]{2,30}$" } };
 
@@ -67,7 +67,7 @@ export const slackPaths = () => ({
       summary: "The Slack channels mapped to the project",
       security: operator,
       parameters: [pathParam("id", "Project id.")],
-      responses: { 200: { description: "Channels.", content: { "application/json": { schema: { type: "object", properties: { channels: { type: "array", items: ref(slackChannelSchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
+      responses: { 200: { description: "Channels.", ...jsonList("channels", slackChannelSchema) }, 401: ERR[401], 404: ERR[404] },
     },
   },
   "/admin/projects/{id}/slack/channels/{channelId}": {

@@ -1,5 +1,5 @@
 import { createdWebhookSchema, createWebhookSchema, deliveryListQuerySchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookSchema } from "../../shared/webhook-schemas.js";
-import { ERR, json, operator, pathParam, queryParameters, ref } from "./openapi-parts.js";
+import { ERR, json, jsonList, operator, pathParam, queryParameters } from "./openapi-parts.js";
 
 /** The operator's project-webhook operations of the OpenAPI document. */
 export const webhookPaths = () => ({
@@ -16,7 +16,7 @@ export const webhookPaths = () => ({
       operationId: "listWebhooks",
       security: operator,
       parameters: [pathParam("id", "Project id.")],
-      responses: { 200: { description: "Endpoints without secrets.", content: { "application/json": { schema: { type: "object", properties: { webhooks: { type: "array", items: ref(webhookSchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
+      responses: { 200: { description: "Endpoints without secrets.", ...jsonList("webhooks", webhookSchema) }, 401: ERR[401], 404: ERR[404] },
     },
   },
   "/admin/projects/{id}/webhooks/{webhookId}": {

@@ -11,7 +11,7 @@ import { webhookEvents } from "./openapi-webhook-events.js";
 import { projectKeyScheme, withKeyScopes } from "./openapi-scopes.js";
 import { impactRankingQuerySchema, impactRankingSchema, jobImpactQuerySchema, jobImpactSchema } from "../../shared/impact-schemas.js";
 import { IMPACT_CSV_HEADER, RANKING_CSV_HEADER } from "./routes/job-impact.js";
-import { components, ERR, errorResponse, jobParam, json, jsonOrCsv, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters, ref } from "./openapi-parts.js";
+import { components, ERR, errorResponse, jobParam, json, jsonList, jsonOrCsv, operator, pathParam, plainSchema, projectKey, projectParam, queryParameters } from "./openapi-parts.js";
 import {
   agentJobSchema,
   createJobBodySchema,
@@ -174,7 +174,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         get: {
           operationId: "listProjects",
           security: operator,
-          responses: { 200: { description: "All projects.", content: { "application/json": { schema: { type: "object", properties: { projects: { type: "array", items: ref(projectSchema) } } } } } }, 401: ERR[401] },
+          responses: { 200: { description: "All projects.", ...jsonList("projects", projectSchema) }, 401: ERR[401] },
         },
       },
       "/admin/projects/{id}": {
@@ -228,7 +228,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           operationId: "listApiKeys",
           security: operator,
           parameters: [pathParam("id", "Project id.")],
-          responses: { 200: { description: "Keys without secrets.", content: { "application/json": { schema: { type: "object", properties: { keys: { type: "array", items: ref(apiKeySchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
+          responses: { 200: { description: "Keys without secrets.", ...jsonList("keys", apiKeySchema) }, 401: ERR[401], 404: ERR[404] },
         },
       },
       "/admin/projects/{id}/keys/{keyId}": {
@@ -245,7 +245,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           summary: "Hosted assistants' access to the project through OAuth (docs/mcp-oauth.md), revoked ones included",
           security: operator,
           parameters: [pathParam("id", "Project id.")],
-          responses: { 200: { description: "The grants, oldest first; never a token.", content: { "application/json": { schema: { type: "object", properties: { grants: { type: "array", items: ref(oauthGrantSchema) } } } } } }, 401: ERR[401], 404: ERR[404] },
+          responses: { 200: { description: "The grants, oldest first; never a token.", ...jsonList("grants", oauthGrantSchema) }, 401: ERR[401], 404: ERR[404] },
         },
       },
       "/admin/projects/{id}/grants/{grantId}": {

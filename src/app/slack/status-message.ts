@@ -1,6 +1,7 @@
 import type { Button, KnownBlock } from "@slack/web-api";
 import { z } from "zod";
 import type { AgentJob } from "../../shared/api-schemas.js";
+import { forgeWords, type ForgeWords } from "../../shared/forge-words.js";
 import { getJob } from "../domain/jobs/queries.js";
 import { recordSlackAnnounced, recordSlackStatusMessage, slackThreadOfJob, SLACK_STATUS_TASK, type SlackStep } from "../domain/slack/slack-threads.js";
 import { defineTask, type TaskDefinition } from "../tasks/task-definition.js";
@@ -12,15 +13,16 @@ import { slackContext, type SlackContext, type SlackTaskDeps } from "./context.j
 // when the job starts, then edited with every step its events announce; a failure and a question
 // are also said as replies, so the thread's people are notified.
 
-const STEP_WORDS: Partial<Record<SlackStep["event"], (step: SlackStep) => string>> = {
+// In the job's forge's words: a pull request on GitHub, a merge request on GitLab.
+const STEP_WORDS: Partial<Record<SlackStep["event"], (step: SlackStep, words: ForgeWords) => string>> = {
   "job.created": () => "Job created",
   "job.run_started": (step) => `Run ${step.attempt ?? ""} started`,
   "job.run_finished": (step) => `Run ${step.attempt ?? ""} ${step.outcome === "waiting" ? "stopped to wait for you" : (step.outcome ?? "finished")}`,
   "job.waiting": () => "Waiting for you",
-  "job.pull_request_opened": () => "Pull request opened",
+  "job.pull_request_opened": (_, words) => `${words.Change} opened`,
   "job.completed": () => "Completed",
   "job.failed": () => "Failed",
-  "job.archived": () => "Archived (its pull request was merged or closed)",
+  "job.archived": (_, words) => `Archived (its ${words.change} was merged or closed)`,
 };
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -40,12 +42,13 @@ export function statusBlocks(ctx: Pick<SlackContext, "publicUrl">, job: AgentJob
         : job.status === "failed"
           ? "failed"
           : "is archived";
+  const words = forgeWords(job.forge);
   const link = jobLink(ctx as SlackContext, projectId, job.id);
-  const text = `Inkwell ${link} ${now}.${job.prLink ? ` Pull request: ${job.prLink}` : ""}`;
+  const text = `Inkwell ${link} ${now}.${job.prLink ? ` ${words.Change}: ${job.prLink}` : ""}`;
   const blocks: KnownBlock[] = [{ type: "section", text: { type: "mrkdwn", text: `*Inkwell* ${link} ${now}.` } }];
   const lines = steps.flatMap((step) => {
-    const words = STEP_WORDS[step.event]?.(step);
-    return words ? [`${time(step.at)} ${words}`] : [];
+    const said = STEP_WORDS[step.event]?.(step, words);
+    return said ? [`${time(step.at)} ${said}`] : [];
   });
   if (lines.length > 0) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: clip(lines.slice(-12).join("\n"), 2_900) }] });
   if (job.status === "active" && job.waitingFor === "approval" && job.plan) blocks.push({ type: "section", text: { type: "mrkdwn", text: clip(`*Plan*\n${job.plan}`, 2_900) } });
@@ -54,7 +57,7 @@ export function statusBlocks(ctx: Pick<SlackContext, "publicUrl">, job: AgentJob
   if (job.status === "failed" && job.error) blocks.push({ type: "section", text: { type: "mrkdwn", text: clip(`*Why*: ${job.error}`, 2_900) } });
   const buttons: Button[] = [];
   if (job.status === "active" && job.waitingFor === "approval") buttons.push({ type: "button", action_id: APPROVE_ACTION, style: "primary", text: { type: "plain_text", text: "Approve plan" }, value: job.id });
-  if (job.prLink) buttons.push({ type: "button", action_id: OPEN_PR_ACTION, text: { type: "plain_text", text: "Open PR" }, url: job.prLink });
+  if (job.prLink) buttons.push({ type: "button", action_id: OPEN_PR_ACTION, text: { type: "plain_text", text: `Open ${words.changeShort}` }, url: job.prLink });
   if (job.status === "active") buttons.push({ type: "button", action_id: STOP_ACTION, style: "danger", text: { type: "plain_text", text: "Stop job" }, value: job.id });
   if (buttons.length > 0) blocks.push({ type: "actions", elements: buttons });
   return { text, blocks };

@@ -1,4 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { addressRange, rangeLabel, urlHost } from "./address-ranges.js";
 
@@ -81,5 +83,37 @@ function resolveAll(host: string): Promise<string[]> {
     } catch {
       resolve([]);
     }
+  });
+}
+
+/**
+ * A GET of one URL (no redirect followed) whose connection goes only to addresses `purpose` allows
+ * (guardedLookup), unless the operator allows private ones. Resolves with the answer's head.
+ */
+export function guardedGet(target: URL, purpose: OutboundPurpose, options: { allowPrivate: boolean; accept: string; signal: AbortSignal }): Promise<IncomingMessage> {
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(target, { method: "GET", headers: { Accept: options.accept }, signal: options.signal, ...(options.allowPrivate ? {} : { lookup: guardedLookup(purpose) as never }) }, resolve);
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The body as UTF-8, or null once it passes `maxBytes` (the rest is not read). */
+export function readCapped(res: IncomingMessage, maxBytes: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    res.on("error", reject);
   });
 }

@@ -1,11 +1,9 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage } from "node:http";
 import { MAX_ROBOTS_BYTES } from "../../../shared/robots-schemas.js";
-import { guardedLookup, literalRefusal, type OutboundPurpose } from "../../outbound-guard.js";
+import { guardedGet, literalRefusal, readCapped, type OutboundPurpose } from "../../outbound-guard.js";
 
 /** The same guard, and the same operator setting, as project webhooks (outbound-guard.ts). */
 export const ROBOTS_FETCHES: OutboundPurpose = { what: "robots.txt fetches go", allowSetting: "INKWELL_WEBHOOKS_ALLOW_PRIVATE" };
-const robotsLookup = guardedLookup(ROBOTS_FETCHES);
 
 /** RFC 9309 2.3.1.2: follow at least five consecutive redirects. */
 const MAX_REDIRECTS = 5;
@@ -33,7 +31,7 @@ export async function fetchRobotsTxt(url: string, options: RobotsFetchOptions): 
     if (refused) return { ok: false, status: null, error: refused.message };
     let res: IncomingMessage;
     try {
-      res = await get(target, options.allowPrivate, signal);
+      res = await guardedGet(target, ROBOTS_FETCHES, { allowPrivate: options.allowPrivate, accept: "text/plain", signal });
     } catch (error) {
       return { ok: false, status: null, error: signal.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message };
     }
@@ -57,32 +55,4 @@ export async function fetchRobotsTxt(url: string, options: RobotsFetchOptions): 
       return { ok: false, status, error: signal.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message };
     }
   }
-}
-
-function get(target: URL, allowPrivate: boolean, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(target, { method: "GET", headers: { Accept: "text/plain" }, signal, ...(allowPrivate ? {} : { lookup: robotsLookup as never }) }, resolve);
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-/** The body as UTF-8, or null once it passes `maxBytes` (the rest is not read). */
-export function readCapped(res: IncomingMessage, maxBytes: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        res.destroy();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    res.on("error", reject);
-  });
 }

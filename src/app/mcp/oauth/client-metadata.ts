@@ -1,8 +1,6 @@
-import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { guardedLookup, literalRefusal, type OutboundPurpose } from "../../outbound-guard.js";
-import { readCapped } from "../../analytics/robots/robots-fetch.js";
+import { guardedGet, literalRefusal, readCapped, type OutboundPurpose } from "../../outbound-guard.js";
 import { isStorableText, STORABLE_TEXT_ERROR } from "../../../shared/stored-values.js";
 
 // Client ID Metadata Documents (MCP authorization, draft-ietf-oauth-client-id-metadata-document): a
@@ -12,7 +10,6 @@ import { isStorableText, STORABLE_TEXT_ERROR } from "../../../shared/stored-valu
 
 /** The same guard, and the same operator setting, as project webhooks (outbound-guard.ts). */
 export const CLIENT_METADATA_FETCHES: OutboundPurpose = { what: "client metadata document requests go", allowSetting: "INKWELL_WEBHOOKS_ALLOW_PRIVATE" };
-const metadataLookup = guardedLookup(CLIENT_METADATA_FETCHES);
 
 /** The draft asks servers to bound the document; 5 KB is its suggestion, and real ones are far smaller. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -82,11 +79,7 @@ export async function fetchClientMetadataDocument(url: string, options: { allowP
   const signal = AbortSignal.timeout(timeoutMs);
   let res: IncomingMessage;
   try {
-    res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpsRequest(target, { method: "GET", headers: { Accept: "application/json" }, signal, ...(options.allowPrivate ? {} : { lookup: metadataLookup as never }) }, resolve);
-      req.on("error", reject);
-      req.end();
-    });
+    res = await guardedGet(target, CLIENT_METADATA_FETCHES, { allowPrivate: options.allowPrivate, accept: "application/json", signal });
   } catch (error) {
     throw new ClientMetadataError(`could not read ${url}: ${signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
   }

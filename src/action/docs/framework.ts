@@ -5,6 +5,7 @@ import { docsOptions as docsOptionsText, docsPluginInstances, docusaurusDocId, n
 import { frontmatterOf } from "./frontmatter.js";
 import { moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
+import { findMkdocsConfig, mkdocsConfigText, mkdocsParentConfigs, mkdocsPlugins } from "./mkdocs-config.js";
 
 export type Framework = "mintlify" | "docusaurus" | "mkdocs" | "vitepress" | "markdown";
 
@@ -54,10 +55,13 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
         configFile: path.posix.join(dir, docusaurus),
       };
     }
-    if (existsSync(path.join(root, "mkdocs.yml"))) {
-      const config = readMkdocsConfig(path.join(root, "mkdocs.yml"));
-      const mkdocsYml = path.posix.join(dir, "mkdocs.yml");
-      return { framework: "mkdocs", docsDir: docsDirInput ?? path.posix.join(dir, config.docsDir), navigationFiles: [mkdocsYml], pageExtensions: [".md"], configFile: mkdocsYml };
+    const mkdocs = findMkdocsConfig(root);
+    if (mkdocs) {
+      const configFile = path.posix.join(dir, mkdocs);
+      const docsDir = readMkdocsDocsDir(repoRoot, configFile);
+      // The nav may be in a config the site's config inherits from.
+      const navigationFiles = [configFile, ...mkdocsParentConfigs(repoRoot, configFile)];
+      return { framework: "mkdocs", docsDir: docsDirInput ?? path.posix.join(dir, docsDir), navigationFiles, pageExtensions: [".md"], configFile };
     }
     // VitePress' own order (vuejs/vitepress src/node/config.ts resolveUserConfig at ed2bfb26): for
     // each of js, ts, mjs, mts, `.vitepress/config/index.<ext>` before `.vitepress/config.<ext>`.
@@ -78,7 +82,7 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
 /** Docusaurus' config file names, in the order it looks for them (@docusaurus/utils DEFAULT_CONFIG_FILE_NAME and its extensions). */
 const DOCUSAURUS_CONFIGS = ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `docusaurus.config.${ext}`);
 const SITE_CONFIGS = ["docs.json", "mint.json", ...DOCUSAURUS_CONFIGS, "mkdocs.yml", ...["js", "ts", "mjs", "mts"].flatMap((ext) => [`.vitepress/config/index.${ext}`, `.vitepress/config.${ext}`])];
-const siteConfigIn = (dir: string) => SITE_CONFIGS.some((file) => existsSync(path.join(dir, file)));
+const siteConfigIn = (dir: string) => SITE_CONFIGS.some((file) => existsSync(path.join(dir, file))) || findMkdocsConfig(dir) !== undefined;
 
 /** Folders up to three levels down (no dependencies, no hidden folders) that hold a docs framework's config. */
 function foldersWithSiteConfig(repoRoot: string): string[] {
@@ -119,12 +123,12 @@ export function docusaurusDocsPath(config: string): string | null {
   return null;
 }
 
-function readMkdocsConfig(file: string): { docsDir: string } {
+function readMkdocsDocsDir(repoRoot: string, configFile: string): string {
   try {
-    const config = parseYaml(readFileSync(file, "utf8"), { logLevel: "silent", customTags: [] }) as { docs_dir?: unknown } | null;
-    return { docsDir: typeof config?.docs_dir === "string" ? config.docs_dir : "docs" };
+    const config = parseYaml(mkdocsConfigText(repoRoot, configFile), { logLevel: "silent", customTags: [] }) as { docs_dir?: unknown } | null;
+    return typeof config?.docs_dir === "string" ? config.docs_dir : "docs";
   } catch {
-    return { docsDir: "docs" };
+    return "docs";
   }
 }
 
@@ -137,9 +141,8 @@ export function navigationPages(repoRoot: string, project: DocsProject): string[
   const [nav] = project.navigationFiles;
   if (!nav) return null;
   if (project.framework === "mintlify") return mintlifyNavigationPages(readMintlifyConfig(repoRoot, nav));
-  const text = readFileSync(path.join(repoRoot, nav), "utf8");
   if (project.framework === "mkdocs") {
-    const config = parseYaml(text, { logLevel: "silent" }) as { nav?: unknown; plugins?: unknown } | null;
+    const config = parseYaml(mkdocsConfigText(repoRoot, project.configFile ?? nav), { logLevel: "silent" }) as { nav?: unknown; plugins?: unknown } | null;
     const literate = literateNavFile(config?.plugins);
     if (literate) return literateNavPages(repoRoot, project.docsDir, literate);
     // Without `nav`, MkDocs lists every page itself.
@@ -174,15 +177,9 @@ export const mintlifyNavigationPages = (config: MintlifyConfig) => config.naviga
 
 /** mkdocs-literate-nav's nav file name (`nav_file`, default SUMMARY.md) when the site enables the plugin. */
 function literateNavFile(plugins: unknown): string | null {
-  if (!Array.isArray(plugins)) return null;
-  for (const plugin of plugins) {
-    if (plugin === "literate-nav") return "SUMMARY.md";
-    if (plugin && typeof plugin === "object" && "literate-nav" in plugin) {
-      const options = (plugin as Record<string, { nav_file?: unknown } | null>)["literate-nav"];
-      return typeof options?.nav_file === "string" ? options.nav_file : "SUMMARY.md";
-    }
-  }
-  return null;
+  const options = mkdocsPlugins(plugins).get("literate-nav");
+  if (!options) return null;
+  return typeof options.nav_file === "string" ? options.nav_file : "SUMMARY.md";
 }
 
 /**

@@ -8,6 +8,7 @@ import { docusaurusMarkdown, installedDocusaurusVersion, objectBody, objectLiter
 import { docusaurusInstances, listPageFiles, type DocsProject, type DocusaurusInstance } from "./framework.js";
 import { decodeJsString, JS_STRING, moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
+import { fnmatchPattern, mkdocsPlugins } from "./mkdocs-config.js";
 import { frameworkConfig } from "./site-routes.js";
 import { escapeRegExp } from "../../shared/regexp.js";
 
@@ -70,6 +71,12 @@ export interface SiteModel {
   languageFallbacks(file: string): string[];
   /** Where Material's blog plugin keeps the posts it lists itself (`<docs>/<blog_dir>/posts`); null without the plugin. */
   blogPosts: string | null;
+  /**
+   * MkDocs: the URL path a page is served at, relative to the site's root (`a/b/` with directory
+   * URLs, `a/b.html` without; a blog post where the blog plugin puts it), for links MkDocs leaves as
+   * written and the browser resolves. null on other frameworks.
+   */
+  mkdocsPageUrl: ((file: string) => string) | null;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
   redirectSources: Set<string>;
   /**
@@ -113,7 +120,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     }
   }
   const siteDir = project.framework === "mintlify" && nav ? path.posix.dirname(nav) : project.framework === "docusaurus" && project.configFile ? path.posix.dirname(project.configFile) : project.docsDir;
-  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : project.framework === "mkdocs" ? mkdocsPatterns(configText, "exclude_docs", project.docsDir) : () => false;
+  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : project.framework === "mkdocs" ? mkdocsExcluded(configText, project.docsDir) : project.framework === "docusaurus" ? docusaurusExcluded(repoRoot, project, siteDir) : () => false;
   const model: SiteModel = {
     siteDir,
     mintlify,
@@ -129,6 +136,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     builtByPlugin: project.framework === "docusaurus" ? typedocOutputs(configText, siteDir) : () => false,
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
     blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
+    mkdocsPageUrl: project.framework === "mkdocs" ? mkdocsPageUrls(configText, project) : null,
     notInNav: project.framework === "mkdocs" ? mkdocsPatterns(configText, "not_in_nav", project.docsDir) : () => false,
     languageFallbacks: project.framework === "mkdocs" ? mkdocsLanguageFallbacks(configText, project.docsDir) : () => [],
     headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir, docusaurusInstances(repoRoot, project).slice(1)) : () => false,
@@ -192,6 +200,29 @@ function vitepressMarkdown(config: string): VitepressMarkdown {
 }
 
 /**
+ * Files a Docusaurus docs instance's `exclude` globs leave out of its docs (plugin-content-docs,
+ * matched relative to the instance's folder and to each of its versions' folders; the defaults,
+ * `_`-prefixed files and tests, are isSitePage's).
+ */
+function docusaurusExcluded(repoRoot: string, project: DocsProject, siteDir: string): (file: string) => boolean {
+  const rules = docusaurusInstances(repoRoot, project).flatMap((instance) => {
+    const list = /(?:^|[^\w$.])exclude\s*:\s*\[([^\]]*)\]/.exec(instance.options)?.[1];
+    if (!list) return [];
+    const patterns = [...list.matchAll(new RegExp(JS_STRING, "g"))].map((literal) => decodeJsString(literal[2] ?? ""));
+    if (patterns.length === 0) return [];
+    const versions = `${siteDir === "." ? "" : `${siteDir}/`}${instance.id === "default" ? "" : `${instance.id}_`}versioned_docs/version-`;
+    return [{ docsDir: instance.docsDir, versions, isMatch: picomatch(patterns, { dot: true }) }];
+  });
+  if (rules.length === 0) return () => false;
+  return (file) =>
+    rules.some((rule) => {
+      const versionEnd = file.startsWith(rule.versions) ? file.indexOf("/", rule.versions.length) : -1;
+      const relative = file.startsWith(`${rule.docsDir}/`) ? file.slice(rule.docsDir.length + 1) : versionEnd > 0 ? file.slice(versionEnd + 1) : null;
+      return relative !== null && relative !== "" && rule.isMatch(relative);
+    });
+}
+
+/**
  * Pages a VitePress data loader (a `*.data.{js,ts,mjs,mts}` file, vitepress
  * src/node/plugins/staticDataPlugin.ts loaderMatch) lists through `createContentLoader(…)`: its
  * globs, string or list, are relative to the source folder and `!` negates one
@@ -207,7 +238,7 @@ function vitepressContentLoaders(repoRoot: string, project: DocsProject): (file:
   const patterns: string[] = [];
   for (const loader of loaders) {
     const text = readFileSync(path.join(repoRoot, loader), "utf8");
-    for (const call of text.matchAll(/\bcreateContentLoader\s*\(\s*(\[[^\]]*\]|(["'`])(?:\\[\s\S]|(?!\2)[^\\\n])*\2)/g)) {
+    for (const call of text.matchAll(/\bcreateContentLoader\s*(?:<[^()]*>\s*)?\(\s*(\[[^\]]*\]|(["'`])(?:\\[\s\S]|(?!\2)[^\\\n])*\2)/g)) {
       for (const literal of (call[1] ?? "").matchAll(new RegExp(JS_STRING, "g"))) patterns.push(decodeJsString(literal[2] ?? ""));
       if (call[1]?.startsWith("`") && !call[1].includes("${")) patterns.push(call[1].slice(1, -1));
     }
@@ -255,6 +286,13 @@ function docusaurusRedirectSources(repoRoot: string, siteDir: string, config: st
     }
   }
   return new Set(sources.map((source) => source.replace(/\/+$/, "")));
+}
+
+/** What MkDocs leaves out of the site: `exclude_docs` and the mkdocs-exclude plugin's patterns. */
+function mkdocsExcluded(config: string, docsDir: string): (file: string) => boolean {
+  const excludeDocs = mkdocsPatterns(config, "exclude_docs", docsDir);
+  const excludePlugin = mkdocsExcludePlugin(config, docsDir);
+  return (file) => excludeDocs(file) || excludePlugin(file);
 }
 
 /**
@@ -324,9 +362,68 @@ function mkdocsLanguageFallbacks(config: string, docsDir: string): (file: string
 }
 
 function mkdocsBlogPosts(config: string, project: DocsProject): string | null {
-  if (!/^\s*-\s*(?:material\/)?blog\b/m.test(config)) return null;
-  const blogDir = /^\s+blog_dir:\s*['"]?([^'"\n#]+?)['"]?\s*$/m.exec(config)?.[1] ?? "blog";
+  const blog = mkdocsPlugins(parsedConfig(config)?.plugins).get("blog");
+  if (!blog) return null;
+  const blogDir = typeof blog.blog_dir === "string" ? blog.blog_dir : "blog";
   return `${path.posix.join(project.docsDir, blogDir)}/posts`;
+}
+
+/**
+ * Where MkDocs serves a page (structure/files.py File.url: `index.md` and `README.md` are their
+ * folder, every other page `name/` under `use_directory_urls`, default true, else `name.html`), and
+ * where Material's blog plugin serves a post: `post_url_format` (default `{date}/{slug}`) under
+ * `blog_dir`, the date as `post_url_date_format` (default `yyyy/MM/dd`). Only the depth of a post's
+ * URL matters to the links it resolves, so its date and slug are read, not slugified.
+ */
+function mkdocsPageUrls(config: string, project: DocsProject): (file: string) => string {
+  const parsed = parsedConfig(config);
+  const directoryUrls = parsed?.use_directory_urls !== false;
+  const blog = mkdocsPlugins(parsed?.plugins).get("blog");
+  const posts = blog ? `${path.posix.join(project.docsDir, typeof blog.blog_dir === "string" ? blog.blog_dir : "blog")}/posts/` : null;
+  const postFormat = typeof blog?.post_url_format === "string" ? blog.post_url_format : "{date}/{slug}";
+  const dateFormat = typeof blog?.post_url_date_format === "string" ? blog.post_url_date_format : "yyyy/MM/dd";
+  return (file) => {
+    const relative = project.docsDir === "." ? file : path.posix.relative(project.docsDir, file);
+    if (posts && file.startsWith(posts)) {
+      const blogDir = path.posix.relative(project.docsDir, posts.slice(0, -"/posts/".length));
+      const name = path.posix.basename(file, ".md");
+      const url = postFormat.replace(/\{date\}/g, dateFormat.replace(/[^/]+/g, "date")).replace(/\{slug\}/g, name).replace(/\{file\}/g, name).replace(/\{categories\}/g, "category");
+      return `${path.posix.join(blogDir, url)}/`;
+    }
+    if (/(^|\/)(index|README)\.md$/.test(relative)) return relative.replace(/(^|\/)(index|README)\.md$/, "$1");
+    return directoryUrls ? relative.replace(/\.md$/, "/") : relative.replace(/\.md$/, ".html");
+  };
+}
+
+/**
+ * Pages the mkdocs-exclude plugin (`exclude:` with `glob` and `regex`, each one pattern or a list)
+ * takes out of the build: its on_files matches each file's path under docs_dir with
+ * `fnmatch.fnmatchcase` and `re.match` (apenwarr/mkdocs-exclude plugin.py).
+ */
+function mkdocsExcludePlugin(config: string, docsDir: string): (file: string) => boolean {
+  const options = mkdocsPlugins(parsedConfig(config)?.plugins).get("exclude");
+  if (!options) return () => false;
+  const listed = (value: unknown) => (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+  const patterns = [...listed(options.glob).map(fnmatchPattern), ...listed(options.regex).flatMap((source) => {
+    try {
+      return [new RegExp(`^(?:${source})`)];
+    } catch {
+      // A Python-only regular expression: the gate cannot apply it, so it excludes nothing here.
+      return [];
+    }
+  })];
+  return (file) => {
+    const relative = docsDir === "." ? file : path.posix.relative(docsDir, file);
+    return !relative.startsWith("../") && patterns.some((pattern) => pattern.test(relative));
+  };
+}
+
+function parsedConfig(config: string): Record<string, unknown> | null {
+  try {
+    return parseYaml(config, { logLevel: "silent", customTags: [] }) as Record<string, unknown> | null;
+  } catch {
+    return null;
+  }
 }
 
 /** Snippets (Mintlify `snippets/`), partials (Docusaurus `_name`), and what no framework serves as a page. */
@@ -485,8 +582,10 @@ function mkdocsSnippetBases(config: string, project: DocsProject): string[] {
   const setting = /base_path:\s*(\[[^\]]*\]|[^\n#]+)/.exec(config)?.[1];
   if (setting) {
     try {
-      const parsed = parseYaml(setting) as unknown;
-      for (const base of Array.isArray(parsed) ? parsed : [parsed]) if (typeof base === "string") bases.add(path.posix.normalize(path.posix.join(configDir, base)));
+      const parsed = parseYaml(setting, { logLevel: "silent", customTags: [] }) as unknown;
+      // MkDocs' `!relative $config_dir` and `!relative $docs_dir` (mkdocs/utils/yaml.py RelativeDirPlaceholder) read as their text here.
+      const placeholders: Record<string, string> = { $config_dir: configDir, $docs_dir: project.docsDir };
+      for (const base of Array.isArray(parsed) ? parsed : [parsed]) if (typeof base === "string") bases.add(placeholders[base.trim()] ?? path.posix.normalize(path.posix.join(configDir, base)));
     } catch {
       // An unreadable setting leaves the defaults.
     }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
+import { mkdocsConfigText } from "./mkdocs-config.js";
 import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, objectLiteral, ownString, readSidebars, stripNumberPrefix, stripPathNumberPrefixes, withoutJsComments, type SidebarListing } from "./docusaurus.js";
 import { docusaurusInstances, listPageFiles, type DocsProject } from "./framework.js";
 import { frontmatterOf } from "./frontmatter.js";
@@ -36,11 +37,19 @@ export function siteRoutes(repoRoot: string, project: DocsProject): SiteRoutes |
 /** The framework's config file as text (MkDocs' `mkdocs.yml` when detection named none); empty when there is none. */
 export function frameworkConfig(repoRoot: string, project: DocsProject): string {
   const file = project.configFile ?? (project.framework === "mkdocs" ? "mkdocs.yml" : undefined);
-  return file && existsSync(path.join(repoRoot, file)) ? readFileSync(path.join(repoRoot, file), "utf8") : "";
+  if (!file || !existsSync(path.join(repoRoot, file))) return "";
+  // MkDocs merges the configs a site's config inherits from (`INHERIT`) under it.
+  return project.framework === "mkdocs" ? mkdocsConfigText(repoRoot, file) : readFileSync(path.join(repoRoot, file), "utf8");
 }
 
-/** Docusaurus' `baseUrl`, without slashes around it. */
-export const docusaurusBaseUrl = (config: string) => stripSlashes(/\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/");
+/**
+ * Docusaurus' `baseUrl`, without slashes around it; a template's `${NAME}` read from the config's
+ * own `const NAME = '…'` (`` baseUrl: `${BASE_URL}/` ``).
+ */
+export function docusaurusBaseUrl(config: string): string {
+  const written = /\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/";
+  return stripSlashes(written.replace(/\$\{\s*([\w$]+)\s*\}/g, (all, name: string) => new RegExp(`(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*(['"\`])([^'"\`$]*)\\1`).exec(config)?.[2] ?? all));
+}
 
 /** The path of MkDocs' `site_url`, without slashes around it: where the site's pages start. */
 export function mkdocsSitePrefix(config: string): string {

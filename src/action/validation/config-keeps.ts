@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { mintlifyNavigationPages, navigationPages, type DocsProject } from "../docs/framework.js";
 import { readMintlifyConfig } from "../docs/mintlify-docs-json.js";
+import { mkdocsPlugins } from "../docs/mkdocs-config.js";
+import { frameworkConfig } from "../docs/site-routes.js";
 import { siteModel } from "../docs/site-model.js";
 import type { ChangedFile } from "../git.js";
 
@@ -33,9 +33,9 @@ export function configPromises(repoRoot: string, project: DocsProject): ConfigPr
     const navigation = navigationPages(repoRoot, project) ?? [];
     if (project.framework === "mkdocs") {
       const file = project.configFile ?? "mkdocs.yml";
-      const config = parseYaml(readFileSync(path.join(repoRoot, file), "utf8"), { logLevel: "silent" }) as { plugins?: unknown } | null;
-      const plugin = Array.isArray(config?.plugins) ? (config.plugins as unknown[]).find((item): item is { redirects: { redirect_maps?: Record<string, unknown> } } => typeof item === "object" && item !== null && "redirects" in item) : undefined;
-      return { redirectsFile: file, redirectSources: Object.keys(plugin?.redirects?.redirect_maps ?? {}), navigation };
+      const config = parseYaml(frameworkConfig(repoRoot, project), { logLevel: "silent" }) as { plugins?: unknown } | null;
+      const redirectMaps = mkdocsPlugins(config?.plugins).get("redirects")?.redirect_maps;
+      return { redirectsFile: file, redirectSources: Object.keys(redirectMaps && typeof redirectMaps === "object" ? redirectMaps : {}), navigation };
     }
     if (project.framework === "docusaurus" && project.configFile) {
       return { redirectsFile: project.configFile, redirectSources: [...siteModel(repoRoot, project).redirectSources], navigation };

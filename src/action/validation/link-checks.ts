@@ -77,9 +77,10 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
         if (file) return { file, anchor };
         if (hasFiles(ctx.repoRoot, base)) return { file: base, anchor: null };
       }
-      // A page's site path has no `index` (`/cli/index` is served as `/cli`), as a redirect's source names it.
-      const sitePath = path.posix.join("/", path.posix.relative(model.siteDir, bases[0] as string)).replace(/\/index$/, "") || "/";
-      if (model.mintlify?.redirects.some((redirect) => redirectMatches(redirect.source, sitePath))) return undefined;
+      // A page's site path has no `index` (`/cli/index` is served as `/cli`); a redirect's source may name either.
+      const linked = path.posix.join("/", path.posix.relative(model.siteDir, bases[0] as string));
+      const sitePaths = [linked, linked.replace(/\/index$/, "") || "/"];
+      if (model.mintlify?.redirects.some((redirect) => sitePaths.some((sitePath) => redirectMatches(redirect.source, sitePath)))) return undefined;
       // Pages Mintlify generates from OpenAPI specs: its own checker knows them.
       if (model.mintlify?.openapi) return undefined;
       return { file: null, anchor };
@@ -124,16 +125,20 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       // page, and a page `rewrites` serves elsewhere is not at its own path (`cleanUrls` changes
       // neither: `.html` and `.md` are dropped before the check).
       const dead = !file || (/\.md$/.test(file) && (model.ignored(file) || (model.rewrite && model.rewrite.toUrl(file) !== path.posix.relative(project.docsDir, file).replace(/\.md$/, ""))));
-      // A dead link the site's `ignoreDeadLinks` lets pass is the build's (another app the host serves).
-      if (dead) return model.deadLinkIgnored(url) ? undefined : { file: null, anchor };
+      // A dead link the site's `ignoreDeadLinks` lets pass is the build's (another app the host serves);
+      // so is a page where the repository ignores files: one its build writes first (TypeDoc's API pages).
+      if (dead) return model.deadLinkIgnored(url) || (!file && pageCandidates(path.posix.join(project.docsDir, clean)).some((candidate) => model.gitIgnored(candidate))) ? undefined : { file: null, anchor };
       return { file, anchor };
     }
     case "mkdocs": {
+      // MkDocs leaves raw HTML alone, and a relative link to no file of the site as written
+      // (structure/pages.py path_to_url, "unrecognized relative link"): the browser resolves it from
+      // the page's URL (`a/b.md` is `/a/b/`), never above the site's root.
+      const servedAt = () => path.posix.join(project.docsDir, safeDecode(new URL(beforeHash.split("?")[0] ?? "", `http://site/${model.mkdocsPageUrl?.(from) ?? ""}`).pathname.slice(1)));
+      const servedFile = (served: string) => firstFile([...pageCandidates(served), served]) ?? (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, path.posix.relative(project.docsDir, served)))) ? served : null);
       if (raw && !target.startsWith("/")) {
-        // MkDocs leaves raw HTML alone: the browser resolves it from the page's directory URL (`a/b.md` is `/a/b/`).
-        const page = path.posix.relative(project.docsDir, from).replace(/(^|\/)(index|README)\.md$/, "$1").replace(/\.md$/, "/");
-        const served = path.posix.normalize(path.posix.join(project.docsDir, page, target));
-        const file = firstFile([...pageCandidates(served), served]) ?? (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, path.posix.relative(project.docsDir, served)))) ? served : null);
+        const served = servedAt();
+        const file = servedFile(served);
         if (!file && [served, ...pageCandidates(served)].some((candidate) => model.gitIgnored(candidate))) return undefined;
         return file ? { file, anchor } : { file: null, anchor };
       }
@@ -154,6 +159,8 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
       }
       const found = firstFile(bases);
       if (found) return { file: found, anchor };
+      const servedInstead = /\.md$/i.test(base) ? null : servedFile(servedAt());
+      if (servedInstead) return { file: servedInstead, anchor };
       const docsRelative = path.posix.relative(project.docsDir, base);
       if (model.themeFiles.has(docsRelative)) return undefined;
       if (model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, docsRelative)))) return undefined;

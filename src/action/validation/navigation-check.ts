@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { docusaurusInstanceOf, docusaurusInstances, docusaurusListsPage, navigationPages, pageExists, vitepressConfigFiles, type DocsProject } from "../docs/framework.js";
-import { objectLiterals } from "../docs/docusaurus.js";
+import { objectLiterals, withoutJsComments } from "../docs/docusaurus.js";
 import { frontmatterOf } from "../docs/frontmatter.js";
 import { siteModel, vitepressBases, vitepressUrl, type SiteModel } from "../docs/site-model.js";
 import type { ChangedFile } from "../git.js";
@@ -100,13 +100,61 @@ function isReachable(repoRoot: string, project: DocsProject, model: SiteModel, e
   const localeRoots = texts.flatMap((config) => objectLiterals(config, "locales")).flatMap(localeLinks);
   if (url === "/" || localeRoots.some((root) => root.replace(/\/?$/, "/") === url)) return true;
   // A sidebar group's `base` joins its items' `link`s (`base: '/reference/default-theme-'` + `link: 'badge'`).
-  const forms = new Set([url, `${url}.md`, `${url}.html`, url.endsWith("/") ? url : `${url}/`]);
+  // VitePress drops `.md`, `.html` and a folder's `index` from a link before matching it to a page
+  // (src/shared/shared.ts normalize, isActive).
+  const folderForms = url.endsWith("/") ? [`${url}index`, `${url}index.md`, `${url}index.html`] : [];
+  const forms = new Set([url, `${url}.md`, `${url}.html`, url.endsWith("/") ? url : `${url}/`, ...folderForms]);
   return texts.some((config) => {
     if ([...forms].some((form) => quoted(form, config))) return true;
     const bases = ["", ...vitepressBases(config)];
     const links = [...config.matchAll(/\blink\s*:\s*['"`]([^'"`]+)['"`]/g)].map((match) => match[1] as string);
-    return links.some((link) => bases.some((base) => forms.has(link.startsWith("/") ? link : `${base}${link}`)));
+    if (links.some((link) => bases.some((base) => forms.has(link.startsWith("/") ? link : `${base}${link}`)))) return true;
+    return joinedInCode(withoutJsComments(config), forms) || computedLinkMatches(withoutJsComments(config), forms);
   });
+}
+
+/**
+ * A sidebar built by the config's own helpers (`group('Guide', '/guide/', [item('Intro', 'intro.md')])`):
+ * a quoted folder path and, inside the same call or list, a quoted path that joined to it is the page's.
+ */
+function joinedInCode(config: string, forms: Set<string>): boolean {
+  const strings = [...config.matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n$])*)\1/g)].map((match) => ({ at: match.index ?? 0, value: match[2] as string }));
+  for (const [index, folder] of strings.entries()) {
+    if (!/^\/(?:.*\/)?$/.test(folder.value)) continue;
+    const end = enclosingEnd(config, folder.at);
+    for (const item of strings.slice(index + 1)) {
+      if (item.at >= end) break;
+      if (!item.value.startsWith("/") && !item.value.includes(":") && forms.has(`${folder.value}${item.value.replace(/^\.\//, "")}`)) return true;
+    }
+  }
+  return false;
+}
+
+/** Where the call or list holding position `at` closes (the end of the text when nothing encloses it). */
+function enclosingEnd(code: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < code.length; i++) {
+    const character = code[i];
+    if (character === "(" || character === "[" || character === "{") depth++;
+    else if (character === ")" || character === "]" || character === "}") {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return code.length;
+}
+
+/**
+ * A link the config computes (`` `/${name}` `` over a list of packages): the gate cannot know which
+ * pages it names, so a page whose URL fits its fixed parts (each substitution one path segment) is
+ * taken as listed rather than refused.
+ */
+function computedLinkMatches(config: string, forms: Set<string>): boolean {
+  for (const template of config.matchAll(/`(\/[^`]*\$\{[^`]*)`/g)) {
+    const pattern = new RegExp(`^${(template[1] as string).split(/\$\{[^}]*\}/).map(escapeRegExp).join("[^/]+")}$`);
+    if ([...forms].some((form) => pattern.test(form))) return true;
+  }
+  return false;
 }
 
 /** The `link`s of a VitePress `locales` object's own locales (`root: { link: '/' }, zh: { link: '/zh/' }`), not of what they nest (their nav). */

@@ -492,8 +492,12 @@ function checkFrontmatter(file: string, text: string, framework: Framework): str
   const fields = data as Record<string, unknown>;
   const problems: string[] = [];
   const stringFields = framework === "mintlify" ? ["title", "description", "sidebarTitle", "icon"] : ["title", "description", "sidebar_label", "slug", "id"];
+  // Mintlify takes frontmatter values as YAML gives them (@mintlify/common getDecoratedNavPageAndSlug
+  // checks no type), so `title: 3.1` shows as 3.1; a list or mapping is what it cannot show.
+  // Docusaurus' frontmatter schema (Joi.string()) refuses a number.
+  const shown = (value: unknown) => typeof value === "string" || (framework === "mintlify" && (typeof value === "number" || typeof value === "boolean"));
   for (const key of stringFields) {
-    if (key in fields && typeof fields[key] !== "string") problems.push(`${file}:2: frontmatter field '${key}' must be a string`);
+    if (key in fields && !shown(fields[key])) problems.push(`${file}:2: frontmatter field '${key}' must be a string`);
   }
   if (framework === "docusaurus" && "sidebar_position" in fields && typeof fields.sidebar_position !== "number") {
     problems.push(`${file}:2: frontmatter field 'sidebar_position' must be a number`);

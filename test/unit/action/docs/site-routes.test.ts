@@ -71,6 +71,14 @@ describe("Docusaurus: the site paths the docs plugin serves", () => {
     expect(["/flash/docs/1.x/", "/1.x", "/flash/docs", "/"].map((route) => routes?.fileFor(route))).toEqual(["versioned_docs/version-1.x/index.md", "versioned_docs/version-1.x/index.md", "docs/index.md", "docs/index.md"]);
     expect(routes?.fileFor("/flash/docs/2.x/")).toBeNull();
   });
+
+  it("a baseUrl template reads the config's own constant (`${BASE_URL}/` with const BASE_URL = '/docs')", () => {
+    const routes = routesOf({
+      "docusaurus.config.js": "const BASE_URL = '/docs';\nmodule.exports = { baseUrl: `${BASE_URL}/`, presets: [['classic', { docs: { routeBasePath: '/' } }]] };\n",
+      "docs/config.md": "---\nslug: /config\n---\n# Config\n",
+    });
+    expect(["/docs/config", "/config"].map((route) => routes?.fileFor(route))).toEqual(["docs/config.md", "docs/config.md"]);
+  });
 });
 
 describe("MkDocs: absolute links (validation.links.absolute_links)", () => {

@@ -211,3 +211,36 @@ describe("includes and imports of files the build writes", () => {
     expect(await linksOf(files, "docs/packages/core.mdx")).toEqual(["docs/packages/core.mdx:2: import './core/written/index.md' does not resolve to a file in the repository"]);
   });
 });
+
+describe("links MkDocs leaves as written (raw HTML, a relative link to no file of the site): the browser resolves them from the page's URL", () => {
+  const site = {
+    "mkdocs.yml": "site_name: Acme\nplugins:\n  - blog\n",
+    "docs/index.md": "# Home\n",
+    "docs/types/integer.md": "# Integer\n",
+    "docs/styles/grid/index.md": '# Grid\n\n<a href="../../../types/integer">integer</a> <a href="./missing">gone</a>\n',
+    "docs/blog/posts/hello.md": "# Hello\n\n![demo](../../../../images/demo.png) ![nope](../../../../images/nope.png)\n",
+    "docs/blog/images/demo.png": "",
+  };
+
+  it("never above the site's root; a blog post from where the blog plugin serves it; what resolves nowhere is still broken", async () => {
+    expect(await linksOf(site, "docs/styles/grid/index.md")).toEqual(["docs/styles/grid/index.md:3: link './missing' does not resolve to a file in the repository"]);
+    expect(await linksOf(site, "docs/blog/posts/hello.md")).toEqual(["docs/blog/posts/hello.md:3: image '../../../../images/nope.png' does not resolve to a file in the repository"]);
+  });
+});
+
+describe("pages the build writes first", () => {
+  it("VitePress: a link into a folder the repository ignores (TypeDoc's output) is the build's; a link elsewhere is still dead", async () => {
+    const files = { ".vitepress/config.ts": "export default {}\n", ".gitignore": "api\n", "index.md": "# Home\n\n[ref](/api/interfaces/Router.md#push) [nope](/guide/nope)\n" };
+    expect(await linksOf(files, "index.md")).toEqual(["index.md:3: link '/guide/nope' does not resolve to a file in the repository"]);
+  });
+});
+
+describe("Mintlify redirects", () => {
+  it("a redirect whose source names a folder's index page (v3/old/index) answers a link to it", async () => {
+    const files = {
+      "docs.json": JSON.stringify({ theme: "mint", name: "Acme", navigation: { pages: ["index"] }, redirects: [{ source: "v3/old/index", destination: "/v3/new" }] }),
+      "index.mdx": "[old](/v3/old/index#setup) [other](/v3/other/index)\n",
+    };
+    expect(await linksOf(files, "index.mdx")).toEqual(["index.mdx:1: link '/v3/other/index' does not resolve to a file in the repository"]);
+  });
+});

@@ -41,7 +41,39 @@ describe("VitePress: pages that need no sidebar entry", () => {
   });
 });
 
+describe("VitePress navigation built by the config's code", () => {
+  it("a helper joining a group's folder to its items, a computed link's fixed parts, and a folder's index.html all list the page", () => {
+    const config = [
+      "const packages = { analytics: '1.0', storage: '2.0' }",
+      "const group = (text, base, items) => ({ text, base, items })",
+      "const item = (text, link) => ({ text, link })",
+      "export default { themeConfig: {",
+      "  nav: [{ text: 'Packages', items: Object.entries(packages).map(([name]) => ({ text: name, link: `/${name}` })) }],",
+      "  sidebar: [group('Guide', '/guide/', [item('Intro', 'intro.md')]), { text: 'Migration', link: '/migration/index.html' }],",
+      "} }",
+    ].join("\n");
+    const files = { ".vitepress/config.ts": config, "guide/intro.md": "# Intro\n", "guide/other.md": "# Other\n", "analytics.md": "# Analytics\n", "migration/index.md": "# Migration\n", "deep/page.md": "# Deep\n" };
+    expect(addedPages(files, ["guide/intro.md", "analytics.md", "migration/index.md", "guide/other.md", "deep/page.md"])).toEqual([
+      "guide/other.md: new page is not in the navigation (.vitepress/config.ts): add it there",
+      "deep/page.md: new page is not in the navigation (.vitepress/config.ts): add it there",
+    ]);
+  });
+});
+
 describe("pages kept out of the navigation by the framework's own rules", () => {
+  it("Docusaurus: a file the docs options' exclude names is no page, in the docs folder and in each version's", () => {
+    const files = {
+      "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { sidebarPath: './sidebars.json', exclude: ['README.md'] } }]] };\n",
+      "sidebars.json": JSON.stringify({ docs: ["intro"] }),
+      "versions.json": JSON.stringify(["1.0"]),
+      "docs/intro.md": "# Intro\n",
+      "docs/README.md": "# About this folder\n",
+      "versioned_docs/version-1.0/README.md": "# About\n",
+      "docs/guide.md": "# Guide\n",
+    };
+    expect(addedPages(files, ["docs/README.md", "versioned_docs/version-1.0/README.md", "docs/guide.md"])).toEqual(["docs/guide.md: new page is not in the navigation (sidebars.json): add it there"]);
+  });
+
   it("VitePress: a dynamic route's template ([id].md beside [id].paths.ts) is no page to list; a bracketed name without a paths loader is", () => {
     const files = {
       ".vitepress/config.ts": "export default { themeConfig: { sidebar: [{ text: 'Guide', items: [{ text: 'Start', link: '/guide/start' }] }] } }\n",

@@ -114,6 +114,11 @@ describe("frontmatter as each framework's parser reads it", () => {
   it("MkDocs reads it with PyYAML's rules, as before", async () => {
     expect((await analyzePage("api.md", continued, "mkdocs")).problems[0]).toMatch(/frontmatter is not valid YAML/);
   });
+  it("Mintlify shows a number title as written (it checks no type); a list is no title; Docusaurus' schema refuses a number", async () => {
+    expect((await analyzePage("notes/3-1.mdx", "---\ntitle: 3.1\n---\n\nText.\n", "mintlify")).problems).toEqual([]);
+    expect((await analyzePage("notes/list.mdx", "---\ntitle: [a, b]\n---\n\nText.\n", "mintlify")).problems).toEqual(["notes/list.mdx:2: frontmatter field 'title' must be a string"]);
+    expect((await analyzePage("docs/3-1.md", "---\ntitle: 3.1\n---\n\nText.\n", "docusaurus")).problems).toEqual(["docs/3-1.md:2: frontmatter field 'title' must be a string"]);
+  });
 });
 
 describe("VitePress: a page made of Vue components", () => {

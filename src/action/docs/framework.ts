@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { docsOptions as docsOptionsText, docsPluginInstances, docusaurusDocId, numberPrefixesOff, ownString, readSidebars, sidebarLists, sidebarPathIn, withoutJsComments, type SidebarListing } from "./docusaurus.js";
+import { docsOptions as docsOptionsText, docsPluginInstances, docusaurusDocId, numberPrefixesOff, objectBody, ownString, readSidebars, sidebarLists, sidebarPathIn, withoutJsComments, type SidebarListing } from "./docusaurus.js";
 import { frontmatterOf } from "./frontmatter.js";
 import { moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
@@ -70,13 +70,37 @@ export function detectDocsProject(repoRoot: string, docsDirInput?: string): Docs
       // The pages are under `srcDir` (default the project root, the folder of `.vitepress`), relative
       // to that root (vuejs/vitepress src/node/config.ts resolveConfig: path.resolve(root, userConfig.srcDir || '.')).
       const configFile = path.posix.join(dir, vitepress);
-      const srcDir = moduleWithLocalImports(repoRoot, configFile).map((module) => /(?:^|[^\w$.])srcDir\s*:\s*['"`]([^'"`$]+)['"`]/.exec(withoutJsComments(module.text))?.[1]).find((value) => value !== undefined);
+      const srcDir = vitepressSrcDir(moduleWithLocalImports(repoRoot, configFile).map((module) => withoutJsComments(module.text)));
       const docsDir = docsDirInput ?? (srcDir ? path.posix.normalize(path.posix.join(dir, srcDir)) : dir);
       return { framework: "vitepress", docsDir, navigationFiles: [configFile], pageExtensions: [".md"], configFile };
     }
   }
   const plain = docsDirInput ?? (existsSync(path.join(repoRoot, "docs")) ? "docs" : ".");
   return { framework: "markdown", docsDir: plain, navigationFiles: [], pageExtensions: [".md", ".mdx"] };
+}
+
+/**
+ * VitePress' `srcDir`: a key of the config object itself (`defineConfig({ … })`, `export default
+ * { … }`), not one of an option nested in it (vite-plugin-pwa's `pwa: { srcDir }`). Where no
+ * config object is in view (one built from shared parts), the key is read where it is written.
+ */
+function vitepressSrcDir(modules: string[]): string | undefined {
+  let configObjects = 0;
+  for (const code of modules) {
+    for (const start of code.matchAll(/(?:\bdefineConfig(?:WithTheme)?\s*(?:<[^()]*>\s*)?\(\s*|\bexport\s+default\s+)\{/g)) {
+      const body = objectBody(code, (start.index ?? 0) + start[0].length - 1);
+      if (body === null) continue;
+      configObjects++;
+      const value = ownString(body, "srcDir");
+      if (value !== undefined) return value;
+    }
+  }
+  if (configObjects > 0) return undefined;
+  for (const code of modules) {
+    const value = /(?:^|[^\w$.])srcDir\s*:\s*['"`]([^'"`$]+)['"`]/.exec(code)?.[1];
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }
 
 /** Docusaurus' config file names, in the order it looks for them (@docusaurus/utils DEFAULT_CONFIG_FILE_NAME and its extensions). */

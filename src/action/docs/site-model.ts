@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import ignore from "ignore";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import type { SlugOptions } from "./anchors.js";
@@ -9,6 +9,7 @@ import { docusaurusInstances, listPageFiles, type DocsProject, type DocusaurusIn
 import { decodeJsString, JS_STRING, moduleWithLocalImports } from "./js-text.js";
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 import { fnmatchPattern, mkdocsPlugins } from "./mkdocs-config.js";
+import { gitIgnore } from "./git-ignore.js";
 import { frameworkConfig } from "./site-routes.js";
 import { escapeRegExp } from "../../shared/regexp.js";
 
@@ -139,7 +140,7 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     mkdocsPageUrl: project.framework === "mkdocs" ? mkdocsPageUrls(configText, project) : null,
     notInNav: project.framework === "mkdocs" ? mkdocsPatterns(configText, "not_in_nav", project.docsDir) : () => false,
     languageFallbacks: project.framework === "mkdocs" ? mkdocsLanguageFallbacks(configText, project.docsDir) : () => [],
-    headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir, docusaurusInstances(repoRoot, project).slice(1)) : () => false,
+    headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir, docusaurusInstances(repoRoot, project).slice(1)) : project.framework === "vitepress" && vitepressMarkdownPreTransform(repoRoot, project) ? () => true : () => false,
     listedByContentLoader: project.framework === "vitepress" ? vitepressContentLoaders(repoRoot, project) : () => false,
     deadLinkIgnored: project.framework === "vitepress" ? vitepressIgnoredDeadLinks(configText) : () => false,
   };
@@ -175,6 +176,20 @@ function docusaurusHeadingPlugins(config: string, siteDir: string, docsDir: stri
     if (pages && (/^src\/pages\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-pages\//.test(relative))) return true;
     return blog && (/^blog\//.test(relative) || /^i18n\/[^/]+\/docusaurus-plugin-content-blog\//.test(relative));
   };
+}
+
+/**
+ * Whether a VitePress site's config loads a Vite plugin of its own that rewrites Markdown before
+ * VitePress reads it: `enforce: 'pre'` with a `transform` of `.md` modules (Vite runs pre plugins
+ * before VitePress' own, which compiles the page; vueuse appends each function's sections that
+ * way). Such a site's headings are the build's to judge.
+ */
+function vitepressMarkdownPreTransform(repoRoot: string, project: DocsProject): boolean {
+  if (!project.configFile) return false;
+  return moduleWithLocalImports(repoRoot, project.configFile).some(({ text }) => {
+    const code = withoutJsComments(text);
+    return /\benforce\s*:\s*['"`]pre['"`]/.test(code) && /\btransform\s*[(:]/.test(code) && /\\\.md\b|['"`]\.md['"`]|\.md\$/.test(code);
+  });
 }
 
 /**
@@ -325,8 +340,11 @@ function mkdocsPatterns(config: string, key: "exclude_docs" | "not_in_nav", docs
 function typedocOutputs(config: string, siteDir: string): (file: string) => boolean {
   const code = withoutJsComments(config);
   const folders: string[] = [];
-  for (const plugin of code.matchAll(/(['"`])docusaurus-plugin-typedoc\1\s*,\s*\{/g)) {
-    const options = objectBody(code, (plugin.index ?? 0) + plugin[0].length - 1) ?? "";
+  for (const plugin of code.matchAll(/(['"`])docusaurus-plugin-typedoc\1\s*,\s*(\{|[\w$]+)/g)) {
+    // The options in place, or in a constant of the config (`['docusaurus-plugin-typedoc', typedocConfig]`).
+    const declared = plugin[2] === "{" ? null : new RegExp(`(?:const|let|var)\\s+${escapeRegExp(plugin[2] as string)}\\s*(?::[^=]*)?=\\s*\\{`).exec(code);
+    const open = plugin[2] === "{" ? (plugin.index ?? 0) + plugin[0].length - 1 : declared ? (declared.index ?? 0) + declared[0].length - 1 : -1;
+    const options = open < 0 ? "" : (objectBody(code, open) ?? "");
     const out = /(?:^|[^\w$.])out\s*:\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/.exec(options);
     folders.push(out ? (out[2] as string).replace(/\$\{[^}]*\}/g, "*") : "./docs/api");
   }
@@ -499,33 +517,6 @@ function vitepressExcluded(config: string, srcDir: string): (file: string) => bo
   return (file) => {
     const relative = srcDir === "." ? file : path.posix.relative(srcDir, file);
     return !relative.startsWith("../") && isMatch(relative);
-  };
-}
-
-/**
- * The repository's .gitignore files as git reads them: each folder's file rules the paths below it,
- * a deeper one overriding (the `ignore` package implements gitignore's pattern rules). Read lazily,
- * each file once.
- */
-function gitIgnore(repoRoot: string): (file: string) => boolean {
-  const rules = new Map<string, Ignore | null>();
-  const rulesOf = (dir: string) => {
-    if (!rules.has(dir)) {
-      const file = path.join(repoRoot, dir, ".gitignore");
-      rules.set(dir, existsSync(file) ? ignore().add(readFileSync(file, "utf8")) : null);
-    }
-    return rules.get(dir) ?? null;
-  };
-  return (file) => {
-    const segments = path.posix.normalize(file).split("/");
-    if (segments[0] === ".." || segments[0] === "") return false;
-    let ignored = false;
-    for (let depth = 0; depth < segments.length; depth++) {
-      const result = rulesOf(segments.slice(0, depth).join("/") || ".")?.test(segments.slice(depth).join("/"));
-      if (result?.ignored) ignored = true;
-      else if (result?.unignored) ignored = false;
-    }
-    return ignored;
   };
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
+import { gitIgnore } from "./git-ignore.js";
 import { mkdocsConfigText } from "./mkdocs-config.js";
 import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, objectLiteral, ownString, readSidebars, stripNumberPrefix, stripPathNumberPrefixes, withoutJsComments, type SidebarListing } from "./docusaurus.js";
 import { docusaurusInstances, listPageFiles, type DocsProject } from "./framework.js";
@@ -124,6 +125,15 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const otherPlugin = (route: string) =>
     (blogBase !== null && (route === blogBase || route.startsWith(`${blogBase}/`))) ||
     pageExtensions.some((extension) => [route ? `${route}${extension}` : `index${extension}`, path.posix.join(route, `index${extension}`)].some((file) => existsSync(path.join(repoRoot, siteDir, "src/pages", file))));
+  // A path into a docs folder the repository ignores is a page the build writes there first
+  // (lexical's /docs/api and /docs/packages, written by TypeDoc and a local plugin).
+  const ignoredByGit = gitIgnore(repoRoot);
+  const writtenByBuild = (route: string) =>
+    instances.some(({ routeBase, docsDir }) => {
+      if (routeBase && route !== routeBase && !route.startsWith(`${routeBase}/`)) return false;
+      const file = path.posix.join(docsDir, stripSlashes(route.slice(routeBase.length)));
+      return [file, ...project.pageExtensions.map((extension) => `${file}${extension}`)].some(ignoredByGit);
+    });
   return {
     fileFor(sitePath) {
       let route = stripSlashes(sitePath);
@@ -133,7 +143,7 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
       // A path under no instance's routeBasePath is another plugin's (the blog, pages).
       if (!routeBases.some((routeBase) => !routeBase || route === routeBase || route.startsWith(`${routeBase}/`))) return undefined;
       if (categoryPages.has(route) || generated.some((folder) => route === folder || route.startsWith(`${folder}/`))) return undefined;
-      return routes.get(route) ?? (otherPlugin(route) ? undefined : null);
+      return routes.get(route) ?? (otherPlugin(route) || writtenByBuild(route) ? undefined : null);
     },
     routeOf: (file) => routeOfFile.get(file),
   };

@@ -183,4 +183,11 @@ describe("VitePress: srcDir", () => {
     expect(detectDocsProject(repoRoot)).toMatchObject({ framework: "vitepress", docsDir: "src", navigationFiles: [".vitepress/config.ts"], configFile: ".vitepress/config.ts" });
     expect(detectDocsProject(repo({ "docs/.vitepress/config.ts": "export default { srcDir: './pages' }\n" }))).toMatchObject({ docsDir: "docs/pages", configFile: "docs/.vitepress/config.ts" });
   });
+
+  it("is the config object's own key: an option's srcDir (vite-plugin-pwa's) is not VitePress'; a generic defineConfigWithTheme<T>({…}) is read", () => {
+    const pwa = "export default withPwa(defineConfig({\n  title: 'Acme',\n  pwa: { srcDir: '.vitepress/', filename: 'sw.ts' },\n}))\n";
+    expect(detectDocsProject(repo({ "packages/.vitepress/config.ts": pwa, "packages/index.md": "# Home\n" }))).toMatchObject({ framework: "vitepress", docsDir: "packages" });
+    const themed = "export default defineConfigWithTheme<ThemeConfig>({\n  markdown: { config() {} },\n  srcDir: 'src',\n})\n";
+    expect(detectDocsProject(repo({ ".vitepress/config.ts": themed, "src/index.md": "# Home\n" }))).toMatchObject({ docsDir: "src" });
+  });
 });

@@ -210,6 +210,21 @@ describe("includes and imports of files the build writes", () => {
     };
     expect(await linksOf(files, "docs/packages/core.mdx")).toEqual(["docs/packages/core.mdx:2: import './core/written/index.md' does not resolve to a file in the repository"]);
   });
+  it("Docusaurus: typedoc options in a constant of the config; a site path into a docs folder the repository ignores is the build's", async () => {
+    const config = [
+      "const typedocOptions = { entryPoints: [], out: './docs/reference' };",
+      "module.exports = { presets: [['classic', { docs: {} }]], plugins: [['docusaurus-plugin-typedoc', typedocOptions]] };",
+    ].join("\n");
+    const files = {
+      "docusaurus.config.js": config,
+      ".gitignore": "/docs/packages\n",
+      "docs/intro.md": "# Intro\n\n[ref](./reference/index.md) [pkg](/docs/packages/core) [nope](/docs/nope) [ref2](./api/index.md)\n",
+    };
+    expect(await linksOf(files, "docs/intro.md")).toEqual([
+      "docs/intro.md:3: link '/docs/nope' does not resolve to a file in the repository",
+      "docs/intro.md:3: link './api/index.md' does not resolve to a file in the repository",
+    ]);
+  });
 });
 
 describe("links MkDocs leaves as written (raw HTML, a relative link to no file of the site): the browser resolves them from the page's URL", () => {
@@ -242,5 +257,20 @@ describe("Mintlify redirects", () => {
       "index.mdx": "[old](/v3/old/index#setup) [other](/v3/other/index)\n",
     };
     expect(await linksOf(files, "index.mdx")).toEqual(["index.mdx:1: link '/v3/other/index' does not resolve to a file in the repository"]);
+  });
+});
+
+describe("VitePress: a Vite plugin of the site's that rewrites Markdown first (enforce: 'pre')", () => {
+  const files = (plugin: string) => ({
+    ".vitepress/config.ts": "import { defineConfig } from 'vitepress'\nimport vite from './vite.config'\nexport default defineConfig({ vite })\n",
+    ".vitepress/vite.config.ts": "import { Append } from './plugins/append'\nexport default { plugins: [Append()] }\n",
+    ".vitepress/plugins/append.ts": plugin,
+    "guide.md": "# Guide\n\nSee the [types](#type-declarations).\n",
+  });
+  const transform = (enforce: string) => `export function Append() {\n  return {\n    name: 'append',\n    ${enforce}\n    transform(code, id) {\n      if (!/\\.md\\b/.test(id)) return null\n      return code + '\\n## Type Declarations\\n'\n    },\n  }\n}\n`;
+
+  it("makes the pages' headings the build's; without enforce: 'pre' VitePress has compiled the page first and the anchor is judged", async () => {
+    expect(await linksOf(files(transform("enforce: 'pre',")), "guide.md")).toEqual([]);
+    expect(await linksOf(files(transform("")), "guide.md")).toEqual(["guide.md:3: link '#type-declarations': guide.md has no heading with the anchor #type-declarations"]);
   });
 });

@@ -9,7 +9,6 @@ import { ApiKeyVerifier } from "./domain/api-keys.js";
 import type { GitHubApi } from "./forges/github/api.js";
 import { createForges } from "./forges/registry.js";
 import { dispatcherOf } from "./forges/forge.js";
-import { gitHubWebhookEndpoint, type WebhookEndpoint } from "./forges/github/webhook-endpoint.js";
 import { parseTrustedProxies } from "./http-kit/client-ip.js";
 import { createRequestHandler, send } from "./http/request-handler.js";
 import { createMcpEndpoint, MCP_PATH } from "./mcp/mcp-endpoint.js";
@@ -20,7 +19,6 @@ import { registerAdminWebhookRoutes } from "./http/routes/admin-webhooks.js";
 import { registerAdminRobotsRoutes } from "./http/routes/admin-robots.js";
 import { registerAdminAutomationRoutes } from "./http/routes/admin-automations.js";
 import { registerAdminGitLabRoutes } from "./http/routes/admin-gitlab.js";
-import { registerGitLabWebhookRoutes } from "./http/routes/gitlab-webhooks.js";
 import { registerAgentJobRoutes } from "./http/routes/agent-jobs.js";
 import { registerJobImpactRoutes } from "./http/routes/job-impact.js";
 import { registerAnalyticsRoutes } from "./http/routes/analytics.js";
@@ -105,7 +103,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   const { config, db, log, adminToken } = options;
   const github = options.github ?? null;
   const clock = options.clock ?? Date.now;
-  const forges = createForges({ config, db, log, github: github?.api ?? null, checkWorkflow: !options.dispatcher, clock, ...(options.oidcFetch ? { oidcFetch: options.oidcFetch } : {}) });
+  const forges = createForges({ config, db, log, github: github?.api ?? null, probot: github?.probot ?? null, checkWorkflow: !options.dispatcher, clock, ...(options.oidcFetch ? { oidcFetch: options.oidcFetch } : {}) });
   const dispatcher = options.dispatcher ?? dispatcherOf(forges);
   const analytics = new Analytics(db, log.child({ component: "analytics" }), config.analytics);
   const registry = createTaskRegistry({ config, db, log, analytics, clock, dispatcher, forges, version: options.version });
@@ -128,7 +126,6 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
     analytics,
     trustedProxies: parseTrustedProxies(config.trustedProxies),
   };
-  const webhookEndpoint: WebhookEndpoint | undefined = github ? await gitHubWebhookEndpoint(github.probot, db, () => tasks.kick(), log) : undefined;
   const router = new Router();
   registerMetaRoutes(router, services, options.version);
   registerAdminRoutes(router, services);
@@ -136,7 +133,6 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerAdminRobotsRoutes(router, services);
   registerAdminAutomationRoutes(router, services);
   registerAdminGitLabRoutes(router, services);
-  registerGitLabWebhookRoutes(router, services);
   registerAgentJobRoutes(router, services);
   registerJobImpactRoutes(router, services);
   registerRunnerRoutes(router, services, options.version);
@@ -148,7 +144,7 @@ export async function createInkwellServer(options: InkwellServerOptions): Promis
   registerSlackRoutes(router, services, () => slackSocket.refresh());
   registerDashboardRoutes(router, services);
   const httpLog = log.child({ component: "http" });
-  const handle = createRequestHandler(router, { webhooks: webhookEndpoint, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version), ...protectedResourceEndpoints(services, MCP_PATH) } }, httpLog);
+  const handle = createRequestHandler(router, { webhooks: { forges: Object.values(forges).flatMap((forge) => (forge.webhooks ? [forge.webhooks] : [])), kick: () => tasks.kick() }, raw: { [MCP_PATH]: createMcpEndpoint(services, options.version), ...protectedResourceEndpoints(services, MCP_PATH) } }, httpLog);
   let stopDuties: (() => void) | null = null;
 
   const server = options.httpServer ?? createHttpServer();

@@ -299,6 +299,8 @@ describe("GitLab webhook deliveries", () => {
     expect((await deliver("Merge Request Hook", payload, { token: "" })).status).toBe(401);
     // A project id that names nothing is answered the same way.
     expect((await deliver("Merge Request Hook", payload, { to: `${t.url}/api/gitlab/webhooks/nosuchproject` })).status).toBe(401);
+    // The forge's webhook path takes deliveries only: another method is refused, saying which it takes.
+    expect(await t.call("GET", `/api/gitlab/webhooks/${projectId}`)).toMatchObject({ status: 405, body: { error: expect.stringMatching(/takes GitLab's webhook deliveries \(POST\)/) } });
     const huge = JSON.stringify({ object_kind: "note", padding: "x".repeat(6 * 1024 * 1024) });
     expect((await deliver("Note Hook", {}, { token: "wrong", body: huge })).status).toBe(401);
     expect((await deliver("Note Hook", {}, { body: huge })).status).toBe(413);

@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ForgeName } from "../../shared/forge-words.js";
 import type { DispatchOutcome, DispatchRequest, Dispatcher } from "../dispatch/dispatcher.js";
+import type { Reply } from "../http-kit/router.js";
 import type { Queryable } from "../store/db.js";
 import type { TaskDefinition } from "../tasks/task-definition.js";
 import type { ChecksForge } from "./checks.js";
@@ -44,6 +46,25 @@ export interface Forge {
   afterDispatch?(tx: Queryable, dispatched: { jobId: string; runAttempt: number }): Promise<void>;
   /** The background task kinds only this forge runs: its webhook events, its reactions and replies, its link removals. */
   readonly tasks: readonly TaskDefinition[];
+  /** Where the forge delivers its webhooks, answered before the router; absent while the server cannot take them (GitHub without its App). */
+  readonly webhooks?: ForgeWebhooks;
+}
+
+/**
+ * A forge's webhook deliveries, taken on the raw request (a signature is checked on the bytes as
+ * sent) and queued as its own tasks; the request handler mounts every forge's.
+ */
+export interface ForgeWebhooks {
+  /** The path its deliveries arrive on; a path below it (`/api/gitlab/webhooks/<project>`) is its too. */
+  readonly path: string;
+  /** Whether a request to another path is one of its deliveries (an App made from GitHub's manifest delivers to the root URL). */
+  claims?(req: IncomingMessage, pathname: string): boolean;
+  /**
+   * Answers one delivery, waking the task queue with `kick` once its task is committed: a reply for
+   * the request handler to send, or null when it answered on the raw response itself. Refusals are
+   * thrown HttpErrors, as everywhere.
+   */
+  receive(req: IncomingMessage, res: ServerResponse, pathname: string, kick: () => void): Promise<Reply | null>;
 }
 
 /** What a server lacks to act on a forge, as pages, tools and the CLI say it: "This server has no GitHub App yet". */

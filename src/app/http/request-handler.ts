@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { WEBHOOK_PATH, type WebhookEndpoint } from "../forges/github/webhook-endpoint.js";
+import type { ForgeWebhooks } from "../forges/forge.js";
 import { asHttpError } from "../http-kit/error-reply.js";
 import { HttpError } from "../http-kit/http-error.js";
 import type { Reply, Router } from "../http-kit/router.js";
@@ -14,12 +14,12 @@ const SECURITY_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-/** An endpoint that answers on the raw response itself (GitHub's webhooks, the MCP transport). */
+/** An endpoint that answers on the raw response itself (the MCP transport). */
 export type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** What is mounted beside the router: the GitHub App's webhook endpoint, and raw endpoints by exact path (/mcp). */
+/** What is mounted beside the router: each forge's webhooks (with what wakes the task queue), and raw endpoints by exact path (/mcp). */
 export interface Mounts {
-  webhooks?: WebhookEndpoint | undefined;
+  webhooks?: { forges: ForgeWebhooks[]; kick(): void };
   raw?: Record<string, RawEndpoint>;
 }
 
@@ -30,8 +30,8 @@ export interface RequestHandler {
 }
 
 /**
- * Every request: GitHub webhooks to the App's webhook endpoint (on its path only, when there is
- * an App), a raw endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the
+ * Every request: a forge's webhook deliveries to that forge (its path and what it claims), a raw
+ * endpoint's path (/mcp) to it, everything else through the router. Errors become JSON here, the
  * one place that turns them into statuses.
  */
 export function createRequestHandler(router: Router, mounts: Mounts, log: Logger): RequestHandler {
@@ -46,31 +46,35 @@ export function createRequestHandler(router: Router, mounts: Mounts, log: Logger
       send(res, { status: 400, body: { error: "Malformed request URL" } });
       return;
     }
-    // Apps registered through Probot's manifest flow deliver to the root URL; route those too.
-    if (webhooks && url.pathname === "/" && req.method === "POST" && req.headers["x-github-event"]) {
-      url.pathname = WEBHOOK_PATH;
-    }
+    const pathname = url.pathname;
+    const forgeWebhooks = webhooks?.forges.find((forge) => pathname === forge.path || pathname.startsWith(`${forge.path}/`) || forge.claims?.(req, pathname));
     let route = "unmatched";
     // Access lines are debug: at info, a busy server would spend more on logging than on answering.
     const accessLine = (status: number) => log.debug({ method: req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
     let reply: Reply;
     let stream: StartedStream | null = null;
     try {
-      const raw = url.pathname === WEBHOOK_PATH ? webhooks : mounts.raw && Object.hasOwn(mounts.raw, url.pathname) ? mounts.raw[url.pathname] : undefined;
-      if (raw) {
-        route = url.pathname;
+      const raw = mounts.raw && Object.hasOwn(mounts.raw, pathname) ? mounts.raw[pathname] : undefined;
+      if (forgeWebhooks || raw) {
+        route = forgeWebhooks?.path ?? pathname;
         // What every answer carries, set before the endpoint writes its own head (Node merges them).
         for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
         if (closing) res.setHeader("Connection", "close");
-        await raw(req, res);
-        accessLine(res.statusCode);
-        return;
+        let answer: Reply | null = null;
+        if (forgeWebhooks && webhooks) answer = await forgeWebhooks.receive(req, res, pathname, webhooks.kick);
+        else await raw?.(req, res);
+        if (answer === null) {
+          accessLine(res.statusCode);
+          return;
+        }
+        reply = answer;
+      } else {
+        const match = router.match(req.method ?? "GET", pathname);
+        if (!match) throw new HttpError(404, `No such endpoint: ${req.method} ${pathname}. See /openapi.json`);
+        route = match.route;
+        reply = await match.handler({ req, url, params: match.params, route });
+        if (reply.stream) stream = await startStream(reply.stream.chunks, req.method === "HEAD");
       }
-      const match = router.match(req.method ?? "GET", url.pathname);
-      if (!match) throw new HttpError(404, `No such endpoint: ${req.method} ${url.pathname}. See /openapi.json`);
-      route = match.route;
-      reply = await match.handler({ req, url, params: match.params, route });
-      if (reply.stream) stream = await startStream(reply.stream.chunks, req.method === "HEAD");
     } catch (error) {
       reply = toErrorReply(error, log, req, route);
     }

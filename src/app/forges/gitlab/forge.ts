@@ -11,6 +11,7 @@ import { gitLabRunCancel } from "./run-cancel.js";
 import { gitLabRunner } from "./runner.js";
 import { GitLabIdTokenVerifier } from "./runner-identity.js";
 import { gitLabSourceLinks, gitLabSourceUnlinkTask } from "./source-link.js";
+import { gitLabWebhooks } from "./webhook-endpoint.js";
 
 export interface GitLabForgeDeps {
   config: Config;
@@ -36,6 +37,7 @@ export function gitLabForge({ config, db, log, clock, oidcFetch }: GitLabForgeDe
     checks: gitLabChecks(db),
     notes: gitLabNotes(db),
     merges: gitLabMergeReading(db),
+    webhooks: gitLabWebhooks(db),
     tasks: [
       gitLabEventTask(db, { command: config.command, rateLimitPerHour: config.rateLimitPerHour, publicUrl }, log.child({ component: "gitlab-events" })),
       gitLabSourceUnlinkTask(db, publicUrl, log.child({ component: "gitlab-source-links" })),

@@ -7,6 +7,7 @@ import { HttpError } from "../../http-kit/http-error.js";
 import type { Reply } from "../../http-kit/router.js";
 import type { Db } from "../../store/db.js";
 import { enqueueTask } from "../../tasks/tasks.js";
+import type { ForgeWebhooks } from "../forge.js";
 import { gitLabEventOf } from "./webhook-events.js";
 
 /** Where each connected project's webhook delivers: `<PUBLIC_URL>/api/gitlab/webhooks/<project id>`. */
@@ -71,4 +72,17 @@ export async function receiveGitLabDelivery(db: Db, req: IncomingMessage, projec
   const delivery = header(req, "x-gitlab-event-uuid") ?? header(req, "idempotency-key") ?? createHash("sha256").update(body).digest("hex");
   await db.transaction((tx) => enqueueTask(tx, GITLAB_EVENT_TASK, `gitlab:${connection.projectId}:${delivery}`, event));
   return { reply: { status: 202, body: { queued: event.type } }, queued: true };
+}
+
+/** The project webhooks (docs/gitlab.md): one path per connected project, authenticated by the hook's own tokens. */
+export function gitLabWebhooks(db: Db): ForgeWebhooks {
+  return {
+    path: GITLAB_WEBHOOK_PATH,
+    async receive(req, _res, pathname, kick) {
+      if (req.method !== "POST") throw new HttpError(405, `${GITLAB_WEBHOOK_PATH}/<project> takes GitLab's webhook deliveries (POST)`, undefined, { Allow: "POST" });
+      const { reply, queued } = await receiveGitLabDelivery(db, req, pathname.slice(GITLAB_WEBHOOK_PATH.length + 1) || undefined);
+      if (queued) kick();
+      return reply;
+    },
+  };
 }

@@ -134,6 +134,14 @@ describe("robots.txt compliance", () => {
         (a, b) => b.views - a.views || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : a.versionId - b.versionId || a.line - b.line),
       );
       expect(shown.map(({ agent, path, versionId, line, views, firstSeen, lastSeen }: (typeof want)[number]) => ({ agent, path, versionId, line, views, firstSeen, lastSeen }))).toEqual(want);
+      // Page by page, the same order: a page is cut at its last row's views with its ties kept.
+      const paged: { agent: string; path: string; versionId: number; line: number }[] = [];
+      for (let offset = 0; offset < want.length + 3; offset += 3) {
+        const page = (await get(`robots/disallowed?${range}&limit=3&offset=${offset}`)).body;
+        paged.push(...page.disallowed.map(({ agent, path, versionId, line }: (typeof want)[number]) => ({ agent, path, versionId, line })));
+        expect(page.hasMore).toBe(offset + 3 < want.length);
+      }
+      expect(paged).toEqual(want.map(({ agent, path, versionId, line }) => ({ agent, path, versionId, line })));
     });
   }
 

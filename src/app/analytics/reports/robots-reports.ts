@@ -90,23 +90,27 @@ type DisallowedRow = { agent: string; operator: string; path: string; version_id
  * first: whole months from the monthly rows, the other days from the daily ones (period-rows.ts).
  * A page's views are judged on the URLs fetched, so one page may have a row per rule.
  */
-function disallowedQuery(projectId: string, range: DayRange, agentId: number | null): { sql: string; params: unknown[] } {
+function disallowedQuery(projectId: string, range: DayRange, agentId: number | null, top?: number): { sql: string; params: unknown[] } {
   const params: unknown[] = [projectId, agentId];
   const rows = periodRowsSql(ROBOTS_DISALLOWED_TABLES, "agent_id, path_id, version_id, line, views, first_seen, last_seen", "AND ($2::int IS NULL OR agent_id = $2)", { range }, binder(params));
+  // A page of the report needs only the rows with as many views as its last one or more: ties at the
+  // cut are kept, so the names that order them still decide, and only those are joined and sorted.
+  const cut = top === undefined ? "" : `WHERE views >= COALESCE((SELECT views FROM d ORDER BY views DESC OFFSET ${binder(params)(top - 1, "int")} LIMIT 1), 0)`;
   const sql = `
   WITH d AS (
     SELECT agent_id, path_id, version_id, line, sum(views) AS views, min(first_seen) AS first_seen, max(last_seen) AS last_seen
     FROM (${rows}) r GROUP BY agent_id, path_id, version_id, line
-  )
+  ),
+  shown AS (SELECT * FROM d ${cut})
   SELECT a.name AS agent, a.operator, ap.path, d.version_id, d.line, v.effective_at, d.views, d.first_seen, d.last_seen
-  FROM d JOIN analytics_agents a ON a.id = d.agent_id JOIN analytics_paths ap ON ap.id = d.path_id JOIN robots_versions v ON v.id = d.version_id
+  FROM shown d JOIN analytics_agents a ON a.id = d.agent_id JOIN analytics_paths ap ON ap.id = d.path_id JOIN robots_versions v ON v.id = d.version_id
   ORDER BY d.views DESC, a.name COLLATE "C", ap.path COLLATE "C", d.version_id, d.line`;
   return { sql, params };
 }
 
 /** The disallowed pages with the rule that disallowed each (its line read from its version: only the rows shown are parsed). */
 export async function robotsDisallowedReport(db: Queryable, projectId: string, range: DayRange, page: Page, agentId: number | null): Promise<RobotsDisallowed> {
-  const { sql, params } = disallowedQuery(projectId, range, agentId);
+  const { sql, params } = disallowedQuery(projectId, range, agentId, page.offset + page.limit + 1);
   const rows = await db.query<DisallowedRow>(`${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit + 1, page.offset]);
   const disallowed = await withRules(db, rows.slice(0, page.limit));
   return { disallowed, hasMore: rows.length > page.limit };

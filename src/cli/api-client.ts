@@ -62,14 +62,19 @@ export class ApiClient {
   }
 
   /** What `GET /` says of the server (no credential needed); null when it cannot say. */
-  async serverInfo(): Promise<{ githubApp?: { configured: boolean; setupUrl?: string } } | null> {
+  async serverInfo(): Promise<ServerInfo | null> {
     try {
       const response = await this.options.fetch(new URL("/", this.options.baseUrl), { headers: { Accept: "application/json" } });
-      return response.ok ? ((await response.json()) as { githubApp?: { configured: boolean; setupUrl?: string } }) : null;
+      return response.ok ? ((await response.json()) as ServerInfo) : null;
     } catch {
       return null;
     }
   }
+}
+
+/** What `GET /` says of the server that the CLI reads: what it lacks to run jobs on each forge. */
+export interface ServerInfo {
+  forges?: Partial<Record<string, { missing: { what: string; setupUrl: string } | null }>>;
 }
 
 /** The server's error, with the details its message does not already say and when to retry. */

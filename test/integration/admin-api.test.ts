@@ -142,6 +142,8 @@ describe("meta endpoints", () => {
     const json = await t.call("GET", "/");
     expect(json.body).toMatchObject({ name: "inkwell", dashboard: "/dashboard", githubApp: { configured: false, setupUrl: expect.stringMatching(/\/dashboard\/github-app$/) } });
     expect(json.body.setup.join(" ")).toContain(json.body.githubApp.setupUrl);
+    // Per forge, by the name jobs carry: what the server lacks to run that forge's jobs.
+    expect(json.body.forges).toEqual({ github: { missing: { what: "GitHub App", setupUrl: json.body.githubApp.setupUrl } }, gitlab: { missing: null } });
     const browser = await fetch(`${t.url}/`, { headers: { Accept: "text/html,application/xhtml+xml" }, redirect: "manual" });
     expect(browser.status).toBe(302);
     expect(browser.headers.get("location")).toBe("/dashboard");

@@ -69,6 +69,7 @@ describe("GitHub webhooks with App credentials", () => {
   it("the API keeps working beside the webhook route, and / says the App is configured", async () => {
     const res = await t.call("GET", "/");
     expect(res.body.githubApp).toMatchObject({ configured: true, appId: "123", webhookPath: "/api/github/webhooks" });
+    expect(res.body.forges).toEqual({ github: { missing: null }, gitlab: { missing: null } });
     expect((await t.call("GET", "/healthz")).status).toBe(200);
   });
 });

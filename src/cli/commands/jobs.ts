@@ -59,15 +59,12 @@ const waitingLine = (j: AgentJob) =>
   j.waitingFor === "approval" ? `approval of its plan (inkwell jobs approve ${j.id}, or jobs message to revise it)` : `an answer (inkwell jobs message ${j.id} <answer>)`;
 
 /**
- * The API still answers 201 without a GitHub App (the contract), but the run cannot start: say so at
- * once. Only for a job on GitHub: a GitLab project's job runs without the App.
+ * The API still answers 201 when the server lacks what the job's forge needs (GitHub's App: the
+ * contract), but the run cannot start: say so at once, in that forge's words.
  */
-async function warnWithoutApp(ctx: CommandContext, job: AgentJob): Promise<void> {
-  if (job.forge === "gitlab") return;
-  const app = (await ctx.client.serverInfo())?.githubApp;
-  if (app && !app.configured) {
-    ctx.io.stderr(`Warning: this Inkwell server has no GitHub App yet, so the job will fail without running. Set it up at ${app.setupUrl ?? "/dashboard/github-app"}, then send the job a message to run it.`);
-  }
+async function warnMissingAccess(ctx: CommandContext, job: AgentJob): Promise<void> {
+  const missing = (await ctx.client.serverInfo())?.forges?.[job.forge]?.missing;
+  if (missing) ctx.io.stderr(`Warning: this Inkwell server has no ${missing.what} yet, so the job will fail without running. Set it up at ${missing.setupUrl}, then send the job a message to run it.`);
 }
 
 const usageLine = (u: NonNullable<AgentJob["usage"]>) =>
@@ -85,7 +82,7 @@ export const jobs: NounRuns<"jobs"> = {
       ...(idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : {}),
     });
     print(ctx, job, () => `Created job ${job.id}\n${jobFields(job)}\n\nFollow it: inkwell jobs watch ${job.id} --project ${projectId}`);
-    await warnWithoutApp(ctx, job);
+    await warnMissingAccess(ctx, job);
   },
 
   async get(ctx) {
@@ -117,7 +114,7 @@ export const jobs: NounRuns<"jobs"> = {
       body: { prompt },
     });
     print(ctx, job, () => `Message sent; job ${job.id} is ${job.status}\n${jobFields(job)}`);
-    await warnWithoutApp(ctx, job);
+    await warnMissingAccess(ctx, job);
   },
 
   async approve(ctx) {

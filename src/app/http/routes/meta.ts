@@ -25,6 +25,8 @@ export function registerMetaRoutes(router: Router, services: Services, version: 
     // A person with a browser wants the dashboard; API clients get what this server is.
     if ((ctx.req.headers.accept ?? "").includes("text/html")) return { status: 302, raw: { contentType: "text/plain; charset=utf-8", content: "" }, headers: { Location: "/dashboard" } };
     const guide = setupGuide(config);
-    return { status: 200, body: { name: "inkwell", version, store: db.kind, openapi: "/openapi.json", dashboard: "/dashboard", githubApp: guide.status, ...(guide.steps ? { setup: guide.steps } : {}) } };
+    // What the server lacks to run jobs on each forge, by the name jobs carry (`forge`): a client warns for the job's own.
+    const forges = Object.fromEntries(Object.values(services.forges).map((forge) => [forge.name, { missing: forge.missing ? { what: forge.missing.what, setupUrl: forge.missing.setupUrl } : null }]));
+    return { status: 200, body: { name: "inkwell", version, store: db.kind, openapi: "/openapi.json", dashboard: "/dashboard", githubApp: guide.status, forges, ...(guide.steps ? { setup: guide.steps } : {}) } };
   });
 }

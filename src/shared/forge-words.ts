@@ -26,11 +26,15 @@ export interface ForgeWords {
   access: string;
   /** A repository's name as the forge writes it. */
   repoName: string;
+  /** A job started by a comment, as a short label ("PR comment", "MR note"). */
+  commentTrigger: string;
+  /** The code repository an automation links, as its form asks for it. */
+  sourceRepository: string;
 }
 
 export const FORGE_WORDS: Record<ForgeName, ForgeWords> = {
-  github: { change: "pull request", Change: "Pull request", changeShort: "PR", changeMark: "#", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", access: "GitHub App", repoName: "owner/repo" },
-  gitlab: { change: "merge request", Change: "Merge request", changeShort: "merge request", changeMark: "!", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", access: "GitLab connection", repoName: "group/project" },
+  github: { change: "pull request", Change: "Pull request", changeShort: "PR", changeMark: "#", run: "workflow run", comment: "comment", ci: "a GitHub Actions workflow run", addressee: "the App", access: "GitHub App", repoName: "owner/repo", commentTrigger: "PR comment", sourceRepository: "Repository (owner/repo, with the App installed)" },
+  gitlab: { change: "merge request", Change: "Merge request", changeShort: "merge request", changeMark: "!", run: "pipeline", comment: "note", ci: "a GitLab CI/CD pipeline", addressee: "the access token's bot user", access: "GitLab connection", repoName: "group/project", commentTrigger: "MR note", sourceRepository: "Project (group/project, on the same GitLab instance, which the access token reaches as a Maintainer)" },
 };
 
 /** The words of a forge; a client of an older server, whose job says no forge, reads GitHub's. */

@@ -84,7 +84,7 @@ function addForms(view: AutomationsView): SafeHtml {
 ${form(
   "source",
   "Merges in a code repository",
-  html`<label for="source-repository">${view.project.forge === "gitlab" ? "Project (group/project, on the same GitLab instance, which the access token reaches as a Maintainer)" : "Repository (owner/repo, with the App installed)"}</label><input id="source-repository" name="repository" required placeholder="acme/api">
+  html`<label for="source-repository">${words.sourceRepository}</label><input id="source-repository" name="repository" required placeholder="acme/api">
 <label for="source-label">Only ${words.change}s labelled (optional)</label><input id="source-label" name="label" placeholder="docs">
 <label for="source-paths">Only when a changed file matches (optional, one glob per line)</label><textarea id="source-paths" name="paths" rows="2" placeholder="src/api/**"></textarea>
 <label><input type="checkbox" name="followUps" checked> Later merges follow up on the open docs ${words.change}</label>

@@ -1,7 +1,7 @@
 import type { JobTrigger } from "../../../shared/automation-schemas.js";
 import { JOB_TRIGGER_TYPES, type JobTriggerType } from "../../../shared/job-vocabulary.js";
 import { html, httpUrl, type SafeHtml } from "../html.js";
-import type { ForgeName } from "../../../shared/forge-words.js";
+import { forgeWords, type ForgeName } from "../../../shared/forge-words.js";
 
 export const TRIGGER_LABELS: Record<JobTriggerType, string> = {
   api: "API",
@@ -16,8 +16,8 @@ export const TRIGGER_LABELS: Record<JobTriggerType, string> = {
 
 export const TRIGGER_TYPES: readonly JobTriggerType[] = JOB_TRIGGER_TYPES;
 
-/** A trigger's label on a forge: a comment on GitLab is a merge request's note. */
-export const triggerLabelOn = (type: JobTriggerType, forge: ForgeName): string => (type === "comment" && forge === "gitlab" ? "MR note" : TRIGGER_LABELS[type]);
+/** A trigger's label on a forge: a comment is the change request's, in the forge's words. */
+export const triggerLabelOn = (type: JobTriggerType, forge: ForgeName): string => (type === "comment" ? forgeWords(forge).commentTrigger : TRIGGER_LABELS[type]);
 
 /** What started a job, linked to its page where it has one. */
 export function triggerLabel(trigger: JobTrigger, forge: ForgeName): SafeHtml {

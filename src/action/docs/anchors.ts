@@ -40,6 +40,9 @@ export const safeDecode = (value: string) => {
   }
 };
 
+/** VitePress' default slugify (@mdit-vue/shared), as it makes heading ids and, in VitePress 2, link fragments. */
+export const vitepressSlug = (text: string) => vitepressSlugify(text);
+
 /** link-rot's `cleanHeadingId`: how Mintlify compares an anchor with a heading's id. */
 export const mintlifyCleanId = (id: string) => safeDecode(id).replace(/[?,;:!'"()[\]{}]/g, "").replace(EMOJI, "");
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { decodeJsString } from "./js-text.js";
+import { installedVersion } from "./installed-version.js";
 import { escapeRegExp } from "../../shared/regexp.js";
 
 /**
@@ -530,46 +531,5 @@ export function docusaurusVersions(repoRoot: string, siteDir: string, docsDir: s
   });
 }
 
-/**
- * The @docusaurus/core a site builds with (major, minor): the version its lockfile resolved, in the
- * site's folder or a folder above it up to the repository's root (package-lock.json, yarn.lock
- * classic or berry, pnpm-lock.yaml), else the lowest version the site's package.json range
- * allows; null when neither says.
- */
-export function installedDocusaurusVersion(repoRoot: string, siteDir: string): [number, number] | null {
-  const parse = (version: string | undefined): [number, number] | null => {
-    const match = /(\d+)\.(\d+)\.\d+/.exec(version ?? "");
-    return match ? [Number(match[1]), Number(match[2])] : null;
-  };
-  const read = (file: string) => {
-    try {
-      return readFileSync(path.join(repoRoot, file), "utf8");
-    } catch {
-      return "";
-    }
-  };
-  for (let dir = path.posix.normalize(siteDir); ; dir = path.posix.dirname(dir)) {
-    const npm = read(path.posix.join(dir, "package-lock.json"));
-    if (npm) {
-      try {
-        const lock = JSON.parse(npm) as { packages?: Record<string, { version?: string }>; dependencies?: Record<string, { version?: string }> };
-        const installed = Object.entries(lock.packages ?? {}).find(([key]) => key === "node_modules/@docusaurus/core" || key.endsWith("/node_modules/@docusaurus/core"))?.[1];
-        const found = parse(installed?.version ?? lock.dependencies?.["@docusaurus/core"]?.version);
-        if (found) return found;
-      } catch {
-        // Not JSON: look further.
-      }
-    }
-    const yarn = /^"?@docusaurus\/core@[^\n]*:\r?\n\s+version:?\s+"?([^"\s]+)/m.exec(read(path.posix.join(dir, "yarn.lock")))?.[1];
-    const pnpm = /^\s*['"]?\/?@docusaurus\/core[@/](\d+\.\d+\.\d+)/m.exec(read(path.posix.join(dir, "pnpm-lock.yaml")))?.[1];
-    const found = parse(yarn) ?? parse(pnpm);
-    if (found) return found;
-    if (dir === "." || dir === "/" || dir === "") break;
-  }
-  try {
-    const manifest = JSON.parse(read(path.posix.join(siteDir, "package.json"))) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-    return parse(manifest.dependencies?.["@docusaurus/core"] ?? manifest.devDependencies?.["@docusaurus/core"]);
-  } catch {
-    return null;
-  }
-}
+/** The @docusaurus/core a site builds with (major, minor): installed-version.ts, null when nothing says. */
+export const installedDocusaurusVersion = (repoRoot: string, siteDir: string): [number, number] | null => installedVersion(repoRoot, siteDir, "@docusaurus/core");

@@ -10,7 +10,8 @@ import { decodeJsString, JS_STRING, moduleWithLocalImports } from "./js-text.js"
 import { readMintlifyConfig, type MintlifyConfig } from "./mintlify-docs-json.js";
 import { fnmatchPattern, mkdocsPlugins } from "./mkdocs-config.js";
 import { gitIgnore } from "./git-ignore.js";
-import { frameworkConfig } from "./site-routes.js";
+import { installedVersion } from "./installed-version.js";
+import { docusaurusBaseUrls, frameworkConfig } from "./site-routes.js";
 import { escapeRegExp } from "../../shared/regexp.js";
 
 /**
@@ -80,6 +81,8 @@ export interface SiteModel {
   mkdocsPageUrl: ((file: string) => string) | null;
   /** Docusaurus client redirects' `from` paths (literal in the config, or in a redirects.json beside it): links to them resolve. */
   redirectSources: Set<string>;
+  /** Docusaurus' `baseUrl`s (site-routes.ts docusaurusBaseUrls), without slashes; empty elsewhere. A link may start with one. */
+  baseUrls: string[];
   /**
    * Whether the site's own remark/rehype plugins (or a Markdown preprocessor) read this page before
    * its heading ids are made, so they may rewrite them: the page's anchors are then the build's to
@@ -106,6 +109,13 @@ export interface VitepressMarkdown {
   attrsDelimiters?: { left: string; right: string };
   /** `markdown.anchor.slugify` is the site's own function: a heading without an explicit id has an id the gate cannot know. */
   customSlugify?: boolean;
+  /**
+   * VitePress 2 rewrites every internal link's fragment to `slugify(decodeURI(hash))` before it is
+   * rendered (src/node/markdown/plugins/link.ts normalizeHash, since 2.0.0-alpha.5), so `#numberFormats`
+   * reaches the heading `numberformats`; VitePress 1 keeps the fragment as written. Unset when the
+   * site's VitePress is 1.x.
+   */
+  normalizesHash?: boolean;
 }
 
 export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
@@ -127,11 +137,12 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     mintlify,
     ignored,
     isPage: (file) => isSitePage(project, siteDir, file) && !ignored(file),
-    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText), ...mkdocsTabs(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : project.framework === "vitepress" ? vitepressMarkdown(configText) : {},
+    slugOptions: project.framework === "mkdocs" ? { mkdocsSlugify: mkdocsSlugify(configText), ...mkdocsTabs(configText) } : project.framework === "docusaurus" ? docusaurusReading(repoRoot, project, configText) : project.framework === "vitepress" ? { ...vitepressMarkdown(configText), ...vitepressHashes(repoRoot, project) } : {},
     rewrite: project.framework === "vitepress" ? vitepressRewrites(repoRoot, configText, project.docsDir) : null,
     rootFolders: rootFolders(repoRoot, project, configText),
     snippetBases: project.framework === "mkdocs" ? mkdocsSnippetBases(configText, project) : [],
     redirectSources: project.framework === "docusaurus" ? docusaurusRedirectSources(repoRoot, siteDir, configText) : new Set(),
+    baseUrls: project.framework === "docusaurus" ? docusaurusBaseUrls(configText).filter(Boolean) : [],
     mkdocsHooks: project.framework === "mkdocs" && /^hooks:/m.test(configText),
     gitIgnored: gitIgnore(repoRoot),
     builtByPlugin: project.framework === "docusaurus" ? typedocOutputs(configText, siteDir) : () => false,
@@ -190,6 +201,14 @@ function vitepressMarkdownPreTransform(repoRoot: string, project: DocsProject): 
     const code = withoutJsComments(text);
     return /\benforce\s*:\s*['"`]pre['"`]/.test(code) && /\btransform\s*[(:]/.test(code) && /\\\.md\b|['"`]\.md['"`]|\.md\$/.test(code);
   });
+}
+
+/** Whether the site's VitePress normalizes link fragments: 2.x, or a version nothing in the repository names (the newest behaviour). */
+function vitepressHashes(repoRoot: string, project: DocsProject): { normalizesHash?: boolean } {
+  // The site's folder: the one holding `.vitepress` (srcDir may be below it).
+  const vitepressDir = /^(.*?\.vitepress)(?:\/|$)/.exec(project.configFile ?? "")?.[1];
+  const version = installedVersion(repoRoot, vitepressDir ? path.posix.dirname(vitepressDir) : project.docsDir, "vitepress");
+  return version !== null && version[0] < 2 ? {} : { normalizesHash: true };
 }
 
 /**

@@ -44,13 +44,40 @@ export function frameworkConfig(repoRoot: string, project: DocsProject): string 
 }
 
 /**
- * Docusaurus' `baseUrl`, without slashes around it; a template's `${NAME}` read from the config's
- * own `const NAME = '…'` (`` baseUrl: `${BASE_URL}/` ``).
+ * Docusaurus' `baseUrl`s, without slashes around them, longest first: the string literals its value
+ * is written with (`process.env.PREVIEW ? "/" : "/immer/"` is either), a template's `${NAME}` read
+ * from the config's own `const NAME = '…'` (`` baseUrl: `${BASE_URL}/` ``); `/` when none is written.
  */
-export function docusaurusBaseUrl(config: string): string {
-  const written = /\bbaseUrl\s*:\s*['"`]([^'"`]*)['"`]/.exec(config)?.[1] ?? "/";
-  return stripSlashes(written.replace(/\$\{\s*([\w$]+)\s*\}/g, (all, name: string) => new RegExp(`(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*(['"\`])([^'"\`$]*)\\1`).exec(config)?.[2] ?? all));
+export function docusaurusBaseUrls(config: string): string[] {
+  const value = valueAfter(config, /\bbaseUrl\s*:\s*/);
+  const constant = (name: string) => new RegExp(`(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=\\s*(['"\`])([^'"\`$]*)\\1`).exec(config)?.[2];
+  const literals = [...value.matchAll(/(['"`])((?:(?!\1)[^\\])*)\1/g)].map((match) => stripSlashes((match[2] as string).replace(/\$\{\s*([\w$]+)\s*\}/g, (all, name: string) => constant(name) ?? all)));
+  const found = [...new Set(literals.length > 0 ? literals : [""])];
+  return found.sort((a, b) => b.length - a.length);
 }
+
+/** The expression written after `key` up to the `,` or closing brace that ends it (strings and nested brackets skipped). */
+function valueAfter(code: string, key: RegExp): string {
+  const found = key.exec(code);
+  if (!found) return "";
+  const start = (found.index ?? 0) + found[0].length;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = start; i < code.length; i++) {
+    const character = code[i] as string;
+    if (quote) {
+      if (character === "\\") i++;
+      else if (character === quote) quote = null;
+    } else if (character === "'" || character === '"' || character === "`") quote = character;
+    else if (character === "(" || character === "[" || character === "{") depth++;
+    else if ((character === ")" || character === "]" || character === "}") && depth-- === 0) return code.slice(start, i);
+    else if ((character === "," || character === "\n") && depth === 0) return code.slice(start, i);
+  }
+  return code.slice(start);
+}
+
+/** The `baseUrl` the site is built with (of several written, the longest: a preview's is `/`). */
+export const docusaurusBaseUrl = (config: string) => docusaurusBaseUrls(config)[0] ?? "";
 
 /** The path of MkDocs' `site_url`, without slashes around it: where the site's pages start. */
 export function mkdocsSitePrefix(config: string): string {
@@ -66,6 +93,7 @@ export function mkdocsSitePrefix(config: string): string {
 function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
   const config = frameworkConfig(repoRoot, project);
   const baseUrl = docusaurusBaseUrl(config);
+  const baseUrls = docusaurusBaseUrls(config).filter(Boolean);
   const siteDir = path.posix.dirname(project.configFile ?? project.navigationFiles[0] ?? path.posix.join(project.docsDir, ".."));
   const routes = new Map<string, string>();
   const routeOfFile = new Map<string, string>();
@@ -139,7 +167,8 @@ function docusaurusRoutes(repoRoot: string, project: DocsProject): SiteRoutes {
       let route = stripSlashes(sitePath);
       // A link that already starts with baseUrl does not get it twice (@docusaurus/core
       // client/exports/useBaseUrl.ts addBaseUrl at 062348e6: "avoid adding the baseurl twice").
-      if (baseUrl && (route === baseUrl || route.startsWith(`${baseUrl}/`))) route = stripSlashes(route.slice(baseUrl.length));
+      const written = baseUrls.find((base) => route === base || route.startsWith(`${base}/`));
+      if (written) route = stripSlashes(route.slice(written.length));
       // A path under no instance's routeBasePath is another plugin's (the blog, pages).
       if (!routeBases.some((routeBase) => !routeBase || route === routeBase || route.startsWith(`${routeBase}/`))) return undefined;
       if (categoryPages.has(route) || generated.some((folder) => route === folder || route.startsWith(`${folder}/`))) return undefined;

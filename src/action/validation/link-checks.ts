@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { mintlifyCleanId, safeDecode } from "../docs/anchors.js";
+import { mintlifyCleanId, safeDecode, vitepressSlug } from "../docs/anchors.js";
 import { listPageFiles, type DocsProject } from "../docs/framework.js";
 import { redirectMatches } from "../docs/mintlify-docs-json.js";
 import { hasFiles, type SiteModel } from "../docs/site-model.js";
@@ -47,8 +47,11 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
   const dir = path.posix.dirname(from);
   const firstFile = (candidates: string[]) => candidates.find((candidate) => ctx.exists(candidate) && isFile(ctx.repoRoot, candidate)) ?? null;
   if (kind === "include") {
-    // pymdownx.snippets looks in its base paths; VitePress reads `@/` from its source folder, else from the page.
-    const bases = project.framework === "mkdocs" ? model.snippetBases.map((base) => path.posix.join(base, target)) : [target.startsWith("@/") ? path.posix.join(project.docsDir, target.slice(2)) : path.posix.join(dir, target)];
+    // pymdownx.snippets looks in its base paths; VitePress reads a path starting with `@` from its
+    // source folder, the `@` and one separator after it dropped (`@/a.md`, `@shared/a.md`:
+    // src/node/markdown/plugins/include.ts and snippet.ts), else from the page.
+    const fromSource = target.startsWith("@") ? path.posix.join(project.docsDir, target.slice(/^@[\\/]/.test(target) ? 2 : 1)) : null;
+    const bases = project.framework === "mkdocs" ? model.snippetBases.map((base) => path.posix.join(base, target)) : [fromSource ?? path.posix.join(dir, target)];
     const file = firstFile(bases);
     // A file the repository ignores and does not have is one the build writes (an MkDocs hook's, a generator's).
     if (!file && bases.some((base) => model.gitIgnored(base) || model.builtByPlugin(base))) return undefined;
@@ -87,7 +90,10 @@ function resolveLink(from: string, url: string, kind: PageLink["kind"], ctx: Lin
     }
     case "docusaurus": {
       if (target.startsWith("/") && !/\.mdx?$/i.test(target)) {
-        if (inRootFolders() || model.redirectSources.has(withoutTrailingSlashes(target))) return undefined;
+        // A static file is served under baseUrl, and a link may name it so (`/immer/img/logo.svg`).
+        const base = model.baseUrls.find((candidate) => target.startsWith(`/${candidate}/`));
+        const inStatic = inRootFolders() || (base !== undefined && model.rootFolders.some((folder) => ctx.exists(path.posix.join(folder, target.slice(base.length + 1)))));
+        if (inStatic || model.redirectSources.has(withoutTrailingSlashes(target))) return undefined;
         const file = ctx.routes?.fileFor(target);
         return file === undefined ? undefined : { file, anchor };
       }
@@ -229,7 +235,9 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   const wanted = ctx.project.framework === "mintlify" ? mintlifyCleanId(resolved.anchor) : safeDecode(resolved.anchor);
   // An MkDocs hook may make an id of what the page's comment names (`#config.name`, `#+type:note`).
   if (ctx.model.mkdocsHooks && target.commentWords?.has(wanted.replace(/^\+/, ""))) return null;
-  if (!anchors.has(wanted) && !anchors.has(resolved.anchor)) {
+  // VitePress 2 slugifies a link's fragment as it renders it (site-model.ts VitepressMarkdown.normalizesHash).
+  const normalized = ctx.project.framework === "vitepress" && ctx.model.slugOptions.normalizesHash ? vitepressSlug(wanted) : wanted;
+  if (!anchors.has(wanted) && !anchors.has(resolved.anchor) && !anchors.has(normalized)) {
     return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
   }
   return null;

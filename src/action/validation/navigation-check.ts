@@ -145,13 +145,16 @@ function enclosingEnd(code: string, at: number): number {
 }
 
 /**
- * A link the config computes (`` `/${name}` `` over a list of packages): the gate cannot know which
- * pages it names, so a page whose URL fits its fixed parts (each substitution one path segment) is
- * taken as listed rather than refused.
+ * A link the config computes (`` `/${name}` `` over a list of packages, `` `/api/${version}legacy` ``):
+ * the gate cannot know which pages it names, so a page whose URL fits its fixed parts is taken as
+ * listed rather than refused. A substitution is one path segment where it is all the template
+ * says (`/${name}`), and any run of them beside fixed text of its own.
  */
 function computedLinkMatches(config: string, forms: Set<string>): boolean {
   for (const template of config.matchAll(/`(\/[^`]*\$\{[^`]*)`/g)) {
-    const pattern = new RegExp(`^${(template[1] as string).split(/\$\{[^}]*\}/).map(escapeRegExp).join("[^/]+")}$`);
+    const parts = (template[1] as string).split(/\$\{[^}]*\}/);
+    const fixed = parts.join("").replace(/\//g, "");
+    const pattern = new RegExp(`^${parts.map(escapeRegExp).join(fixed ? ".+" : "[^/]+")}$`);
     if ([...forms].some((form) => pattern.test(form))) return true;
   }
   return false;

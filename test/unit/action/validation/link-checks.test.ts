@@ -274,3 +274,29 @@ describe("VitePress: a Vite plugin of the site's that rewrites Markdown first (e
     expect(await linksOf(files(transform("")), "guide.md")).toEqual(["guide.md:3: link '#type-declarations': guide.md has no heading with the anchor #type-declarations"]);
   });
 });
+
+describe("round 7's rules, from each framework's code", () => {
+  it("VitePress reads an include starting with @ from its source folder, the @ and one separator dropped (@shared/x.md is <srcDir>/shared/x.md)", async () => {
+    const files = { ".vitepress/config.ts": "export default {}\n", "shared/install.md": "## Package manager\n", "guide.md": "# Guide\n\n<!--@include: @shared/install.md-->\n<!--@include: @/shared/install.md-->\n<!--@include: @shared/missing.md-->\n\n[pm](#package-manager)\n" };
+    expect(await linksOf(files, "guide.md")).toEqual(["guide.md:5: include '@shared/missing.md' does not resolve to a file in the repository"]);
+  });
+
+  it("VitePress 2 slugifies a link's fragment before rendering it; VitePress 1 keeps it as written (the site's package.json says which)", async () => {
+    const site = (version: string) => ({ ".vitepress/config.ts": "export default {}\n", "package.json": JSON.stringify({ devDependencies: { vitepress: version } }), "api.md": "# API\n\n## numberFormats\n\n[formats](#numberFormats) [nope](#dateFormats)\n" });
+    expect(await linksOf(site("2.0.0-alpha.16"), "api.md")).toEqual(["api.md:5: link '#dateFormats': api.md has no heading with the anchor #dateFormats"]);
+    expect(await linksOf(site("^1.6.3"), "api.md")).toEqual([
+      "api.md:5: link '#numberFormats': api.md has no heading with the anchor #numberFormats",
+      "api.md:5: link '#dateFormats': api.md has no heading with the anchor #dateFormats",
+    ]);
+  });
+
+  it("Docusaurus: a static file linked under a baseUrl the config writes as an expression (`process.env.PREVIEW ? '/' : '/acme/'`)", async () => {
+    const files = {
+      "website/docusaurus.config.js": "module.exports = {\n  baseUrl: process.env.PREVIEW ? '/' : '/acme/',\n  presets: [['classic', { docs: { routeBasePath: '/' } }]],\n};\n",
+      "website/package.json": "{}",
+      "website/static/img/logo.svg": "",
+      "website/docs/intro.md": "# Intro\n\n![logo](/acme/img/logo.svg) ![root](/img/logo.svg) [intro](/acme/intro) [nope](/acme/nope)\n",
+    };
+    expect(await linksOf(files, "website/docs/intro.md")).toEqual(["website/docs/intro.md:3: link '/acme/nope' does not resolve to a file in the repository"]);
+  });
+});

@@ -58,6 +58,11 @@ describe("VitePress navigation built by the config's code", () => {
       "deep/page.md: new page is not in the navigation (.vitepress/config.ts): add it there",
     ]);
   });
+  it("a computed link with fixed text of its own takes any run of segments where it substitutes (`/api/${version}legacy`)", () => {
+    const config = "const api = (version) => [{ text: 'Legacy', link: `/api/${version}legacy` }]\nexport default { themeConfig: { sidebar: { '/api/': api('v11/') } } }\n";
+    const files = { ".vitepress/config.ts": config, "api/v11/legacy.md": "# Legacy\n", "api/v11/general.md": "# General\n" };
+    expect(addedPages(files, ["api/v11/legacy.md", "api/v11/general.md"])).toEqual(["api/v11/general.md: new page is not in the navigation (.vitepress/config.ts): add it there"]);
+  });
 });
 
 describe("pages kept out of the navigation by the framework's own rules", () => {

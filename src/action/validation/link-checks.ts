@@ -237,10 +237,40 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   if (ctx.model.mkdocsHooks && target.commentWords?.has(wanted.replace(/^\+/, ""))) return null;
   // VitePress 2 slugifies a link's fragment as it renders it (site-model.ts VitepressMarkdown.normalizesHash).
   const normalized = ctx.project.framework === "vitepress" && ctx.model.slugOptions.normalizesHash ? vitepressSlug(wanted) : wanted;
-  if (!anchors.has(wanted) && !anchors.has(resolved.anchor) && !anchors.has(normalized)) {
-    return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
+  const found = (ids: Set<string>) => ids.has(wanted) || ids.has(resolved.anchor as string) || ids.has(normalized);
+  if (found(anchors)) return null;
+  // A fragment VitePress includes is spliced into each including page before it is rendered
+  // (src/node/markdown/plugins/include.ts), so its own `#x` links land on those pages' headings.
+  if (ctx.project.framework === "vitepress" && resolved.file === from) {
+    for (const includer of includersOf(from, ctx)) {
+      const page = await ctx.analysis(includer);
+      if (page && found(await anchorsWithImports(includer, page, ctx))) return null;
+    }
   }
-  return null;
+  return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
+}
+
+/** The pages that include each file (VitePress `<!--@include: -->` and `<<<`), read once per check. */
+const includers = new WeakMap<LinkContext, Map<string, string[]>>();
+function includersOf(file: string, ctx: LinkContext): string[] {
+  let map = includers.get(ctx);
+  if (!map) {
+    map = new Map();
+    for (const page of listPageFiles(ctx.repoRoot, ctx.project.docsDir, [".md"])) {
+      let text: string;
+      try {
+        text = readFileSync(path.join(ctx.repoRoot, page), "utf8");
+      } catch {
+        continue;
+      }
+      for (const directive of text.matchAll(/<!--\s*@include:\s*([^\s{#]+)[^>]*-->|^<<<\s+([^\s{#[]+)/gm)) {
+        const target = resolveLink(page, (directive[1] ?? directive[2]) as string, "include", ctx)?.file;
+        if (target) map.set(target, [...(map.get(target) ?? []), page]);
+      }
+    }
+    includers.set(ctx, map);
+  }
+  return map.get(file) ?? [];
 }
 
 /** A page's anchors with those of the pages it imports (a partial's or snippet's headings are the page's). */

@@ -300,3 +300,14 @@ describe("round 7's rules, from each framework's code", () => {
     expect(await linksOf(files, "website/docs/intro.md")).toEqual(["website/docs/intro.md:3: link '/acme/nope' does not resolve to a file in the repository"]);
   });
 });
+
+describe("a fragment VitePress includes (spliced into each including page before it is rendered)", () => {
+  it("its own #anchors land on the including pages' headings; one no including page has is still broken", async () => {
+    const files = {
+      ".vitepress/config.ts": "export default {}\n",
+      "guide.md": "# Guide\n\n## Package manager\n\n<!--@include: ./shared/install.md-->\n",
+      "shared/install.md": "Install it with your [package manager](#package-manager), see [nothing](#nowhere).\n",
+    };
+    expect(await linksOf(files, "shared/install.md")).toEqual(["shared/install.md:1: link '#nowhere': shared/install.md has no heading with the anchor #nowhere"]);
+  });
+});

@@ -75,8 +75,9 @@ describe("which pages a site's own Markdown plugins read (their headings' ids ar
       ".vitepress/config/shared.ts": "import { slugify } from './slug'\nexport const shared = { markdown: { attrs: { leftDelimiter: '%{', rightDelimiter: '}%' }, anchor: { slugify } } }\n",
       ".vitepress/config/slug.ts": "export const slugify = (s: string) => s\n",
     };
-    expect(modelOf(split).slugOptions).toEqual({ attrsDelimiters: { left: "%{", right: "}%" }, customSlugify: true });
-    expect(modelOf({ ".vitepress/config.ts": "export default { markdown: { anchor: { level: [2, 3] } } }\n" }).slugOptions).toEqual({});
+    // No package.json names its VitePress: the newest's way with link fragments (normalized).
+    expect(modelOf(split).slugOptions).toEqual({ attrsDelimiters: { left: "%{", right: "}%" }, customSlugify: true, normalizesHash: true });
+    expect(modelOf({ ".vitepress/config.ts": "export default { markdown: { anchor: { level: [2, 3] } } }\n", "package.json": JSON.stringify({ devDependencies: { vitepress: "^1.6.3" } }) }).slugOptions).toEqual({});
   });
 
   it("VitePress: pages a data loader's createContentLoader globs list (from the source folder; ! negates), in .vitepress too", () => {

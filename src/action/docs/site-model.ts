@@ -130,8 +130,11 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
       // The navigation check reports an unreadable docs.json.
     }
   }
+  // MkDocs' config, parsed once for every reading of it below.
+  const mkdocs = project.framework === "mkdocs" ? parsedConfig(configText) : null;
   const siteDir = project.framework === "mintlify" && nav ? path.posix.dirname(nav) : project.framework === "docusaurus" && project.configFile ? path.posix.dirname(project.configFile) : project.docsDir;
-  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : project.framework === "mkdocs" ? mkdocsExcluded(configText, project.docsDir) : project.framework === "docusaurus" ? docusaurusExcluded(repoRoot, project, siteDir) : () => false;
+  const ignored = project.framework === "mintlify" ? mintIgnore(repoRoot, siteDir) : project.framework === "vitepress" ? vitepressExcluded(configText, siteDir) : project.framework === "mkdocs" ? mkdocsExcluded(mkdocs, project.docsDir) : project.framework === "docusaurus" ? docusaurusExcluded(repoRoot, project, siteDir) : () => false;
+  const blogPosts = project.framework === "mkdocs" ? mkdocsBlogPosts(mkdocs, project) : null;
   const model: SiteModel = {
     siteDir,
     mintlify,
@@ -147,10 +150,10 @@ export function siteModel(repoRoot: string, project: DocsProject): SiteModel {
     gitIgnored: gitIgnore(repoRoot),
     builtByPlugin: project.framework === "docusaurus" ? typedocOutputs(configText, siteDir) : () => false,
     themeFiles: project.framework === "mkdocs" && !/^\s*name:\s*['"]?material/m.test(configText) ? MKDOCS_THEME_FILES : new Set(),
-    blogPosts: project.framework === "mkdocs" ? mkdocsBlogPosts(configText, project) : null,
-    mkdocsPageUrl: project.framework === "mkdocs" ? mkdocsPageUrls(configText, project) : null,
-    notInNav: project.framework === "mkdocs" ? mkdocsPatterns(configText, "not_in_nav", project.docsDir) : () => false,
-    languageFallbacks: project.framework === "mkdocs" ? mkdocsLanguageFallbacks(configText, project.docsDir) : () => [],
+    blogPosts,
+    mkdocsPageUrl: project.framework === "mkdocs" ? mkdocsPageUrls(mkdocs, project, blogPosts) : null,
+    notInNav: project.framework === "mkdocs" ? mkdocsPatterns(mkdocs, "not_in_nav", project.docsDir) : () => false,
+    languageFallbacks: project.framework === "mkdocs" ? mkdocsLanguageFallbacks(mkdocs, project.docsDir) : () => [],
     headingsRewritten: project.framework === "docusaurus" ? docusaurusHeadingPlugins(configText, siteDir, project.docsDir, docusaurusInstances(repoRoot, project).slice(1)) : project.framework === "vitepress" && vitepressMarkdownPreTransform(repoRoot, project) ? () => true : () => false,
     listedByContentLoader: project.framework === "vitepress" ? vitepressContentLoaders(repoRoot, project) : () => false,
     deadLinkIgnored: project.framework === "vitepress" ? vitepressIgnoredDeadLinks(configText) : () => false,
@@ -323,7 +326,7 @@ function docusaurusRedirectSources(repoRoot: string, siteDir: string, config: st
 }
 
 /** What MkDocs leaves out of the site: `exclude_docs` and the mkdocs-exclude plugin's patterns. */
-function mkdocsExcluded(config: string, docsDir: string): (file: string) => boolean {
+function mkdocsExcluded(config: MkdocsConfig, docsDir: string): (file: string) => boolean {
   const excludeDocs = mkdocsPatterns(config, "exclude_docs", docsDir);
   const excludePlugin = mkdocsExcludePlugin(config, docsDir);
   return (file) => excludeDocs(file) || excludePlugin(file);
@@ -335,13 +338,8 @@ function mkdocsExcluded(config: string, docsDir: string): (file: string) => bool
  * `docs_dir` (mkdocs/config/config_options.py PathSpec, through pathspec's gitwildmatch), as a test
  * of a repository-relative path.
  */
-function mkdocsPatterns(config: string, key: "exclude_docs" | "not_in_nav", docsDir: string): (file: string) => boolean {
-  let written: unknown;
-  try {
-    written = (parseYaml(config, { logLevel: "silent", customTags: [] }) as Record<string, unknown> | null)?.[key];
-  } catch {
-    // An unreadable config names no patterns here.
-  }
+function mkdocsPatterns(config: MkdocsConfig, key: "exclude_docs" | "not_in_nav", docsDir: string): (file: string) => boolean {
+  const written = config?.[key];
   if (typeof written !== "string" || !written.trim()) return () => false;
   const rules = ignore().add(written);
   return (file) => {
@@ -375,16 +373,8 @@ function typedocOutputs(config: string, siteDir: string): (file: string) => bool
 /** Files MkDocs' built-in themes add to every site (mkdocs 1.6: themes/mkdocs/img, themes/readthedocs/img). */
 const MKDOCS_THEME_FILES = new Set(["img/favicon.ico", "img/grid.png"]);
 
-/** Material's blog plugin (`- blog`, `blog_dir` default `blog`) lists the posts under `<blog_dir>/posts/` itself. */
-function mkdocsLanguageFallbacks(config: string, docsDir: string): (file: string) => string[] {
-  let plugins: unknown;
-  try {
-    plugins = (parseYaml(config, { logLevel: "silent", customTags: [] }) as Record<string, unknown> | null)?.plugins;
-  } catch {
-    // An unreadable config names no plugin here.
-  }
-  const entries = Array.isArray(plugins) ? plugins : plugins && typeof plugins === "object" ? [plugins] : [];
-  const options = entries.map((entry) => (entry && typeof entry === "object" ? (entry as Record<string, unknown>).i18n : undefined)).find((found) => found && typeof found === "object") as Record<string, unknown> | undefined;
+function mkdocsLanguageFallbacks(config: MkdocsConfig, docsDir: string): (file: string) => string[] {
+  const options = mkdocsPlugins(config?.plugins).get("i18n");
   if (options?.docs_structure !== "folder" || !Array.isArray(options.languages)) return () => [];
   const languages = (options.languages as unknown[]).filter((language): language is Record<string, unknown> => !!language && typeof language === "object" && typeof (language as Record<string, unknown>).locale === "string");
   const locales = new Set(languages.map((language) => String(language.locale)));
@@ -398,8 +388,9 @@ function mkdocsLanguageFallbacks(config: string, docsDir: string): (file: string
   };
 }
 
-function mkdocsBlogPosts(config: string, project: DocsProject): string | null {
-  const blog = mkdocsPlugins(parsedConfig(config)?.plugins).get("blog");
+/** Material's blog plugin (`- blog`, `blog_dir` default `blog`) lists the posts under `<blog_dir>/posts/` itself. */
+function mkdocsBlogPosts(config: MkdocsConfig, project: DocsProject): string | null {
+  const blog = mkdocsPlugins(config?.plugins).get("blog");
   if (!blog) return null;
   const blogDir = typeof blog.blog_dir === "string" ? blog.blog_dir : "blog";
   return `${path.posix.join(project.docsDir, blogDir)}/posts`;
@@ -412,17 +403,16 @@ function mkdocsBlogPosts(config: string, project: DocsProject): string | null {
  * `blog_dir`, the date as `post_url_date_format` (default `yyyy/MM/dd`). Only the depth of a post's
  * URL matters to the links it resolves, so its date and slug are read, not slugified.
  */
-function mkdocsPageUrls(config: string, project: DocsProject): (file: string) => string {
-  const parsed = parsedConfig(config);
-  const directoryUrls = parsed?.use_directory_urls !== false;
-  const blog = mkdocsPlugins(parsed?.plugins).get("blog");
-  const posts = blog ? `${path.posix.join(project.docsDir, typeof blog.blog_dir === "string" ? blog.blog_dir : "blog")}/posts/` : null;
+function mkdocsPageUrls(config: MkdocsConfig, project: DocsProject, blogPosts: string | null): (file: string) => string {
+  const directoryUrls = config?.use_directory_urls !== false;
+  const blog = mkdocsPlugins(config?.plugins).get("blog");
+  const posts = blogPosts === null ? null : `${blogPosts}/`;
+  const blogDir = blogPosts === null ? "" : path.posix.relative(project.docsDir, path.posix.dirname(blogPosts));
   const postFormat = typeof blog?.post_url_format === "string" ? blog.post_url_format : "{date}/{slug}";
   const dateFormat = typeof blog?.post_url_date_format === "string" ? blog.post_url_date_format : "yyyy/MM/dd";
   return (file) => {
     const relative = project.docsDir === "." ? file : path.posix.relative(project.docsDir, file);
     if (posts && file.startsWith(posts)) {
-      const blogDir = path.posix.relative(project.docsDir, posts.slice(0, -"/posts/".length));
       const name = path.posix.basename(file, ".md");
       const url = postFormat.replace(/\{date\}/g, dateFormat.replace(/[^/]+/g, "date")).replace(/\{slug\}/g, name).replace(/\{file\}/g, name).replace(/\{categories\}/g, "category");
       return `${path.posix.join(blogDir, url)}/`;
@@ -437,8 +427,8 @@ function mkdocsPageUrls(config: string, project: DocsProject): (file: string) =>
  * takes out of the build: its on_files matches each file's path under docs_dir with
  * `fnmatch.fnmatchcase` and `re.match` (apenwarr/mkdocs-exclude plugin.py).
  */
-function mkdocsExcludePlugin(config: string, docsDir: string): (file: string) => boolean {
-  const options = mkdocsPlugins(parsedConfig(config)?.plugins).get("exclude");
+function mkdocsExcludePlugin(config: MkdocsConfig, docsDir: string): (file: string) => boolean {
+  const options = mkdocsPlugins(config?.plugins).get("exclude");
   if (!options) return () => false;
   const listed = (value: unknown) => (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
   const patterns = [...listed(options.glob).map(fnmatchPattern), ...listed(options.regex).flatMap((source) => {
@@ -455,7 +445,9 @@ function mkdocsExcludePlugin(config: string, docsDir: string): (file: string) =>
   };
 }
 
-function parsedConfig(config: string): Record<string, unknown> | null {
+/** MkDocs' config as YAML gives it (tags such as `!!python/name:` read as plain values); null when unreadable. */
+type MkdocsConfig = Record<string, unknown> | null;
+function parsedConfig(config: string): MkdocsConfig {
   try {
     return parseYaml(config, { logLevel: "silent", customTags: [] }) as Record<string, unknown> | null;
   } catch {

@@ -242,7 +242,7 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   // A fragment VitePress includes is spliced into each including page before it is rendered
   // (src/node/markdown/plugins/include.ts), so its own `#x` links land on those pages' headings.
   if (ctx.project.framework === "vitepress" && resolved.file === from) {
-    for (const includer of includersOf(from, ctx)) {
+    for (const includer of await includersOf(from, ctx)) {
       const page = await ctx.analysis(includer);
       if (page && found(await anchorsWithImports(includer, page, ctx))) return null;
     }
@@ -250,27 +250,24 @@ async function checkLink(from: string, link: PageLink, ctx: LinkContext): Promis
   return `${from}:${line}: link '${url}': ${resolved.file} has no heading with the anchor #${resolved.anchor}`;
 }
 
-/** The pages that include each file (VitePress `<!--@include: -->` and `<<<`), read once per check. */
-const includers = new WeakMap<LinkContext, Map<string, string[]>>();
-function includersOf(file: string, ctx: LinkContext): string[] {
-  let map = includers.get(ctx);
-  if (!map) {
-    map = new Map();
-    for (const page of listPageFiles(ctx.repoRoot, ctx.project.docsDir, [".md"])) {
-      let text: string;
-      try {
-        text = readFileSync(path.join(ctx.repoRoot, page), "utf8");
-      } catch {
-        continue;
+/** The pages that include each file (VitePress `<!--@include: -->` and `<<<`, as the pages' analyses read them), found once per check. */
+const includers = new WeakMap<LinkContext, Promise<Map<string, string[]>>>();
+async function includersOf(file: string, ctx: LinkContext): Promise<string[]> {
+  let found = includers.get(ctx);
+  if (!found) {
+    found = (async () => {
+      const map = new Map<string, string[]>();
+      for (const page of listPageFiles(ctx.repoRoot, ctx.project.docsDir, [".md"])) {
+        for (const link of (await ctx.analysis(page))?.links ?? []) {
+          const target = link.kind === "include" ? resolveLink(page, link.url, "include", ctx)?.file : null;
+          if (target) map.set(target, [...(map.get(target) ?? []), page]);
+        }
       }
-      for (const directive of text.matchAll(/<!--\s*@include:\s*([^\s{#]+)[^>]*-->|^<<<\s+([^\s{#[]+)/gm)) {
-        const target = resolveLink(page, (directive[1] ?? directive[2]) as string, "include", ctx)?.file;
-        if (target) map.set(target, [...(map.get(target) ?? []), page]);
-      }
-    }
-    includers.set(ctx, map);
+      return map;
+    })();
+    includers.set(ctx, found);
   }
-  return map.get(file) ?? [];
+  return (await found).get(file) ?? [];
 }
 
 /** A page's anchors with those of the pages it imports (a partial's or snippet's headings are the page's). */

@@ -19,7 +19,7 @@ import { escapeRegExp } from "../../shared/regexp.js";
 const QUOTES = new Set(["'", '"', "`"]);
 
 /** The index just past the string literal or comment starting at `i`, or `i` when none starts there. */
-function skipLiteral(text: string, i: number): number {
+export function skipLiteral(text: string, i: number): number {
   const character = text[i] as string;
   if (QUOTES.has(character)) {
     for (let j = i + 1; j < text.length; j++) {

@@ -4,7 +4,7 @@ import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
 import { gitIgnore } from "./git-ignore.js";
 import { mkdocsConfigText } from "./mkdocs-config.js";
-import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, objectLiteral, ownString, readSidebars, stripNumberPrefix, stripPathNumberPrefixes, withoutJsComments, type SidebarListing } from "./docusaurus.js";
+import { docsOptions, docusaurusVersions, isCategoryIndex, numberPrefixesOff, objectLiteral, ownString, readSidebars, skipLiteral, stripNumberPrefix, stripPathNumberPrefixes, withoutJsComments, type SidebarListing } from "./docusaurus.js";
 import { docusaurusInstances, listPageFiles, type DocsProject } from "./framework.js";
 import { frontmatterOf } from "./frontmatter.js";
 
@@ -62,14 +62,14 @@ function valueAfter(code: string, key: RegExp): string {
   if (!found) return "";
   const start = (found.index ?? 0) + found[0].length;
   let depth = 0;
-  let quote: string | null = null;
   for (let i = start; i < code.length; i++) {
+    const skipped = skipLiteral(code, i);
+    if (skipped !== i) {
+      i = skipped - 1;
+      continue;
+    }
     const character = code[i] as string;
-    if (quote) {
-      if (character === "\\") i++;
-      else if (character === quote) quote = null;
-    } else if (character === "'" || character === '"' || character === "`") quote = character;
-    else if (character === "(" || character === "[" || character === "{") depth++;
+    if (character === "(" || character === "[" || character === "{") depth++;
     else if ((character === ")" || character === "]" || character === "}") && depth-- === 0) return code.slice(start, i);
     else if ((character === "," || character === "\n") && depth === 0) return code.slice(start, i);
   }
